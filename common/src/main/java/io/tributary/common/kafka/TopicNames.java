@@ -1,0 +1,40 @@
+package io.tributary.common.kafka;
+
+/**
+ * Names of every Kafka topic Tributary uses. This is the contract between services: a producer and its
+ * consumers must agree on these names, so they live here and nowhere else.
+ */
+public final class TopicNames {
+
+    /** Every inbound MQTT PUBLISH. Key = MQTT topic name, value = payload bytes untouched, metadata in headers. */
+    public static final String PUBLISH = "tributary.publish";
+
+    /**
+     * Subscriptions whose filter has no wildcard. Compacted. Record partition = {@link Partitioning#partitionFor}
+     * of the filter, so partition p here holds exactly the subscriptions that can match publishes on partition p
+     * of {@link #PUBLISH}; the topic must have the same partition count as {@link #PUBLISH}.
+     */
+    public static final String SUBSCRIPTIONS_EXACT = "tributary.subscriptions.exact";
+
+    /** Subscriptions whose filter has a wildcard ({@code +} or {@code #}). Compacted; every router reads all of it. */
+    public static final String SUBSCRIPTIONS_WILDCARD = "tributary.subscriptions.wildcard";
+
+    /** Prefix of the per-transport-node downlink topics: deliveries and control commands for that node. */
+    public static final String DOWNLINK_PREFIX = "tributary.downlink.";
+
+    private TopicNames() {
+    }
+
+    /** The downlink topic of one transport node. */
+    public static String downlink(String nodeId) {
+        if (nodeId == null || !nodeId.matches("[A-Za-z0-9._-]{1,200}")) {
+            throw new IllegalArgumentException("node id must match [A-Za-z0-9._-]{1,200}: " + nodeId);
+        }
+        return DOWNLINK_PREFIX + nodeId;
+    }
+
+    /** The subscription topic for a filter: wildcard filters are replicated to every router, exact ones sharded. */
+    public static String subscriptionsFor(String filter) {
+        return io.tributary.common.topic.TopicFilters.hasWildcard(filter) ? SUBSCRIPTIONS_WILDCARD : SUBSCRIPTIONS_EXACT;
+    }
+}

@@ -1,0 +1,65 @@
+package io.tributary.common.session;
+
+import java.util.List;
+
+/**
+ * The internal HTTP API that transport nodes call on session-service (JSON bodies). All calls are idempotent for a
+ * given epoch; session-service answers 409 when the caller's epoch is not the client's current one (the connection
+ * was taken over), 503 when it cannot reach its stores or Kafka.
+ */
+public final class SessionApi {
+
+    public static final String CONNECT = "/internal/v1/sessions/connect";
+    public static final String SUBSCRIBE = "/internal/v1/sessions/subscribe";
+    public static final String UNSUBSCRIBE = "/internal/v1/sessions/unsubscribe";
+    public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
+
+    private SessionApi() {
+    }
+
+    /**
+     * A client passed CONNECT checks on {@code nodeId}. Session-service bumps the client's epoch, records the owner,
+     * tells the previous owner node to close its connection (downlink TAKEOVER), and for a clean start discards the
+     * old session.
+     *
+     * @param sessionExpirySeconds 0 = session ends with the connection; for MQTT 3.1.1 clean session = 0 send
+     *                             {@code 0xFFFFFFFF} (never expires)
+     */
+    public record ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
+            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
+    }
+
+    /**
+     * @param subscriptions the subscriptions of a resumed session (already re-pointed to the new node in the feed);
+     *                      empty when {@code sessionPresent} is false
+     */
+    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
+    }
+
+    public record Subscription(String filter, int qos, boolean noLocal, boolean retainAsPublished,
+            int retainHandling) {
+    }
+
+    public record SubscribeRequest(String clientId, long epoch, String nodeId, List<Subscription> subscriptions) {
+    }
+
+    /** @param reasonCodes one per requested subscription: granted QoS (0..2) or an MQTT failure reason code */
+    public record SubscribeResponse(List<Integer> reasonCodes) {
+    }
+
+    public record UnsubscribeRequest(String clientId, long epoch, List<String> filters) {
+    }
+
+    /** @param reasonCodes one per filter: 0x00 success, 0x11 no subscription existed */
+    public record UnsubscribeResponse(List<Integer> reasonCodes) {
+    }
+
+    /**
+     * The connection of epoch {@code epoch} ended. Ignored when the epoch is no longer current (taken over).
+     *
+     * @param sessionExpirySeconds the expiry in force at the end (MQTT 5 DISCONNECT may change it); 0 removes the
+     *                             session and its subscriptions now
+     */
+    public record DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds) {
+    }
+}
