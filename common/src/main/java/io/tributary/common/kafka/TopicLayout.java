@@ -1,0 +1,97 @@
+package io.tributary.common.kafka;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates the topics Tributary needs when they are missing and checks the ones that exist, so every service can
+ * start in any order against an empty cluster. Fails fast when the layout is wrong: an exact-subscription topic
+ * whose partition count differs from the publish topic would silently misroute.
+ *
+ * @param publishPartitions partitions of {@link TopicNames#PUBLISH} and {@link TopicNames#SUBSCRIPTIONS_EXACT}
+ * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}
+ * @param downlinkPartitions partitions of each node's downlink topic
+ * @param replicationFactor replication factor of every topic (3 in production, 1 on a single broker)
+ * @param downlinkRetentionMs how long undelivered downlink records are kept; they only serve live connections
+ */
+public record TopicLayout(int publishPartitions, int wildcardPartitions, int downlinkPartitions,
+        short replicationFactor, long downlinkRetentionMs) {
+
+    private static final long TIMEOUT_SECONDS = 30;
+
+    public TopicLayout {
+        if (publishPartitions < 1 || wildcardPartitions < 1 || downlinkPartitions < 1 || replicationFactor < 1) {
+            throw new IllegalArgumentException("partitions and replication factor must be positive");
+        }
+    }
+
+    /** The shared topics: publish, exact subscriptions, wildcard subscriptions. */
+    public void ensureSharedTopics(Admin admin) {
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        List<NewTopic> topics = new ArrayList<>();
+        topics.add(new NewTopic(TopicNames.PUBLISH, publishPartitions, replicationFactor));
+        topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
+        topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
+                .configs(compacted));
+        create(admin, topics);
+        Map<String, TopicDescription> described = describe(admin,
+                Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));
+        int publish = described.get(TopicNames.PUBLISH).partitions().size();
+        int exact = described.get(TopicNames.SUBSCRIPTIONS_EXACT).partitions().size();
+        if (publish != exact) {
+            throw new IllegalStateException(TopicNames.PUBLISH + " has " + publish + " partitions but "
+                    + TopicNames.SUBSCRIPTIONS_EXACT + " has " + exact + "; they must be equal");
+        }
+    }
+
+    /** The downlink topic of one transport node. */
+    public void ensureDownlinkTopic(Admin admin, String nodeId) {
+        create(admin, List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
+                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetentionMs)))));
+    }
+
+    /** Partition count of the publish topic as it exists in the cluster (which may differ from the configured one). */
+    public static int publishPartitionsOf(Admin admin) {
+        return describe(admin, Set.of(TopicNames.PUBLISH)).get(TopicNames.PUBLISH).partitions().size();
+    }
+
+    private static void create(Admin admin, List<NewTopic> topics) {
+        for (NewTopic topic : topics) {
+            try {
+                admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + topic.name() + ": " + e.getCause(), e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted creating topic " + topic.name(), e);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
+                        + " s creating topic " + topic.name(), e);
+            }
+        }
+    }
+
+    private static Map<String, TopicDescription> describe(Admin admin, Set<String> names) {
+        try {
+            return admin.describeTopics(names).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted describing topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe topics " + names + ": " + e, e);
+        }
+    }
+}
