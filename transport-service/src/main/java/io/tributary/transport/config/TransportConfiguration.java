@@ -1,0 +1,161 @@
+package io.tributary.transport.config;
+
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.connect.ConnectHandler;
+import io.tributary.transport.connection.ConnectionLifecycleHandler;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.DisconnectHandler;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.MalformedPacketHandler;
+import io.tributary.transport.connection.PingHandler;
+import io.tributary.transport.connection.TerminalHandler;
+import io.tributary.transport.delivery.DownlinkConsumer;
+import io.tributary.transport.delivery.OutboundAckHandler;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.listener.MqttChannelInitializer;
+import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+import io.tributary.transport.subscribe.SubscribeHandler;
+import io.tributary.transport.uplink.PublishProducer;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Wires the transport node: one Kafka producer, one downlink consumer, one MQTT listener. */
+@Configuration(proxyBeanMethods = false)
+public class TransportConfiguration {
+
+    @Bean
+    TopicLayout topicLayout(TransportProperties properties) {
+        TransportProperties.Kafka k = properties.kafka();
+        return new TopicLayout(k.publishPartitions(), k.wildcardPartitions(), k.downlinkPartitions(),
+                k.replicationFactor(), k.downlinkRetention().toMillis());
+    }
+
+    /** Creates the shared topics and this node's downlink topic before anything consumes or produces. */
+    @Bean(destroyMethod = "close")
+    Admin kafkaAdmin(TransportProperties properties, TopicLayout layout) {
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                properties.kafka().bootstrapServers(), AdminClientConfig.CLIENT_ID_CONFIG,
+                "tributary-transport-admin-" + properties.nodeId()));
+        layout.ensureSharedTopics(admin);
+        layout.ensureDownlinkTopic(admin, properties.nodeId());
+        return admin;
+    }
+
+    @Bean(destroyMethod = "close")
+    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin) {
+        TransportProperties.Kafka k = properties.kafka();
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG, "tributary-transport-" + properties.nodeId(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, k.lingerMs(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) k.maxBlock().toMillis(),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) k.deliveryTimeout().toMillis(),
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(k.deliveryTimeout().toMillis(), 10_000),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        // Fetch metadata now: the first PUBLISH must not wait for it on an event loop.
+        producer.partitionsFor(TopicNames.PUBLISH);
+        return producer;
+    }
+
+    @Bean
+    TransportMetrics transportMetrics(MeterRegistry registry, ConnectionRegistry connections) {
+        TransportMetrics metrics = new TransportMetrics(registry);
+        metrics.gaugeConnections(connections::size);
+        return metrics;
+    }
+
+    @Bean
+    ConnectionRegistry connectionRegistry() {
+        return new ConnectionRegistry();
+    }
+
+    @Bean
+    LocalSubscriptions localSubscriptions() {
+        return new LocalSubscriptions();
+    }
+
+    @Bean
+    PublishProducer publishProducer(Producer<byte[], byte[]> publishKafkaProducer, TransportMetrics metrics) {
+        return new PublishProducer(publishKafkaProducer, metrics);
+    }
+
+    @Bean
+    Disconnector disconnector(TransportMetrics metrics) {
+        return new Disconnector(metrics);
+    }
+
+    @Bean(destroyMethod = "shutdown")
+    ExecutorService sessionClientExecutor() {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "session-client-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Bean
+    SessionServiceClient sessionServiceClient(TransportProperties properties, ExecutorService sessionClientExecutor,
+            JsonMapper jsonMapper) {
+        return new SessionServiceClient(properties.session().url(), properties.session().requestTimeout(),
+                sessionClientExecutor, jsonMapper);
+    }
+
+    @Bean
+    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics) {
+        return new OutboundDelivery(metrics, properties.mqtt().maxInflight(),
+                properties.mqtt().maxQueuedPerConnection());
+    }
+
+    @Bean
+    DownlinkConsumer downlinkConsumer(TransportProperties properties, Admin kafkaAdmin,
+            LocalSubscriptions subscriptions, ConnectionRegistry registry, OutboundDelivery delivery,
+            Disconnector disconnector, TransportMetrics metrics) {
+        return new DownlinkConsumer(properties.nodeId(), properties.kafka().bootstrapServers(), subscriptions,
+                registry, delivery, disconnector, metrics);
+    }
+
+    @Bean
+    MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
+            ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
+            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery) {
+        String nodeId = properties.nodeId();
+        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
+                registry, subscriptions, producer, disconnector, metrics);
+        MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
+                new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
+                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum()),
+                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector),
+                new OutboundAckHandler(delivery),
+                new PingHandler(),
+                new DisconnectHandler(disconnector),
+                new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
+                new TerminalHandler(disconnector));
+        return new MqttListener(properties.mqtt().host(), properties.mqtt().port(), properties.mqtt().ioThreads(),
+                new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext, handlers), registry,
+                disconnector);
+    }
+}

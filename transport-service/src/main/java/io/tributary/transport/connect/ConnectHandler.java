@@ -1,0 +1,301 @@
+package io.tributary.transport.connect;
+
+import java.util.ArrayDeque;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.mqtt.MqttConnAckMessage;
+import io.netty.handler.codec.mqtt.MqttConnectMessage;
+import io.netty.handler.codec.mqtt.MqttConnectPayload;
+import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
+import io.netty.handler.codec.mqtt.MqttConnectVariableHeader;
+import io.netty.handler.codec.mqtt.MqttIdentifierRejectedException;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageBuilders;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.listener.HandlerNames;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.WillMessage;
+import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+import io.tributary.transport.uplink.PublishProducer;
+
+/**
+ * First handler after the decoder: the connection's first packet must be a valid CONNECT. It asks session-service
+ * for the session (epoch, session present, resumed subscriptions) without blocking the event loop, answers
+ * CONNACK, arms the keep-alive check and removes itself. Packets the client pipelines behind CONNECT are held and
+ * replayed after CONNACK, as MQTT allows clients to send them before the CONNACK arrives.
+ */
+public final class ConnectHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectHandler.class);
+    private static final int MAX_HELD_PACKETS = 1000;
+    private static final long NEVER_EXPIRES = 0xFFFFFFFFL;
+
+    private final ConnectContext context;
+    private final ArrayDeque<Object> held = new ArrayDeque<>();
+    private ScheduledFuture<?> connectTimeout;
+    private boolean connecting;
+
+    public ConnectHandler(ConnectContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        long timeoutMs = context.properties().mqtt().connectTimeout().toMillis();
+        connectTimeout = ctx.executor().schedule(() -> context.disconnector().close(ctx.channel(), "connect_timeout",
+                "no CONNECT within " + timeoutMs + " ms"), timeoutMs, TimeUnit.MILLISECONDS);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseHeld();
+        if (connectTimeout != null) {
+            connectTimeout.cancel(false);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (connecting) {
+            if (held.size() >= MAX_HELD_PACKETS) {
+                ReferenceCountUtil.release(msg);
+                context.disconnector().close(ctx.channel(), "too_many_pipelined",
+                        "more than " + MAX_HELD_PACKETS + " packets sent before CONNACK");
+                return;
+            }
+            held.add(msg);
+            return;
+        }
+        if (!(msg instanceof MqttMessage message)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        try {
+            if (message.decoderResult().isFailure()) {
+                refuseUndecodable(ctx, message);
+                return;
+            }
+            if (message.fixedHeader().messageType() != MqttMessageType.CONNECT) {
+                context.disconnector().close(ctx.channel(), "first_packet_not_connect",
+                        "first packet is " + message.fixedHeader().messageType() + ", not CONNECT");
+                return;
+            }
+            connect(ctx, (MqttConnectMessage) message);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void refuseUndecodable(ChannelHandlerContext ctx, MqttMessage message) {
+        Throwable cause = message.decoderResult().cause();
+        boolean isConnect = message.fixedHeader() != null
+                && message.fixedHeader().messageType() == MqttMessageType.CONNECT;
+        if (isConnect && cause instanceof MqttUnacceptableProtocolVersionException) {
+            // MQTT 3.1.1 section 3.1.2.2: answer 0x01 and close; old clients only understand the 3.x CONNACK.
+            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_UNACCEPTABLE_PROTOCOL_VERSION, "unsupported_protocol",
+                    "unsupported protocol: " + cause.getMessage());
+        } else if (isConnect && cause instanceof MqttIdentifierRejectedException) {
+            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client_id_rejected",
+                    "client identifier rejected: " + cause.getMessage());
+        } else if (cause instanceof TooLongFrameException) {
+            context.disconnector().close(ctx.channel(), "packet_too_large", cause.getMessage());
+        } else {
+            context.disconnector().close(ctx.channel(), "malformed_connect",
+                    "malformed " + (isConnect ? "CONNECT" : "first packet") + ": " + cause.getMessage());
+        }
+    }
+
+    private void connect(ChannelHandlerContext ctx, MqttConnectMessage message) {
+        MqttConnectVariableHeader header = message.variableHeader();
+        MqttConnectPayload payload = message.payload();
+        MqttVersion version = MqttVersion.fromProtocolNameAndLevel(header.name(), (byte) header.version());
+        boolean v5 = version == MqttVersion.MQTT_5;
+        MqttProperties props = header.properties();
+
+        if (v5 && props.getProperty(MqttProperties.AUTHENTICATION_METHOD) != null) {
+            // No enhanced authentication method is supported (MQTT 5 section 4.12).
+            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD, "bad_auth_method",
+                    "authentication method " + props.getProperty(MqttProperties.AUTHENTICATION_METHOD).value()
+                            + " is not supported");
+            return;
+        }
+        String clientId = payload.clientIdentifier() == null ? "" : payload.clientIdentifier();
+        boolean assigned = false;
+        if (clientId.isEmpty()) {
+            if (!v5 && !header.isCleanSession()) {
+                // MQTT 3.1.1 section 3.1.3.1: an empty id needs clean session = 1.
+                refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client_id_rejected",
+                        "empty client identifier with clean session 0");
+                return;
+            }
+            clientId = "auto-" + UUID.randomUUID();
+            assigned = true;
+        }
+        WillMessage will = null;
+        if (header.isWillFlag()) {
+            String problem = TopicFilters.topicNameProblem(payload.willTopic());
+            if (problem != null) {
+                context.disconnector().close(ctx.channel(), "invalid_will_topic", "will topic invalid: " + problem);
+                return;
+            }
+            will = new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
+                    header.isWillRetain(), payload.willProperties());
+        }
+        if (context.producer().unavailable()) {
+            refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+                    : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "kafka_unavailable",
+                    "Kafka does not accept publishes");
+            return;
+        }
+
+        long expiry = v5 ? intProperty(props, MqttProperties.SESSION_EXPIRY_INTERVAL, 0)
+                : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
+        int receiveMaximum = (int) intProperty(props, MqttProperties.RECEIVE_MAXIMUM, 65535);
+        long maximumPacketSize = intProperty(props, MqttProperties.MAXIMUM_PACKET_SIZE, 268_435_460L);
+        int requestedKeepAlive = header.keepAliveTimeSeconds();
+        int maxKeepAlive = context.properties().mqtt().maxKeepAliveSeconds();
+        int keepAlive = v5 && maxKeepAlive > 0 && (requestedKeepAlive == 0 || requestedKeepAlive > maxKeepAlive)
+                ? maxKeepAlive : requestedKeepAlive;
+
+        connecting = true;
+        ctx.channel().config().setAutoRead(false);
+        String finalClientId = clientId;
+        boolean finalAssigned = assigned;
+        WillMessage finalWill = will;
+        SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
+                header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
+                String.valueOf(ctx.channel().remoteAddress()), payload.userName());
+        context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "session_unavailable",
+                        "session-service: " + cause.getMessage());
+                return;
+            }
+            ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
+                    version, header.isCleanSession(), keepAlive, expiry, receiveMaximum, maximumPacketSize,
+                    finalWill);
+            accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
+        }));
+    }
+
+    private void accept(ChannelHandlerContext ctx, ClientConnection connection, SessionApi.ConnectResponse response,
+            boolean assignedId, boolean keepAliveChanged) {
+        if (!ctx.channel().isActive()) {
+            // The client left while session-service was answering: end the session we just opened.
+            context.sessions().disconnect(new SessionApi.DisconnectRequest(connection.clientId(), connection.epoch(),
+                    context.properties().nodeId(), connection.sessionExpirySeconds()));
+            return;
+        }
+        ctx.channel().attr(ClientConnection.KEY).set(connection);
+        ClientConnection displaced = context.registry().register(connection);
+        if (displaced == connection) {
+            ctx.channel().attr(ClientConnection.KEY).set(null);
+            context.disconnector().close(ctx.channel(), null, "a newer connection of client '"
+                    + connection.clientId() + "' was accepted meanwhile");
+            return;
+        }
+        if (displaced != null) {
+            displaced.channel().eventLoop().execute(() -> {
+                displaced.markTakenOver();
+                context.disconnector().disconnect(displaced.channel(), (byte) 0x8E, null,
+                        "session taken over by a newer connection (epoch " + connection.epoch() + ")");
+            });
+        }
+        for (SessionApi.Subscription s : response.subscriptions()) {
+            context.subscriptions().add(connection, s.filter(),
+                    new LocalSubscriptions.Options(s.qos(), s.noLocal(), s.retainAsPublished()));
+        }
+        ctx.writeAndFlush(connAck(connection, response.sessionPresent(), assignedId, keepAliveChanged))
+                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        context.metrics().connectAccepted();
+        if (connectTimeout != null) {
+            connectTimeout.cancel(false);
+        }
+        if (connection.keepAliveSeconds() > 0) {
+            // MQTT section 3.1.2.10: close after one and a half keep-alive periods without a packet.
+            long idleMs = connection.keepAliveSeconds() * 1500L;
+            ctx.pipeline().addFirst(HandlerNames.KEEP_ALIVE, new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS));
+        }
+        log.debug("Accepted {} epoch {} session present {}", connection, connection.epoch(),
+                response.sessionPresent());
+        connecting = false;
+        ctx.pipeline().remove(this);
+        while (!held.isEmpty()) {
+            ctx.fireChannelRead(held.poll());
+        }
+        ctx.channel().config().setAutoRead(true);
+    }
+
+    private MqttConnAckMessage connAck(ClientConnection connection, boolean sessionPresent, boolean assignedId,
+            boolean keepAliveChanged) {
+        MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
+                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED).sessionPresent(sessionPresent);
+        if (connection.isMqtt5()) {
+            ack.properties(p -> {
+                if (assignedId) {
+                    p.assignedClientId(connection.clientId());
+                }
+                if (keepAliveChanged) {
+                    p.serverKeepAlive(connection.keepAliveSeconds());
+                }
+                p.maximumPacketSize(context.properties().mqtt().maxPacketSize());
+                p.receiveMaximum(context.properties().mqtt().receiveMaximum());
+                p.retainAvailable(false);
+                p.sharedSubscriptionAvailable(false);
+                p.subscriptionIdentifiersAvailable(false);
+                p.topicAliasMaximum(0);
+            });
+        }
+        return ack.build();
+    }
+
+    private void refuse(ChannelHandlerContext ctx, MqttConnectReturnCode code, String metricCause, String cause) {
+        context.metrics().connectRefused(metricCause);
+        log.warn("Refusing CONNECT from {}: {}", ctx.channel().remoteAddress(), cause);
+        ctx.writeAndFlush(MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false).build())
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private static long intProperty(MqttProperties props, int id, long absent) {
+        MqttProperties.MqttProperty<?> p = props.getProperty(id);
+        return p == null ? absent : Integer.toUnsignedLong((Integer) p.value());
+    }
+
+    private void releaseHeld() {
+        while (!held.isEmpty()) {
+            ReferenceCountUtil.release(held.poll());
+        }
+    }
+
+    /** The collaborators a connect needs, bundled so the handler can be created per channel cheaply. */
+    public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
+            SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
+            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics) {
+    }
+
+}

@@ -1,0 +1,183 @@
+package io.tributary.transport.connection;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.netty.util.AttributeKey;
+import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.publish.InboundAcks;
+import io.tributary.transport.publish.WillMessage;
+
+/**
+ * The state of one accepted MQTT connection. Everything mutable here is touched only on the channel's event loop
+ * (single writer, no locks); other threads read the immutable identity fields and hand work to the loop.
+ */
+public final class ClientConnection {
+
+    public static final AttributeKey<ClientConnection> KEY = AttributeKey.valueOf("tributary.connection");
+
+    private final Channel channel;
+    private final String clientId;
+    private final long epoch;
+    private final MqttVersion version;
+    private final boolean cleanStart;
+    private final int keepAliveSeconds;
+    private final int clientReceiveMaximum;
+    private final long clientMaximumPacketSize;
+
+    // --- event-loop-only state ---
+    private long sessionExpirySeconds;
+    private WillMessage will;
+    private boolean normalDisconnect;
+    private boolean takenOver;
+    /** Filters this connection holds in the node's local index, so they can be removed when it closes. */
+    private final Set<String> localFilters = new HashSet<>();
+    /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
+    private final Map<Integer, OutboundMessage> inflight = new HashMap<>();
+    /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
+    private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>();
+    /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
+    private final Set<Integer> inboundQos2 = new HashSet<>();
+    private final InboundAcks inboundAcks = new InboundAcks();
+    private int nextPacketId = 1;
+    /** Session-service calls of this connection run one after another, in packet order. */
+    private CompletableFuture<?> sessionCalls = CompletableFuture.completedFuture(null);
+
+    public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
+            int keepAliveSeconds, long sessionExpirySeconds, int clientReceiveMaximum, long clientMaximumPacketSize,
+            WillMessage will) {
+        this.channel = channel;
+        this.clientId = clientId;
+        this.epoch = epoch;
+        this.version = version;
+        this.cleanStart = cleanStart;
+        this.keepAliveSeconds = keepAliveSeconds;
+        this.sessionExpirySeconds = sessionExpirySeconds;
+        this.clientReceiveMaximum = clientReceiveMaximum;
+        this.clientMaximumPacketSize = clientMaximumPacketSize;
+        this.will = will;
+    }
+
+    public static ClientConnection of(Channel channel) {
+        return channel.attr(KEY).get();
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public MqttVersion version() {
+        return version;
+    }
+
+    public boolean isMqtt5() {
+        return version == MqttVersion.MQTT_5;
+    }
+
+    public boolean cleanStart() {
+        return cleanStart;
+    }
+
+    public int keepAliveSeconds() {
+        return keepAliveSeconds;
+    }
+
+    public int clientReceiveMaximum() {
+        return clientReceiveMaximum;
+    }
+
+    public long clientMaximumPacketSize() {
+        return clientMaximumPacketSize;
+    }
+
+    public long sessionExpirySeconds() {
+        return sessionExpirySeconds;
+    }
+
+    public void sessionExpirySeconds(long seconds) {
+        this.sessionExpirySeconds = seconds;
+    }
+
+    public WillMessage will() {
+        return will;
+    }
+
+    public void clearWill() {
+        this.will = null;
+    }
+
+    public boolean normalDisconnect() {
+        return normalDisconnect;
+    }
+
+    public void markNormalDisconnect() {
+        this.normalDisconnect = true;
+    }
+
+    public boolean takenOver() {
+        return takenOver;
+    }
+
+    public void markTakenOver() {
+        this.takenOver = true;
+    }
+
+    public Set<String> localFilters() {
+        return localFilters;
+    }
+
+    public Map<Integer, OutboundMessage> inflight() {
+        return inflight;
+    }
+
+    public ArrayDeque<OutboundMessage> queued() {
+        return queued;
+    }
+
+    public InboundAcks inboundAcks() {
+        return inboundAcks;
+    }
+
+    public Set<Integer> inboundQos2() {
+        return inboundQos2;
+    }
+
+    /** Next free packet id (1..65535) not used by an in-flight message; -1 when all are in use. */
+    public int allocatePacketId() {
+        for (int i = 0; i < 65535; i++) {
+            int id = nextPacketId;
+            nextPacketId = nextPacketId == 65535 ? 1 : nextPacketId + 1;
+            if (!inflight.containsKey(id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** Runs {@code call} after every earlier session-service call of this connection has finished. */
+    public <T> CompletableFuture<T> serialSessionCall(Supplier<CompletableFuture<T>> call) {
+        CompletableFuture<T> next = sessionCalls.handle((r, e) -> null).thenCompose(ignored -> call.get());
+        sessionCalls = next;
+        return next;
+    }
+
+    @Override
+    public String toString() {
+        return "client '" + clientId + "' (" + channel.remoteAddress() + ")";
+    }
+}

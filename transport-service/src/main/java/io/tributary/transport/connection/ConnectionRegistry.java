@@ -1,0 +1,49 @@
+package io.tributary.transport.connection;
+
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/** The connections accepted on this node, by client id. One entry per client id: the newest epoch wins. */
+public final class ConnectionRegistry {
+
+    private final ConcurrentMap<String, ClientConnection> byClientId = new ConcurrentHashMap<>();
+
+    /**
+     * Registers {@code connection}, returning the older connection of the same client id it displaced (which the
+     * caller must close), or {@code null}. If a newer epoch is already registered, nothing changes and
+     * {@code connection} itself is returned: it lost the race and must be closed.
+     */
+    public ClientConnection register(ClientConnection connection) {
+        ClientConnection[] displaced = new ClientConnection[1];
+        byClientId.compute(connection.clientId(), (id, existing) -> {
+            if (existing == null) {
+                return connection;
+            }
+            if (existing.epoch() > connection.epoch()) {
+                displaced[0] = connection;
+                return existing;
+            }
+            displaced[0] = existing;
+            return connection;
+        });
+        return displaced[0];
+    }
+
+    /** Removes {@code connection} if it is still the registered one for its client id. */
+    public void unregister(ClientConnection connection) {
+        byClientId.remove(connection.clientId(), connection);
+    }
+
+    public ClientConnection get(String clientId) {
+        return byClientId.get(clientId);
+    }
+
+    public int size() {
+        return byClientId.size();
+    }
+
+    public Collection<ClientConnection> all() {
+        return byClientId.values();
+    }
+}

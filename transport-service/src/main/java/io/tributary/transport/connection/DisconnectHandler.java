@@ -1,0 +1,63 @@
+package io.tributary.transport.connection;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
+
+/**
+ * DISCONNECT from the client, and AUTH (no enhanced authentication method is offered, so any AUTH is a protocol
+ * error). A normal DISCONNECT discards the will unless MQTT 5 reason 0x04 asks for it; MQTT 5 may change the
+ * session expiry here, except from zero (section 3.14.2.2.2).
+ */
+@ChannelHandler.Sharable
+public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int DISCONNECT_WITH_WILL = 0x04;
+
+    private final Disconnector disconnector;
+
+    public DisconnectHandler(Disconnector disconnector) {
+        this.disconnector = disconnector;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof MqttMessage m) || m.fixedHeader() == null) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        if (m.fixedHeader().messageType() == MqttMessageType.AUTH) {
+            disconnector.disconnect(ctx.channel(), (byte) 0x82, "unexpected_auth",
+                    "AUTH without an authentication method");
+            return;
+        }
+        if (m.fixedHeader().messageType() != MqttMessageType.DISCONNECT) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        ClientConnection connection = ClientConnection.of(ctx.channel());
+        int reason = 0;
+        if (connection.isMqtt5() && m.variableHeader() instanceof MqttReasonCodeAndPropertiesVariableHeader v) {
+            reason = v.reasonCode() & 0xFF;
+            MqttProperties.MqttProperty<?> expiry = v.properties().getProperty(MqttProperties.SESSION_EXPIRY_INTERVAL);
+            if (expiry != null) {
+                long requested = Integer.toUnsignedLong((Integer) expiry.value());
+                if (connection.sessionExpirySeconds() == 0 && requested != 0) {
+                    disconnector.disconnect(ctx.channel(), (byte) 0x82, "expiry_from_zero",
+                            "session expiry changed from 0 at DISCONNECT");
+                    return;
+                }
+                connection.sessionExpirySeconds(requested);
+            }
+        }
+        connection.markNormalDisconnect();
+        if (reason != DISCONNECT_WITH_WILL) {
+            connection.clearWill();
+        }
+        ctx.close();
+    }
+}

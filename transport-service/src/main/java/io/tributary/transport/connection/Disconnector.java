@@ -1,0 +1,74 @@
+package io.tributary.transport.connection;
+
+import java.net.SocketAddress;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageBuilders;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.transport.metrics.TransportMetrics;
+
+/**
+ * The one way a connection is ended by the server: send MQTT 5 DISCONNECT with a reason code where the client
+ * speaks MQTT 5 and has been accepted, log one line naming the client and the cause, close. Nothing else closes
+ * client channels, so every server-side close is explained exactly once.
+ */
+public final class Disconnector {
+
+    private static final Logger log = LoggerFactory.getLogger(Disconnector.class);
+
+    private final TransportMetrics metrics;
+
+    public Disconnector(TransportMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param reasonCode MQTT 5 DISCONNECT reason code; sent only to accepted MQTT 5 clients
+     * @param metricCause short stable label for the protocol-error metric, or {@code null} for ordinary closes
+     * @param cause      human-readable cause for the log line and the MQTT 5 reason string
+     */
+    public void disconnect(Channel channel, byte reasonCode, String metricCause, String cause) {
+        if (!channel.isActive()) {
+            return;
+        }
+        ClientConnection connection = ClientConnection.of(channel);
+        String who = connection != null ? "client '" + connection.clientId() + "'" : "unconnected client";
+        SocketAddress address = channel.remoteAddress();
+        if (metricCause != null) {
+            metrics.protocolError(metricCause);
+            log.warn("Closing {} from {}: {}", who, address, cause);
+        } else {
+            log.info("Closing {} from {}: {}", who, address, cause);
+        }
+        if (connection != null && connection.isMqtt5()) {
+            MqttProperties properties = new MqttProperties();
+            properties.add(new MqttProperties.StringProperty(MqttProperties.REASON_STRING, truncate(cause)));
+            MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode).properties(properties)
+                    .build();
+            channel.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            channel.close();
+        }
+    }
+
+    /** Closes without a DISCONNECT packet (before CONNACK, or after a CONNACK refusal was written). */
+    public void close(Channel channel, String metricCause, String cause) {
+        if (!channel.isActive()) {
+            return;
+        }
+        if (metricCause != null) {
+            metrics.protocolError(metricCause);
+        }
+        log.warn("Closing connection from {}: {}", channel.remoteAddress(), cause);
+        channel.close();
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200);
+    }
+}

@@ -1,0 +1,65 @@
+package io.tributary.transport.connection;
+
+import java.io.IOException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Last handler: whatever no handler consumed is a protocol violation (a second CONNECT, a packet only a server may
+ * send); a keep-alive expiry ends the connection; an exception is logged once and ends only this connection.
+ */
+@ChannelHandler.Sharable
+public final class TerminalHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(TerminalHandler.class);
+
+    private final Disconnector disconnector;
+
+    public TerminalHandler(Disconnector disconnector) {
+        this.disconnector = disconnector;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            MqttMessageType type = msg instanceof MqttMessage m && m.fixedHeader() != null
+                    ? m.fixedHeader().messageType() : null;
+            String what = type == MqttMessageType.CONNECT ? "second CONNECT on one connection"
+                    : "unexpected " + (type == null ? msg.getClass().getSimpleName() : type) + " from a client";
+            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", what);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            ClientConnection c = ClientConnection.of(ctx.channel());
+            disconnector.disconnect(ctx.channel(), (byte) 0x8D, "keep_alive_timeout",
+                    "no packet within 1.5 x keep alive (" + (c == null ? "?" : c.keepAliveSeconds()) + " s)");
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("I/O error on {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+            return;
+        }
+        log.debug("Unexpected error on connection from {}", ctx.channel().remoteAddress(), cause);
+        disconnector.disconnect(ctx.channel(), (byte) 0x83, "internal_error", "internal error: " + cause);
+    }
+}

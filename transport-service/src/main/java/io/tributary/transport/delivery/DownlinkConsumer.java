@@ -1,0 +1,207 @@
+package io.tributary.transport.delivery;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.PublishRecords;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+
+/**
+ * Reads this node's downlink topic on one thread: deliveries are matched against the local subscriptions and
+ * handed to each subscriber's event loop; TAKEOVER and DISCONNECT commands close local connections. The topic only
+ * serves live connections, so a (re)started node begins at its end.
+ */
+public final class DownlinkConsumer implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(DownlinkConsumer.class);
+
+    private final String nodeId;
+    private final String bootstrapServers;
+    private final LocalSubscriptions subscriptions;
+    private final ConnectionRegistry registry;
+    private final OutboundDelivery delivery;
+    private final Disconnector disconnector;
+    private final TransportMetrics metrics;
+    private volatile Consumer<byte[], byte[]> consumer;
+    private volatile Thread thread;
+    private volatile boolean running;
+
+    public DownlinkConsumer(String nodeId, String bootstrapServers, LocalSubscriptions subscriptions,
+            ConnectionRegistry registry, OutboundDelivery delivery, Disconnector disconnector,
+            TransportMetrics metrics) {
+        this.nodeId = nodeId;
+        this.bootstrapServers = bootstrapServers;
+        this.subscriptions = subscriptions;
+        this.registry = registry;
+        this.delivery = delivery;
+        this.disconnector = disconnector;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void start() {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "tributary-downlink-" + nodeId);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer = new KafkaConsumer<>(config);
+        String topic = TopicNames.downlink(nodeId);
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+        List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        // Resolve the end positions now, so nothing produced after start-up is skipped by a lazy seek.
+        partitions.forEach(consumer::position);
+        running = true;
+        thread = new Thread(this::run, "downlink-consumer");
+        thread.start();
+        log.info("Consuming downlink topic {} ({} partitions)", topic, partitions.size());
+    }
+
+    private void run() {
+        long backoffMs = 100;
+        while (running) {
+            try {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    dispatch(record);
+                }
+                backoffMs = 100;
+            } catch (WakeupException e) {
+                // stop() woke us up
+            } catch (RuntimeException e) {
+                log.warn("Downlink consumer error, retrying in {} ms: {}", backoffMs, e.toString());
+                sleep(backoffMs);
+                backoffMs = Math.min(5_000, backoffMs * 2);
+            }
+        }
+        consumer.close(Duration.ofSeconds(5));
+    }
+
+    void dispatch(ConsumerRecord<byte[], byte[]> record) {
+        DownlinkType type;
+        try {
+            type = DownlinkType.fromHeader(RecordHeaders.readBytes(record.headers(), RecordHeaders.DOWNLINK_TYPE));
+        } catch (IllegalArgumentException e) {
+            log.warn("Skipping downlink record {}-{}@{} of unknown type", record.topic(), record.partition(),
+                    record.offset());
+            return;
+        }
+        if (record.key() == null) {
+            return;
+        }
+        String key = new String(record.key(), StandardCharsets.UTF_8);
+        switch (type) {
+            case PUBLISH -> fanOut(key, record);
+            case TAKEOVER -> closeOlder(key, RecordHeaders.readLong(record.headers(), RecordHeaders.EPOCH));
+            case DISCONNECT -> closeByAdmin(key, record);
+        }
+    }
+
+    private void fanOut(String topic, ConsumerRecord<byte[], byte[]> record) {
+        byte[] payload = record.value() == null ? new byte[0] : record.value();
+        int qos = PublishRecords.qosOf(record.headers());
+        boolean retain = RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN);
+        String publisher = RecordHeaders.readString(record.headers(), RecordHeaders.CLIENT_ID);
+        MqttProperties mqtt5 = PublishRecords.deliveryProperties(record.headers(), System.currentTimeMillis());
+        subscriptions.match(topic, (connection, options) -> {
+            if (options.noLocal() && connection.clientId().equals(publisher)) {
+                return;
+            }
+            if (mqtt5 == null) {
+                metrics.dropped("expired");
+                return;
+            }
+            OutboundMessage message = new OutboundMessage(topic, payload, Math.min(qos, options.qos()),
+                    retain && options.retainAsPublished(), mqtt5);
+            connection.channel().eventLoop().execute(() -> delivery.deliver(connection, message));
+        });
+    }
+
+    private void closeOlder(String clientId, Long epoch) {
+        ClientConnection connection = registry.get(clientId);
+        if (connection == null || epoch == null || connection.epoch() >= epoch) {
+            return;
+        }
+        connection.channel().eventLoop().execute(() -> {
+            connection.markTakenOver();
+            disconnector.disconnect(connection.channel(), (byte) 0x8E, null,
+                    "session taken over by a newer connection (epoch " + epoch + ")");
+        });
+    }
+
+    private void closeByAdmin(String clientId, ConsumerRecord<byte[], byte[]> record) {
+        Long epoch = RecordHeaders.readLong(record.headers(), RecordHeaders.EPOCH);
+        Integer reason = RecordHeaders.readInt(record.headers(), RecordHeaders.REASON_CODE);
+        ClientConnection connection = registry.get(clientId);
+        if (connection == null || (epoch != null && connection.epoch() > epoch)) {
+            return;
+        }
+        byte code = reason == null ? (byte) 0x98 : reason.byteValue();
+        connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), code, null,
+                "disconnected by an administrator"));
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Consumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        Thread t = thread;
+        if (t != null) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        // Start before the MQTT listener accepts clients, stop after it has closed them.
+        return Integer.MAX_VALUE - 200;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+}

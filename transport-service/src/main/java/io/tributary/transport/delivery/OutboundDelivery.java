@@ -1,0 +1,137 @@
+package io.tributary.transport.delivery;
+
+import java.nio.charset.StandardCharsets;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.mqtt.MqttFixedHeader;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPublishMessage;
+import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
+import io.netty.handler.codec.mqtt.MqttQoS;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.publish.InboundAcks;
+import io.tributary.transport.metrics.TransportMetrics;
+
+/**
+ * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
+ * (the client's Receive Maximum, capped by ours), a bounded queue behind it. Every method runs on the
+ * connection's event loop.
+ */
+public final class OutboundDelivery {
+
+    private final TransportMetrics metrics;
+    private final int maxInflight;
+    private final int maxQueued;
+
+    public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued) {
+        this.metrics = metrics;
+        this.maxInflight = maxInflight;
+        this.maxQueued = maxQueued;
+    }
+
+    public void deliver(ClientConnection connection, OutboundMessage message) {
+        Channel channel = connection.channel();
+        if (!channel.isActive()) {
+            metrics.dropped("connection_closed");
+            return;
+        }
+        if (encodedSize(message) > connection.clientMaximumPacketSize()) {
+            // MQTT 5 section 3.1.2.11.4: a message larger than the client accepts is discarded for that client.
+            metrics.dropped("client_packet_size");
+            return;
+        }
+        if (message.qos() == 0) {
+            if (!channel.isWritable()) {
+                metrics.dropped("slow_consumer_qos0");
+                return;
+            }
+            write(connection, message);
+            return;
+        }
+        if (connection.inflight().size() < window(connection)) {
+            send(connection, message);
+        } else if (connection.queued().size() < maxQueued) {
+            connection.queued().addLast(message);
+        } else {
+            metrics.dropped("queue_full");
+        }
+    }
+
+    /** PUBACK for an outbound QoS 1 message. */
+    public void onPubAck(ClientConnection connection, int packetId) {
+        OutboundMessage m = connection.inflight().get(packetId);
+        if (m != null && m.qos() == 1) {
+            connection.inflight().remove(packetId);
+            drain(connection);
+        }
+    }
+
+    /** PUBREC for an outbound QoS 2 message: answer PUBREL (also for an unknown id, with 0x92 in MQTT 5). */
+    public void onPubRec(ClientConnection connection, int packetId, int reasonCode) {
+        OutboundMessage m = connection.inflight().get(packetId);
+        if (m != null && reasonCode >= 0x80) {
+            // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
+            connection.inflight().remove(packetId);
+            drain(connection);
+            return;
+        }
+        byte code = 0;
+        if (m == null || m.qos() != 2) {
+            code = (byte) 0x92;
+        } else {
+            m.markReleased();
+        }
+        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, code, connection.isMqtt5()));
+    }
+
+    /** PUBCOMP for an outbound QoS 2 message. */
+    public void onPubComp(ClientConnection connection, int packetId) {
+        OutboundMessage m = connection.inflight().get(packetId);
+        if (m != null && m.qos() == 2) {
+            connection.inflight().remove(packetId);
+            drain(connection);
+        }
+    }
+
+    private int window(ClientConnection connection) {
+        return Math.min(maxInflight, connection.clientReceiveMaximum());
+    }
+
+    private void drain(ClientConnection connection) {
+        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)) {
+            send(connection, connection.queued().pollFirst());
+        }
+    }
+
+    private void send(ClientConnection connection, OutboundMessage message) {
+        int packetId = connection.allocatePacketId();
+        if (packetId < 0) {
+            metrics.dropped("no_packet_id");
+            return;
+        }
+        message.packetId(packetId);
+        connection.inflight().put(packetId, message);
+        write(connection, message);
+    }
+
+    private void write(ClientConnection connection, OutboundMessage message) {
+        MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, false,
+                MqttQoS.valueOf(message.qos()), message.retain(), 0);
+        MqttProperties properties = connection.isMqtt5() && message.properties() != null ? message.properties()
+                : MqttProperties.NO_PROPERTIES;
+        MqttPublishVariableHeader variable = new MqttPublishVariableHeader(message.topic(),
+                message.qos() == 0 ? -1 : message.packetId(), properties);
+        connection.channel().writeAndFlush(
+                new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload())));
+        metrics.publishOut(message.qos());
+    }
+
+    private static long encodedSize(OutboundMessage m) {
+        // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
+        // next to the limits that matter, so they are estimated generously.
+        return 5 + 2 + m.topic().getBytes(StandardCharsets.UTF_8).length + 2 + m.payload().length
+                + (m.properties() == null ? 0 : 64);
+    }
+}

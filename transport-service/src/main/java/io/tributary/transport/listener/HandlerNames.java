@@ -1,0 +1,23 @@
+package io.tributary.transport.listener;
+
+/** Names of the pipeline handlers, in pipeline order; the whole pipeline is assembled in {@link MqttChannelInitializer}. */
+public final class HandlerNames {
+
+    /** Added by CONNECT before the decoder so partial packets count as activity. */
+    public static final String KEEP_ALIVE = "keepAlive";
+    public static final String FLUSH_CONSOLIDATION = "flushConsolidation";
+    public static final String DECODER = "mqttDecoder";
+    public static final String ENCODER = "mqttEncoder";
+    public static final String CONNECT = "connect";
+    public static final String MALFORMED = "malformed";
+    public static final String PUBLISH = "publish";
+    public static final String SUBSCRIBE = "subscribe";
+    public static final String OUTBOUND_ACKS = "outboundAcks";
+    public static final String PING = "ping";
+    public static final String DISCONNECT = "disconnect";
+    public static final String LIFECYCLE = "lifecycle";
+    public static final String TERMINAL = "terminal";
+
+    private HandlerNames() {
+    }
+}

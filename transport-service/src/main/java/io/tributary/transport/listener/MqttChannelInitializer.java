@@ -1,0 +1,58 @@
+package io.tributary.transport.listener;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.mqtt.MqttDecoder;
+import io.netty.handler.codec.mqtt.MqttEncoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.tributary.transport.connect.ConnectHandler;
+import io.tributary.transport.connection.ConnectionLifecycleHandler;
+import io.tributary.transport.connection.DisconnectHandler;
+import io.tributary.transport.connection.MalformedPacketHandler;
+import io.tributary.transport.connection.PingHandler;
+import io.tributary.transport.connection.TerminalHandler;
+import io.tributary.transport.delivery.OutboundAckHandler;
+import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.subscribe.SubscribeHandler;
+
+/**
+ * The whole MQTT pipeline in one place. Bytes are decoded, the CONNECT handler admits the client (and removes
+ * itself), then each packet type has its own handler; the terminal handler sees only what nobody consumed.
+ */
+public final class MqttChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    /** Sharable handlers, created once per node. */
+    public record Handlers(MalformedPacketHandler malformed, InboundPublishHandler publish,
+            SubscribeHandler subscribe, OutboundAckHandler outboundAcks, PingHandler ping,
+            DisconnectHandler disconnect, ConnectionLifecycleHandler lifecycle, TerminalHandler terminal) {
+    }
+
+    private final int maxPacketSize;
+    private final ConnectHandler.ConnectContext connectContext;
+    private final Handlers handlers;
+
+    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext,
+            Handlers handlers) {
+        this.maxPacketSize = maxPacketSize;
+        this.connectContext = connectContext;
+        this.handlers = handlers;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        ChannelPipeline p = channel.pipeline();
+        p.addLast(HandlerNames.FLUSH_CONSOLIDATION, new FlushConsolidationHandler(64, true));
+        p.addLast(HandlerNames.DECODER, new MqttDecoder(maxPacketSize));
+        p.addLast(HandlerNames.ENCODER, MqttEncoder.INSTANCE);
+        p.addLast(HandlerNames.CONNECT, new ConnectHandler(connectContext));
+        p.addLast(HandlerNames.MALFORMED, handlers.malformed());
+        p.addLast(HandlerNames.PUBLISH, handlers.publish());
+        p.addLast(HandlerNames.SUBSCRIBE, handlers.subscribe());
+        p.addLast(HandlerNames.OUTBOUND_ACKS, handlers.outboundAcks());
+        p.addLast(HandlerNames.PING, handlers.ping());
+        p.addLast(HandlerNames.DISCONNECT, handlers.disconnect());
+        p.addLast(HandlerNames.LIFECYCLE, handlers.lifecycle());
+        p.addLast(HandlerNames.TERMINAL, handlers.terminal());
+    }
+}

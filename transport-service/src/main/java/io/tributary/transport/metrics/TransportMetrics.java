@@ -1,0 +1,77 @@
+package io.tributary.transport.metrics;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/** The meters of a transport node, created once so hot paths only increment. */
+public final class TransportMetrics {
+
+    private final MeterRegistry registry;
+    private final Counter[] publishesIn = new Counter[3];
+    private final Counter[] publishesOut = new Counter[3];
+    private final Timer produceLatency;
+    private final Counter connectsAccepted;
+    private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
+
+    public TransportMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        for (int qos = 0; qos < 3; qos++) {
+            publishesIn[qos] = Counter.builder("tributary.publishes.in").description("PUBLISH packets received")
+                    .tag("qos", Integer.toString(qos)).register(registry);
+            publishesOut[qos] = Counter.builder("tributary.publishes.out").description("PUBLISH packets sent")
+                    .tag("qos", Integer.toString(qos)).register(registry);
+        }
+        produceLatency = Timer.builder("tributary.kafka.produce.latency")
+                .description("time from send to Kafka acknowledgement of a publish record")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
+    }
+
+    public void gaugeConnections(Supplier<Number> connections) {
+        Gauge.builder("tributary.connections", connections).description("open MQTT connections (after CONNACK)")
+                .register(registry);
+    }
+
+    public void publishIn(int qos) {
+        publishesIn[qos].increment();
+    }
+
+    public void publishOut(int qos) {
+        publishesOut[qos].increment();
+    }
+
+    public void produceLatency(long nanos) {
+        produceLatency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void connectAccepted() {
+        connectsAccepted.increment();
+    }
+
+    public void connectRefused(String reason) {
+        connectsRefused.computeIfAbsent(reason,
+                r -> Counter.builder("tributary.connects").tag("result", "refused").tag("reason", r).register(registry))
+                .increment();
+    }
+
+    /** A message that was not delivered to one subscriber, by reason. */
+    public void dropped(String reason) {
+        drops.computeIfAbsent(reason,
+                r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry)).increment();
+    }
+
+    /** A connection closed because of bad input, by cause. */
+    public void protocolError(String cause) {
+        protocolErrors.computeIfAbsent(cause,
+                c -> Counter.builder("tributary.protocol.errors").tag("cause", c).register(registry)).increment();
+    }
+}

@@ -1,0 +1,80 @@
+package io.tributary.transport.publish;
+
+import java.util.ArrayDeque;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.mqtt.MqttFixedHeader;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
+import io.netty.handler.codec.mqtt.MqttQoS;
+
+/**
+ * Acknowledgements of inbound QoS 1/2 publishes, sent in the order the publishes arrived (MQTT 3.1.1 section
+ * 4.6) although Kafka acknowledges records of different partitions in any order. Event-loop only.
+ */
+public final class InboundAcks {
+
+    private static final class Pending {
+        final int packetId;
+        final int qos;
+        boolean done;
+        byte reasonCode;
+
+        Pending(int packetId, int qos) {
+            this.packetId = packetId;
+            this.qos = qos;
+        }
+    }
+
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+    /** Reserves the acknowledgement slot of a publish, in arrival order. */
+    public Object expect(int packetId, int qos) {
+        Pending p = new Pending(packetId, qos);
+        pending.addLast(p);
+        return p;
+    }
+
+    /** The record behind {@code slot} is stored: acknowledge it, and every earlier one that is ready too. */
+    public void complete(Object slot, byte reasonCode, Channel channel, boolean mqtt5) {
+        Pending p = (Pending) slot;
+        p.done = true;
+        p.reasonCode = reasonCode;
+        boolean wrote = false;
+        while (!pending.isEmpty() && pending.peekFirst().done) {
+            Pending head = pending.pollFirst();
+            channel.write(reply(head.qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC, head.packetId,
+                    head.reasonCode, mqtt5));
+            wrote = true;
+        }
+        if (wrote) {
+            channel.flush();
+        }
+    }
+
+    /** True while a QoS 2 publish with this id is waiting for Kafka (a re-sent copy must not be produced again). */
+    public boolean awaiting(int packetId) {
+        for (Pending p : pending) {
+            if (p.packetId == packetId && !p.done) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public int size() {
+        return pending.size();
+    }
+
+    public static MqttMessage reply(MqttMessageType type, int packetId, byte reasonCode, boolean mqtt5) {
+        MqttFixedHeader fixed = new MqttFixedHeader(type, false,
+                type == MqttMessageType.PUBREL ? MqttQoS.AT_LEAST_ONCE : MqttQoS.AT_MOST_ONCE, false, 0);
+        Object variable = mqtt5
+                ? new MqttPubReplyMessageVariableHeader(packetId, reasonCode, MqttProperties.NO_PROPERTIES)
+                : MqttMessageIdVariableHeader.from(packetId);
+        return new MqttMessage(fixed, variable);
+    }
+}

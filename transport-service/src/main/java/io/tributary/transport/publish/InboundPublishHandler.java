@@ -1,0 +1,157 @@
+package io.tributary.transport.publish;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPublishMessage;
+import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.uplink.PublishProducer;
+
+/**
+ * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record; PUBACK / PUBREC go out only after Kafka has
+ * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
+ * closed so the client re-sends it (MQTT 4.4).
+ */
+@ChannelHandler.Sharable
+public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
+
+    private final String nodeId;
+    private final PublishProducer producer;
+    private final Disconnector disconnector;
+    private final TransportMetrics metrics;
+    private final int receiveMaximum;
+
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum) {
+        this.nodeId = nodeId;
+        this.producer = producer;
+        this.disconnector = disconnector;
+        this.metrics = metrics;
+        this.receiveMaximum = receiveMaximum;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof MqttPublishMessage publish) {
+            try {
+                onPublish(ctx, ClientConnection.of(ctx.channel()), publish);
+            } finally {
+                ReferenceCountUtil.release(publish);
+            }
+        } else if (msg instanceof MqttMessage m && m.fixedHeader().messageType() == MqttMessageType.PUBREL) {
+            onPubRel(ctx, ClientConnection.of(ctx.channel()), ((MqttMessageIdVariableHeader) m.variableHeader())
+                    .messageId());
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private void onPublish(ChannelHandlerContext ctx, ClientConnection connection, MqttPublishMessage publish) {
+        String topic = publish.variableHeader().topicName();
+        int qos = publish.fixedHeader().qosLevel().value();
+        int packetId = publish.variableHeader().packetId();
+        MqttProperties properties = publish.variableHeader().properties();
+        boolean v5 = connection.isMqtt5();
+
+        if (v5 && properties.getProperty(MqttProperties.TOPIC_ALIAS) != null) {
+            disconnector.disconnect(ctx.channel(), (byte) 0x94, "topic_alias", "topic alias used, maximum is 0");
+            return;
+        }
+        String problem = TopicFilters.topicNameProblem(topic);
+        if (problem != null) {
+            disconnector.disconnect(ctx.channel(), (byte) 0x90, "invalid_topic", "PUBLISH " + problem);
+            return;
+        }
+        if (v5 && publish.fixedHeader().isRetain()) {
+            // CONNACK said Retain Available = 0 (MQTT 5 section 3.2.2.3.5).
+            disconnector.disconnect(ctx.channel(), (byte) 0x9A, "retain_not_supported",
+                    "retained PUBLISH while retain is not available");
+            return;
+        }
+        if (qos > 0 && connection.inboundAcks().size() >= receiveMaximum) {
+            disconnector.disconnect(ctx.channel(), (byte) 0x93, "receive_maximum",
+                    "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
+            return;
+        }
+        byte[] payload = ByteBufUtil.getBytes(publish.payload());
+        metrics.publishIn(qos);
+        if (v5 && isUtf8Declared(properties) && !validUtf8(payload)) {
+            // MQTT 5 section 3.3.2.3.2: payload format indicator 1 promises UTF-8.
+            if (qos == 0) {
+                disconnector.disconnect(ctx.channel(), (byte) 0x99, "payload_format", "payload is not valid UTF-8");
+            } else {
+                ctx.writeAndFlush(InboundAcks.reply(qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC,
+                        packetId, (byte) 0x99, true));
+            }
+            return;
+        }
+        if (qos == 2) {
+            if (connection.inboundQos2().contains(packetId)) {
+                // A re-sent QoS 2 PUBLISH (MQTT 4.3.3): already stored once, so only acknowledge again.
+                if (!connection.inboundAcks().awaiting(packetId)) {
+                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, v5));
+                }
+                return;
+            }
+            connection.inboundQos2().add(packetId);
+        }
+        var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
+                connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
+                System.currentTimeMillis());
+        if (qos == 0) {
+            producer.send(record, failure -> {
+                if (failure != null) {
+                    metrics.dropped("kafka_qos0");
+                }
+            });
+            return;
+        }
+        Object slot = connection.inboundAcks().expect(packetId, qos);
+        producer.send(record, failure -> ctx.executor().execute(() -> {
+            if (failure == null) {
+                connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+            } else {
+                if (qos == 2) {
+                    connection.inboundQos2().remove(packetId);
+                }
+                disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                        "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
+            }
+        }));
+    }
+
+    private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
+        boolean known = connection.inboundQos2().remove(packetId);
+        byte code = known || !connection.isMqtt5() ? 0 : (byte) 0x92;
+        ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code, connection.isMqtt5()));
+    }
+
+    private static boolean isUtf8Declared(MqttProperties properties) {
+        MqttProperties.MqttProperty<?> p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR);
+        return p != null && Integer.valueOf(1).equals(p.value());
+    }
+
+    private static boolean validUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+}

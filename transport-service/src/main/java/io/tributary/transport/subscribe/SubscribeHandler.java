@@ -1,0 +1,171 @@
+package io.tributary.transport.subscribe;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.mqtt.MqttFixedHeader;
+import io.netty.handler.codec.mqtt.MqttMessageIdAndPropertiesVariableHeader;
+import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttQoS;
+import io.netty.handler.codec.mqtt.MqttSubAckMessage;
+import io.netty.handler.codec.mqtt.MqttSubAckPayload;
+import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
+import io.netty.handler.codec.mqtt.MqttSubscriptionOption;
+import io.netty.handler.codec.mqtt.MqttTopicSubscription;
+import io.netty.handler.codec.mqtt.MqttUnsubAckMessage;
+import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
+import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.sessionclient.SessionServiceClient;
+
+/**
+ * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
+ * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. The local index
+ * is updated first-thing on the answer, on the event loop.
+ */
+@ChannelHandler.Sharable
+public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int FAILURE_V3 = 0x80;
+    private static final int UNSPECIFIED_ERROR = 0x80;
+    private static final int TOPIC_FILTER_INVALID = 0x8F;
+    private static final int SHARED_NOT_SUPPORTED = 0x9E;
+    private static final int SUBSCRIPTION_IDS_NOT_SUPPORTED = 0xA1;
+
+    private final String nodeId;
+    private final SessionServiceClient sessions;
+    private final LocalSubscriptions subscriptions;
+    private final Disconnector disconnector;
+
+    public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
+            Disconnector disconnector) {
+        this.nodeId = nodeId;
+        this.sessions = sessions;
+        this.subscriptions = subscriptions;
+        this.disconnector = disconnector;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof MqttSubscribeMessage subscribe) {
+            onSubscribe(ctx, ClientConnection.of(ctx.channel()), subscribe);
+        } else if (msg instanceof MqttUnsubscribeMessage unsubscribe) {
+            onUnsubscribe(ctx, ClientConnection.of(ctx.channel()), unsubscribe);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private void onSubscribe(ChannelHandlerContext ctx, ClientConnection connection, MqttSubscribeMessage message) {
+        int packetId = message.variableHeader().messageId();
+        boolean v5 = connection.isMqtt5();
+        List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
+        boolean hasSubscriptionId = v5 && message.idAndPropertiesVariableHeader().properties()
+                .getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null;
+        int[] codes = new int[requested.size()];
+        List<Integer> forwardedIndexes = new ArrayList<>();
+        List<SessionApi.Subscription> forwarded = new ArrayList<>();
+        for (int i = 0; i < requested.size(); i++) {
+            MqttTopicSubscription s = requested.get(i);
+            String filter = s.topicFilter();
+            if (TopicFilters.topicFilterProblem(filter) != null) {
+                codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
+            } else if (filter.startsWith("$share/")) {
+                codes[i] = v5 ? SHARED_NOT_SUPPORTED : FAILURE_V3;
+            } else if (hasSubscriptionId) {
+                codes[i] = SUBSCRIPTION_IDS_NOT_SUPPORTED;
+            } else {
+                MqttSubscriptionOption o = s.option();
+                forwardedIndexes.add(i);
+                forwarded.add(new SessionApi.Subscription(filter, o.qos().value(), v5 && o.isNoLocal(),
+                        v5 && o.isRetainAsPublished(), v5 ? o.retainHandling().value() : 0));
+            }
+        }
+        if (forwarded.isEmpty()) {
+            ctx.writeAndFlush(subAck(packetId, codes));
+            return;
+        }
+        SessionApi.SubscribeRequest request = new SessionApi.SubscribeRequest(connection.clientId(),
+                connection.epoch(), nodeId, forwarded);
+        connection.serialSessionCall(() -> sessions.subscribe(request))
+                .whenComplete((response, failure) -> ctx.executor().execute(() -> {
+                    if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
+                        connection.markTakenOver();
+                        disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+                        return;
+                    }
+                    for (int j = 0; j < forwardedIndexes.size(); j++) {
+                        int code = failure != null || response.reasonCodes().size() <= j ? UNSPECIFIED_ERROR
+                                : response.reasonCodes().get(j);
+                        if (!v5 && code >= 0x80) {
+                            code = FAILURE_V3;
+                        }
+                        codes[forwardedIndexes.get(j)] = code;
+                        if (code <= 2) {
+                            SessionApi.Subscription s = forwarded.get(j);
+                            subscriptions.add(connection, s.filter(),
+                                    new LocalSubscriptions.Options(code, s.noLocal(), s.retainAsPublished()));
+                        }
+                    }
+                    ctx.writeAndFlush(subAck(packetId, codes));
+                }));
+    }
+
+    private void onUnsubscribe(ChannelHandlerContext ctx, ClientConnection connection,
+            MqttUnsubscribeMessage message) {
+        int packetId = message.variableHeader().messageId();
+        List<String> filters = message.payload().topics();
+        SessionApi.UnsubscribeRequest request = new SessionApi.UnsubscribeRequest(connection.clientId(),
+                connection.epoch(), filters);
+        connection.serialSessionCall(() -> sessions.unsubscribe(request))
+                .whenComplete((response, failure) -> ctx.executor().execute(() -> {
+                    if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
+                        connection.markTakenOver();
+                        disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+                        return;
+                    }
+                    short[] codes = new short[filters.size()];
+                    for (int i = 0; i < filters.size(); i++) {
+                        boolean ok = failure == null && response.reasonCodes().size() > i
+                                && response.reasonCodes().get(i) < 0x80;
+                        codes[i] = failure != null ? (short) UNSPECIFIED_ERROR
+                                : response.reasonCodes().size() > i ? response.reasonCodes().get(i).shortValue()
+                                        : (short) UNSPECIFIED_ERROR;
+                        if (ok) {
+                            subscriptions.remove(connection, filters.get(i));
+                        }
+                    }
+                    if (failure != null && !connection.isMqtt5()) {
+                        // MQTT 3.1.1 UNSUBACK cannot report a failure; acknowledging would lie.
+                        disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                                "UNSUBSCRIBE could not be recorded: " + unwrap(failure).getMessage());
+                        return;
+                    }
+                    MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.UNSUBACK, false,
+                            MqttQoS.AT_MOST_ONCE, false, 0);
+                    MqttMessageIdAndPropertiesVariableHeader variable = new MqttMessageIdAndPropertiesVariableHeader(
+                            packetId, MqttProperties.NO_PROPERTIES);
+                    ctx.writeAndFlush(new MqttUnsubAckMessage(fixed, variable,
+                            connection.isMqtt5() ? new MqttUnsubAckPayload(codes) : null));
+                }));
+    }
+
+    private static MqttSubAckMessage subAck(int packetId, int[] codes) {
+        MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.SUBACK, false, MqttQoS.AT_MOST_ONCE, false, 0);
+        return new MqttSubAckMessage(fixed,
+                new MqttMessageIdAndPropertiesVariableHeader(packetId, MqttProperties.NO_PROPERTIES),
+                new MqttSubAckPayload(codes));
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+}

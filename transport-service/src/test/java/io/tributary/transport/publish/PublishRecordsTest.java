@@ -1,0 +1,67 @@
+package io.tributary.transport.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+
+class PublishRecordsTest {
+
+    @Test
+    void record_keeps_payload_untouched_and_metadata_in_headers() {
+        byte[] payload = {0, 1, 2, (byte) 0xFF};
+        ProducerRecord<byte[], byte[]> r = PublishRecords.toRecord("meters/1", payload, 1, true, "dev-1",
+                MqttVersion.MQTT_3_1_1, "node-a", null, 1000L);
+        assertThat(r.topic()).isEqualTo(TopicNames.PUBLISH);
+        assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("meters/1");
+        assertThat(r.value()).isSameAs(payload);
+        assertThat(PublishRecords.qosOf(r.headers())).isEqualTo(1);
+        assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN)).isTrue();
+        assertThat(RecordHeaders.readString(r.headers(), RecordHeaders.CLIENT_ID)).isEqualTo("dev-1");
+        assertThat(RecordHeaders.readString(r.headers(), RecordHeaders.NODE_ID)).isEqualTo("node-a");
+    }
+
+    @Test
+    void mqtt5_properties_round_trip_with_user_property_order() {
+        MqttProperties in = new MqttProperties();
+        in.add(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, 1));
+        in.add(new MqttProperties.StringProperty(MqttProperties.CONTENT_TYPE, "application/json"));
+        in.add(new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, "reply/1"));
+        in.add(new MqttProperties.BinaryProperty(MqttProperties.CORRELATION_DATA, new byte[] {7, 8}));
+        in.add(new MqttProperties.UserProperty("z", "1"));
+        in.add(new MqttProperties.UserProperty("a", "2"));
+        in.add(new MqttProperties.UserProperty("z", "3"));
+        ProducerRecord<byte[], byte[]> r = PublishRecords.toRecord("t", new byte[0], 0, false, "c",
+                MqttVersion.MQTT_5, "n", in, 1000L);
+
+        MqttProperties out = PublishRecords.deliveryProperties(r.headers(), 1000L);
+        assertThat(out.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR).value()).isEqualTo(1);
+        assertThat(out.getProperty(MqttProperties.CONTENT_TYPE).value()).isEqualTo("application/json");
+        assertThat(out.getProperty(MqttProperties.RESPONSE_TOPIC).value()).isEqualTo("reply/1");
+        assertThat((byte[]) out.getProperty(MqttProperties.CORRELATION_DATA).value()).containsExactly(7, 8);
+        List<String> users = out.getProperties(MqttProperties.USER_PROPERTY).stream()
+                .map(p -> ((MqttProperties.UserProperty) p).value().key + "=" + ((MqttProperties.UserProperty) p)
+                        .value().value)
+                .toList();
+        assertThat(users).containsExactly("z=1", "a=2", "z=3");
+    }
+
+    @Test
+    void message_expiry_counts_down_and_expired_messages_are_not_delivered() {
+        MqttProperties in = new MqttProperties();
+        in.add(new MqttProperties.IntegerProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL, 10));
+        ProducerRecord<byte[], byte[]> r = PublishRecords.toRecord("t", new byte[0], 0, false, "c",
+                MqttVersion.MQTT_5, "n", in, 1_000L);
+        assertThat(PublishRecords.deliveryProperties(r.headers(), 4_000L)
+                .getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL).value()).isEqualTo(7);
+        assertThat(PublishRecords.deliveryProperties(r.headers(), 11_000L)).isNull();
+    }
+}
