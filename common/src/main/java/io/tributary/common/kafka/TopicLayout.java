@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the topics Tributary needs when they are missing and checks the ones that exist, so every service can
@@ -85,13 +86,32 @@ public record TopicLayout(int publishPartitions, int wildcardPartitions, int dow
     }
 
     private static Map<String, TopicDescription> describe(Admin admin, Set<String> names) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                return admin.describeTopics(names).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted describing topics", e);
+            } catch (ExecutionException e) {
+                // Right after creation the broker's metadata may not list the topic yet.
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot describe topics " + names + ": " + e.getCause(), e);
+                }
+                pause();
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
+                        + " s describing topics " + names, e);
+            }
+        }
+    }
+
+    private static void pause() {
         try {
-            return admin.describeTopics(names).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Thread.sleep(100);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted describing topics", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe topics " + names + ": " + e, e);
         }
     }
 }

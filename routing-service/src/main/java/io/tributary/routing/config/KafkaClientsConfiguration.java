@@ -1,0 +1,68 @@
+package io.tributary.routing.config;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.tributary.routing.feed.FeedConsumers;
+
+/**
+ * The Kafka clients of the process: one Admin, one producer (shared by everything that writes), and the factory of
+ * the two consumers that the routing loop creates on its own thread (a consumer is single-threaded).
+ */
+@Configuration(proxyBeanMethods = false)
+public class KafkaClientsConfiguration {
+
+    /** Every client id starts with this, so broker-side quotas and logs name the routing service. */
+    public static final String CLIENT_ID_PREFIX = "tributary-routing";
+
+    /** Linger of the downlink producer: a few milliseconds batch the fan-out of one poll per node. */
+    private static final int PRODUCER_LINGER_MS = 5;
+
+    @Bean(destroyMethod = "close")
+    public Admin kafkaAdmin(KafkaSettings kafka) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-admin");
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
+        return Admin.create(config);
+    }
+
+    @Bean(destroyMethod = "close")
+    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing) {
+        long deliveryTimeoutMs = routing.produceTimeout().toMillis();
+        // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+        long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - PRODUCER_LINGER_MS);
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-producer");
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, PRODUCER_LINGER_MS);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryTimeoutMs);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeoutMs);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, routing.produceMaxBlock().toMillis());
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return new KafkaProducer<>(config);
+    }
+
+    @Bean
+    public FeedConsumers feedConsumers(KafkaSettings kafka, RoutingProperties routing) {
+        Map<String, Object> common = new HashMap<>();
+        common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
+        common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
+        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), routing.maxPollRecords());
+    }
+}

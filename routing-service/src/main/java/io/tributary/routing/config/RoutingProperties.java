@@ -1,0 +1,50 @@
+package io.tributary.routing.config;
+
+import java.time.Duration;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * Behaviour of the routing loop.
+ *
+ * @param groupId consumer group of the routers on the publish topic; routers sharing it split the partitions
+ * @param pollTimeout longest wait of one poll of the publish topic; also the pace of idle subscription updates
+ * @param maxPollRecords most publishes routed (and committed) as one batch
+ * @param feedCatchUpTimeout longest wait for the subscription feed to reach its end offsets before a batch is routed;
+ *        past it the batch is retried
+ * @param produceTimeout longest wait for the downlink records of one batch to be acknowledged (the producer's
+ *        delivery timeout)
+ * @param produceMaxBlock longest time a send may block on metadata or a full buffer
+ * @param downlinkRefreshInterval how often the list of existing downlink topics is refreshed
+ * @param downlinkMissRefreshInterval shortest interval between two refreshes caused by a publish for a node whose
+ *        downlink topic is not in the list
+ * @param retryBackoffMin first wait after a Kafka failure; doubled at each consecutive failure
+ * @param retryBackoffMax longest wait after a Kafka failure
+ */
+@Validated
+@ConfigurationProperties("tributary.routing")
+public record RoutingProperties(
+        @NotBlank String groupId,
+        @NotNull @DurationMin(millis = 10) Duration pollTimeout,
+        @Min(1) @Max(100_000) int maxPollRecords,
+        @NotNull @DurationMin(millis = 100) Duration feedCatchUpTimeout,
+        @NotNull @DurationMin(seconds = 1) Duration produceTimeout,
+        @NotNull @DurationMin(millis = 100) Duration produceMaxBlock,
+        @NotNull @DurationMin(millis = 100) Duration downlinkRefreshInterval,
+        @NotNull @DurationMin(millis = 0) Duration downlinkMissRefreshInterval,
+        @NotNull @DurationMin(millis = 1) Duration retryBackoffMin,
+        @NotNull @DurationMin(millis = 1) Duration retryBackoffMax) {
+
+    @AssertTrue(message = "retry-backoff-max must not be shorter than retry-backoff-min")
+    public boolean isBackoffRangeValid() {
+        return retryBackoffMin == null || retryBackoffMax == null || retryBackoffMax.compareTo(retryBackoffMin) >= 0;
+    }
+}

@@ -1,0 +1,37 @@
+package io.tributary.routing.loop;
+
+import java.time.Clock;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.tributary.routing.config.KafkaSettings;
+import io.tributary.routing.config.RoutingProperties;
+import io.tributary.routing.feed.FeedConsumers;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.routing.metrics.RoutingMetrics;
+
+/** Wires the routing loop and the state it shares with metrics and health. */
+@Configuration(proxyBeanMethods = false)
+public class RoutingLoopConfiguration {
+
+    @Bean
+    public Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** The index of this process; the loop thread writes it, metrics and health read its counts. */
+    @Bean
+    public SubscriptionIndex subscriptionIndex() {
+        return new SubscriptionIndex();
+    }
+
+    @Bean
+    public RoutingLoop routingLoop(Admin admin, Producer<byte[], byte[]> downlinkProducer, FeedConsumers consumers,
+            SubscriptionIndex index, RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka,
+            RoutingProperties routing) {
+        return new RoutingLoop(admin, downlinkProducer, consumers, index, metrics, status, kafka, routing);
+    }
+}

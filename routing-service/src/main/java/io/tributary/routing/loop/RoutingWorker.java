@@ -1,0 +1,196 @@
+package io.tributary.routing.loop;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.routing.fanout.DeliveryFailedException;
+import io.tributary.routing.fanout.DownlinkFanout;
+import io.tributary.routing.fanout.DownlinkTopicCache;
+import io.tributary.routing.feed.FeedConsumers;
+import io.tributary.routing.feed.SubscriptionFeedReader;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.routing.metrics.RoutingMetrics;
+
+/**
+ * One incarnation of the routing loop with its two consumers: polls publishes, brings the subscription index up to
+ * the feed's end, routes the batch, commits it. Lives on the loop thread only; a new one (with a fresh index) is made
+ * when the previous one failed in a way it could not retry by itself.
+ *
+ * <p>Ordering rule: a batch of publishes is routed only after the feed has been read up to the end offsets it had
+ * after the batch was polled. Session-service answers SUBSCRIBE only once the feed record is acknowledged, so a
+ * client that got its SUBACK before a message was published is in the index when that message is routed.
+ */
+final class RoutingWorker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RoutingWorker.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    /** What the worker needs from its environment; one per process, shared by successive workers. */
+    record Settings(Duration pollTimeout, Duration feedCatchUpTimeout, Duration requestTimeout) {
+    }
+
+    private final Settings settings;
+    private final SubscriptionIndex index;
+    private final RoutingMetrics metrics;
+    private final RoutingStatus status;
+    private final RetryPolicy retry;
+    private final DownlinkTopicCache downlinkTopics;
+    private final DownlinkFanout fanout;
+    private final BooleanSupplier running;
+    private final Consumer<byte[], byte[]> publishConsumer;
+    private final Consumer<byte[], byte[]> subscriptionConsumer;
+    private final SubscriptionFeedReader feed;
+
+    RoutingWorker(Settings settings, FeedConsumers consumers, SubscriptionIndex index, RoutingMetrics metrics,
+            RoutingStatus status, RetryPolicy retry, DownlinkTopicCache downlinkTopics, DownlinkFanout fanout,
+            BooleanSupplier running) {
+        this.settings = settings;
+        this.index = index;
+        this.metrics = metrics;
+        this.status = status;
+        this.retry = retry;
+        this.downlinkTopics = downlinkTopics;
+        this.fanout = fanout;
+        this.running = running;
+        this.publishConsumer = consumers.publishConsumer();
+        Consumer<byte[], byte[]> feedConsumer;
+        try {
+            feedConsumer = consumers.subscriptionConsumer();
+        } catch (RuntimeException e) {
+            publishConsumer.close(CloseOptions.timeout(Duration.ZERO));
+            throw e;
+        }
+        this.subscriptionConsumer = feedConsumer;
+        this.feed = new SubscriptionFeedReader(subscriptionConsumer, index, metrics);
+    }
+
+    /** Routes until the service stops; throws what it cannot retry by itself (the caller starts a new worker). */
+    void run() {
+        index.clear();
+        feed.assignWildcardPartitions(settings.requestTimeout());
+        publishConsumer.subscribe(List.of(TopicNames.PUBLISH), new OwnershipListener());
+        retry.succeeded();
+        while (running.getAsBoolean()) {
+            ConsumerRecords<byte[], byte[]> batch = publishConsumer.poll(settings.pollTimeout());
+            downlinkTopics.refreshIfDue();
+            if (batch.isEmpty()) {
+                feed.applyAvailable();
+                continue;
+            }
+            routeBatch(batch);
+        }
+    }
+
+    /** Makes a blocked poll return at once (with a {@link WakeupException}); callable from any thread. */
+    void wakeup() {
+        publishConsumer.wakeup();
+        subscriptionConsumer.wakeup();
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(publishConsumer, "publish");
+        closeQuietly(subscriptionConsumer, "subscription");
+    }
+
+    private void routeBatch(ConsumerRecords<byte[], byte[]> batch) {
+        try {
+            feed.catchUp(settings.feedCatchUpTimeout());
+            Map<TopicPartition, OffsetAndMetadata> offsets = fanout.route(batch);
+            commit(offsets);
+            metrics.publishesRouted(batch.count());
+            status.batchRouted();
+            retry.succeeded();
+        } catch (WakeupException | InterruptException e) {
+            throw e;
+        } catch (DeliveryFailedException | KafkaException e) {
+            // Nothing of the batch is committed: read it again from its first offsets and route it again.
+            rewind(batch);
+            if (running.getAsBoolean()) {
+                retry.failedThenWait("routing a batch of " + batch.count() + " publishes failed", e);
+            }
+        }
+    }
+
+    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            publishConsumer.commitSync(offsets, settings.requestTimeout());
+        } catch (WakeupException e) {
+            // stop() woke the consumer after the batch's outputs were acknowledged: commit them (the wakeup is
+            // consumed), so the next owner does not route them again, then stop.
+            publishConsumer.commitSync(offsets, settings.requestTimeout());
+            throw e;
+        }
+    }
+
+    private void rewind(ConsumerRecords<byte[], byte[]> batch) {
+        Set<TopicPartition> assigned = publishConsumer.assignment();
+        for (TopicPartition tp : batch.partitions()) {
+            if (assigned.contains(tp)) {
+                publishConsumer.seek(tp, batch.records(tp).get(0).offset());
+            }
+        }
+    }
+
+    private void closeQuietly(Consumer<byte[], byte[]> consumer, String role) {
+        try {
+            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+        } catch (RuntimeException e) {
+            log.debug("Closing the {} consumer failed: {}", role, e.toString());
+        }
+    }
+
+    /**
+     * Keeps the exact part of the index in step with the owned publish partitions. Runs inside
+     * {@code publishConsumer.poll}, on the loop thread, between two batches: the previous batch is already routed
+     * and committed (or rewound), so nothing is in hand when partitions are revoked.
+     */
+    private final class OwnershipListener implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                feed.removeExactPartitions(numbers(partitions));
+                log.info("Publish partitions revoked: {}; now owning {}", numbers(partitions),
+                        index.ownedPartitions());
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                // Read from the beginning at the next catch-up, before any publish of these partitions is routed.
+                feed.addExactPartitions(numbers(partitions));
+                log.info("Publish partitions assigned: {}; now owning {}", numbers(partitions),
+                        index.ownedPartitions());
+            }
+        }
+
+        private List<Integer> numbers(Collection<TopicPartition> partitions) {
+            List<Integer> numbers = new ArrayList<>(partitions.size());
+            for (TopicPartition tp : partitions) {
+                numbers.add(tp.partition());
+            }
+            numbers.sort(null);
+            return numbers;
+        }
+    }
+}

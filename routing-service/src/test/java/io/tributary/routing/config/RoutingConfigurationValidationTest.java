@@ -1,0 +1,61 @@
+package io.tributary.routing.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+
+class RoutingConfigurationValidationTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({KafkaSettings.class, RoutingProperties.class})
+    static class PropertiesOnly {
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+            .withUserConfiguration(PropertiesOnly.class)
+            .withPropertyValues(
+                    "tributary.kafka.bootstrap-servers=localhost:9092",
+                    "tributary.kafka.publish-partitions=12",
+                    "tributary.kafka.wildcard-partitions=3",
+                    "tributary.kafka.downlink-partitions=3",
+                    "tributary.kafka.replication-factor=1",
+                    "tributary.kafka.downlink-retention=1h",
+                    "tributary.kafka.request-timeout=10s",
+                    "tributary.routing.group-id=tributary-routing",
+                    "tributary.routing.poll-timeout=100ms",
+                    "tributary.routing.max-poll-records=500",
+                    "tributary.routing.feed-catch-up-timeout=10s",
+                    "tributary.routing.produce-timeout=30s",
+                    "tributary.routing.produce-max-block=5s",
+                    "tributary.routing.downlink-refresh-interval=2s",
+                    "tributary.routing.downlink-miss-refresh-interval=1s",
+                    "tributary.routing.retry-backoff-min=200ms",
+                    "tributary.routing.retry-backoff-max=5s");
+
+    @Test
+    void binds_valid_settings() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(RoutingProperties.class).pollTimeout()).isEqualTo(Duration.ofMillis(100));
+            assertThat(context.getBean(KafkaSettings.class).topicLayout().publishPartitions()).isEqualTo(12);
+        });
+    }
+
+    @Test
+    void rejects_invalid_settings_at_startup() {
+        runner.withPropertyValues("tributary.kafka.publish-partitions=0")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.routing.group-id= ")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.routing.retry-backoff-max=100ms")
+                .run(context -> assertThat(context).hasFailed());
+    }
+}

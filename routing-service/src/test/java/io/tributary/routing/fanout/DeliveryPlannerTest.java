@@ -1,0 +1,131 @@
+package io.tributary.routing.fanout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.tributary.common.kafka.Partitioning;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.routing.index.SubscriptionChange;
+import io.tributary.routing.index.SubscriptionIndex;
+
+class DeliveryPlannerTest {
+
+    private static final int PARTITIONS = 12;
+
+    private SubscriptionIndex index;
+    private DeliveryPlanner planner;
+
+    @BeforeEach
+    void setUp() {
+        index = new SubscriptionIndex();
+        for (int p = 0; p < PARTITIONS; p++) {
+            index.ownPartition(p);
+        }
+        planner = new DeliveryPlanner(index);
+    }
+
+    @Test
+    void one_delivery_per_node_however_many_of_its_subscriptions_match() {
+        subscribe("c1", "home/kitchen/temp", "n1");
+        subscribe("c2", "home/+/temp", "n1");
+        subscribe("c3", "home/#", "n1");
+        subscribe("c4", "home/#", "n2");
+
+        assertThat(planner.nodesFor(partition("home/kitchen/temp"), "home/kitchen/temp", "pub"))
+                .containsExactly("n1", "n2");
+    }
+
+    @Test
+    void exact_subscriptions_count_only_on_the_partition_of_their_filter() {
+        subscribe("c1", "home/kitchen/temp", "n1");
+        int right = partition("home/kitchen/temp");
+        int wrong = (right + 1) % PARTITIONS;
+
+        assertThat(planner.nodesFor(right, "home/kitchen/temp", null)).containsExactly("n1");
+        assertThat(planner.nodesFor(wrong, "home/kitchen/temp", null)).isEmpty();
+    }
+
+    @Test
+    void no_node_when_nothing_matches() {
+        subscribe("c1", "home/kitchen/temp", "n1");
+        subscribe("c2", "home/+/humidity", "n2");
+
+        assertThat(planner.nodesFor(partition("home/kitchen/co2"), "home/kitchen/co2", null)).isEmpty();
+    }
+
+    @Test
+    void offline_subscriptions_receive_nothing() {
+        subscribe("c1", "a/b", null);
+        subscribe("c2", "a/#", null);
+
+        assertThat(planner.nodesFor(partition("a/b"), "a/b", null)).isEmpty();
+
+        subscribe("c2", "a/#", "n2");
+        assertThat(planner.nodesFor(partition("a/b"), "a/b", null)).containsExactly("n2");
+    }
+
+    @Test
+    void removed_subscriptions_receive_nothing() {
+        subscribe("c1", "a/b", "n1");
+        subscribe("c2", "a/+", "n2");
+        unsubscribe("c1", "a/b");
+        unsubscribe("c2", "a/+");
+
+        assertThat(planner.nodesFor(partition("a/b"), "a/b", null)).isEmpty();
+    }
+
+    @Test
+    void revoked_partition_routes_only_wildcards() {
+        subscribe("c1", "a/b", "n1");
+        subscribe("c2", "a/+", "n2");
+        index.dropPartition(partition("a/b"));
+
+        assertThat(planner.nodesFor(partition("a/b"), "a/b", null)).containsExactly("n2");
+    }
+
+    @Test
+    void no_local_skips_only_the_publishers_own_subscription() {
+        SubscriptionRecord own = new SubscriptionRecord("pub", "chat/room", "n1", 1, true, false, 0, 1);
+        apply(own);
+
+        assertThat(planner.nodesFor(partition("chat/room"), "chat/room", "pub")).isEmpty();
+        assertThat(planner.nodesFor(partition("chat/room"), "chat/room", "other")).containsExactly("n1");
+
+        subscribe("listener", "chat/#", "n1");
+        assertThat(planner.nodesFor(partition("chat/room"), "chat/room", "pub")).containsExactly("n1");
+    }
+
+    @Test
+    void dollar_topics_are_not_matched_by_leading_wildcards() {
+        subscribe("all", "#", "n1");
+        subscribe("plus", "+/monitor", "n2");
+        subscribe("sys", "$SYS/#", "n3");
+        subscribe("exact", "$SYS/monitor", "n4");
+
+        assertThat(planner.nodesFor(partition("$SYS/monitor"), "$SYS/monitor", null)).containsExactly("n3", "n4");
+        assertThat(planner.nodesFor(partition("app/monitor"), "app/monitor", null)).containsExactly("n1", "n2");
+    }
+
+    private void subscribe(String clientId, String filter, String nodeId) {
+        apply(new SubscriptionRecord(clientId, filter, nodeId, 1, false, false, 0, 1));
+    }
+
+    private void apply(SubscriptionRecord s) {
+        // Through the feed format, as the router receives it.
+        String topic = TopicNames.subscriptionsFor(s.filter());
+        index.apply(SubscriptionChange.decode(topic, partition(s.filter()), s.key(), s.encode()));
+    }
+
+    private void unsubscribe(String clientId, String filter) {
+        String topic = TopicNames.subscriptionsFor(filter);
+        index.apply(SubscriptionChange.decode(topic, partition(filter), SubscriptionRecord.key(filter, clientId),
+                null));
+    }
+
+    private static int partition(String topic) {
+        return Partitioning.partitionFor(topic, PARTITIONS);
+    }
+}

@@ -1,0 +1,297 @@
+package io.tributary.routing.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.routing.RoutingServiceApplication;
+import io.tributary.routing.testkit.EmbeddedKafka;
+
+/**
+ * The whole service against a real in-JVM Kafka: subscription feed and publishes in, downlink records out.
+ */
+class RoutingEndToEndTest {
+
+    private static final int PUBLISH_PARTITIONS = 3;
+    private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, 3_600_000L);
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private static EmbeddedKafka kafka;
+    private static Admin admin;
+    private static KafkaProducer<byte[], byte[]> producer;
+    private static ConfigurableApplicationContext app;
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startKafkaAndRouter() throws Exception {
+        kafka = EmbeddedKafka.start();
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        // Traffic from before the router's group existed: it must be routed, not skipped.
+        ensureSharedTopics();
+        LAYOUT.ensureDownlinkTopic(admin, "early");
+        subscribe(new SubscriptionRecord("early-client", "early/topic", "early", 1, false, false, 0, 1));
+        publish("early/topic", "from before the router started", "publisher");
+
+        app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
+                "--server.port=0",
+                "--tributary.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                "--tributary.kafka.publish-partitions=" + PUBLISH_PARTITIONS,
+                "--tributary.kafka.wildcard-partitions=2",
+                "--tributary.kafka.downlink-partitions=1",
+                "--tributary.routing.group-id=routing-e2e");
+    }
+
+    @AfterAll
+    static void stopEverything() {
+        if (app != null) {
+            app.close();
+        }
+        if (producer != null) {
+            producer.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void publish_from_before_the_router_started_is_routed() {
+        List<ConsumerRecord<byte[], byte[]>> received = readDownlink("early", 1);
+
+        assertThat(received).hasSize(1);
+        assertThat(utf8(received.get(0).value())).isEqualTo("from before the router started");
+    }
+
+    @Test
+    void each_interested_node_gets_one_copy_with_key_value_and_headers_unchanged() throws Exception {
+        LAYOUT.ensureDownlinkTopic(admin, "node-a");
+        LAYOUT.ensureDownlinkTopic(admin, "node-b");
+        // Bad feed records must be skipped without stopping the loop.
+        send(new ProducerRecord<>(TopicNames.SUBSCRIPTIONS_WILDCARD, utf8("garbage"), utf8("garbage")));
+        send(new ProducerRecord<>(TopicNames.SUBSCRIPTIONS_EXACT, 0, SubscriptionRecord.key("x/y", "c"),
+                utf8("garbage")));
+        subscribe(new SubscriptionRecord("a1", "fan/out", "node-a", 1, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("a2", "fan/+", "node-a", 0, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("b1", "fan/#", "node-b", 2, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("offline", "fan/out", null, 1, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("gone", "fan/out", "node-gone", 1, false, false, 0, 1));
+
+        List<Header> headers = List.of(
+                new RecordHeader(RecordHeaders.QOS, RecordHeaders.int32(1)),
+                new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher")),
+                new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "z", RecordHeaders.utf8("first")),
+                new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "a", RecordHeaders.utf8("second")));
+        send(new ProducerRecord<>(TopicNames.PUBLISH, null, utf8("fan/out"), utf8("payload"), headers));
+
+        for (String node : List.of("node-a", "node-b")) {
+            List<ConsumerRecord<byte[], byte[]>> received = readDownlink(node, 1);
+            assertThat(received).as(node).hasSize(1);
+            ConsumerRecord<byte[], byte[]> delivery = received.get(0);
+            assertThat(utf8(delivery.key())).isEqualTo("fan/out");
+            assertThat(utf8(delivery.value())).isEqualTo("payload");
+            assertThat(delivery.headers().toArray()).containsExactlyElementsOf(headers);
+        }
+        String metrics = scrape("/actuator/prometheus");
+        assertThat(metric(metrics, "tributary_routing_dropped_total\\{[^}]*reason=\"unknown_node\"[^}]*\\}"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(metric(metrics, "tributary_routing_subscriptions_malformed_total(\\{[^}]*\\})?"))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(metric(metrics, "tributary_routing_index_offline(\\{[^}]*\\})?")).isGreaterThanOrEqualTo(1);
+        assertThat(metrics).contains("tributary_kafka_produce_latency_seconds_count{")
+                .contains("service=\"routing\"");
+    }
+
+    @Test
+    void a_subscriber_acknowledged_before_a_publish_receives_it() {
+        LAYOUT.ensureDownlinkTopic(admin, "node-c");
+        int rounds = 25;
+        for (int i = 0; i < rounds; i++) {
+            String filter = (i % 2 == 0) ? "causal/" + i : "causal/+/" + i;
+            // Acknowledged subscription first (what session-service waits for before the SUBACK), then the publish.
+            subscribe(new SubscriptionRecord("causal-" + i, filter, "node-c", 1, false, false, 0, 1));
+            String topic = (i % 2 == 0) ? "causal/" + i : "causal/x/" + i;
+            publish(topic, "m" + i, "publisher");
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> received = readDownlink("node-c", rounds);
+
+        assertThat(received).extracting(r -> utf8(r.value())).hasSize(rounds);
+    }
+
+    @Test
+    void a_node_that_just_started_is_found_while_a_gone_node_keeps_missing() throws Exception {
+        subscribe(new SubscriptionRecord("stale", "fresh/topic", "gone-node", 1, false, false, 0, 1));
+        double droppedBefore = droppedUnknownNode();
+        publish("fresh/topic", "to the gone node only", "publisher");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (droppedUnknownNode() <= droppedBefore && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(droppedUnknownNode()).isGreaterThan(droppedBefore);
+
+        // Within the miss-refresh interval of that miss: the new node must still be found at once.
+        LAYOUT.ensureDownlinkTopic(admin, "fresh-node");
+        subscribe(new SubscriptionRecord("fresh", "fresh/topic", "fresh-node", 1, false, false, 0, 1));
+        publish("fresh/topic", "to the fresh node", "publisher");
+
+        List<ConsumerRecord<byte[], byte[]>> received = readDownlink("fresh-node", 1);
+        assertThat(received).extracting(r -> utf8(r.value())).containsExactly("to the fresh node");
+    }
+
+    @Test
+    void health_reports_the_loop_up_with_its_partitions() throws Exception {
+        String body = awaitBody("/actuator/health", b -> b.contains("\"ownedPartitions\":[0,1,2]"));
+
+        JsonNode routing = JsonMapper.shared().readTree(body).path("components").path("routing");
+        assertThat(routing.path("status").asString()).isEqualTo("UP");
+        assertThat(routing.path("details").path("state").asString()).isEqualTo("RUNNING");
+        assertThat(routing.path("details").path("ownedPartitions").size()).isEqualTo(PUBLISH_PARTITIONS);
+    }
+
+    /** Topic metadata reaches the broker's cache shortly after creation: the check right after may fail once. */
+    private static void ensureSharedTopics() throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            try {
+                LAYOUT.ensureSharedTopics(admin);
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static void subscribe(SubscriptionRecord subscription) {
+        send(SubscriptionRecords.upsert(subscription, PUBLISH_PARTITIONS));
+    }
+
+    private static void publish(String topic, String payload, String clientId) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH, utf8(topic), utf8(payload));
+        record.headers().add(RecordHeaders.CLIENT_ID, RecordHeaders.utf8(clientId));
+        send(record);
+    }
+
+    private static void send(ProducerRecord<byte[], byte[]> record) {
+        try {
+            producer.send(record).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("cannot produce to " + record.topic(), e);
+        }
+    }
+
+    /** Reads the node's downlink topic from the beginning until {@code expected} records came, then a bit longer. */
+    private static List<ConsumerRecord<byte[], byte[]>> readDownlink(String node, int expected) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+            List<TopicPartition> partitions = consumer.partitionsFor(TopicNames.downlink(node)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            List<ConsumerRecord<byte[], byte[]>> received = new ArrayList<>();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (received.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100)).forEach(received::add);
+            }
+            // Anything more than expected (a duplicate, say) would show up now.
+            long grace = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (System.nanoTime() < grace) {
+                consumer.poll(Duration.ofMillis(100)).forEach(received::add);
+            }
+            return received;
+        }
+    }
+
+    private static String scrape(String path) throws Exception {
+        String port = app.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.body();
+    }
+
+    private static String awaitBody(String path, java.util.function.Predicate<String> ready) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        String body = scrape(path);
+        while (!ready.test(body) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            body = scrape(path);
+        }
+        return body;
+    }
+
+    private static double droppedUnknownNode() {
+        return app.getBean(MeterRegistry.class).counter("tributary.routing.dropped", "reason", "unknown_node").count();
+    }
+
+    private static double metric(String scrape, String nameAndTags) {
+        Matcher m = Pattern.compile("(?m)^" + nameAndTags + " ([0-9.eE+-]+)$").matcher(scrape);
+        double total = 0;
+        boolean found = false;
+        while (m.find()) {
+            total += Double.parseDouble(m.group(m.groupCount()));
+            found = true;
+        }
+        assertThat(found).as("metric %s in scrape", nameAndTags).isTrue();
+        return total;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}
