@@ -1,0 +1,14 @@
+package io.tributary.session.admin;
+
+import java.time.Instant;
+
+import io.tributary.session.store.StoredSubscription;
+
+public record SubscriptionView(String filter, int qos, boolean noLocal, boolean retainAsPublished,
+        int retainHandling, Instant createdAt) {
+
+    static SubscriptionView of(StoredSubscription s) {
+        return new SubscriptionView(s.filter(), s.qos(), s.noLocal(), s.retainAsPublished(), s.retainHandling(),
+                s.createdAt());
+    }
+}

@@ -1,0 +1,69 @@
+package io.tributary.session.config;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import io.tributary.common.kafka.TopicLayout;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * Everything session-service can be told besides the datasource (which stays under {@code spring.datasource}).
+ * Bound from {@code tributary.session.*}; application.yml maps the documented environment variables onto it.
+ */
+@Validated
+@ConfigurationProperties("tributary.session")
+public record SessionServiceProperties(
+        @Valid @NotNull Kafka kafka,
+        @Valid @NotNull Redis redis,
+        @Valid @NotNull Expiry expiry,
+        @Valid @NotNull Metrics metrics) {
+
+    /**
+     * @param publishPartitions  partitions of the publish and exact-subscription topics when this service creates
+     *                           them; the count actually used for placing records is read back from the cluster
+     * @param maxBlock           longest a send may block on metadata or a full buffer: small, so that a dead Kafka
+     *                           fails the request fast instead of holding its row lock
+     * @param ackTimeout         longest a request waits for the acknowledgements of the records it produced
+     */
+    public record Kafka(
+            @NotBlank String bootstrapServers,
+            @Min(1) int publishPartitions,
+            @Min(1) int wildcardPartitions,
+            @Min(1) int downlinkPartitions,
+            @Min(1) @Max(32767) short replicationFactor,
+            @NotNull Duration downlinkRetention,
+            @NotNull Duration maxBlock,
+            @NotNull Duration ackTimeout) {
+
+        public TopicLayout topicLayout() {
+            return new TopicLayout(publishPartitions, wildcardPartitions, downlinkPartitions, replicationFactor,
+                    downlinkRetention.toMillis());
+        }
+    }
+
+    /** @param commandTimeout longest a presence command may take; presence never blocks a request for long */
+    public record Redis(@NotNull URI url, @NotNull Duration commandTimeout) {
+    }
+
+    /**
+     * @param sweepInterval     pause between two runs of the expiry sweep
+     * @param batchSize         expired sessions removed per transaction
+     * @param maxBatchesPerRun  bound on the work of one run, so a backlog is worked off over several runs
+     */
+    public record Expiry(
+            @NotNull Duration sweepInterval,
+            @Min(1) @Max(10_000) int batchSize,
+            @Min(1) int maxBatchesPerRun) {
+    }
+
+    /** @param connectedRefresh how often the connected-sessions gauge is re-read from PostgreSQL */
+    public record Metrics(@NotNull Duration connectedRefresh) {
+    }
+}

@@ -1,0 +1,117 @@
+package io.tributary.session.connect;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.metrics.SessionMetrics;
+import io.tributary.session.presence.Presence;
+import io.tributary.session.presence.PresenceStore;
+import io.tributary.session.store.AfterCommit;
+import io.tributary.session.store.SessionRecord;
+import io.tributary.session.store.SessionStore;
+import io.tributary.session.store.StoredSubscription;
+import io.tributary.session.store.SubscriptionStore;
+import io.tributary.session.takeover.DownlinkCommands;
+
+/**
+ * A client passed CONNECT on a transport node. Under the session's row lock: bump the epoch, discard or resume the
+ * stored session (re-pointing its subscriptions in the feed to the new node), tell the previous node to close its
+ * connection, wait for Kafka to acknowledge all of it, then record the new owner.
+ */
+@Service
+public class ConnectService {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectService.class);
+    private static final int LOCK_ATTEMPTS = 3;
+
+    private final SessionStore sessions;
+    private final SubscriptionStore subscriptions;
+    private final FeedTopics topics;
+    private final RecordSender sender;
+    private final PresenceStore presence;
+    private final SessionMetrics metrics;
+    private final Clock clock;
+
+    public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
+            RecordSender sender, PresenceStore presence, SessionMetrics metrics, Clock clock) {
+        this.sessions = sessions;
+        this.subscriptions = subscriptions;
+        this.topics = topics;
+        this.sender = sender;
+        this.presence = presence;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Transactional
+    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request) {
+        String clientId = request.clientId();
+        Instant now = clock.instant();
+        Locked locked = lockOrCreate(clientId);
+        SessionRecord row = locked.row();
+        ConnectPlan plan = ConnectPlan.of(row, locked.created(), request.cleanStart(), now);
+        long epoch = plan.newEpoch();
+        int partitions = topics.publishPartitions();
+
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        List<SessionApi.Subscription> resumed = new ArrayList<>();
+        if (plan.discardSession()) {
+            for (String filter : subscriptions.deleteAll(clientId)) {
+                records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
+            }
+        } else {
+            for (StoredSubscription s : subscriptions.list(clientId)) {
+                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch), partitions));
+                resumed.add(s.toApi());
+            }
+        }
+        if (plan.takeover()) {
+            topics.ensureDownlink(plan.takeoverNode());
+            records.add(DownlinkCommands.takeover(plan.takeoverNode(), clientId, epoch));
+        }
+        sender.sendAndAwait(records);
+
+        sessions.markConnected(clientId, new SessionStore.Connection(request.nodeId(), epoch, request.cleanStart(),
+                request.sessionExpirySeconds(), request.protocolVersion(), request.keepAliveSeconds(),
+                request.remoteAddress(), request.username(), now));
+        // Written under the row lock, so presence writes of one client land in epoch order.
+        presence.set(clientId, new Presence(request.nodeId(), epoch, now));
+        boolean wasConnected = row.connected();
+        AfterCommit.run(() -> metrics.connected(wasConnected, plan.takeover()));
+        if (plan.takeover()) {
+            log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
+                    request.nodeId(), epoch);
+        }
+        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed);
+    }
+
+    private record Locked(SessionRecord row, boolean created) {
+    }
+
+    /**
+     * Inserts the row if missing, then locks it. The row can vanish between the two (an expiry sweep or a
+     * disconnect with expiry 0 committed in between), hence the retry.
+     */
+    private Locked lockOrCreate(String clientId) {
+        for (int attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
+            boolean created = sessions.insertIfAbsent(clientId);
+            var row = sessions.lock(clientId);
+            if (row.isPresent()) {
+                return new Locked(row.get(), created);
+            }
+        }
+        throw new IllegalStateException("session row of " + clientId + " keeps disappearing");
+    }
+}

@@ -1,0 +1,109 @@
+package io.tributary.session.internal;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.expiry.ExpiryPolicy;
+import io.tributary.session.web.ApiException;
+
+/**
+ * Shape checks of internal API requests (answered 400). MQTT-level outcomes such as an invalid topic filter are not
+ * shape errors: they are answered with reason codes.
+ */
+public final class InternalRequests {
+
+    private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+
+    private InternalRequests() {
+    }
+
+    public static void check(SessionApi.ConnectRequest r) {
+        requireBody(r);
+        clientId(r.clientId());
+        nodeId(r.nodeId());
+        expiry(r.sessionExpirySeconds());
+        if (r.protocolVersion() < 3 || r.protocolVersion() > 5) {
+            throw ApiException.badRequest("protocolVersion must be 3, 4 or 5: " + r.protocolVersion());
+        }
+        if (r.keepAliveSeconds() < 0 || r.keepAliveSeconds() > 65535) {
+            throw ApiException.badRequest("keepAliveSeconds must be 0..65535: " + r.keepAliveSeconds());
+        }
+    }
+
+    public static void check(SessionApi.SubscribeRequest r) {
+        requireBody(r);
+        clientId(r.clientId());
+        epoch(r.epoch());
+        nodeId(r.nodeId());
+        nonEmpty(r.subscriptions(), "subscriptions");
+        for (SessionApi.Subscription s : r.subscriptions()) {
+            if (s == null || s.filter() == null) {
+                throw ApiException.badRequest("every subscription needs a filter");
+            }
+            if (s.qos() < 0 || s.qos() > 2) {
+                throw ApiException.badRequest("qos must be 0, 1 or 2: " + s.qos());
+            }
+            if (s.retainHandling() < 0 || s.retainHandling() > 2) {
+                throw ApiException.badRequest("retainHandling must be 0, 1 or 2: " + s.retainHandling());
+            }
+        }
+    }
+
+    public static void check(SessionApi.UnsubscribeRequest r) {
+        requireBody(r);
+        clientId(r.clientId());
+        epoch(r.epoch());
+        nonEmpty(r.filters(), "filters");
+        if (r.filters().contains(null)) {
+            throw ApiException.badRequest("filters must not contain null");
+        }
+    }
+
+    public static void check(SessionApi.DisconnectRequest r) {
+        requireBody(r);
+        clientId(r.clientId());
+        epoch(r.epoch());
+        expiry(r.sessionExpirySeconds());
+    }
+
+    static void clientId(String clientId) {
+        if (clientId == null || clientId.isEmpty()) {
+            throw ApiException.badRequest("clientId is required");
+        }
+        // U+0000 separates filter and client id in subscription record keys; MQTT forbids it anyway.
+        if (clientId.indexOf('\u0000') >= 0) {
+            throw ApiException.badRequest("clientId must not contain U+0000");
+        }
+    }
+
+    static void nodeId(String nodeId) {
+        if (nodeId == null || !NODE_ID.matcher(nodeId).matches()) {
+            throw ApiException.badRequest("nodeId must match [A-Za-z0-9._-]{1,200}: " + nodeId);
+        }
+    }
+
+    private static void epoch(long epoch) {
+        if (epoch < 1) {
+            throw ApiException.badRequest("epoch must be positive: " + epoch);
+        }
+    }
+
+    private static void expiry(long seconds) {
+        if (seconds < 0 || seconds > ExpiryPolicy.NEVER) {
+            throw ApiException.badRequest("sessionExpirySeconds must be 0..4294967295: " + seconds);
+        }
+    }
+
+    private static void nonEmpty(List<?> list, String name) {
+        if (list == null || list.isEmpty()) {
+            throw ApiException.badRequest(name + " must not be empty");
+        }
+    }
+
+    private static void requireBody(Object body) {
+        if (body == null) {
+            throw ApiException.badRequest("request body is required");
+        }
+    }
+}

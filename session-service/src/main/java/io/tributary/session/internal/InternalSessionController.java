@@ -1,0 +1,57 @@
+package io.tributary.session.internal;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.connect.ConnectService;
+import io.tributary.session.connect.DisconnectService;
+import io.tributary.session.subscription.SubscriptionService;
+
+/** The internal API transport nodes call ({@link SessionApi}): JSON in, JSON out. */
+@RestController
+public class InternalSessionController {
+
+    private final ConnectService connects;
+    private final DisconnectService disconnects;
+    private final SubscriptionService subscriptions;
+
+    public InternalSessionController(ConnectService connects, DisconnectService disconnects,
+            SubscriptionService subscriptions) {
+        this.connects = connects;
+        this.disconnects = disconnects;
+        this.subscriptions = subscriptions;
+    }
+
+    @PostMapping(path = SessionApi.CONNECT, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.ConnectResponse connect(@RequestBody SessionApi.ConnectRequest request) {
+        InternalRequests.check(request);
+        return connects.connect(request);
+    }
+
+    @PostMapping(path = SessionApi.SUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.SubscribeResponse subscribe(@RequestBody SessionApi.SubscribeRequest request) {
+        InternalRequests.check(request);
+        return subscriptions.subscribe(request);
+    }
+
+    @PostMapping(path = SessionApi.UNSUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.UnsubscribeResponse unsubscribe(@RequestBody SessionApi.UnsubscribeRequest request) {
+        InternalRequests.check(request);
+        return subscriptions.unsubscribe(request);
+    }
+
+    /** 200 with an empty body, also when the epoch was stale (the connection had been taken over already). */
+    @PostMapping(path = SessionApi.DISCONNECT, consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<Void> disconnect(@RequestBody SessionApi.DisconnectRequest request) {
+        InternalRequests.check(request);
+        disconnects.disconnect(request);
+        return ResponseEntity.ok().build();
+    }
+}

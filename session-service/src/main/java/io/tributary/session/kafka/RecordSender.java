@@ -1,0 +1,81 @@
+package io.tributary.session.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Timer;
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.metrics.SessionMetrics;
+
+/**
+ * Produces the records of one request and waits until Kafka acknowledged all of them. Callers do this inside their
+ * database transaction, under the session's row lock, so that the feed order per key is the commit order and a
+ * failure rolls the transaction back.
+ */
+@Component
+public class RecordSender {
+
+    private final Producer<byte[], byte[]> producer;
+    private final Duration ackTimeout;
+    private final SessionMetrics metrics;
+
+    public RecordSender(Producer<byte[], byte[]> producer, SessionServiceProperties properties,
+            SessionMetrics metrics) {
+        this.producer = producer;
+        // A little longer than the producer's delivery timeout, so that normally the producer's own verdict on a
+        // record is what fails the request.
+        this.ackTimeout = properties.kafka().ackTimeout().plusSeconds(1);
+        this.metrics = metrics;
+    }
+
+    /** @throws KafkaUnavailableException when a record was refused or not acknowledged in time */
+    public void sendAndAwait(List<ProducerRecord<byte[], byte[]>> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        Timer.Sample sample = Timer.start();
+        List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(records.size());
+        try {
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                CompletableFuture<RecordMetadata> ack = new CompletableFuture<>();
+                producer.send(record, (metadata, error) -> {
+                    if (error != null) {
+                        ack.completeExceptionally(error);
+                    } else {
+                        ack.complete(metadata);
+                    }
+                });
+                acks.add(ack);
+                if (ack.isCompletedExceptionally()) {
+                    // Failed before leaving the client (no metadata within max.block.ms): the rest would too.
+                    break;
+                }
+            }
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+                    .get(ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (KafkaException e) {
+            throw new KafkaUnavailableException("Kafka refused a record: " + e.getMessage(), e);
+        } catch (ExecutionException e) {
+            throw new KafkaUnavailableException("Kafka did not accept a record: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new KafkaUnavailableException("Kafka did not acknowledge " + records.size() + " record(s) within "
+                    + ackTimeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaUnavailableException("interrupted while waiting for Kafka", e);
+        } finally {
+            sample.stop(metrics.kafkaProduceLatency());
+        }
+    }
+}

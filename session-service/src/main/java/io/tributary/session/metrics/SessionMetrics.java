@@ -1,0 +1,66 @@
+package io.tributary.session.metrics;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The service's own meters. The connected-sessions gauge is kept up to date by the request paths (+1 / -1 after
+ * commit) and reset from PostgreSQL by {@link ConnectedSessionsRefresher}, which corrects any drift (other
+ * instances, crashed nodes, restarts) without ever counting rows on a scrape.
+ */
+@Component
+public class SessionMetrics {
+
+    private final AtomicLong connected = new AtomicLong();
+    private final Counter connects;
+    private final Counter takeovers;
+    private final Timer kafkaProduceLatency;
+
+    public SessionMetrics(MeterRegistry registry) {
+        Gauge.builder("tributary.sessions.connected", connected, AtomicLong::get)
+                .description("Sessions with a live connection (refreshed from PostgreSQL)")
+                .register(registry);
+        connects = Counter.builder("tributary.session.connects")
+                .description("CONNECTs accepted")
+                .register(registry);
+        takeovers = Counter.builder("tributary.session.takeovers")
+                .description("CONNECTs that took over a live connection of the same client id")
+                .register(registry);
+        kafkaProduceLatency = Timer.builder("tributary.kafka.produce.latency")
+                .description("Time from producing a request's records to the last acknowledgement")
+                .tag("service", "session")
+                .register(registry);
+    }
+
+    public void connected(boolean wasConnected, boolean tookOver) {
+        connects.increment();
+        if (tookOver) {
+            takeovers.increment();
+        }
+        if (!wasConnected) {
+            connected.incrementAndGet();
+        }
+    }
+
+    public void disconnected() {
+        connected.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
+    public void resetConnected(long count) {
+        connected.set(count);
+    }
+
+    public long connectedSessions() {
+        return connected.get();
+    }
+
+    public Timer kafkaProduceLatency() {
+        return kafkaProduceLatency;
+    }
+}

@@ -1,0 +1,128 @@
+package io.tributary.session.presence;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.tributary.session.config.SessionServiceProperties;
+
+/**
+ * Hot presence in Redis: hash {@code tributary:presence:<clientId>} = {node, epoch, connectedAt}. PostgreSQL stays
+ * the truth; presence is a fast, advisory view, so Redis being down degrades it without failing requests: writes
+ * log and go on. The connection is opened on first use and re-established by Lettuce; while it is down commands
+ * fail at once instead of queueing.
+ */
+@Component
+public class PresenceStore implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PresenceStore.class);
+
+    static final String KEY_PREFIX = "tributary:presence:";
+
+    /** Deletes the hash only if it still describes the given epoch (a newer connection may own it already). */
+    private static final String DELETE_IF_EPOCH = """
+            if redis.call('HGET', KEYS[1], 'epoch') == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0""";
+
+    private final RedisClient client;
+    private volatile StatefulRedisConnection<String, String> connection;
+
+    public PresenceStore(SessionServiceProperties properties) {
+        RedisURI uri = RedisURI.create(properties.redis().url());
+        uri.setTimeout(properties.redis().commandTimeout());
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .socketOptions(SocketOptions.builder().connectTimeout(properties.redis().commandTimeout()).build())
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(properties.redis().commandTimeout()))
+                .build());
+    }
+
+    public static String key(String clientId) {
+        return KEY_PREFIX + clientId;
+    }
+
+    /**
+     * Records that the client is now connected on {@code presence.nodeId()} with {@code presence.epoch()}. Never
+     * throws: a Redis failure is logged and the presence stays stale until the next change.
+     */
+    public void set(String clientId, Presence presence) {
+        try {
+            commands().hset(key(clientId), Map.of(
+                    "node", presence.nodeId(),
+                    "epoch", Long.toString(presence.epoch()),
+                    "connectedAt", presence.connectedAt().toString()));
+        } catch (RuntimeException e) {
+            log.warn("Cannot record presence of {} in Redis: {}", clientId, e.toString());
+        }
+    }
+
+    /**
+     * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #set}).
+     *
+     * @return true when removed
+     */
+    public boolean removeIfEpoch(String clientId, long epoch) {
+        try {
+            Long removed = commands().eval(DELETE_IF_EPOCH, ScriptOutputType.INTEGER, new String[] {key(clientId)},
+                    Long.toString(epoch));
+            return removed != null && removed > 0;
+        } catch (RuntimeException e) {
+            log.warn("Cannot remove presence of {} from Redis: {}", clientId, e.toString());
+            return false;
+        }
+    }
+
+    public Optional<Presence> get(String clientId) {
+        Map<String, String> hash = commands().hgetall(key(clientId));
+        if (hash == null || hash.isEmpty() || hash.get("node") == null || hash.get("epoch") == null) {
+            return Optional.empty();
+        }
+        String connectedAt = hash.get("connectedAt");
+        return Optional.of(new Presence(hash.get("node"), Long.parseLong(hash.get("epoch")),
+                connectedAt == null ? null : Instant.parse(connectedAt)));
+    }
+
+    public String ping() {
+        return commands().ping();
+    }
+
+    private RedisCommands<String, String> commands() {
+        StatefulRedisConnection<String, String> c = connection;
+        if (c == null) {
+            synchronized (this) {
+                c = connection;
+                if (c == null) {
+                    c = client.connect(StringCodec.UTF8);
+                    connection = c;
+                }
+            }
+        }
+        return c.sync();
+    }
+
+    @Override
+    public void close() {
+        StatefulRedisConnection<String, String> c = connection;
+        if (c != null) {
+            c.close();
+        }
+        client.shutdown();
+    }
+}

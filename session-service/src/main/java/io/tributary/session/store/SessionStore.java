@@ -1,0 +1,170 @@
+package io.tributary.session.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The {@code sessions} table. Every method that changes a session expects the caller to hold the row lock taken by
+ * {@link #lock(String)} in the same transaction.
+ */
+@Repository
+public class SessionStore {
+
+    private static final String COLUMNS = "client_id, node_id, epoch, connected, clean_start, session_expiry_seconds,"
+            + " protocol_version, keep_alive, remote_address, username, connected_at, disconnected_at, expires_at";
+
+    private static final RowMapper<SessionRecord> ROW = SessionStore::map;
+
+    /** Client id and epoch of a session picked by the expiry sweep. */
+    public record ExpiredSession(String clientId, long epoch) {
+    }
+
+    /** What a CONNECT stores about the new connection. */
+    public record Connection(String nodeId, long epoch, boolean cleanStart, long sessionExpirySeconds,
+            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, Instant connectedAt) {
+    }
+
+    private final JdbcClient jdbc;
+
+    public SessionStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Inserts an empty placeholder row (epoch 0, offline) unless the client has one. The caller locks and fills it
+     * in the same transaction, so the placeholder is never visible to others.
+     *
+     * @return true when the row was created
+     */
+    public boolean insertIfAbsent(String clientId) {
+        return jdbc.sql("INSERT INTO sessions (client_id, epoch) VALUES (:clientId, 0) ON CONFLICT (client_id) DO NOTHING")
+                .param("clientId", clientId)
+                .update() == 1;
+    }
+
+    /** Locks the client's row until the end of the transaction; empty when it has no session. */
+    public Optional<SessionRecord> lock(String clientId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM sessions WHERE client_id = :clientId FOR UPDATE")
+                .param("clientId", clientId)
+                .query(ROW)
+                .optional();
+    }
+
+    public Optional<SessionRecord> find(String clientId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM sessions WHERE client_id = :clientId")
+                .param("clientId", clientId)
+                .query(ROW)
+                .optional();
+    }
+
+    public void markConnected(String clientId, Connection c) {
+        jdbc.sql("""
+                UPDATE sessions SET node_id = :nodeId, epoch = :epoch, connected = true, clean_start = :cleanStart,
+                    session_expiry_seconds = :expiry, protocol_version = :protocolVersion, keep_alive = :keepAlive,
+                    remote_address = :remoteAddress, username = :username, connected_at = :connectedAt,
+                    disconnected_at = NULL, expires_at = NULL
+                WHERE client_id = :clientId""")
+                .param("nodeId", c.nodeId())
+                .param("epoch", c.epoch())
+                .param("cleanStart", c.cleanStart())
+                .param("expiry", c.sessionExpirySeconds())
+                .param("protocolVersion", c.protocolVersion())
+                .param("keepAlive", c.keepAliveSeconds())
+                .param("remoteAddress", c.remoteAddress())
+                .param("username", c.username())
+                .param("connectedAt", Timestamps.toDb(c.connectedAt()))
+                .param("clientId", clientId)
+                .update();
+    }
+
+    /** The session goes offline and is kept until {@code expiresAt} (null: forever). */
+    public void markDisconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
+            Instant expiresAt) {
+        jdbc.sql("""
+                UPDATE sessions SET node_id = NULL, connected = false, session_expiry_seconds = :expiry,
+                    disconnected_at = :disconnectedAt, expires_at = :expiresAt
+                WHERE client_id = :clientId""")
+                .param("expiry", sessionExpirySeconds)
+                .param("disconnectedAt", Timestamps.toDb(disconnectedAt))
+                .param("expiresAt", Timestamps.toDb(expiresAt))
+                .param("clientId", clientId)
+                .update();
+    }
+
+    /** Deletes the session; its subscriptions go with it (ON DELETE CASCADE). */
+    public void delete(String clientId) {
+        jdbc.sql("DELETE FROM sessions WHERE client_id = :clientId").param("clientId", clientId).update();
+    }
+
+    public void deleteAll(Collection<String> clientIds) {
+        if (clientIds.isEmpty()) {
+            return;
+        }
+        jdbc.sql("DELETE FROM sessions WHERE client_id IN (:clientIds)").param("clientIds", clientIds).update();
+    }
+
+    /**
+     * Locks up to {@code limit} disconnected sessions whose expiry has passed, oldest first, through the partial
+     * index on {@code expires_at}. Rows locked by a concurrent CONNECT or sweep are skipped, not waited for.
+     */
+    public List<ExpiredSession> lockExpired(Instant now, int limit) {
+        return jdbc.sql("""
+                SELECT client_id, epoch FROM sessions
+                WHERE expires_at < :now AND NOT connected
+                ORDER BY expires_at
+                LIMIT :limit
+                FOR UPDATE SKIP LOCKED""")
+                .param("now", Timestamps.toDb(now))
+                .param("limit", limit)
+                .query((rs, n) -> new ExpiredSession(rs.getString("client_id"), rs.getLong("epoch")))
+                .list();
+    }
+
+    /** A page of sessions ordered by client id; {@code connected} null = all. */
+    public List<SessionRecord> page(Boolean connected, long offset, int limit) {
+        String where = connected == null ? "" : " WHERE connected = :connected";
+        JdbcClient.StatementSpec spec = jdbc.sql("SELECT " + COLUMNS + " FROM sessions" + where
+                + " ORDER BY client_id LIMIT :limit OFFSET :offset")
+                .param("limit", limit)
+                .param("offset", offset);
+        if (connected != null) {
+            spec = spec.param("connected", connected);
+        }
+        return spec.query(ROW).list();
+    }
+
+    public long count(Boolean connected) {
+        if (connected == null) {
+            return jdbc.sql("SELECT count(*) FROM sessions").query(Long.class).single();
+        }
+        return jdbc.sql("SELECT count(*) FROM sessions WHERE connected = :connected")
+                .param("connected", connected)
+                .query(Long.class)
+                .single();
+    }
+
+    private static SessionRecord map(ResultSet rs, int rowNum) throws SQLException {
+        return new SessionRecord(
+                rs.getString("client_id"),
+                rs.getString("node_id"),
+                rs.getLong("epoch"),
+                rs.getBoolean("connected"),
+                rs.getBoolean("clean_start"),
+                rs.getLong("session_expiry_seconds"),
+                rs.getInt("protocol_version"),
+                rs.getInt("keep_alive"),
+                rs.getString("remote_address"),
+                rs.getString("username"),
+                Timestamps.read(rs, "connected_at"),
+                Timestamps.read(rs, "disconnected_at"),
+                Timestamps.read(rs, "expires_at"));
+    }
+}

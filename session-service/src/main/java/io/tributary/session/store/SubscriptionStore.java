@@ -1,0 +1,97 @@
+package io.tributary.session.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import io.tributary.common.session.SessionApi;
+
+/** The {@code subscriptions} table. Callers hold the owning session's row lock. */
+@Repository
+public class SubscriptionStore {
+
+    private static final String COLUMNS =
+            "client_id, filter, qos, no_local, retain_as_published, retain_handling, created_at";
+
+    private static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
+
+    /** A subscription removed by a bulk delete. */
+    public record Removed(String clientId, String filter) {
+    }
+
+    private final JdbcClient jdbc;
+
+    public SubscriptionStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public List<StoredSubscription> list(String clientId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM subscriptions WHERE client_id = :clientId ORDER BY filter")
+                .param("clientId", clientId)
+                .query(ROW)
+                .list();
+    }
+
+    /** Creates the subscription or replaces its options (a repeated SUBSCRIBE replaces the existing one). */
+    public void upsert(String clientId, SessionApi.Subscription s, Instant now) {
+        jdbc.sql("""
+                INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
+                    created_at)
+                VALUES (:clientId, :filter, :qos, :noLocal, :retainAsPublished, :retainHandling, :createdAt)
+                ON CONFLICT (client_id, filter) DO UPDATE SET qos = EXCLUDED.qos, no_local = EXCLUDED.no_local,
+                    retain_as_published = EXCLUDED.retain_as_published,
+                    retain_handling = EXCLUDED.retain_handling""")
+                .param("clientId", clientId)
+                .param("filter", s.filter())
+                .param("qos", (short) s.qos())
+                .param("noLocal", s.noLocal())
+                .param("retainAsPublished", s.retainAsPublished())
+                .param("retainHandling", (short) s.retainHandling())
+                .param("createdAt", Timestamps.toDb(now))
+                .update();
+    }
+
+    /** @return true when a subscription existed */
+    public boolean delete(String clientId, String filter) {
+        return jdbc.sql("DELETE FROM subscriptions WHERE client_id = :clientId AND filter = :filter")
+                .param("clientId", clientId)
+                .param("filter", filter)
+                .update() > 0;
+    }
+
+    /** Deletes every subscription of the client. @return their filters */
+    public List<String> deleteAll(String clientId) {
+        return jdbc.sql("DELETE FROM subscriptions WHERE client_id = :clientId RETURNING filter")
+                .param("clientId", clientId)
+                .query(String.class)
+                .list();
+    }
+
+    /** Deletes every subscription of these clients. */
+    public List<Removed> deleteAllOf(Collection<String> clientIds) {
+        if (clientIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("DELETE FROM subscriptions WHERE client_id IN (:clientIds) RETURNING client_id, filter")
+                .param("clientIds", clientIds)
+                .query((rs, n) -> new Removed(rs.getString("client_id"), rs.getString("filter")))
+                .list();
+    }
+
+    private static StoredSubscription map(ResultSet rs, int rowNum) throws SQLException {
+        return new StoredSubscription(
+                rs.getString("client_id"),
+                rs.getString("filter"),
+                rs.getShort("qos"),
+                rs.getBoolean("no_local"),
+                rs.getBoolean("retain_as_published"),
+                rs.getShort("retain_handling"),
+                Timestamps.read(rs, "created_at"));
+    }
+}

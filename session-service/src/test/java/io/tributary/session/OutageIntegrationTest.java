@@ -1,0 +1,41 @@
+package io.tributary.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.support.TestEngines;
+
+/** Kafka, then PostgreSQL, stopped under the running service: requests answer 503 and commit nothing. Runs last, since it stops the shared engines. */
+@Order(4)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OutageIntegrationTest extends ServiceTestBase {
+
+    @Test
+    @Order(1)
+    void kafkaDownAnswers503AndCommitsNothing() throws Exception {
+        connect("ivy", "node-a", false, 60);
+        TestEngines.stopKafka();
+        Response answer = post(SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest("ivy", 1, "node-a", List.of(sub("ivy/1", 1))));
+        assertThat(answer.status()).isEqualTo(503);
+        assertThat(answer.body().get("error").asString()).contains("Kafka");
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'ivy'").query(Long.class).single())
+                .isZero();
+    }
+
+    @Test
+    @Order(2)
+    void postgresDownAnswers503() throws Exception {
+        TestEngines.stopPostgres();
+        Response answer = post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ivy", 1, "node-a", 60));
+        assertThat(answer.status()).isEqualTo(503);
+        assertThat(answer.body().get("error").asString()).contains("PostgreSQL");
+    }
+}

@@ -1,0 +1,163 @@
+package io.tributary.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.TestEngines;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The whole service over real HTTP against real PostgreSQL, Redis and Kafka ({@link TestEngines}). Subclasses share
+ * one application context (same configuration), so the service starts once for all of them.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+abstract class ServiceTestBase {
+
+    protected static final int PARTITIONS = 3;
+    protected static final long NEVER = 0xFFFFFFFFL;
+
+    @DynamicPropertySource
+    static void engines(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", TestEngines::postgresUrl);
+        registry.add("spring.datasource.username", () -> "postgres");
+        registry.add("spring.datasource.password", () -> "");
+        registry.add("spring.datasource.hikari.connection-timeout", () -> "2000");
+        registry.add("tributary.session.kafka.bootstrap-servers", TestEngines::kafkaBootstrap);
+        registry.add("tributary.session.kafka.publish-partitions", () -> PARTITIONS);
+        registry.add("tributary.session.kafka.wildcard-partitions", () -> 2);
+        registry.add("tributary.session.kafka.max-block", () -> "2s");
+        registry.add("tributary.session.kafka.ack-timeout", () -> "3s");
+        registry.add("tributary.session.redis.url", TestEngines::redisUrl);
+        // The tests run the sweep themselves; keep the scheduled one out of their way.
+        registry.add("tributary.session.expiry.sweep-interval", () -> "1h");
+    }
+
+    private static RedisClient redisClient;
+    protected static StatefulRedisConnection<String, String> redis;
+    protected final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    protected int port;
+    @Autowired
+    protected JsonMapper json;
+    @Autowired
+    protected JdbcClient jdbc;
+
+    @BeforeAll
+    static void redisClient() {
+        redisClient = RedisClient.create(TestEngines.redisUrl());
+        redis = redisClient.connect();
+    }
+
+    @AfterAll
+    static void closeRedis() {
+        redis.close();
+        redisClient.shutdown();
+    }
+
+    protected record Response(int status, JsonNode body) {
+    }
+
+    protected SessionApi.ConnectResponse connect(String clientId, String nodeId, boolean cleanStart, long expiry)
+            throws Exception {
+        Response r = post(SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user"));
+        assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
+        return json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
+    }
+
+    protected static SessionApi.Subscription sub(String filter, int qos) {
+        return new SessionApi.Subscription(filter, qos, false, false, 0);
+    }
+
+    protected static List<Integer> codes(JsonNode body) {
+        return body.get("reasonCodes").valueStream().map(JsonNode::asInt).toList();
+    }
+
+    protected void expireNow(String clientId) {
+        jdbc.sql("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE client_id = :id")
+                .param("id", clientId).update();
+    }
+
+    protected static Instant toInstant(Object timestamp) {
+        if (timestamp instanceof OffsetDateTime odt) {
+            return odt.toInstant();
+        }
+        return ((java.sql.Timestamp) timestamp).toInstant();
+    }
+
+    protected static ConsumerRecord<byte[], byte[]> last(String topic, String filter, String clientId) {
+        List<ConsumerRecord<byte[], byte[]>> records = FeedReader.withKey(
+                FeedReader.readAll(TestEngines.kafkaBootstrap(), topic), SubscriptionRecord.key(filter, clientId));
+        assertThat(records).as("records of %s / %s on %s", filter, clientId, topic).isNotEmpty();
+        return records.get(records.size() - 1);
+    }
+
+    protected static SubscriptionRecord lastValue(String topic, String filter, String clientId) {
+        ConsumerRecord<byte[], byte[]> record = last(topic, filter, clientId);
+        assertThat(record.value()).as("latest record of %s / %s", filter, clientId).isNotNull();
+        return SubscriptionRecord.decode(record.value());
+    }
+
+    protected static double metricValue(String scrape, String name) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(name + "{"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    protected static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    protected URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    protected Response post(String path, Object body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build();
+        return exchange(request);
+    }
+
+    protected Response get(String path) throws Exception {
+        return exchange(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).GET().build());
+    }
+
+    protected Response send(String method, String path) throws Exception {
+        return exchange(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    protected Response exchange(HttpRequest request) throws Exception {
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        JsonNode body = response.body().isEmpty() ? null : json.readTree(response.body());
+        return new Response(response.statusCode(), body);
+    }
+}

@@ -1,0 +1,81 @@
+package io.tributary.session.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.session.store.SessionRecord;
+
+class ConnectPlanTest {
+
+    private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
+
+    @Test
+    void newClientStartsAtEpochOneWithoutSession() {
+        ConnectPlan plan = ConnectPlan.of(row(0, false, null, 0, null), true, false, NOW);
+        assertThat(plan.newEpoch()).isEqualTo(1);
+        assertThat(plan.sessionPresent()).isFalse();
+        assertThat(plan.discardSession()).isTrue();
+        assertThat(plan.takeover()).isFalse();
+    }
+
+    @Test
+    void offlineUnexpiredSessionIsResumed() {
+        ConnectPlan plan = ConnectPlan.of(row(4, false, null, 60, NOW.plusSeconds(1)), false, false, NOW);
+        assertThat(plan.newEpoch()).isEqualTo(5);
+        assertThat(plan.sessionPresent()).isTrue();
+        assertThat(plan.discardSession()).isFalse();
+        assertThat(plan.takeover()).isFalse();
+    }
+
+    @Test
+    void offlineSessionThatNeverExpiresIsResumed() {
+        ConnectPlan plan = ConnectPlan.of(row(2, false, null, 0xFFFFFFFFL, null), false, false, NOW);
+        assertThat(plan.sessionPresent()).isTrue();
+    }
+
+    @Test
+    void expiredSessionIsDiscarded() {
+        ConnectPlan plan = ConnectPlan.of(row(4, false, null, 60, NOW.minusMillis(1)), false, false, NOW);
+        assertThat(plan.sessionPresent()).isFalse();
+        assertThat(plan.discardSession()).isTrue();
+        assertThat(plan.newEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void cleanStartDiscardsEvenAFreshSession() {
+        ConnectPlan plan = ConnectPlan.of(row(4, false, null, 60, NOW.plusSeconds(60)), false, true, NOW);
+        assertThat(plan.sessionPresent()).isFalse();
+        assertThat(plan.discardSession()).isTrue();
+    }
+
+    @Test
+    void liveConnectionIsTakenOverAndItsPersistentSessionResumed() {
+        ConnectPlan plan = ConnectPlan.of(row(7, true, "node-a", 300, null), false, false, NOW);
+        assertThat(plan.takeoverNode()).isEqualTo("node-a");
+        assertThat(plan.sessionPresent()).isTrue();
+        assertThat(plan.newEpoch()).isEqualTo(8);
+    }
+
+    @Test
+    void takenOverSessionWithZeroExpiryEndsWithItsConnection() {
+        ConnectPlan plan = ConnectPlan.of(row(7, true, "node-a", 0, null), false, false, NOW);
+        assertThat(plan.takeoverNode()).isEqualTo("node-a");
+        assertThat(plan.sessionPresent()).isFalse();
+        assertThat(plan.discardSession()).isTrue();
+    }
+
+    @Test
+    void takeoverOnTheSameNodeIsStillATakeover() {
+        ConnectPlan plan = ConnectPlan.of(row(1, true, "node-a", 300, null), false, true, NOW);
+        assertThat(plan.takeoverNode()).isEqualTo("node-a");
+        assertThat(plan.sessionPresent()).isFalse();
+    }
+
+    private static SessionRecord row(long epoch, boolean connected, String node, long expiry, Instant expiresAt) {
+        return new SessionRecord("c", node, epoch, connected, false, expiry, 5, 30, null, null, null, null,
+                expiresAt);
+    }
+}
