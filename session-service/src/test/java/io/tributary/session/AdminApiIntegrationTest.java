@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,11 +33,11 @@ class AdminApiIntegrationTest extends ServiceTestBase {
 
     @Test
     void adminApiListsInspectsDisconnectsAndDeletes() throws Exception {
-        connect("adm-1", "node-c", false, 300);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-1", 1, "node-c", List.of(sub("adm/1", 1))));
-        connect("adm-2", "node-c", false, 300);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-2", 1, "node-c", List.of(sub("adm/+", 0))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("adm-2", 1, "node-c", 300));
+        long adm1 = connect("adm-1", "node-c", false, 300).epoch();
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-1", adm1, "node-c", List.of(sub("adm/1", 1))));
+        long adm2 = connect("adm-2", "node-c", false, 300).epoch();
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-2", adm2, "node-c", List.of(sub("adm/+", 0))));
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("adm-2", adm2, "node-c", 300));
         connect("adm-3", "node-c", false, 300);
 
         JsonNode page0 = get("/api/v1/sessions?page=0&size=2").body();
@@ -55,7 +56,12 @@ class AdminApiIntegrationTest extends ServiceTestBase {
         assertThat(tooBig.body().get("error").asString()).contains("size");
 
         JsonNode one = get("/api/v1/sessions/adm-1").body();
-        assertThat(one.get("session").get("epoch").asLong()).isEqualTo(1);
+        assertThat(one.get("session").get("epoch").asLong()).isEqualTo(adm1);
+        // Timestamps are ISO-8601 strings (documented in API.md).
+        assertThat(Instant.parse(one.get("session").get("connectedAt").asString())).isBefore(Instant.now());
+        assertThat(one.get("session").get("expiresAt").isNull()).isTrue();
+        assertThat(Instant.parse(one.get("presence").get("connectedAt").asString())).isBefore(Instant.now());
+        assertThat(one.get("presenceError").isNull()).isTrue();
         assertThat(one.get("presence").get("nodeId").asString()).isEqualTo("node-c");
         Response unknown = get("/api/v1/sessions/nobody");
         assertThat(unknown.status()).isEqualTo(404);
@@ -66,12 +72,15 @@ class AdminApiIntegrationTest extends ServiceTestBase {
 
         Response accepted = send("POST", "/api/v1/sessions/adm-1/disconnect");
         assertThat(accepted.status()).isEqualTo(202);
+        assertThat(accepted.body().get("epoch").asLong()).isEqualTo(adm1);
+        assertThat(accepted.body().get("nodeId").asString()).isEqualTo("node-c");
+        assertThat(accepted.body().get("reasonCode").asInt()).isEqualTo(0x98);
         ConsumerRecord<byte[], byte[]> command = FeedReader.withKey(
                 FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink("node-c")), utf8("adm-1")).get(0);
         assertThat(command.value()).isNull();
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(command.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.DISCONNECT);
-        assertThat(RecordHeaders.readLong(command.headers(), RecordHeaders.EPOCH)).isEqualTo(1L);
+        assertThat(RecordHeaders.readLong(command.headers(), RecordHeaders.EPOCH)).isEqualTo(adm1);
         assertThat(RecordHeaders.readInt(command.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x98);
         assertThat(send("POST", "/api/v1/sessions/adm-2/disconnect").status()).isEqualTo(409);
 
@@ -80,6 +89,8 @@ class AdminApiIntegrationTest extends ServiceTestBase {
         assertThat(get("/api/v1/sessions/adm-2").status()).isEqualTo(404);
         assertThat(last(TopicNames.SUBSCRIPTIONS_WILDCARD, "adm/+", "adm-2").value()).isNull();
         assertThat(send("DELETE", "/api/v1/sessions/adm-2").status()).isEqualTo(404);
+        // The deleted client's next session continues above the epochs of the deleted one.
+        assertThat(connect("adm-2", "node-c", false, 300).epoch()).isGreaterThan(adm2);
     }
 
     @Test

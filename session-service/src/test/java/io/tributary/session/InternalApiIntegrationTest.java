@@ -7,7 +7,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -41,13 +42,14 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     @Test
     void resumedSessionMovesToTheNewNodeAndTheOldNodeIsToldToLetGo() throws Exception {
         SessionApi.ConnectResponse first = connect("alice", "node-a", false, 3600);
-        assertThat(first.epoch()).isEqualTo(1);
+        long e1 = first.epoch();
+        assertThat(e1).isPositive();
         assertThat(first.sessionPresent()).isFalse();
         assertThat(first.subscriptions()).isEmpty();
         assertThat(redis.sync().hgetall("tributary:presence:alice"))
-                .containsEntry("node", "node-a").containsEntry("epoch", "1").containsKey("connectedAt");
+                .containsEntry("node", "node-a").containsEntry("epoch", Long.toString(e1)).containsKey("connectedAt");
 
-        Response suback = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("alice", 1, "node-a", List.of(
+        Response suback = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(
                 sub("sensors/+/temp", 1), sub("sensors/1/temp", 2), sub("a/#/b", 0), sub("$share/g/x", 1))));
         assertThat(suback.status()).isEqualTo(200);
         assertThat(codes(suback.body())).containsExactly(1, 2, 0x8F, 0x9E);
@@ -56,13 +58,14 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
         SubscriptionRecord wildcard = lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice");
         assertThat(wildcard.nodeId()).isEqualTo("node-a");
-        assertThat(wildcard.epoch()).isEqualTo(1);
+        assertThat(wildcard.epoch()).isEqualTo(e1);
         assertThat(wildcard.qos()).isEqualTo(1);
         ConsumerRecord<byte[], byte[]> exact = last(TopicNames.SUBSCRIPTIONS_EXACT, "sensors/1/temp", "alice");
         assertThat(exact.partition()).isEqualTo(Partitioning.partitionFor("sensors/1/temp", PARTITIONS));
 
         SessionApi.ConnectResponse second = connect("alice", "node-b", false, 3600);
-        assertThat(second.epoch()).isEqualTo(2);
+        long e2 = second.epoch();
+        assertThat(e2).isGreaterThan(e1);
         assertThat(second.sessionPresent()).isTrue();
         assertThat(second.subscriptions()).extracting(SessionApi.Subscription::filter)
                 .containsExactly("sensors/+/temp", "sensors/1/temp");
@@ -74,45 +77,45 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(takeover.value()).isNull();
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(takeover.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.TAKEOVER);
-        assertThat(RecordHeaders.readLong(takeover.headers(), RecordHeaders.EPOCH)).isEqualTo(2L);
+        assertThat(RecordHeaders.readLong(takeover.headers(), RecordHeaders.EPOCH)).isEqualTo(e2);
 
         SubscriptionRecord moved = lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sensors/1/temp", "alice");
         assertThat(moved.nodeId()).isEqualTo("node-b");
-        assertThat(moved.epoch()).isEqualTo(2);
+        assertThat(moved.epoch()).isEqualTo(e2);
         assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice").nodeId())
                 .isEqualTo("node-b");
         assertThat(redis.sync().hgetall("tributary:presence:alice"))
-                .containsEntry("node", "node-b").containsEntry("epoch", "2");
+                .containsEntry("node", "node-b").containsEntry("epoch", Long.toString(e2));
 
-        // The taken-over connection still speaks with epoch 1: refused, and its late DISCONNECT changes nothing.
+        // The taken-over connection still speaks with its old epoch: refused, and its late DISCONNECT changes nothing.
         Response stale = post(SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("alice", 1, "node-a", List.of(sub("late/one", 0))));
+                new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(sub("late/one", 0))));
         assertThat(stale.status()).isEqualTo(409);
-        assertThat(stale.body().get("error").asString()).contains("epoch 1");
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", 1, "node-a", 0)).status())
+        assertThat(stale.body().get("error").asString()).contains("epoch " + e1 + " ");
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", e1, "node-a", 0)).status())
                 .isEqualTo(200);
         JsonNode details = get("/api/v1/sessions/alice").body();
         assertThat(details.get("session").get("connected").asBoolean()).isTrue();
         assertThat(details.get("session").get("nodeId").asString()).isEqualTo("node-b");
         assertThat(details.get("presence").get("nodeId").asString()).isEqualTo("node-b");
-        assertThat(redis.sync().hget("tributary:presence:alice", "epoch")).isEqualTo("2");
+        assertThat(redis.sync().hget("tributary:presence:alice", "epoch")).isEqualTo(Long.toString(e2));
     }
 
     @Test
     void persistentSessionGoesOfflineAndACleanStartDiscardsIt() throws Exception {
-        connect("bob", "node-a", false, 600);
-        assertThat(codes(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", 1, "node-a",
+        long e1 = connect("bob", "node-a", false, 600).epoch();
+        assertThat(codes(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a",
                 List.of(sub("x/y", 1)))).body())).containsExactly(1);
         Response unsuback = post(SessionApi.UNSUBSCRIBE,
-                new SessionApi.UnsubscribeRequest("bob", 1, List.of("x/y", "never/was")));
+                new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was")));
         assertThat(codes(unsuback.body())).containsExactly(0x00, 0x11);
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "x/y", "bob");
         assertThat(tombstone.value()).isNull();
-        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(1L);
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(e1);
 
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", 1, "node-a", List.of(sub("z/#", 2))));
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("z/#", 2))));
         Instant before = Instant.now();
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", 1, "node-a", 600)).status())
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", e1, "node-a", 600)).status())
                 .isEqualTo(200);
         Map<String, Object> row = jdbc.sql("SELECT connected, node_id, expires_at FROM sessions WHERE client_id = 'bob'")
                 .query().singleRow();
@@ -125,35 +128,35 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(redis.sync().exists("tributary:presence:bob")).isZero();
 
         assertThat(post(SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("bob", 1, "node-a", List.of(sub("q", 0)))).status()).isEqualTo(409);
+                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("q", 0)))).status()).isEqualTo(409);
 
         SessionApi.ConnectResponse clean = connect("bob", "node-b", true, 600);
-        assertThat(clean.epoch()).isEqualTo(2);
+        assertThat(clean.epoch()).isGreaterThan(e1);
         assertThat(clean.sessionPresent()).isFalse();
         assertThat(clean.subscriptions()).isEmpty();
         ConsumerRecord<byte[], byte[]> removed = last(TopicNames.SUBSCRIPTIONS_WILDCARD, "z/#", "bob");
         assertThat(removed.value()).isNull();
-        assertThat(RecordHeaders.readLong(removed.headers(), RecordHeaders.EPOCH)).isEqualTo(2L);
+        assertThat(RecordHeaders.readLong(removed.headers(), RecordHeaders.EPOCH)).isEqualTo(clean.epoch());
         assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'bob'").query(Long.class).single())
                 .isZero();
     }
 
     @Test
     void expiredSessionsAreNotResumedAndAreSwept() throws Exception {
-        connect("carol", "node-a", false, 60);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("carol", 1, "node-a", List.of(sub("c/1", 1))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("carol", 1, "node-a", 60));
+        long carol = connect("carol", "node-a", false, 60).epoch();
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("carol", carol, "node-a", List.of(sub("c/1", 1))));
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("carol", carol, "node-a", 60));
         expireNow("carol");
         SessionApi.ConnectResponse again = connect("carol", "node-a", false, 60);
         assertThat(again.sessionPresent()).isFalse();
-        assertThat(again.epoch()).isEqualTo(2);
+        assertThat(again.epoch()).isGreaterThan(carol);
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "c/1", "carol").value()).isNull();
 
-        connect("dave", "node-a", false, 60);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("dave", 1, "node-a", List.of(sub("d/+", 0))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("dave", 1, "node-a", 60));
-        connect("erin", "node-a", false, NEVER);
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("erin", 1, "node-a", NEVER));
+        long dave = connect("dave", "node-a", false, 60).epoch();
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("dave", dave, "node-a", List.of(sub("d/+", 0))));
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("dave", dave, "node-a", 60));
+        long erin = connect("erin", "node-a", false, NEVER).epoch();
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("erin", erin, "node-a", NEVER));
         assertThat(jdbc.sql("SELECT expires_at FROM sessions WHERE client_id = 'erin'").query().singleRow())
                 .containsEntry("expires_at", null);
         expireNow("dave");
@@ -165,45 +168,110 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 .isZero();
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_WILDCARD, "d/+", "dave");
         assertThat(tombstone.value()).isNull();
-        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(1L);
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(dave);
         assertThat(sweeper.sweep()).isZero();
     }
 
     @Test
     void zeroExpiryDisconnectEndsTheSession() throws Exception {
-        connect("frank", "node-a", false, 0);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("frank", 1, "node-a", List.of(sub("f/1", 1))));
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", 1, "node-a", 0)).status())
+        long frank = connect("frank", "node-a", false, 0).epoch();
+        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("frank", frank, "node-a", List.of(sub("f/1", 1))));
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", frank, "node-a", 0)).status())
                 .isEqualTo(200);
         assertThat(get("/api/v1/sessions/frank").status()).isEqualTo(404);
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "f/1", "frank").value()).isNull();
         assertThat(redis.sync().exists("tributary:presence:frank")).isZero();
-        assertThat(connect("frank", "node-a", false, 0).epoch()).isEqualTo(1);
+        assertThat(connect("frank", "node-a", false, 0).epoch()).isGreaterThan(frank);
+    }
+
+    /**
+     * Every way a session row disappears (clean session ended by a DISCONNECT with expiry 0, expiry sweep, admin
+     * DELETE) is followed by a CONNECT of the same client id: its epoch is above all earlier ones, so a late TAKEOVER
+     * of an earlier incarnation (transport nodes close a connection whose epoch is lower than the command's) cannot
+     * close the new connection.
+     */
+    @Test
+    void epochsKeepGrowingWhenTheSessionIsDeletedAndCreatedAgain() throws Exception {
+        long first = connect("ghost", "node-a", true, 0).epoch();
+        // A takeover first, so the incarnation about to be deleted ends above epoch 1 and left a TAKEOVER behind.
+        long second = connect("ghost", "node-b", true, 0).epoch();
+        assertThat(second).isGreaterThan(first);
+        List<ConsumerRecord<byte[], byte[]>> takeovers = FeedReader.withKey(
+                FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink("node-a")), utf8("ghost"));
+        assertThat(takeovers).hasSize(1);
+        long lateTakeoverEpoch = RecordHeaders.readLong(takeovers.get(0).headers(), RecordHeaders.EPOCH);
+        assertThat(lateTakeoverEpoch).isEqualTo(second);
+
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", second, "node-b", 0))
+                .status()).isEqualTo(200);
+        assertGone("ghost");
+        long afterDisconnect = connect("ghost", "node-c", true, 0).epoch();
+        assertThat(afterDisconnect).isGreaterThan(second).isGreaterThan(lateTakeoverEpoch);
+
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", afterDisconnect, "node-c", 60));
+        expireNow("ghost");
+        assertThat(sweeper.sweep()).isGreaterThanOrEqualTo(1);
+        assertGone("ghost");
+        long afterSweep = connect("ghost", "node-c", false, 60).epoch();
+        assertThat(afterSweep).isGreaterThan(afterDisconnect);
+
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", afterSweep, "node-c", 60));
+        assertThat(send("DELETE", "/api/v1/sessions/ghost").status()).isEqualTo(204);
+        assertGone("ghost");
+        long afterDelete = connect("ghost", "node-c", false, 60).epoch();
+        assertThat(afterDelete).isGreaterThan(afterSweep);
+
+        assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'ghost'").query(Long.class).single())
+                .isEqualTo(afterDelete);
+        assertThat(redis.sync().hget("tributary:presence:ghost", "epoch")).isEqualTo(Long.toString(afterDelete));
     }
 
     @Test
     void concurrentConnectsOfOneClientAreSerialized() throws Exception {
         int connects = 6;
         ExecutorService pool = Executors.newFixedThreadPool(connects);
+        Map<String, Long> epochByNode = new HashMap<>();
         try {
-            List<Future<SessionApi.ConnectResponse>> answers = new ArrayList<>();
+            Map<String, Future<SessionApi.ConnectResponse>> answers = new HashMap<>();
             for (int i = 0; i < connects; i++) {
                 String node = "race-" + i;
-                answers.add(pool.submit(() -> connect("zed", node, false, 60)));
+                answers.put(node, pool.submit(() -> connect("zed", node, false, 60)));
             }
-            List<Long> epochs = new ArrayList<>();
-            for (Future<SessionApi.ConnectResponse> answer : answers) {
-                epochs.add(answer.get(30, TimeUnit.SECONDS).epoch());
+            for (Map.Entry<String, Future<SessionApi.ConnectResponse>> answer : answers.entrySet()) {
+                epochByNode.put(answer.getKey(), answer.getValue().get(30, TimeUnit.SECONDS).epoch());
             }
-            assertThat(epochs).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L);
         } finally {
             pool.shutdownNow();
         }
+        List<String> nodesInEpochOrder = epochByNode.entrySet().stream()
+                .sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey).toList();
+        assertThat(epochByNode.values()).hasSize(connects).doesNotHaveDuplicates();
+        long maxEpoch = Collections.max(epochByNode.values());
+        String winner = nodesInEpochOrder.get(connects - 1);
+
         Map<String, Object> row = jdbc.sql("SELECT epoch, node_id FROM sessions WHERE client_id = 'zed'")
                 .query().singleRow();
-        assertThat(row.get("epoch")).isEqualTo(6L);
+        assertThat(row.get("epoch")).isEqualTo(maxEpoch);
+        assertThat(row.get("node_id")).isEqualTo(winner);
         assertThat(redis.sync().hgetall("tributary:presence:zed"))
-                .containsEntry("epoch", "6").containsEntry("node", (String) row.get("node_id"));
+                .containsEntry("epoch", Long.toString(maxEpoch)).containsEntry("node", winner);
+
+        // The connects took the lock one after the other, each taking over the previous one: every node but the
+        // winner got exactly one TAKEOVER, carrying the epoch of the next connect, above its own (so it lets go).
+        for (int k = 0; k < connects; k++) {
+            String node = nodesInEpochOrder.get(k);
+            List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
+                    FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink(node)), utf8("zed"));
+            if (node.equals(winner)) {
+                assertThat(commands).as("commands to the winner %s", node).isEmpty();
+                continue;
+            }
+            assertThat(commands).as("commands to %s", node).hasSize(1);
+            assertThat(RecordHeaders.readLong(commands.get(0).headers(), RecordHeaders.EPOCH))
+                    .as("TAKEOVER epoch sent to %s (own epoch %d)", node, epochByNode.get(node))
+                    .isEqualTo(epochByNode.get(nodesInEpochOrder.get(k + 1)))
+                    .isGreaterThan(epochByNode.get(node));
+        }
     }
 
     @Test
@@ -212,13 +280,18 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 new SessionApi.ConnectRequest("gus", "bad node!", true, 0, 5, 30, null, null));
         assertThat(badNode.status()).isEqualTo(400);
         assertThat(badNode.body().get("error").asString()).contains("nodeId");
-        connect("gus", "node-a", true, 0);
-        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("gus", 1, "node-a",
+        long gus = connect("gus", "node-a", true, 0).epoch();
+        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("gus", gus, "node-a",
                 List.of(new SessionApi.Subscription("a", 3, false, false, 0)))).status()).isEqualTo(400);
         HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{nope"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(garbage.statusCode()).isEqualTo(400);
         assertThat(json.readTree(garbage.body()).get("error").asString()).isNotBlank();
+    }
+
+    private void assertGone(String clientId) {
+        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = :id").param("id", clientId)
+                .query(Long.class).single()).as("session row of %s", clientId).isZero();
     }
 }

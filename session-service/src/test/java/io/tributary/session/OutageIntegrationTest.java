@@ -17,13 +17,16 @@ import io.tributary.session.support.TestEngines;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OutageIntegrationTest extends ServiceTestBase {
 
+    /** Epoch of ivy's connection, made by the first test and still current in the second. */
+    private static long ivyEpoch;
+
     @Test
     @Order(1)
     void kafkaDownAnswers503AndCommitsNothing() throws Exception {
-        connect("ivy", "node-a", false, 60);
+        ivyEpoch = connect("ivy", "node-a", false, 60).epoch();
         TestEngines.stopKafka();
         Response answer = post(SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("ivy", 1, "node-a", List.of(sub("ivy/1", 1))));
+                new SessionApi.SubscribeRequest("ivy", ivyEpoch, "node-a", List.of(sub("ivy/1", 1))));
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.body().get("error").asString()).contains("Kafka");
         assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'ivy'").query(Long.class).single())
@@ -34,7 +37,7 @@ class OutageIntegrationTest extends ServiceTestBase {
     @Order(2)
     void postgresDownAnswers503() throws Exception {
         TestEngines.stopPostgres();
-        Response answer = post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ivy", 1, "node-a", 60));
+        Response answer = post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ivy", ivyEpoch, "node-a", 60));
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.body().get("error").asString()).contains("PostgreSQL");
     }

@@ -26,9 +26,9 @@ import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
 
 /**
- * A client passed CONNECT on a transport node. Under the session's row lock: bump the epoch, discard or resume the
- * stored session (re-pointing its subscriptions in the feed to the new node), tell the previous node to close its
- * connection, wait for Kafka to acknowledge all of it, then record the new owner.
+ * A client passed CONNECT on a transport node. Under the session's row lock: draw a new epoch from the global
+ * sequence, discard or resume the stored session (re-pointing its subscriptions in the feed to the new node), tell
+ * the previous node to close its connection, wait for Kafka to acknowledge all of it, then record the new owner.
  */
 @Service
 public class ConnectService {
@@ -61,7 +61,9 @@ public class ConnectService {
         Instant now = clock.instant();
         Locked locked = lockOrCreate(clientId);
         SessionRecord row = locked.row();
-        ConnectPlan plan = ConnectPlan.of(row, locked.created(), request.cleanStart(), now);
+        // Drawn only once the row is locked: the previous holder of the lock drew its epoch before, so the epochs of
+        // one client increase in commit order, and stay above those of any deleted earlier session of the client.
+        ConnectPlan plan = ConnectPlan.of(row, locked.created(), request.cleanStart(), now, sessions.nextEpoch());
         long epoch = plan.newEpoch();
         int partitions = topics.publishPartitions();
 

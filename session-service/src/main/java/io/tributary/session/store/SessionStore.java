@@ -39,8 +39,8 @@ public class SessionStore {
     }
 
     /**
-     * Inserts an empty placeholder row (epoch 0, offline) unless the client has one. The caller locks and fills it
-     * in the same transaction, so the placeholder is never visible to others.
+     * Inserts an empty placeholder row (epoch 0, below every epoch of {@link #nextEpoch()}; offline) unless the client
+     * has one. The caller locks and fills it in the same transaction, so the placeholder is never visible to others.
      *
      * @return true when the row was created
      */
@@ -48,6 +48,16 @@ public class SessionStore {
         return jdbc.sql("INSERT INTO sessions (client_id, epoch) VALUES (:clientId, 0) ON CONFLICT (client_id) DO NOTHING")
                 .param("clientId", clientId)
                 .update() == 1;
+    }
+
+    /**
+     * The next connection epoch, from the {@code session_epochs} sequence: unique over all clients and greater than
+     * every epoch taken before, also for client ids whose rows were deleted in between and across session-service
+     * instances. A CONNECT calls it while holding the client's row lock, so the epochs of one client increase in the
+     * order its CONNECTs commit. Not rolled back with the transaction: an aborted CONNECT leaves a gap, never a reuse.
+     */
+    public long nextEpoch() {
+        return jdbc.sql("SELECT nextval('session_epochs')").query(Long.class).single();
     }
 
     /** Locks the client's row until the end of the transaction; empty when it has no session. */
