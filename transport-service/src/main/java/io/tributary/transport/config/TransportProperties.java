@@ -44,7 +44,7 @@ public record TransportProperties(
             @Min(0) @Max(65535) int port,
             @Min(64) @Max(268_435_455) int maxPacketSize,
             @NotNull Duration connectTimeout,
-            @Min(0) @Max(65535) int maxKeepAliveSeconds,
+            @Min(1) @Max(65535) int maxKeepAliveSeconds,
             @Min(1) @Max(65535) int maxInflight,
             @Min(0) int maxQueuedPerConnection,
             @Min(1) @Max(65535) int receiveMaximum,

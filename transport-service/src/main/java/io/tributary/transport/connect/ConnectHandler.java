@@ -177,8 +177,10 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         long maximumPacketSize = intProperty(props, MqttProperties.MAXIMUM_PACKET_SIZE, 268_435_460L);
         int requestedKeepAlive = header.keepAliveTimeSeconds();
         int maxKeepAlive = context.properties().mqtt().maxKeepAliveSeconds();
-        int keepAlive = v5 && maxKeepAlive > 0 && (requestedKeepAlive == 0 || requestedKeepAlive > maxKeepAlive)
-                ? maxKeepAlive : requestedKeepAlive;
+        // MQTT 5 Server Keep Alive: lower a keep alive above our maximum; impose one on "0 = none" only when an
+        // operator configured a maximum below the protocol's.
+        boolean lower = requestedKeepAlive > maxKeepAlive || (requestedKeepAlive == 0 && maxKeepAlive < 65535);
+        int keepAlive = v5 && lower ? maxKeepAlive : requestedKeepAlive;
 
         connecting = true;
         ctx.channel().config().setAutoRead(false);

@@ -1,0 +1,125 @@
+package io.tributary.transport.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.mqtt.MqttConnAckMessage;
+import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
+import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttMessageBuilders;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.transport.config.TransportProperties;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+import io.tributary.transport.uplink.PublishProducer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * CONNECT refusals, driven on an EmbeddedChannel. Session-service is a real HTTP endpoint that does not exist
+ * (port 1 refuses connections), the Kafka producer a real one that is never used by these paths.
+ */
+class ConnectHandlerTest {
+
+    private ExecutorService executor;
+    private KafkaProducer<byte[], byte[]> kafka;
+    private ConnectHandler.ConnectContext context;
+    private SimpleMeterRegistry meters;
+
+    @BeforeEach
+    void setUp() {
+        executor = Executors.newSingleThreadExecutor();
+        kafka = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        meters = new SimpleMeterRegistry();
+        TransportMetrics metrics = new TransportMetrics(meters);
+        TransportProperties properties = new TransportProperties("node-t",
+                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 1),
+                new TransportProperties.Kafka("127.0.0.1:1", 1, 1, 1, (short) 1, Duration.ofHours(1),
+                        Duration.ofMillis(100), Duration.ofSeconds(1), 0),
+                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)));
+        SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
+                executor, JsonMapper.builder().build());
+        context = new ConnectHandler.ConnectContext(properties, sessions, new ConnectionRegistry(),
+                new LocalSubscriptions(), new PublishProducer(kafka, metrics), new Disconnector(metrics), metrics);
+    }
+
+    @AfterEach
+    void tearDown() {
+        kafka.close(Duration.ZERO);
+        executor.shutdownNow();
+    }
+
+    private static MqttConnAckMessage awaitConnAck(EmbeddedChannel channel) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            channel.runPendingTasks();
+            Object out = channel.readOutbound();
+            if (out != null) {
+                return (MqttConnAckMessage) out;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no CONNACK");
+    }
+
+    @Test
+    void first_packet_other_than_connect_closes_the_connection() {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        channel.writeInbound(MqttMessage.PINGREQ);
+        assertThat(channel.isActive()).isFalse();
+        assertThat(meters.get("tributary.protocol.errors").tag("cause", "first_packet_not_connect").counter()
+                .count()).isEqualTo(1.0);
+    }
+
+    @Test
+    void empty_client_id_without_clean_session_is_rejected_in_mqtt311() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_3_1_1).clientId("")
+                .cleanSession(false).build());
+        assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED);
+        assertThat(channel.isActive()).isFalse();
+    }
+
+    @Test
+    void unsupported_authentication_method_is_refused_in_mqtt5() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        MqttProperties props = new MqttProperties();
+        props.add(new MqttProperties.StringProperty(MqttProperties.AUTHENTICATION_METHOD, "SCRAM-SHA-1"));
+        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c5")
+                .properties(props).build());
+        assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD);
+    }
+
+    @Test
+    void unreachable_session_service_refuses_as_server_unavailable_and_never_accepts() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_3_1_1).clientId("c1")
+                .cleanSession(true).build());
+        assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE);
+        channel.runPendingTasks();
+        assertThat(channel.isActive()).isFalse();
+        assertThat(context.registry().size()).isZero();
+    }
+}
