@@ -35,6 +35,7 @@ import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
+import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -71,7 +72,9 @@ public class TransportConfiguration {
                 ProducerConfig.LINGER_MS_CONFIG, k.lingerMs(),
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) k.maxBlock().toMillis(),
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) k.deliveryTimeout().toMillis(),
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(k.deliveryTimeout().toMillis(), 10_000),
+                // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                (int) Math.max(1, Math.min(10_000, k.deliveryTimeout().toMillis() - k.lingerMs())),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
@@ -97,9 +100,15 @@ public class TransportConfiguration {
         return new LocalSubscriptions();
     }
 
+    @Bean(destroyMethod = "close")
+    KafkaAvailability kafkaAvailability(Admin kafkaAdmin) {
+        return new KafkaAvailability(kafkaAdmin);
+    }
+
     @Bean
-    PublishProducer publishProducer(Producer<byte[], byte[]> publishKafkaProducer, TransportMetrics metrics) {
-        return new PublishProducer(publishKafkaProducer, metrics);
+    PublishProducer publishProducer(Producer<byte[], byte[]> publishKafkaProducer, TransportMetrics metrics,
+            KafkaAvailability kafkaAvailability) {
+        return new PublishProducer(publishKafkaProducer, metrics, kafkaAvailability);
     }
 
     @Bean

@@ -1,12 +1,8 @@
 package io.tributary.transport.uplink;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.tributary.transport.metrics.TransportMetrics;
 
@@ -17,8 +13,6 @@ import io.tributary.transport.metrics.TransportMetrics;
  */
 public final class PublishProducer {
 
-    private static final Logger log = LoggerFactory.getLogger(PublishProducer.class);
-
     /** Outcome of one send, delivered on the producer I/O thread. */
     @FunctionalInterface
     public interface Outcome {
@@ -27,13 +21,13 @@ public final class PublishProducer {
 
     private final Producer<byte[], byte[]> producer;
     private final TransportMetrics metrics;
-    private final AtomicLong lastFailureNanos = new AtomicLong();
-    private final AtomicLong lastSuccessNanos = new AtomicLong(System.nanoTime());
-    private volatile boolean failing;
+    private final KafkaAvailability availability;
 
-    public PublishProducer(Producer<byte[], byte[]> producer, TransportMetrics metrics) {
+    public PublishProducer(Producer<byte[], byte[]> producer, TransportMetrics metrics,
+            KafkaAvailability availability) {
         this.producer = producer;
         this.metrics = metrics;
+        this.availability = availability;
     }
 
     /**
@@ -45,38 +39,22 @@ public final class PublishProducer {
         Callback callback = (metadata, exception) -> {
             if (exception == null) {
                 metrics.produceLatency(System.nanoTime() - start);
-                markSuccess();
+                availability.produceSucceeded();
             } else {
-                markFailure(exception);
+                availability.produceFailed(exception);
             }
             outcome.completed(exception);
         };
         try {
             producer.send(record, callback);
         } catch (RuntimeException e) {
-            markFailure(e);
+            availability.produceFailed(e);
             outcome.completed(e);
         }
     }
 
-    /** True while the last produce failed and none has succeeded since: new clients are refused meanwhile. */
+    /** True while Kafka cannot take publishes: new clients are refused meanwhile. */
     public boolean unavailable() {
-        return failing;
-    }
-
-    private void markSuccess() {
-        lastSuccessNanos.set(System.nanoTime());
-        if (failing) {
-            failing = false;
-            log.info("Kafka accepts publish records again");
-        }
-    }
-
-    private void markFailure(Exception e) {
-        lastFailureNanos.set(System.nanoTime());
-        if (!failing) {
-            failing = true;
-            log.warn("Kafka does not accept publish records: {}", e.toString());
-        }
+        return availability.unavailable();
     }
 }

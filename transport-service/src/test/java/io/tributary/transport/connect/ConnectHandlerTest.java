@@ -29,6 +29,7 @@ import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.LocalSubscriptions;
+import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -42,6 +43,8 @@ class ConnectHandlerTest {
     private KafkaProducer<byte[], byte[]> kafka;
     private ConnectHandler.ConnectContext context;
     private SimpleMeterRegistry meters;
+    private org.apache.kafka.clients.admin.Admin admin;
+    private KafkaAvailability availability;
 
     @BeforeEach
     void setUp() {
@@ -50,6 +53,8 @@ class ConnectHandlerTest {
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
         meters = new SimpleMeterRegistry();
+        admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
+        availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(meters);
         TransportProperties properties = new TransportProperties("node-t",
                 new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 1),
@@ -59,12 +64,14 @@ class ConnectHandlerTest {
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build());
         context = new ConnectHandler.ConnectContext(properties, sessions, new ConnectionRegistry(),
-                new LocalSubscriptions(), new PublishProducer(kafka, metrics), new Disconnector(metrics), metrics);
+                new LocalSubscriptions(), new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics);
     }
 
     @AfterEach
     void tearDown() {
         kafka.close(Duration.ZERO);
+        availability.close();
+        admin.close(Duration.ZERO);
         executor.shutdownNow();
     }
 
