@@ -1,0 +1,36 @@
+package io.tributary.devstack.kafka;
+
+import io.tributary.devstack.process.ChildMain;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Runs {@link EmbeddedKafka} as its own OS process until SIGTERM.
+ *
+ * <p>Options (environment fallback): {@code --data-dir} ({@code KAFKA_DATA_DIR}, required), {@code --port}
+ * ({@code KAFKA_PORT}, default a free port), {@code --controller-port} ({@code KAFKA_CONTROLLER_PORT}, default a
+ * free port). Once the broker answers it prints one line {@code TRIBUTARY-DEVSTACK-READY <bootstrap servers>}.
+ */
+public final class KafkaBrokerMain {
+
+    private KafkaBrokerMain() {
+    }
+
+    public static void main(String[] args) {
+        Map<String, String> options = ChildMain.options(args);
+        Path dataDir = Path.of(ChildMain.option(options, "data-dir", "KAFKA_DATA_DIR")
+                .orElseThrow(() -> new IllegalArgumentException("--data-dir or KAFKA_DATA_DIR is required")));
+        int port = Integer.parseInt(ChildMain.option(options, "port", "KAFKA_PORT").orElse("0"));
+        int controllerPort = Integer.parseInt(
+                ChildMain.option(options, "controller-port", "KAFKA_CONTROLLER_PORT").orElse("0"));
+        EmbeddedKafka kafka;
+        try {
+            kafka = EmbeddedKafka.start(dataDir, port, controllerPort);
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            System.exit(1);
+            return;
+        }
+        ChildMain.runUntilTerminated("kafka", kafka, kafka.bootstrapServers());
+    }
+}

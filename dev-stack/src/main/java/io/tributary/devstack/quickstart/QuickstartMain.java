@@ -1,0 +1,143 @@
+package io.tributary.devstack.quickstart;
+
+import io.tributary.devstack.net.Ports;
+import io.tributary.devstack.process.ChildProcess;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/quickstart}: the whole of Tributary on one machine with nothing installed but a JDK. Starts embedded
+ * Kafka, PostgreSQL and Redis, then the three services from their jars, prints where everything listens, and stops
+ * it all, in reverse order, on Ctrl-C or SIGTERM. See {@link QuickstartSettings} for the environment variables.
+ */
+public final class QuickstartMain {
+
+    private static final String[] SERVICES =
+        {QuickstartStack.SESSION, QuickstartStack.ROUTING, QuickstartStack.TRANSPORT};
+
+    private QuickstartMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        // Before any logger exists: the quickstart talks through Console; libraries only speak up when it matters.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        Console console = new Console();
+        QuickstartSettings settings;
+        Map<String, Path> jars;
+        try {
+            settings = QuickstartSettings.from(System.getenv(), args);
+            jars = settings.infraOnly() ? Map.of() : serviceJars(settings);
+            checkPorts(settings);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            console.line("quickstart: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+
+        console.line("Tributary quickstart: data in " + settings.dataDir() + ", logs in " + settings.logsDir());
+        QuickstartStack stack = new QuickstartStack(settings, console);
+        Runtime.getRuntime().addShutdownHook(new Thread(stack::stop, "quickstart-stop"));
+        try {
+            stack.start(jars);
+        } catch (Exception e) {
+            if (!stack.isStopping()) {
+                console.line("");
+                console.line("quickstart: startup failed: " + e.getMessage());
+                System.exit(1);
+            }
+            return;
+        }
+        printWhereItListens(console, settings, stack);
+        watch(console, stack);
+    }
+
+    /** Blocks while everything runs; a process that ends on its own takes the whole stack down, loudly. */
+    private static void watch(Console console, QuickstartStack stack) throws InterruptedException {
+        while (true) {
+            TimeUnit.SECONDS.sleep(1);
+            Optional<ChildProcess> dead = stack.firstDeadProcess();
+            if (dead.isPresent()) {
+                ChildProcess process = dead.get();
+                console.line("");
+                console.line("quickstart: " + process.name() + " exited unexpectedly (exit code "
+                        + process.exitCode().orElse(-1) + "); last lines of " + process.logFile() + ":");
+                console.line(process.tail(30));
+                System.exit(1);
+            }
+        }
+    }
+
+    private static Map<String, Path> serviceJars(QuickstartSettings settings) {
+        Map<String, Path> jars = new LinkedHashMap<>();
+        List<String> missing = new ArrayList<>();
+        for (String module : SERVICES) {
+            Optional<Path> jar = ServiceJars.find(settings.home(), module);
+            if (jar.isPresent()) {
+                jars.put(module, jar.get());
+            } else {
+                missing.add("  " + ServiceJars.expected(settings.home(), module));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("service jars not found:\n" + String.join("\n", missing)
+                    + "\nBuild them from the repository root with ./mvnw -B -DskipTests package (bin/quickstart does"
+                    + " this when they are missing), or set TRIBUTARY_HOME to the repository root.");
+        }
+        return jars;
+    }
+
+    /** Every port is checked before anything starts, and all conflicts are reported at once. */
+    private static void checkPorts(QuickstartSettings settings) {
+        List<String> conflicts = new ArrayList<>();
+        check(conflicts, settings.kafkaPort(), "Kafka", "KAFKA_PORT");
+        check(conflicts, settings.kafkaControllerPort(), "Kafka controller", "KAFKA_CONTROLLER_PORT");
+        check(conflicts, settings.postgresPort(), "PostgreSQL", "POSTGRES_PORT");
+        check(conflicts, settings.redisPort(), "Redis", "REDIS_PORT");
+        if (!settings.infraOnly()) {
+            check(conflicts, settings.mqttPort(), "MQTT", "MQTT_PORT");
+            check(conflicts, settings.httpPort(), "session-service HTTP", "HTTP_PORT");
+            check(conflicts, settings.transportHttpPort(), "transport-service HTTP = HTTP_PORT+1", "HTTP_PORT");
+            check(conflicts, settings.routingHttpPort(), "routing-service HTTP = HTTP_PORT+2", "HTTP_PORT");
+        }
+        if (!conflicts.isEmpty()) {
+            throw new IllegalStateException(String.join("\nquickstart: ", conflicts));
+        }
+    }
+
+    private static void check(List<String> conflicts, int port, String what, String envVariable) {
+        try {
+            Ports.requireFree(port, what, envVariable);
+        } catch (Ports.PortInUseException e) {
+            conflicts.add(e.getMessage());
+        }
+    }
+
+    private static void printWhereItListens(Console console, QuickstartSettings settings, QuickstartStack stack) {
+        console.line("");
+        if (settings.infraOnly()) {
+            console.line("Tributary infrastructure is running (--infra-only: no services started).");
+        } else {
+            console.line("Tributary is running.");
+            console.line("  MQTT broker         mqtt://127.0.0.1:" + settings.mqttPort() + "   (e.g. mosquitto_sub -p "
+                    + settings.mqttPort() + " -t '#' -v)");
+            console.line("  REST API            http://127.0.0.1:" + settings.httpPort() + "   (session-service)");
+            console.line("  Prometheus metrics  http://127.0.0.1:" + settings.httpPort() + "/actuator/prometheus"
+                    + "  (session)");
+            console.line("                      http://127.0.0.1:" + settings.transportHttpPort()
+                    + "/actuator/prometheus  (transport)");
+            console.line("                      http://127.0.0.1:" + settings.routingHttpPort()
+                    + "/actuator/prometheus  (routing)");
+        }
+        console.line("  Kafka               " + settings.kafkaBootstrapServers());
+        console.line("  PostgreSQL          " + stack.postgresUrl() + "   (user postgres, no password)");
+        console.line("  Redis               " + stack.redisUrl());
+        console.line("  Data                " + settings.dataDir());
+        console.line("  Logs                " + settings.logsDir());
+        console.line("Press Ctrl-C to stop.");
+    }
+}

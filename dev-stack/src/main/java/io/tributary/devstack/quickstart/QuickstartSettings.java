@@ -1,0 +1,100 @@
+package io.tributary.devstack.quickstart;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the quickstart starts where, from environment variables (and two flags). Relative paths are resolved
+ * against the working directory, which bin/quickstart sets to the repository root.
+ *
+ * @param home            repository root holding the service jars ({@code TRIBUTARY_HOME}, default: working dir)
+ * @param dataDir         data of Kafka, PostgreSQL, Redis and the logs ({@code DATA_DIR}, default ./data)
+ * @param mqttPort        MQTT listener of transport-service ({@code MQTT_PORT}, 1883)
+ * @param httpPort        session-service REST; transport uses +1, routing +2 ({@code HTTP_PORT}, 8080)
+ * @param kafkaPort       Kafka client port ({@code KAFKA_PORT}, 29092)
+ * @param kafkaControllerPort KRaft controller port ({@code KAFKA_CONTROLLER_PORT}, 29093)
+ * @param postgresPort    PostgreSQL port ({@code POSTGRES_PORT}, 25432)
+ * @param redisPort       Redis port ({@code REDIS_PORT}, 26379)
+ * @param publishPartitions partitions of tributary.publish ({@code TRIBUTARY_PUBLISH_PARTITIONS}, 4)
+ * @param serviceHeap     -Xmx of each service ({@code SERVICE_HEAP}, 512m)
+ * @param infraOnly       start Kafka, PostgreSQL and Redis only ({@code --infra-only} or {@code QUICKSTART_INFRA_ONLY})
+ * @param verbose         echo every process's log to the console ({@code --verbose} or {@code QUICKSTART_VERBOSE})
+ */
+record QuickstartSettings(
+        Path home,
+        Path dataDir,
+        int mqttPort,
+        int httpPort,
+        int kafkaPort,
+        int kafkaControllerPort,
+        int postgresPort,
+        int redisPort,
+        int publishPartitions,
+        String serviceHeap,
+        boolean infraOnly,
+        boolean verbose) {
+
+    static QuickstartSettings from(Map<String, String> env, String[] args) {
+        List<String> flags = Arrays.asList(args);
+        for (String flag : flags) {
+            if (!flag.equals("--infra-only") && !flag.equals("--verbose")) {
+                throw new IllegalArgumentException("unknown argument " + flag + " (known: --infra-only, --verbose)");
+            }
+        }
+        return new QuickstartSettings(
+                Path.of(env.getOrDefault("TRIBUTARY_HOME", ".")).toAbsolutePath().normalize(),
+                Path.of(env.getOrDefault("DATA_DIR", "./data")).toAbsolutePath().normalize(),
+                port(env, "MQTT_PORT", 1883),
+                port(env, "HTTP_PORT", 8080),
+                port(env, "KAFKA_PORT", 29092),
+                port(env, "KAFKA_CONTROLLER_PORT", 29093),
+                port(env, "POSTGRES_PORT", 25432),
+                port(env, "REDIS_PORT", 26379),
+                positive(env, "TRIBUTARY_PUBLISH_PARTITIONS", 4),
+                env.getOrDefault("SERVICE_HEAP", "512m"),
+                flags.contains("--infra-only") || "true".equalsIgnoreCase(env.get("QUICKSTART_INFRA_ONLY")),
+                flags.contains("--verbose") || "true".equalsIgnoreCase(env.get("QUICKSTART_VERBOSE")));
+    }
+
+    int transportHttpPort() {
+        return httpPort + 1;
+    }
+
+    int routingHttpPort() {
+        return httpPort + 2;
+    }
+
+    Path logsDir() {
+        return dataDir.resolve("logs");
+    }
+
+    String kafkaBootstrapServers() {
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    private static int port(Map<String, String> env, String name, int defaultValue) {
+        int port = positive(env, name, defaultValue);
+        if (port > 65535) {
+            throw new IllegalArgumentException(name + " must be a TCP port (1-65535), not " + port);
+        }
+        return port;
+    }
+
+    private static int positive(Map<String, String> env, String name, int defaultValue) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed > 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + " must be a positive number, not '" + value + "'");
+    }
+}

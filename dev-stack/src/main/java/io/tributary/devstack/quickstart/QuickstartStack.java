@@ -1,0 +1,183 @@
+package io.tributary.devstack.quickstart;
+
+import io.tributary.devstack.kafka.KafkaBrokerProcess;
+import io.tributary.devstack.postgres.EmbeddedPostgresServer;
+import io.tributary.devstack.postgres.PostgresServerMain;
+import io.tributary.devstack.process.ChildProcess;
+import io.tributary.devstack.process.JavaMainProcess;
+import io.tributary.devstack.process.ServiceProcess;
+import io.tributary.devstack.redis.RedisServerMain;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Starts Kafka, PostgreSQL, Redis (each in a child JVM), then session-, routing- and transport-service from their
+ * jars, each waited for before the next; stops them in the reverse order. Every child runs in a session of its own,
+ * so a Ctrl-C reaches only the quickstart JVM, whose shutdown hook calls {@link #stop()}.
+ */
+final class QuickstartStack {
+
+    static final String SESSION = "session-service";
+    static final String ROUTING = "routing-service";
+    static final String TRANSPORT = "transport-service";
+    private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
+
+    private final QuickstartSettings settings;
+    private final Console console;
+    private final List<ChildProcess> started = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean stopping;
+    private String postgresUrl;
+    private String redisUrl;
+
+    QuickstartStack(QuickstartSettings settings, Console console) {
+        this.settings = settings;
+        this.console = console;
+    }
+
+    void start(Map<String, Path> serviceJars) throws Exception {
+        int total = settings.infraOnly() ? 3 : 6;
+        Path data = settings.dataDir();
+        KafkaBrokerProcess kafka = register(KafkaBrokerProcess.builder(data.resolve("kafka"))
+                .ports(settings.kafkaPort(), settings.kafkaControllerPort())
+                .logFile(log("kafka"))
+                .heap("512m")
+                .echo(settings.verbose())
+                .detached(true)
+                .stopOnJvmExit(false)
+                .build());
+        step(1, total, "Kafka (KRaft, single node) on " + settings.kafkaBootstrapServers(), kafka, kafka::start);
+
+        JavaMainProcess postgres = register(infra("postgres", PostgresServerMain.class.getName(), "128m")
+                .arg("data-dir", data.resolve("postgres"))
+                .arg("port", settings.postgresPort())
+                .build());
+        step(2, total, "PostgreSQL on 127.0.0.1:" + settings.postgresPort(), postgres,
+                () -> postgresUrl = postgres.start());
+
+        JavaMainProcess redis = register(infra("redis", RedisServerMain.class.getName(), "64m")
+                .arg("data-dir", data.resolve("redis"))
+                .arg("port", settings.redisPort())
+                .build());
+        step(3, total, "Redis on 127.0.0.1:" + settings.redisPort(), redis, () -> redisUrl = redis.start());
+
+        if (settings.infraOnly()) {
+            return;
+        }
+        startService(4, SESSION, serviceJars.get(SESSION), settings.httpPort(), "REST on :" + settings.httpPort());
+        startService(5, ROUTING, serviceJars.get(ROUTING), settings.routingHttpPort(),
+                "HTTP on :" + settings.routingHttpPort());
+        startService(6, TRANSPORT, serviceJars.get(TRANSPORT), settings.transportHttpPort(),
+                "MQTT on :" + settings.mqttPort() + ", HTTP on :" + settings.transportHttpPort());
+    }
+
+    /** Stops everything started so far, last started first. Safe to call more than once and during start. */
+    void stop() {
+        stopping = true;
+        List<ChildProcess> toStop;
+        synchronized (started) {
+            toStop = new ArrayList<>(started);
+            started.clear();
+        }
+        Collections.reverse(toStop);
+        for (ChildProcess process : toStop) {
+            if (process.isAlive()) {
+                console.line("Stopping " + process.name() + " ...");
+                process.stop();
+            }
+        }
+        if (!toStop.isEmpty()) {
+            console.line("Stopped. Data stays in " + settings.dataDir());
+        }
+    }
+
+    /** A process that ended although nobody asked it to. */
+    Optional<ChildProcess> firstDeadProcess() {
+        if (stopping) {
+            return Optional.empty();
+        }
+        synchronized (started) {
+            return started.stream().filter(process -> !process.isAlive()).findFirst();
+        }
+    }
+
+    boolean isStopping() {
+        return stopping;
+    }
+
+    String postgresUrl() {
+        return postgresUrl;
+    }
+
+    String redisUrl() {
+        return redisUrl;
+    }
+
+    private void startService(int index, String name, Path jar, int httpPort, String listens) throws Exception {
+        ServiceProcess service = register(ServiceProcess.builder(name, jar)
+                .heap(settings.serviceHeap())
+                .environment(serviceEnvironment(httpPort))
+                .runFromCopyIn(settings.dataDir().resolve("jars"))
+                .logFile(log(name))
+                .echo(settings.verbose())
+                .detached(true)
+                .stopOnJvmExit(false)
+                .build());
+        step(index, 6, name + " (" + listens + ")", service, () -> {
+            service.start();
+            service.awaitHealthy(httpPort, HEALTH_TIMEOUT);
+        });
+    }
+
+    /** Runs a startup step; a stop requested meanwhile (Ctrl-C) also stops what the step just started. */
+    private void step(int index, int total, String what, ChildProcess process, Console.Step step) throws Exception {
+        console.step(index, total, what, step);
+        if (stopping) {
+            process.stop();
+            throw new IllegalStateException("stopped during startup");
+        }
+    }
+
+    private Map<String, String> serviceEnvironment(int httpPort) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KAFKA_BOOTSTRAP_SERVERS", settings.kafkaBootstrapServers());
+        env.put("TRIBUTARY_PUBLISH_PARTITIONS", String.valueOf(settings.publishPartitions()));
+        env.put("TRIBUTARY_REPLICATION_FACTOR", "1");
+        env.put("POSTGRES_URL", postgresUrl);
+        env.put("POSTGRES_USER", EmbeddedPostgresServer.USER);
+        env.put("POSTGRES_PASSWORD", "");
+        env.put("REDIS_URL", redisUrl);
+        env.put("HTTP_PORT", String.valueOf(httpPort));
+        env.put("MQTT_PORT", String.valueOf(settings.mqttPort()));
+        env.put("TRIBUTARY_NODE_ID", "node-1");
+        env.put("SESSION_SERVICE_URL", "http://127.0.0.1:" + settings.httpPort());
+        return env;
+    }
+
+    private JavaMainProcess.Builder infra(String name, String mainClass, String heap) {
+        return JavaMainProcess.builder(name, mainClass)
+                .heap(heap)
+                .logFile(log(name))
+                .echo(settings.verbose())
+                .detached(true)
+                .stopOnJvmExit(false);
+    }
+
+    /** Registers before starting, so a Ctrl-C during startup stops a half-started process too. */
+    private <T extends ChildProcess> T register(T process) {
+        if (stopping) {
+            throw new IllegalStateException("stopping");
+        }
+        started.add(process);
+        return process;
+    }
+
+    private Path log(String name) {
+        return settings.logsDir().resolve(name + ".log");
+    }
+}

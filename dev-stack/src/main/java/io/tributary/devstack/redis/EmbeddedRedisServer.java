@@ -1,0 +1,93 @@
+package io.tributary.devstack.redis;
+
+import io.tributary.devstack.net.Ports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.embedded.RedisServer;
+
+/**
+ * A real Redis server (the redis-server binary shipped in codemonstur embedded-redis) bound to loopback, with its
+ * data directory given and the append-only file on, so what it holds survives a restart.
+ */
+public final class EmbeddedRedisServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRedisServer.class);
+    private static final Logger REDIS_OUTPUT = LoggerFactory.getLogger("redis-server");
+
+    private final RedisServer server;
+    private final int port;
+    private final Path dataDir;
+
+    private EmbeddedRedisServer(RedisServer server, int port, Path dataDir) {
+        this.server = server;
+        this.port = port;
+        this.dataDir = dataDir;
+    }
+
+    /** Starts on a free port. */
+    public static EmbeddedRedisServer start(Path dataDir) {
+        return start(dataDir, 0);
+    }
+
+    /** Starts on the given port (0 = a free port) and returns once Redis accepts connections. */
+    public static EmbeddedRedisServer start(Path dataDir, int port) {
+        if (port != 0) {
+            Ports.requireFree(port, "Redis", "REDIS_PORT");
+        }
+        int chosenPort = port == 0 ? Ports.freePort() : port;
+        Path dir = dataDir.toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+            RedisServer server = RedisServer.newRedisServer()
+                    .port(chosenPort)
+                    .bind("127.0.0.1")
+                    .setting("dir " + quote(dir.toString()))
+                    .setting("appendonly yes")
+                    .setting("appendfsync everysec")
+                    .setting("daemonize no")
+                    // Output is read continuously: a full, unread pipe would block redis-server.
+                    .soutListener(REDIS_OUTPUT::info)
+                    .serrListener(REDIS_OUTPUT::warn)
+                    .build();
+            server.start();
+            LOG.info("Redis ready on 127.0.0.1:{} (data in {})", chosenPort, dir);
+            return new EmbeddedRedisServer(server, chosenPort, dir);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start Redis on port " + chosenPort + " in " + dir, e);
+        }
+    }
+
+    /** {@code redis://127.0.0.1:<port>}. */
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** SIGTERM: Redis flushes the append-only file and exits. */
+    public void stop() {
+        try {
+            server.stop();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot stop Redis on port " + port, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static String quote(String value) {
+        return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}

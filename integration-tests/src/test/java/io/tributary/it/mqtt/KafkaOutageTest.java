@@ -1,0 +1,99 @@
+package io.tributary.it.mqtt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
+
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+
+/**
+ * Kafka crashes (SIGKILL) under connected clients: a QoS 1 publish is never acknowledged, new clients are refused
+ * as server unavailable, and everything works again once the broker is back. Runs last: it disturbs the cluster.
+ */
+@Order(Integer.MAX_VALUE)
+@ExtendWith(LogsOnFailure.class)
+class KafkaOutageTest {
+
+    private static TributaryCluster cluster;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster = TributaryCluster.shared();
+    }
+
+    private static Mqtt5BlockingClient client(int node, String prefix) {
+        return com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
+                .identifier(prefix + "-" + UUID.randomUUID().toString().substring(0, 8))
+                .serverHost("127.0.0.1").serverPort(cluster.mqttPort(node)).buildBlocking();
+    }
+
+    @Test
+    void publish_is_not_acknowledged_while_kafka_is_down_and_service_resumes_after() throws Exception {
+        String topic = "it/outage/" + UUID.randomUUID();
+        Mqtt5BlockingClient publisher = client(1, "outage-pub");
+        publisher.connect();
+
+        cluster.killKafka();
+        try {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> publisher.publishWith().topic(topic).payload("lost?".getBytes())
+                    .qos(MqttQos.AT_LEAST_ONCE).send())
+                    .as("a QoS 1 publish Kafka did not store is not acknowledged: the client is disconnected");
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(30);
+
+            Mqtt5BlockingClient late = client(1, "outage-late");
+            assertThatThrownBy(late::connect).isInstanceOfSatisfying(Mqtt5ConnAckException.class,
+                    e -> assertThat(e.getMqttMessage().getReasonCode())
+                            .isEqualTo(Mqtt5ConnAckReasonCode.SERVER_UNAVAILABLE));
+        } finally {
+            cluster.restartKafka();
+        }
+
+        // Back to normal: a subscriber on node 1 gets a QoS 1 message published on node 2.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        AssertionError last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                assertEndToEnd(topic);
+                return;
+            } catch (RuntimeException | AssertionError e) {
+                last = e instanceof AssertionError a ? a : new AssertionError(e);
+                Thread.sleep(2_000);
+            }
+        }
+        throw last;
+    }
+
+    private static void assertEndToEnd(String topic) throws Exception {
+        Mqtt5BlockingClient subscriber = client(0, "outage-sub");
+        Mqtt5BlockingClient publisher = client(1, "outage-pub2");
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.connect();
+            publisher.publishWith().topic(topic).payload("back".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            assertThat(in.receive(10, TimeUnit.SECONDS)).as("delivered after Kafka is back").isPresent();
+        } finally {
+            if (publisher.getState().isConnected()) {
+                publisher.disconnect();
+            }
+            if (subscriber.getState().isConnected()) {
+                subscriber.disconnect();
+            }
+        }
+    }
+}

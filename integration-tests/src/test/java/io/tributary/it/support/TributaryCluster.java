@@ -1,0 +1,205 @@
+package io.tributary.it.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.tributary.devstack.kafka.KafkaBrokerProcess;
+import io.tributary.devstack.net.Ports;
+import io.tributary.devstack.postgres.EmbeddedPostgresServer;
+import io.tributary.devstack.process.ServiceProcess;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
+
+/**
+ * The whole system for the integration tests: a real KRaft Kafka broker in its own JVM, embedded PostgreSQL and
+ * Redis, and every service as a separate OS process started from its built jar — one session-service, one
+ * routing-service and two transport nodes. Started once per test JVM and shared by all test classes (each test uses
+ * its own client ids and topics); stopped when the JVM exits.
+ */
+public final class TributaryCluster {
+
+    private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
+    private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
+    private static TributaryCluster shared;
+
+    private final Path workDir;
+    private KafkaBrokerProcess kafka;
+    private EmbeddedPostgresServer postgres;
+    private EmbeddedRedisServer redis;
+    private ServiceProcess session;
+    private ServiceProcess routing;
+    private final List<ServiceProcess> transports = new ArrayList<>();
+    private final int[] mqttPorts = new int[NODE_IDS.length];
+    private final int[] transportHttpPorts = new int[NODE_IDS.length];
+    private int routingHttpPort;
+    private int sessionHttpPort;
+
+    private TributaryCluster(Path workDir) {
+        this.workDir = workDir;
+    }
+
+    public static synchronized TributaryCluster shared() throws Exception {
+        if (shared == null) {
+            Path dir = Paths.get("target", "it-cluster-" + System.currentTimeMillis()).toAbsolutePath();
+            TributaryCluster cluster = new TributaryCluster(dir);
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop, "it-cluster-stop"));
+            try {
+                cluster.start();
+            } catch (Exception | Error e) {
+                System.err.println(cluster.logTails(60));
+                cluster.stop();
+                throw e;
+            }
+            shared = cluster;
+        }
+        return shared;
+    }
+
+    private void start() throws Exception {
+        Files.createDirectories(workDir.resolve("logs"));
+        long t0 = System.nanoTime();
+        kafka = KafkaBrokerProcess.builder(workDir.resolve("kafka")).logFile(log("kafka")).build();
+        kafka.start();
+        postgres = EmbeddedPostgresServer.start(workDir.resolve("postgres"), 0);
+        redis = EmbeddedRedisServer.start(workDir.resolve("redis"), 0);
+        progress("engines up (Kafka " + kafka.bootstrapServers() + ", PostgreSQL " + postgres.jdbcUrl() + ", Redis "
+                + redis.url() + ")", t0);
+
+        sessionHttpPort = Ports.freePort();
+        session = service("session", "tributary.jars.session")
+                .env("HTTP_PORT", sessionHttpPort)
+                .env("POSTGRES_URL", postgres.jdbcUrl())
+                .env("POSTGRES_USER", postgres.user())
+                .env("POSTGRES_PASSWORD", postgres.password())
+                .env("REDIS_URL", redis.url())
+                .build();
+        routingHttpPort = Ports.freePort();
+        routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort).build();
+        for (int i = 0; i < NODE_IDS.length; i++) {
+            mqttPorts[i] = Ports.freePort();
+            int httpPort = Ports.freePort();
+            transportHttpPorts[i] = httpPort;
+            transports.add(service(NODE_IDS[i], "tributary.jars.transport")
+                    .env("HTTP_PORT", httpPort)
+                    .env("MQTT_HOST", "127.0.0.1")
+                    .env("MQTT_PORT", mqttPorts[i])
+                    .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
+                    .env("SESSION_SERVICE_URL", sessionApiUrl())
+                    // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
+                    .env("KAFKA_DELIVERY_TIMEOUT", "6s")
+                    .build());
+        }
+        session.start();
+        routing.start();
+        for (ServiceProcess transport : transports) {
+            transport.start();
+        }
+        session.awaitHealthy(sessionHttpPort, HEALTHY_WITHIN);
+        routing.awaitHealthy(routingHttpPort, HEALTHY_WITHIN);
+        for (int i = 0; i < transports.size(); i++) {
+            transports.get(i).awaitHealthy(transportHttpPorts[i], HEALTHY_WITHIN);
+        }
+        progress("services healthy: session :" + sessionHttpPort + ", routing :" + routingHttpPort
+                + ", transport MQTT :" + mqttPorts[0] + " and :" + mqttPorts[1], t0);
+    }
+
+    private ServiceProcess.Builder service(String name, String jarProperty) {
+        String jar = System.getProperty(jarProperty);
+        if (jar == null || !Files.isRegularFile(Paths.get(jar))) {
+            throw new IllegalStateException("service jar not found (" + jarProperty + "=" + jar
+                    + "): run the build from the repository root, e.g. ./mvnw verify");
+        }
+        return ServiceProcess.builder(name, Paths.get(jar))
+                .heap("256m")
+                .jvmOption("-XX:+UseSerialGC")
+                .jvmOption("-XX:TieredStopAtLevel=1")
+                .logFile(log(name))
+                .env("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers())
+                .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
+    }
+
+    private Path log(String name) {
+        return workDir.resolve("logs").resolve(name + ".log");
+    }
+
+    private static void progress(String what, long t0) {
+        System.out.printf("[it-cluster] %s after %.1f s%n", what, (System.nanoTime() - t0) / 1e9);
+    }
+
+    public int mqttPort(int node) {
+        return mqttPorts[node];
+    }
+
+    public String nodeId(int node) {
+        return NODE_IDS[node];
+    }
+
+    /** Base URL of the actuator endpoints of a transport node, of routing-service and of session-service. */
+    public String transportHttpUrl(int node) {
+        return "http://127.0.0.1:" + transportHttpPorts[node];
+    }
+
+    public String routingHttpUrl() {
+        return "http://127.0.0.1:" + routingHttpPort;
+    }
+
+    public String sessionApiUrl() {
+        return "http://127.0.0.1:" + sessionHttpPort;
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** SIGKILL of the Kafka broker process: a crash, not a shutdown. */
+    public void killKafka() {
+        kafka.kill();
+    }
+
+    /** Starts the Kafka broker again on the same data directory and ports; returns once it answers. */
+    public void restartKafka() throws Exception {
+        kafka.start();
+    }
+
+    /** The last lines of every service log, for a failing test's report. */
+    public String logTails(int lines) {
+        StringBuilder out = new StringBuilder();
+        List<ServiceProcess> all = new ArrayList<>();
+        if (session != null) {
+            all.add(session);
+        }
+        if (routing != null) {
+            all.add(routing);
+        }
+        all.addAll(transports);
+        for (ServiceProcess p : all) {
+            out.append("----- ").append(p.name()).append(" (").append(p.logFile()).append(") -----\n")
+                    .append(p.tail(lines)).append('\n');
+        }
+        return out.toString();
+    }
+
+    private synchronized void stop() {
+        for (ServiceProcess t : transports) {
+            t.stop();
+        }
+        if (routing != null) {
+            routing.stop();
+        }
+        if (session != null) {
+            session.stop();
+        }
+        if (redis != null) {
+            redis.stop();
+        }
+        if (postgres != null) {
+            postgres.stop();
+        }
+        if (kafka != null) {
+            kafka.stop();
+        }
+    }
+}
