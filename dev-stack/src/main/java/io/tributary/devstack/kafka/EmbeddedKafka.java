@@ -1,6 +1,5 @@
 package io.tributary.devstack.kafka;
 
-import io.tributary.devstack.net.Ports;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,18 +35,15 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final int NODE_ID = 1;
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
-    private static final String HOST = "127.0.0.1";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     private final Path dataDir;
-    private final int port;
-    private final int controllerPort;
+    private final KafkaPorts ports;
     private KafkaRaftServer server;
 
-    private EmbeddedKafka(Path dataDir, int port, int controllerPort) {
+    private EmbeddedKafka(Path dataDir, KafkaPorts ports) {
         this.dataDir = dataDir.toAbsolutePath();
-        this.port = port;
-        this.controllerPort = controllerPort;
+        this.ports = ports;
     }
 
     /** Starts a broker on free ports. */
@@ -57,33 +53,27 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /**
      * Starts a broker on the given client and controller ports (0 = a free port) and returns once it answers an
-     * Admin {@code describeCluster} that lists it.
+     * Admin {@code describeCluster} that lists it. A fixed client port lets clients be told the address before the
+     * broker exists.
      */
     public static EmbeddedKafka start(Path dataDir, int port, int controllerPort) {
-        int[] free = Ports.freePorts(2);
-        int clientPort = port == 0 ? free[0] : port;
-        int quorumPort = controllerPort == 0 ? free[1] : controllerPort;
-        if (port != 0) {
-            Ports.requireFree(port, "Kafka", "KAFKA_PORT");
-        }
-        if (controllerPort != 0) {
-            Ports.requireFree(controllerPort, "Kafka controller", "KAFKA_CONTROLLER_PORT");
-        }
-        EmbeddedKafka kafka = new EmbeddedKafka(dataDir, clientPort, quorumPort);
+        KafkaPorts ports = KafkaPorts.choose(port, controllerPort);
+        ports.requireFree();
+        EmbeddedKafka kafka = new EmbeddedKafka(dataDir, ports);
         kafka.startServer();
         return kafka;
     }
 
     public String bootstrapServers() {
-        return HOST + ":" + port;
+        return ports.bootstrapServers();
     }
 
     public int port() {
-        return port;
+        return ports.client();
     }
 
     public int controllerPort() {
-        return controllerPort;
+        return ports.controller();
     }
 
     public Path dataDir() {
@@ -130,11 +120,11 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Map.entry("node.id", String.valueOf(NODE_ID)),
                 // Static quorum of one voter: nothing about the quorum is stored at format time, so the ports can
                 // differ from one start to the next.
-                Map.entry("controller.quorum.voters", NODE_ID + "@" + HOST + ":" + controllerPort),
+                Map.entry("controller.quorum.voters", NODE_ID + "@" + ports.controllerAddress()),
                 Map.entry("controller.listener.names", CONTROLLER_LISTENER),
-                Map.entry("listeners", "PLAINTEXT://" + HOST + ":" + port + "," + CONTROLLER_LISTENER + "://"
-                        + HOST + ":" + controllerPort),
-                Map.entry("advertised.listeners", "PLAINTEXT://" + HOST + ":" + port),
+                Map.entry("listeners", "PLAINTEXT://" + bootstrapServers()
+                        + "," + CONTROLLER_LISTENER + "://" + ports.controllerAddress()),
+                Map.entry("advertised.listeners", "PLAINTEXT://" + bootstrapServers()),
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
                 Map.entry("listener.security.protocol.map",
                         "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),

@@ -18,19 +18,10 @@ public final class KafkaBrokerMain {
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);
-        Path dataDir = Path.of(ChildMain.option(options, "data-dir", "KAFKA_DATA_DIR")
-                .orElseThrow(() -> new IllegalArgumentException("--data-dir or KAFKA_DATA_DIR is required")));
-        int port = Integer.parseInt(ChildMain.option(options, "port", "KAFKA_PORT").orElse("0"));
-        int controllerPort = Integer.parseInt(
-                ChildMain.option(options, "controller-port", "KAFKA_CONTROLLER_PORT").orElse("0"));
-        EmbeddedKafka kafka;
-        try {
-            kafka = EmbeddedKafka.start(dataDir, port, controllerPort);
-        } catch (RuntimeException e) {
-            e.printStackTrace();
-            System.exit(1);
-            return;
-        }
-        ChildMain.runUntilTerminated("kafka", kafka, kafka.bootstrapServers());
+        Path dataDir = ChildMain.requiredPath(options, "data-dir", "KAFKA_DATA_DIR");
+        int port = ChildMain.port(options, "port", "KAFKA_PORT");
+        int controllerPort = ChildMain.port(options, "controller-port", "KAFKA_CONTROLLER_PORT");
+        ChildMain.serve("kafka", () -> EmbeddedKafka.start(dataDir, port, controllerPort),
+                EmbeddedKafka::bootstrapServers);
     }
 }

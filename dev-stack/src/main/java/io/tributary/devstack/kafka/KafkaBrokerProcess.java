@@ -1,11 +1,10 @@
 package io.tributary.devstack.kafka;
 
-import io.tributary.devstack.net.Ports;
-import io.tributary.devstack.process.ChildProcess;
+import io.tributary.devstack.process.ForwardingChildProcess;
 import io.tributary.devstack.process.JavaMainProcess;
+import io.tributary.devstack.process.JvmProcessSettings;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.OptionalLong;
 
 /**
  * {@link EmbeddedKafka} in a child JVM ({@link KafkaBrokerMain}, this JVM's class path, small heap), so a test can
@@ -18,30 +17,15 @@ import java.util.OptionalLong;
  * kafka.start();                 // same data, same ports
  * }</pre>
  */
-public final class KafkaBrokerProcess implements ChildProcess {
+public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainProcess> {
 
     private final Path dataDir;
-    private final int port;
-    private final int controllerPort;
-    private final JavaMainProcess process;
+    private final KafkaPorts ports;
 
-    private KafkaBrokerProcess(Builder builder) {
-        this.dataDir = builder.dataDir.toAbsolutePath();
-        // Ports are fixed once, here: a restart must come back at the same address.
-        int[] free = Ports.freePorts(2);
-        this.port = builder.port == 0 ? free[0] : builder.port;
-        this.controllerPort = builder.controllerPort == 0 ? free[1] : builder.controllerPort;
-        Path logFile = builder.logFile != null ? builder.logFile : dataDir.resolveSibling("kafka.log");
-        this.process = JavaMainProcess.builder("kafka", KafkaBrokerMain.class.getName())
-                .arg("data-dir", dataDir)
-                .arg("port", port)
-                .arg("controller-port", controllerPort)
-                .heap(builder.heap)
-                .logFile(logFile)
-                .echo(builder.echo)
-                .detached(builder.detached)
-                .stopOnJvmExit(builder.stopOnJvmExit)
-                .build();
+    private KafkaBrokerProcess(Path dataDir, KafkaPorts ports, JavaMainProcess process) {
+        super(process);
+        this.dataDir = dataDir;
+        this.ports = ports;
     }
 
     public static Builder builder(Path dataDir) {
@@ -50,81 +34,37 @@ public final class KafkaBrokerProcess implements ChildProcess {
 
     /** Starts the child JVM and returns once the broker answers; may be called again after stop or kill. */
     public void start() throws IOException, InterruptedException {
-        Ports.requireFree(port, "Kafka", "KAFKA_PORT");
-        Ports.requireFree(controllerPort, "Kafka controller", "KAFKA_CONTROLLER_PORT");
+        ports.requireFree();
         process.start();
     }
 
     public String bootstrapServers() {
-        return "127.0.0.1:" + port;
+        return ports.bootstrapServers();
     }
 
     public int port() {
-        return port;
+        return ports.client();
     }
 
     public int controllerPort() {
-        return controllerPort;
+        return ports.controller();
     }
 
     public Path dataDir() {
         return dataDir;
     }
 
-    /** Controlled shutdown (SIGTERM), SIGKILL after a grace period. */
-    @Override
-    public void stop() {
-        process.stop();
-    }
-
-    /** SIGKILL: the broker crashes and recovers its logs at the next start. */
-    @Override
-    public void kill() {
-        process.kill();
-    }
-
-    @Override
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    @Override
-    public OptionalLong pid() {
-        return process.pid();
-    }
-
-    @Override
-    public Path logFile() {
-        return process.logFile();
-    }
-
-    @Override
-    public String tail(int lines) {
-        return process.tail(lines);
-    }
-
-    @Override
-    public OptionalLong exitCode() {
-        return process.exitCode();
-    }
-
-    @Override
-    public String name() {
-        return process.name();
-    }
-
-    /** Settings of a {@link KafkaBrokerProcess}. */
-    public static final class Builder {
+    /**
+     * Settings of a {@link KafkaBrokerProcess}; default heap 512m, default log file {@code kafka.log} next to the
+     * data directory.
+     */
+    public static final class Builder extends JvmProcessSettings<Builder> {
         private final Path dataDir;
         private int port;
         private int controllerPort;
-        private Path logFile;
-        private String heap = "512m";
-        private boolean echo;
-        private boolean detached;
-        private boolean stopOnJvmExit = true;
 
         private Builder(Path dataDir) {
+            super("512m");
             this.dataDir = dataDir;
         }
 
@@ -135,34 +75,16 @@ public final class KafkaBrokerProcess implements ChildProcess {
             return this;
         }
 
-        /** Default: {@code kafka.log} next to the data directory. */
-        public Builder logFile(Path logFile) {
-            this.logFile = logFile;
-            return this;
-        }
-
-        public Builder heap(String heap) {
-            this.heap = heap;
-            return this;
-        }
-
-        public Builder echo(boolean echo) {
-            this.echo = echo;
-            return this;
-        }
-
-        public Builder detached(boolean detached) {
-            this.detached = detached;
-            return this;
-        }
-
-        public Builder stopOnJvmExit(boolean stopOnJvmExit) {
-            this.stopOnJvmExit = stopOnJvmExit;
-            return this;
-        }
-
         public KafkaBrokerProcess build() {
-            return new KafkaBrokerProcess(this);
+            Path dir = dataDir.toAbsolutePath();
+            KafkaPorts chosen = KafkaPorts.choose(port, controllerPort);
+            JavaMainProcess.Builder main = JavaMainProcess.builder("kafka", KafkaBrokerMain.class.getName())
+                    .logFile(dir.resolveSibling("kafka.log"));
+            return new KafkaBrokerProcess(dir, chosen, applyJvmTo(main)
+                    .arg("data-dir", dir)
+                    .arg("port", chosen.client())
+                    .arg("controller-port", chosen.controller())
+                    .build());
         }
     }
 }

@@ -17,17 +17,8 @@ public final class PostgresServerMain {
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);
-        Path dataDir = Path.of(ChildMain.option(options, "data-dir", "POSTGRES_DATA_DIR")
-                .orElseThrow(() -> new IllegalArgumentException("--data-dir or POSTGRES_DATA_DIR is required")));
-        int port = Integer.parseInt(ChildMain.option(options, "port", "POSTGRES_PORT").orElse("0"));
-        EmbeddedPostgresServer postgres;
-        try {
-            postgres = EmbeddedPostgresServer.start(dataDir, port);
-        } catch (RuntimeException e) {
-            e.printStackTrace();
-            System.exit(1);
-            return;
-        }
-        ChildMain.runUntilTerminated("postgres", postgres, postgres.jdbcUrl());
+        Path dataDir = ChildMain.requiredPath(options, "data-dir", "POSTGRES_DATA_DIR");
+        int port = ChildMain.port(options, "port", "POSTGRES_PORT");
+        ChildMain.serve("postgres", () -> EmbeddedPostgresServer.start(dataDir, port), EmbeddedPostgresServer::jdbcUrl);
     }
 }

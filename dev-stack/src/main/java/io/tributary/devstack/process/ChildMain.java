@@ -1,12 +1,15 @@
 package io.tributary.devstack.process;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The small protocol between a launcher and the main classes it starts as child JVMs: options as
@@ -50,6 +53,35 @@ public final class ChildMain {
             value = System.getenv(envVariable);
         }
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    /** The option (else the variable) as a path; fails naming both when neither is given. */
+    public static Path requiredPath(Map<String, String> options, String name, String envVariable) {
+        return Path.of(option(options, name, envVariable).orElseThrow(() -> new IllegalArgumentException(
+                "--" + name + " or " + envVariable + " is required")));
+    }
+
+    /** The option (else the variable) as a port number; 0, for a free port, when neither is given. */
+    public static int port(Map<String, String> options, String name, String envVariable) {
+        return Integer.parseInt(option(options, name, envVariable).orElse("0"));
+    }
+
+    /**
+     * The whole main of a child: starts the server, then {@link #runUntilTerminated runs until terminated},
+     * announcing the address; a server that fails to start is reported on stderr and ends the JVM with status 1.
+     */
+    @SuppressWarnings("java:S106") // stderr is where the launcher's log file collects a child's startup failure
+    public static <S extends AutoCloseable> void serve(String name, Supplier<S> start,
+            Function<S, String> readyAddress) {
+        S server;
+        try {
+            server = start.get();
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            System.exit(1);
+            return;
+        }
+        runUntilTerminated(name, server, readyAddress.apply(server));
     }
 
     /**

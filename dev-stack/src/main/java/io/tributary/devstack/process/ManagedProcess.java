@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,7 +25,7 @@ import java.util.function.Predicate;
  * <p>Output goes straight to the file rather than through a pipe read by this JVM: a child must keep running and
  * logging when its parent is gone or slow.
  */
-public final class ManagedProcess {
+public final class ManagedProcess implements ChildProcess {
 
     static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(20);
     private static final Optional<String> SETSID = Executables.find("setsid");
@@ -47,11 +46,11 @@ public final class ManagedProcess {
     private ManagedProcess(Builder builder) {
         this.name = builder.name;
         this.command = List.copyOf(builder.command);
-        this.environment = Map.copyOf(builder.environment);
-        this.logFile = builder.logFile.toAbsolutePath();
-        this.echo = builder.echo;
-        this.detached = builder.detached;
-        this.stopOnJvmExit = builder.stopOnJvmExit;
+        this.environment = Map.copyOf(builder.environment());
+        this.logFile = builder.logFile().toAbsolutePath();
+        this.echo = builder.echo();
+        this.detached = builder.detached();
+        this.stopOnJvmExit = builder.stopOnJvmExit();
     }
 
     public static Builder builder(String name, List<String> command) {
@@ -144,6 +143,7 @@ public final class ManagedProcess {
     }
 
     /** SIGTERM, then SIGKILL after 20 seconds. */
+    @Override
     public void stop() {
         stop(DEFAULT_STOP_GRACE);
     }
@@ -168,6 +168,7 @@ public final class ManagedProcess {
     }
 
     /** SIGKILL without grace, as in a crash: the process gets no chance to clean up. */
+    @Override
     public synchronized void kill() {
         if (process == null) {
             return;
@@ -193,86 +194,56 @@ public final class ManagedProcess {
         }
     }
 
+    @Override
     public synchronized boolean isAlive() {
         return process != null && process.isAlive();
     }
 
     /** The pid of the running (or last) process; empty before the first start. */
+    @Override
     public synchronized OptionalLong pid() {
         return process == null ? OptionalLong.empty() : OptionalLong.of(process.pid());
     }
 
     /** The exit code once the process has ended. */
+    @Override
     public synchronized OptionalLong exitCode() {
         return process == null || process.isAlive() ? OptionalLong.empty() : OptionalLong.of(process.exitValue());
     }
 
+    @Override
     public String name() {
         return name;
     }
 
+    @Override
     public Path logFile() {
         return logFile;
     }
 
     /** The last lines of the log file, for failure messages. */
+    @Override
     public String tail(int lines) {
         return LogFiles.tail(logFile, lines);
     }
 
-    private String tailForMessage() {
+    /** "; last lines of &lt;log&gt;:" and the tail, to end a failure message with. */
+    String tailForMessage() {
         return "; last lines of " + logFile + ":\n" + tail(40);
     }
 
     /** Settings of a {@link ManagedProcess}. */
-    public static final class Builder {
+    public static final class Builder extends ProcessSettings<Builder> {
         private final String name;
         private final List<String> command;
-        private final Map<String, String> environment = new LinkedHashMap<>();
-        private Path logFile;
-        private boolean echo;
-        private boolean detached;
-        private boolean stopOnJvmExit = true;
 
         private Builder(String name, List<String> command) {
             this.name = Objects.requireNonNull(name, "name");
             this.command = List.copyOf(command);
         }
 
-        /** Adds variables to the inherited environment. */
-        public Builder environment(Map<String, String> variables) {
-            environment.putAll(variables);
-            return this;
-        }
-
-        public Builder logFile(Path file) {
-            this.logFile = file;
-            return this;
-        }
-
-        /** Echo each log line to the console as {@code [name] line}. */
-        public Builder echo(boolean echo) {
-            this.echo = echo;
-            return this;
-        }
-
-        /** Run in a session of its own (setsid, where available), out of reach of the terminal's Ctrl-C. */
-        public Builder detached(boolean detached) {
-            this.detached = detached;
-            return this;
-        }
-
-        /**
-         * Kill the process when this JVM exits (default). A launcher that stops its children in a given order
-         * itself turns this off, since JVM shutdown hooks run concurrently.
-         */
-        public Builder stopOnJvmExit(boolean stopOnJvmExit) {
-            this.stopOnJvmExit = stopOnJvmExit;
-            return this;
-        }
-
         public ManagedProcess build() {
-            if (logFile == null) {
+            if (logFile() == null) {
                 throw new IllegalStateException("a log file is required for " + name);
             }
             return new ManagedProcess(this);

@@ -9,11 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -21,28 +17,19 @@ import java.util.regex.Pattern;
  * A Tributary service started from its jar as a separate OS process ({@code java -Xmx<heap> -jar <jar>}) with the
  * given environment; output to a log file. Health is read from Spring Boot's {@code /actuator/health}.
  */
-public final class ServiceProcess implements ChildProcess {
+public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess> {
 
     private static final Pattern STATUS_UP = Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
 
     private final Path jar;
     private final Path runJar;
-    private final ManagedProcess process;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
-    private ServiceProcess(Builder builder) {
-        this.jar = builder.jar.toAbsolutePath();
-        this.runJar = builder.copyDir == null ? jar : builder.copyDir.toAbsolutePath().resolve(builder.name + ".jar");
-        List<String> jvmOptions = new ArrayList<>();
-        jvmOptions.add("-Xmx" + builder.heap);
-        jvmOptions.addAll(builder.jvmOptions);
-        this.process = ManagedProcess.builder(builder.name, JavaCommand.forJar(runJar, jvmOptions, List.of()))
-                .environment(builder.environment)
-                .logFile(builder.logFile)
-                .echo(builder.echo)
-                .detached(builder.detached)
-                .stopOnJvmExit(builder.stopOnJvmExit)
-                .build();
+    private ServiceProcess(Builder builder, Path jar, Path runJar) {
+        super(builder.applyTo(ManagedProcess.builder(builder.name,
+                JavaCommand.forJar(runJar, builder.jvmOptions(), List.of()))).build());
+        this.jar = jar;
+        this.runJar = runJar;
     }
 
     public static Builder builder(String name, Path jar) {
@@ -85,8 +72,7 @@ public final class ServiceProcess implements ChildProcess {
         while (true) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(process.name() + " exited with code "
-                        + process.exitCode().orElse(-1) + " before it was healthy; last lines of "
-                        + process.logFile() + ":\n" + process.tail(40));
+                        + process.exitCode().orElse(-1) + " before it was healthy" + process.tailForMessage());
             }
             try {
                 HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -99,17 +85,10 @@ public final class ServiceProcess implements ChildProcess {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(process.name() + " was not healthy at " + healthUrl + " within "
-                        + timeout.toSeconds() + " s (last answer: " + lastAnswer + "); last lines of "
-                        + process.logFile() + ":\n" + process.tail(40));
+                        + timeout.toSeconds() + " s (last answer: " + lastAnswer + ")" + process.tailForMessage());
             }
             TimeUnit.MILLISECONDS.sleep(500);
         }
-    }
-
-    /** SIGTERM (graceful shutdown), wait up to 20 s, then SIGKILL. */
-    @Override
-    public void stop() {
-        process.stop();
     }
 
     /** SIGTERM, wait up to the grace period, then SIGKILL. */
@@ -117,108 +96,20 @@ public final class ServiceProcess implements ChildProcess {
         process.stop(grace);
     }
 
-    /** SIGKILL without grace, as in a crash. */
-    @Override
-    public void kill() {
-        process.kill();
-    }
-
-    @Override
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    @Override
-    public OptionalLong pid() {
-        return process.pid();
-    }
-
-    @Override
-    public OptionalLong exitCode() {
-        return process.exitCode();
-    }
-
-    @Override
-    public String name() {
-        return process.name();
-    }
-
     public Path jar() {
         return jar;
     }
 
-    @Override
-    public Path logFile() {
-        return process.logFile();
-    }
-
-    /** The last lines of the log, e.g. to print when a test fails. */
-    @Override
-    public String tail(int lines) {
-        return process.tail(lines);
-    }
-
-    /** Settings of a {@link ServiceProcess}. */
-    public static final class Builder {
+    /** Settings of a {@link ServiceProcess}; default heap 512m. A log file is required. */
+    public static final class Builder extends JvmProcessSettings<Builder> {
         private final String name;
         private final Path jar;
-        private final Map<String, String> environment = new LinkedHashMap<>();
-        private final List<String> jvmOptions = new ArrayList<>();
-        private String heap = "512m";
-        private Path logFile;
-        private boolean echo;
-        private boolean detached;
-        private boolean stopOnJvmExit = true;
         private Path copyDir;
 
         private Builder(String name, Path jar) {
+            super("512m");
             this.name = name;
             this.jar = jar;
-        }
-
-        public Builder env(String name, Object value) {
-            environment.put(name, String.valueOf(value));
-            return this;
-        }
-
-        public Builder environment(Map<String, String> variables) {
-            environment.putAll(variables);
-            return this;
-        }
-
-        /** Maximum heap, as for -Xmx (e.g. "512m"); default 512m. */
-        public Builder heap(String heap) {
-            this.heap = heap;
-            return this;
-        }
-
-        public Builder jvmOption(String option) {
-            jvmOptions.add(option);
-            return this;
-        }
-
-        /** Required: stdout and stderr are appended there. */
-        public Builder logFile(Path logFile) {
-            this.logFile = logFile;
-            return this;
-        }
-
-        /** Also echo each log line to the console as {@code [name] line}. */
-        public Builder echo(boolean echo) {
-            this.echo = echo;
-            return this;
-        }
-
-        /** Run in a session of its own, out of reach of the terminal's Ctrl-C (the launcher stops it). */
-        public Builder detached(boolean detached) {
-            this.detached = detached;
-            return this;
-        }
-
-        /** Stop the process when this JVM exits (default true). */
-        public Builder stopOnJvmExit(boolean stopOnJvmExit) {
-            this.stopOnJvmExit = stopOnJvmExit;
-            return this;
         }
 
         /**
@@ -232,7 +123,9 @@ public final class ServiceProcess implements ChildProcess {
         }
 
         public ServiceProcess build() {
-            return new ServiceProcess(this);
+            Path absoluteJar = jar.toAbsolutePath();
+            Path runJar = copyDir == null ? absoluteJar : copyDir.toAbsolutePath().resolve(name + ".jar");
+            return new ServiceProcess(this, absoluteJar, runJar);
         }
     }
 }

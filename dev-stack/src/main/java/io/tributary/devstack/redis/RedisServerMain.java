@@ -17,17 +17,8 @@ public final class RedisServerMain {
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);
-        Path dataDir = Path.of(ChildMain.option(options, "data-dir", "REDIS_DATA_DIR")
-                .orElseThrow(() -> new IllegalArgumentException("--data-dir or REDIS_DATA_DIR is required")));
-        int port = Integer.parseInt(ChildMain.option(options, "port", "REDIS_PORT").orElse("0"));
-        EmbeddedRedisServer redis;
-        try {
-            redis = EmbeddedRedisServer.start(dataDir, port);
-        } catch (RuntimeException e) {
-            e.printStackTrace();
-            System.exit(1);
-            return;
-        }
-        ChildMain.runUntilTerminated("redis", redis, redis.url());
+        Path dataDir = ChildMain.requiredPath(options, "data-dir", "REDIS_DATA_DIR");
+        int port = ChildMain.port(options, "port", "REDIS_PORT");
+        ChildMain.serve("redis", () -> EmbeddedRedisServer.start(dataDir, port), EmbeddedRedisServer::url);
     }
 }

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -38,13 +40,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.routing.RoutingServiceApplication;
-import io.tributary.routing.testkit.EmbeddedKafka;
 
 /**
  * The whole service against a real in-JVM Kafka: subscription feed and publishes in, downlink records out.
@@ -55,6 +57,8 @@ class RoutingEndToEndTest {
     private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, 3_600_000L);
     private static final Duration WAIT = Duration.ofSeconds(15);
 
+    @TempDir
+    static Path kafkaDir;
     private static EmbeddedKafka kafka;
     private static Admin admin;
     private static KafkaProducer<byte[], byte[]> producer;
@@ -63,7 +67,7 @@ class RoutingEndToEndTest {
 
     @BeforeAll
     static void startKafkaAndRouter() throws Exception {
-        kafka = EmbeddedKafka.start();
+        kafka = EmbeddedKafka.start(kafkaDir);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

@@ -3,6 +3,7 @@ package io.tributary.routing.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -28,8 +30,9 @@ import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.devstack.net.Ports;
 import io.tributary.routing.RoutingServiceApplication;
-import io.tributary.routing.testkit.EmbeddedKafka;
 
 /** The router starts before Kafka, waits for it without exiting, then routes once Kafka is there. */
 class RoutingWithoutKafkaTest {
@@ -38,8 +41,8 @@ class RoutingWithoutKafkaTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
-    void router_outlives_a_missing_kafka_and_routes_once_it_is_up() throws Exception {
-        int port = EmbeddedKafka.freePort();
+    void router_outlives_a_missing_kafka_and_routes_once_it_is_up(@TempDir Path kafkaDir) throws Exception {
+        int port = Ports.freePort();
         String bootstrap = "127.0.0.1:" + port;
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
                 "--server.port=0",
@@ -55,7 +58,7 @@ class RoutingWithoutKafkaTest {
             assertThat(status.snapshot().lastError()).isNotBlank();
             assertThat(app.getBean(RoutingLoop.class).isRunning()).isTrue();
 
-            try (EmbeddedKafka kafka = EmbeddedKafka.start(port);
+            try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, port, 0);
                     Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                     KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 awaitState(status, RoutingStatus.State.RUNNING);

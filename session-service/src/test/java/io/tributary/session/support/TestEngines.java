@@ -1,27 +1,34 @@
 package io.tributary.session.support;
 
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.Statement;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
 
-import javax.sql.DataSource;
-
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import redis.embedded.RedisServer;
+import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.devstack.postgres.EmbeddedPostgresServer;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
 
 /**
- * The real engines the tests run against, started once per test JVM and shared: PostgreSQL (zonky embedded
- * binaries), Redis (embedded-redis binary) and a single-node KRaft Kafka broker. A test that stops an engine to see
- * the service fail leaves it stopped; the next caller gets a fresh one.
+ * The real engines the tests run against, started once per test JVM and shared: PostgreSQL, Redis and a
+ * single-node KRaft Kafka broker (the dev stack's embedded servers). A test that stops an engine to see the service
+ * fail leaves it stopped; the next caller gets a fresh one, on new ports and an empty data directory. All data is
+ * deleted when the JVM exits.
  */
 public final class TestEngines {
 
-    public static final String DATABASE = "tributary_test";
+    /**
+     * Under target/ rather than a 0700 temp dir: as root without user namespaces PostgreSQL runs as nobody, who must
+     * be able to reach its data directory.
+     */
+    private static final Path DATA = Path.of("target", "test-engines", UUID.randomUUID().toString()).toAbsolutePath();
 
-    private static EmbeddedPostgres postgres;
-    private static RedisServer redis;
-    private static int redisPort;
-    private static KraftBroker kafka;
+    private static EmbeddedPostgresServer postgres;
+    private static EmbeddedRedisServer redis;
+    private static EmbeddedKafka kafka;
+    private static int started;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(TestEngines::stopAll, "test-engines-stop"));
@@ -33,50 +40,27 @@ public final class TestEngines {
     /** JDBC URL of the test database (created on first use). */
     public static synchronized String postgresUrl() {
         if (postgres == null) {
-            try {
-                postgres = EmbeddedPostgres.builder().start();
-                try (Connection c = postgres.getPostgresDatabase().getConnection();
-                        Statement s = c.createStatement()) {
-                    s.execute("CREATE DATABASE " + DATABASE);
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot start embedded PostgreSQL", e);
-            }
+            postgres = EmbeddedPostgresServer.start(freshDirectory("postgres"));
         }
-        return postgres.getJdbcUrl("postgres", DATABASE);
+        return postgres.jdbcUrl();
     }
 
     /** JDBC URL of a database that does not exist on the running server. */
     public static synchronized String missingDatabaseUrl() {
         postgresUrl();
-        return postgres.getJdbcUrl("postgres", "no_such_database");
-    }
-
-    public static synchronized DataSource postgresAdmin() {
-        postgresUrl();
-        return postgres.getPostgresDatabase();
+        return "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/no_such_database";
     }
 
     public static synchronized String redisUrl() {
         if (redis == null) {
-            try {
-                redisPort = KraftBroker.freePort();
-                redis = new RedisServer(redisPort);
-                redis.start();
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot start embedded Redis", e);
-            }
+            redis = EmbeddedRedisServer.start(freshDirectory("redis"));
         }
-        return "redis://127.0.0.1:" + redisPort;
+        return redis.url();
     }
 
     public static synchronized String kafkaBootstrap() {
         if (kafka == null) {
-            try {
-                kafka = KraftBroker.start();
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot start the KRaft broker", e);
-            }
+            kafka = EmbeddedKafka.start(freshDirectory("kafka"));
         }
         return kafka.bootstrapServers();
     }
@@ -85,8 +69,6 @@ public final class TestEngines {
         if (kafka != null) {
             try {
                 kafka.close();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
             } finally {
                 kafka = null;
             }
@@ -97,32 +79,35 @@ public final class TestEngines {
         if (postgres != null) {
             try {
                 postgres.close();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
             } finally {
                 postgres = null;
             }
         }
     }
 
+    private static Path freshDirectory(String engine) {
+        return DATA.resolve(engine + "-" + ++started);
+    }
+
     private static synchronized void stopAll() {
-        try {
-            stopKafka();
-        } catch (RuntimeException ignored) {
-            // best effort at JVM exit
-        }
-        try {
-            stopPostgres();
-        } catch (RuntimeException ignored) {
-            // best effort at JVM exit
-        }
+        quietly(TestEngines::stopKafka);
+        quietly(TestEngines::stopPostgres);
         if (redis != null) {
-            try {
-                redis.stop();
-            } catch (IOException ignored) {
-                // best effort at JVM exit
-            }
+            quietly(redis::stop);
             redis = null;
+        }
+        try (Stream<Path> paths = Files.walk(DATA)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException ignored) {
+            // nothing was started, or the files are gone already
+        }
+    }
+
+    private static void quietly(Runnable stop) {
+        try {
+            stop.run();
+        } catch (RuntimeException ignored) {
+            // best effort at JVM exit
         }
     }
 }
