@@ -48,8 +48,8 @@ abstract class ServiceTestBase {
         registry.add("spring.datasource.password", () -> "");
         registry.add("spring.datasource.hikari.connection-timeout", () -> "2000");
         registry.add("tributary.session.kafka.bootstrap-servers", TestEngines::kafkaBootstrap);
-        registry.add("tributary.session.kafka.publish-partitions", () -> PARTITIONS);
-        registry.add("tributary.session.kafka.wildcard-partitions", () -> 2);
+        registry.add("tributary.session.kafka.topics.publish-partitions", () -> PARTITIONS);
+        registry.add("tributary.session.kafka.topics.wildcard-partitions", () -> 2);
         registry.add("tributary.session.kafka.max-block", () -> "2s");
         registry.add("tributary.session.kafka.ack-timeout", () -> "3s");
         registry.add("tributary.session.redis.url", TestEngines::redisUrl);

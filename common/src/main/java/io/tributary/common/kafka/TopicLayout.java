@@ -1,5 +1,6 @@
 package io.tributary.common.kafka;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,14 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
 /**
- * Creates the topics Tributary needs when they are missing and checks the ones that exist, so every service can
+ * How Tributary's topics are laid out — the one configuration type every service binds (under its
+ * {@code ...kafka.topics} prefix, from the same environment variables), because whichever service starts first
+ * creates the topics. Creates the topics when they are missing and checks the ones that exist, so every service can
  * start in any order against an empty cluster. Fails fast when the layout is wrong: an exact-subscription topic
  * whose partition count differs from the publish topic would silently misroute.
  *
@@ -24,16 +31,23 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}
  * @param downlinkPartitions partitions of each node's downlink topic
  * @param replicationFactor replication factor of every topic (3 in production, 1 on a single broker)
- * @param downlinkRetentionMs how long undelivered downlink records are kept; they only serve live connections
+ * @param downlinkRetention how long undelivered downlink records are kept; they only serve live connections
  */
-public record TopicLayout(int publishPartitions, int wildcardPartitions, int downlinkPartitions,
-        short replicationFactor, long downlinkRetentionMs) {
+public record TopicLayout(
+        @Min(1) int publishPartitions,
+        @Min(1) int wildcardPartitions,
+        @Min(1) int downlinkPartitions,
+        @Min(1) @Max(Short.MAX_VALUE) short replicationFactor,
+        @NotNull Duration downlinkRetention) {
 
     private static final long TIMEOUT_SECONDS = 30;
 
     public TopicLayout {
         if (publishPartitions < 1 || wildcardPartitions < 1 || downlinkPartitions < 1 || replicationFactor < 1) {
             throw new IllegalArgumentException("partitions and replication factor must be positive");
+        }
+        if (downlinkRetention == null || downlinkRetention.isNegative() || downlinkRetention.isZero()) {
+            throw new IllegalArgumentException("downlink retention must be positive");
         }
     }
 
@@ -59,7 +73,7 @@ public record TopicLayout(int publishPartitions, int wildcardPartitions, int dow
     /** The downlink topic of one transport node. */
     public void ensureDownlinkTopic(Admin admin, String nodeId) {
         create(admin, List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
-                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetentionMs)))));
+                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetention.toMillis())))));
     }
 
     /** Partition count of the publish topic as it exists in the cluster (which may differ from the configured one). */

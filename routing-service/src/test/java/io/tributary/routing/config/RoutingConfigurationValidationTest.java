@@ -23,11 +23,11 @@ class RoutingConfigurationValidationTest {
             .withUserConfiguration(PropertiesOnly.class)
             .withPropertyValues(
                     "tributary.kafka.bootstrap-servers=localhost:9092",
-                    "tributary.kafka.publish-partitions=12",
-                    "tributary.kafka.wildcard-partitions=3",
-                    "tributary.kafka.downlink-partitions=3",
-                    "tributary.kafka.replication-factor=1",
-                    "tributary.kafka.downlink-retention=1h",
+                    "tributary.kafka.topics.publish-partitions=12",
+                    "tributary.kafka.topics.wildcard-partitions=3",
+                    "tributary.kafka.topics.downlink-partitions=3",
+                    "tributary.kafka.topics.replication-factor=1",
+                    "tributary.kafka.topics.downlink-retention=1h",
                     "tributary.kafka.request-timeout=10s",
                     "tributary.routing.group-id=tributary-routing",
                     "tributary.routing.poll-timeout=100ms",
@@ -51,7 +51,7 @@ class RoutingConfigurationValidationTest {
 
     @Test
     void rejects_invalid_settings_at_startup() {
-        runner.withPropertyValues("tributary.kafka.publish-partitions=0")
+        runner.withPropertyValues("tributary.kafka.topics.publish-partitions=0")
                 .run(context -> assertThat(context).hasFailed());
         runner.withPropertyValues("tributary.routing.group-id= ")
                 .run(context -> assertThat(context).hasFailed());

@@ -54,7 +54,7 @@ import io.tributary.routing.RoutingServiceApplication;
 class RoutingEndToEndTest {
 
     private static final int PUBLISH_PARTITIONS = 3;
-    private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, 3_600_000L);
+    private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, java.time.Duration.ofHours(1));
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     @TempDir
@@ -83,9 +83,9 @@ class RoutingEndToEndTest {
         app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
                 "--server.port=0",
                 "--tributary.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                "--tributary.kafka.publish-partitions=" + PUBLISH_PARTITIONS,
-                "--tributary.kafka.wildcard-partitions=2",
-                "--tributary.kafka.downlink-partitions=1",
+                "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
+                "--tributary.kafka.topics.wildcard-partitions=2",
+                "--tributary.kafka.topics.downlink-partitions=1",
                 "--tributary.routing.group-id=routing-e2e");
     }
 

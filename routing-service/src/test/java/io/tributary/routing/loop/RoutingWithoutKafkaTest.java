@@ -47,9 +47,9 @@ class RoutingWithoutKafkaTest {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
                 "--server.port=0",
                 "--tributary.kafka.bootstrap-servers=" + bootstrap,
-                "--tributary.kafka.publish-partitions=" + PUBLISH_PARTITIONS,
-                "--tributary.kafka.wildcard-partitions=1",
-                "--tributary.kafka.downlink-partitions=1",
+                "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
+                "--tributary.kafka.topics.wildcard-partitions=1",
+                "--tributary.kafka.topics.downlink-partitions=1",
                 "--tributary.kafka.request-timeout=1s",
                 "--tributary.routing.retry-backoff-max=500ms",
                 "--tributary.routing.group-id=routing-late-kafka")) {
@@ -62,7 +62,7 @@ class RoutingWithoutKafkaTest {
                     Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                     KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 awaitState(status, RoutingStatus.State.RUNNING);
-                new TopicLayout(PUBLISH_PARTITIONS, 1, 1, (short) 1, 3_600_000L).ensureDownlinkTopic(admin, "late");
+                new TopicLayout(PUBLISH_PARTITIONS, 1, 1, (short) 1, java.time.Duration.ofHours(1)).ensureDownlinkTopic(admin, "late");
                 producer.send(SubscriptionRecords.upsert(
                         new SubscriptionRecord("c1", "late/topic", "late", 1, false, false, 0, 1), PUBLISH_PARTITIONS))
                         .get(10, TimeUnit.SECONDS);

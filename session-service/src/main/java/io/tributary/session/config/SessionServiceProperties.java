@@ -26,26 +26,17 @@ public record SessionServiceProperties(
         @Valid @NotNull Metrics metrics) {
 
     /**
-     * @param publishPartitions  partitions of the publish and exact-subscription topics when this service creates
-     *                           them; the count actually used for placing records is read back from the cluster
+     * @param topics             layout of the topics, shared with the other services; the publish partition count
+     *                           actually used for placing records is read back from the cluster
      * @param maxBlock           longest a send may block on metadata or a full buffer: small, so that a dead Kafka
      *                           fails the request fast instead of holding its row lock
      * @param ackTimeout         longest a request waits for the acknowledgements of the records it produced
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
-            @Min(1) int publishPartitions,
-            @Min(1) int wildcardPartitions,
-            @Min(1) int downlinkPartitions,
-            @Min(1) @Max(32767) short replicationFactor,
-            @NotNull Duration downlinkRetention,
+            @Valid @NotNull TopicLayout topics,
             @NotNull Duration maxBlock,
             @NotNull Duration ackTimeout) {
-
-        public TopicLayout topicLayout() {
-            return new TopicLayout(publishPartitions, wildcardPartitions, downlinkPartitions, replicationFactor,
-                    downlinkRetention.toMillis());
-        }
     }
 
     /** @param commandTimeout longest a presence command may take; presence never blocks a request for long */

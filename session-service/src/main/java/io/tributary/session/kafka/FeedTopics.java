@@ -1,12 +1,9 @@
 package io.tributary.session.kafka;
 
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -24,9 +21,6 @@ public class FeedTopics {
 
     private static final Logger log = LoggerFactory.getLogger(FeedTopics.class);
 
-    private static final Duration VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
-
     private final Admin admin;
     private final TopicLayout layout;
     private final int publishPartitions;
@@ -34,46 +28,10 @@ public class FeedTopics {
 
     public FeedTopics(Admin admin, SessionServiceProperties properties) {
         this.admin = admin;
-        this.layout = properties.kafka().topicLayout();
-        this.publishPartitions = whenVisible(() -> {
-            layout.ensureSharedTopics(admin);
-            return TopicLayout.publishPartitionsOf(admin);
-        });
+        this.layout = properties.kafka().topics();
+        layout.ensureSharedTopics(admin);
+        this.publishPartitions = TopicLayout.publishPartitionsOf(admin);
         log.info("Kafka topics ready; publish topic has {} partitions", publishPartitions);
-    }
-
-    /**
-     * Runs a topic check again while the broker answers "unknown topic": right after a topic is created (by this
-     * service or by another one starting at the same time) a describe can still miss it. Bounded by
-     * {@link #VISIBILITY_TIMEOUT}.
-     */
-    static <T> T whenVisible(Supplier<T> check) {
-        long deadline = System.nanoTime() + VISIBILITY_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return check.get();
-            } catch (IllegalStateException e) {
-                if (!causedByUnknownTopic(e) || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                log.info("Kafka topics not visible yet, checking again: {}", e.getMessage());
-                try {
-                    Thread.sleep(RETRY_PAUSE.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private static boolean causedByUnknownTopic(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof UnknownTopicOrPartitionException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Partition count of the publish topic, used to place exact-subscription records. */

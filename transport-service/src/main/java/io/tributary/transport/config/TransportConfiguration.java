@@ -45,9 +45,7 @@ public class TransportConfiguration {
 
     @Bean
     TopicLayout topicLayout(TransportProperties properties) {
-        TransportProperties.Kafka k = properties.kafka();
-        return new TopicLayout(k.publishPartitions(), k.wildcardPartitions(), k.downlinkPartitions(),
-                k.replicationFactor(), k.downlinkRetention().toMillis());
+        return properties.kafka().topics();
     }
 
     /** Creates the shared topics and this node's downlink topic before anything consumes or produces. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
+import io.tributary.common.kafka.TopicLayout;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -52,17 +53,13 @@ public record TransportProperties(
     }
 
     /**
-     * @param publishPartitions  partitions of the publish and exact-subscription topics (used when creating them)
-     * @param maxBlock           longest a produce may block the caller (metadata or a full buffer); bounded
-     *                           small because the caller is an event loop
+     * @param topics    layout of the topics, shared with the other services
+     * @param maxBlock  longest a produce may block the caller (metadata or a full buffer); bounded small because the
+     *                  caller is an event loop
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
-            @Min(1) int publishPartitions,
-            @Min(1) int wildcardPartitions,
-            @Min(1) int downlinkPartitions,
-            @Min(1) @Max(32767) short replicationFactor,
-            @NotNull Duration downlinkRetention,
+            @Valid @NotNull TopicLayout topics,
             @NotNull Duration maxBlock,
             @NotNull Duration deliveryTimeout,
             @Min(0) int lingerMs) {

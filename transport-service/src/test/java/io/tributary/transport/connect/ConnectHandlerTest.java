@@ -23,6 +23,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.kafka.TopicLayout;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
@@ -58,7 +59,8 @@ class ConnectHandlerTest {
         TransportMetrics metrics = new TransportMetrics(meters);
         TransportProperties properties = new TransportProperties("node-t",
                 new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 1),
-                new TransportProperties.Kafka("127.0.0.1:1", 1, 1, 1, (short) 1, Duration.ofHours(1),
+                new TransportProperties.Kafka("127.0.0.1:1",
+                        new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0),
                 new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)));
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
