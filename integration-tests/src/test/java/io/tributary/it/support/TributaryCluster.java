@@ -7,15 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.tributary.devstack.kafka.KafkaBrokerProcess;
 import io.tributary.devstack.net.Ports;
-import io.tributary.devstack.postgres.EmbeddedPostgresServer;
 import io.tributary.devstack.process.ServiceProcess;
-import io.tributary.devstack.redis.EmbeddedRedisServer;
 
 /**
- * The whole system for the integration tests: a real KRaft Kafka broker in its own JVM, embedded PostgreSQL and
- * Redis, and every service as a separate OS process started from its built jar — one session-service, one
+ * The whole system for the integration tests: real Kafka, PostgreSQL and Redis ({@link Engines}), and every service as a separate OS process started from its built jar — one session-service, one
  * routing-service and two transport nodes. Started once per test JVM and shared by all test classes (each test uses
  * its own client ids and topics); stopped when the JVM exits.
  */
@@ -26,9 +22,7 @@ public final class TributaryCluster {
     private static TributaryCluster shared;
 
     private final Path workDir;
-    private KafkaBrokerProcess kafka;
-    private EmbeddedPostgresServer postgres;
-    private EmbeddedRedisServer redis;
+    private Engines engines;
     private ServiceProcess session;
     private ServiceProcess routing;
     private final List<ServiceProcess> transports = new ArrayList<>();
@@ -44,37 +38,40 @@ public final class TributaryCluster {
     public static synchronized TributaryCluster shared() throws Exception {
         if (shared == null) {
             Path dir = Paths.get("target", "it-cluster-" + System.currentTimeMillis()).toAbsolutePath();
-            TributaryCluster cluster = new TributaryCluster(dir);
-            Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop, "it-cluster-stop"));
-            try {
-                cluster.start();
-            } catch (Exception | Error e) {
-                System.err.println(cluster.logTails(60));
-                cluster.stop();
-                throw e;
-            }
-            shared = cluster;
+            Files.createDirectories(dir.resolve("logs"));
+            shared = start(dir, EmbeddedEngines.start(dir, dir.resolve("logs")));
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop, "it-cluster-stop"));
         }
         return shared;
     }
 
-    private void start() throws Exception {
+    /** Starts the services against {@code engines}; the cluster owns the engines from then on. */
+    public static TributaryCluster start(Path dir, Engines engines) throws Exception {
+        TributaryCluster cluster = new TributaryCluster(dir);
+        cluster.engines = engines;
+        try {
+            cluster.startServices();
+        } catch (Exception | Error e) {
+            System.err.println(cluster.logTails(60));
+            cluster.stop();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private void startServices() throws Exception {
         Files.createDirectories(workDir.resolve("logs"));
         long t0 = System.nanoTime();
-        kafka = KafkaBrokerProcess.builder(workDir.resolve("kafka")).logFile(log("kafka")).build();
-        kafka.start();
-        postgres = EmbeddedPostgresServer.start(workDir.resolve("postgres"), 0);
-        redis = EmbeddedRedisServer.start(workDir.resolve("redis"), 0);
-        progress("engines up (Kafka " + kafka.bootstrapServers() + ", PostgreSQL " + postgres.jdbcUrl() + ", Redis "
-                + redis.url() + ")", t0);
+        progress("engines up (Kafka " + engines.kafkaBootstrapServers() + ", PostgreSQL " + engines.jdbcUrl()
+                + ", Redis " + engines.redisUrl() + ")", t0);
 
         sessionHttpPort = Ports.freePort();
         session = service("session", "tributary.jars.session")
                 .env("HTTP_PORT", sessionHttpPort)
-                .env("POSTGRES_URL", postgres.jdbcUrl())
-                .env("POSTGRES_USER", postgres.user())
-                .env("POSTGRES_PASSWORD", postgres.password())
-                .env("REDIS_URL", redis.url())
+                .env("POSTGRES_URL", engines.jdbcUrl())
+                .env("POSTGRES_USER", engines.dbUser())
+                .env("POSTGRES_PASSWORD", engines.dbPassword())
+                .env("REDIS_URL", engines.redisUrl())
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort).build();
@@ -117,7 +114,7 @@ public final class TributaryCluster {
                 .jvmOption("-XX:+UseSerialGC")
                 .jvmOption("-XX:TieredStopAtLevel=1")
                 .logFile(log(name))
-                .env("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers())
+                .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
                 .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
     }
 
@@ -151,17 +148,17 @@ public final class TributaryCluster {
     }
 
     public String kafkaBootstrapServers() {
-        return kafka.bootstrapServers();
+        return engines.kafkaBootstrapServers();
     }
 
     /** SIGKILL of the Kafka broker process: a crash, not a shutdown. */
     public void killKafka() {
-        kafka.kill();
+        engines.killKafka();
     }
 
     /** Starts the Kafka broker again on the same data directory and ports; returns once it answers. */
     public void restartKafka() throws Exception {
-        kafka.start();
+        engines.restartKafka();
     }
 
     /** The last lines of every service log, for a failing test's report. */
@@ -182,7 +179,8 @@ public final class TributaryCluster {
         return out.toString();
     }
 
-    private synchronized void stop() {
+    /** Stops the services, then the engines. */
+    public synchronized void stop() {
         for (ServiceProcess t : transports) {
             t.stop();
         }
@@ -192,14 +190,9 @@ public final class TributaryCluster {
         if (session != null) {
             session.stop();
         }
-        if (redis != null) {
-            redis.stop();
-        }
-        if (postgres != null) {
-            postgres.stop();
-        }
-        if (kafka != null) {
-            kafka.stop();
+        if (engines != null) {
+            engines.close();
+            engines = null;
         }
     }
 }

@@ -1,0 +1,80 @@
+package io.tributary.it.support;
+
+import java.nio.file.Path;
+
+import io.tributary.devstack.kafka.KafkaBrokerProcess;
+import io.tributary.devstack.postgres.EmbeddedPostgresServer;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
+
+/** Real engines from Maven Central artifacts: KRaft Kafka in its own JVM, embedded PostgreSQL and Redis. */
+public final class EmbeddedEngines implements Engines {
+
+    private final KafkaBrokerProcess kafka;
+    private final EmbeddedPostgresServer postgres;
+    private final EmbeddedRedisServer redis;
+
+    private EmbeddedEngines(KafkaBrokerProcess kafka, EmbeddedPostgresServer postgres, EmbeddedRedisServer redis) {
+        this.kafka = kafka;
+        this.postgres = postgres;
+        this.redis = redis;
+    }
+
+    public static EmbeddedEngines start(Path dir, Path logDir) throws Exception {
+        KafkaBrokerProcess kafka = KafkaBrokerProcess.builder(dir.resolve("kafka")).logFile(logDir.resolve("kafka.log"))
+                .build();
+        kafka.start();
+        EmbeddedPostgresServer postgres = null;
+        try {
+            postgres = EmbeddedPostgresServer.start(dir.resolve("postgres"), 0);
+            return new EmbeddedEngines(kafka, postgres, EmbeddedRedisServer.start(dir.resolve("redis"), 0));
+        } catch (Exception | Error e) {
+            if (postgres != null) {
+                postgres.stop();
+            }
+            kafka.stop();
+            throw e;
+        }
+    }
+
+    @Override
+    public String kafkaBootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return postgres.jdbcUrl();
+    }
+
+    @Override
+    public String dbUser() {
+        return postgres.user();
+    }
+
+    @Override
+    public String dbPassword() {
+        return postgres.password();
+    }
+
+    @Override
+    public String redisUrl() {
+        return redis.url();
+    }
+
+    @Override
+    public void killKafka() {
+        kafka.kill();
+    }
+
+    @Override
+    public void restartKafka() throws Exception {
+        kafka.start();
+    }
+
+    @Override
+    public void close() {
+        redis.stop();
+        postgres.stop();
+        kafka.stop();
+    }
+}
