@@ -72,6 +72,13 @@ class BadInputTest {
                 assertThat(raw.awaitClosed(5_000)).as("wildcard in PUBLISH topic closes").isNotNegative();
             }
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
+                raw.send(RawMqtt.connect311(id("utf8"), 60));
+                assertThat(raw.readPacket(10_000)).isNotNull();
+                // Topic "a/" followed by 0xC3 0x28: not valid UTF-8.
+                raw.send(RawMqtt.packet(0x30, new byte[] {0, 4, 'a', '/', (byte) 0xC3, 0x28, 'x'}));
+                assertThat(raw.awaitClosed(5_000)).as("topic that is not valid UTF-8 closes").isNotNegative();
+            }
+            try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 raw.send(RawMqtt.publishQos0("a/b", new byte[0]));
                 assertThat(raw.awaitClosed(5_000)).as("first packet not CONNECT closes").isNotNegative();
             }

@@ -1,6 +1,8 @@
 package io.tributary.transport.config;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,9 +78,29 @@ public class TransportConfiguration {
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
-        // Fetch metadata now: the first PUBLISH must not wait for it on an event loop.
-        producer.partitionsFor(TopicNames.PUBLISH);
+        warmUp(producer);
         return producer;
+    }
+
+    /**
+     * Fetches the publish topic's metadata before the listener opens: the first PUBLISH must not wait for it on an
+     * event loop. Each attempt is bounded by the (small) max.block.ms, so retry for a while: a busy broker or machine
+     * can take longer than one attempt right after start-up.
+     */
+    private static void warmUp(KafkaProducer<byte[], byte[]> producer) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                producer.partitionsFor(TopicNames.PUBLISH);
+                return;
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    producer.close(Duration.ZERO);
+                    throw new IllegalStateException("no metadata for " + TopicNames.PUBLISH
+                            + " from Kafka within 60 s", e);
+                }
+            }
+        }
     }
 
     @Bean
