@@ -24,10 +24,15 @@ public final class RawMqtt implements AutoCloseable {
 
     /** CONNECT, MQTT 3.1.1, clean session. */
     public static byte[] connect311(String clientId, int keepAliveSeconds) {
+        return connect311(clientId, keepAliveSeconds, true);
+    }
+
+    /** CONNECT, MQTT 3.1.1. */
+    public static byte[] connect311(String clientId, int keepAliveSeconds, boolean cleanSession) {
         ByteArrayOutputStream variable = new ByteArrayOutputStream();
         writeString(variable, "MQTT");
         variable.write(4);
-        variable.write(0x02);
+        variable.write(cleanSession ? 0x02 : 0x00);
         variable.write(keepAliveSeconds >> 8);
         variable.write(keepAliveSeconds & 0xFF);
         writeString(variable, clientId);
@@ -55,7 +60,7 @@ public final class RawMqtt implements AutoCloseable {
         return out.toByteArray();
     }
 
-    private static void writeString(ByteArrayOutputStream out, String s) {
+    static void writeString(ByteArrayOutputStream out, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         out.write(b.length >> 8);
         out.write(b.length & 0xFF);

@@ -19,6 +19,8 @@ public final class TributaryCluster {
 
     private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
     private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
+    /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
+    private static final int NODE_2_MAX_KEEP_ALIVE = 120;
     private static TributaryCluster shared;
 
     private final Path workDir;
@@ -79,7 +81,11 @@ public final class TributaryCluster {
             mqttPorts[i] = Ports.freePort();
             int httpPort = Ports.freePort();
             transportHttpPorts[i] = httpPort;
-            transports.add(service(NODE_IDS[i], "tributary.jars.transport")
+            ServiceProcess.Builder transport = service(NODE_IDS[i], "tributary.jars.transport");
+            if (i == 1) {
+                transport.env("MQTT_MAX_KEEP_ALIVE", NODE_2_MAX_KEEP_ALIVE);
+            }
+            transports.add(transport
                     .env("HTTP_PORT", httpPort)
                     .env("MQTT_HOST", "127.0.0.1")
                     .env("MQTT_PORT", mqttPorts[i])
@@ -132,6 +138,11 @@ public final class TributaryCluster {
 
     public String nodeId(int node) {
         return NODE_IDS[node];
+    }
+
+    /** {@code MQTT_MAX_KEEP_ALIVE} of a transport node: 65535 (the default) on node 0, lower on node 1. */
+    public int maxKeepAliveSeconds(int node) {
+        return node == 1 ? NODE_2_MAX_KEEP_ALIVE : 65535;
     }
 
     /** Base URL of the actuator endpoints of a transport node, of routing-service and of session-service. */

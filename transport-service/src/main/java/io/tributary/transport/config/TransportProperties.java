@@ -39,6 +39,8 @@ public record TransportProperties(
      *                             dropped and counted
      * @param receiveMaximum       inbound QoS 1/2 publishes a client may have unacknowledged (CONNACK Receive
      *                             Maximum)
+     * @param topicAliasMaximum    topic aliases an MQTT 5 client may define per connection (CONNACK Topic Alias
+     *                             Maximum); 0 refuses aliases
      */
     public record Mqtt(
             @NotBlank String host,
@@ -49,6 +51,7 @@ public record TransportProperties(
             @Min(1) @Max(65535) int maxInflight,
             @Min(0) int maxQueuedPerConnection,
             @Min(1) @Max(65535) int receiveMaximum,
+            @Min(0) @Max(65535) int topicAliasMaximum,
             @Min(0) int ioThreads) {
     }
 

@@ -29,9 +29,11 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.listener.HandlerNames;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.WillMessage;
@@ -135,6 +137,12 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         boolean v5 = version == MqttVersion.MQTT_5;
         MqttProperties props = header.properties();
 
+        String propertiesProblem = v5 ? ClientCapabilities.protocolProblem(props) : null;
+        if (propertiesProblem != null) {
+            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR, "protocol_error",
+                    "CONNECT with " + propertiesProblem);
+            return;
+        }
         if (v5 && props.getProperty(MqttProperties.AUTHENTICATION_METHOD) != null) {
             // No enhanced authentication method is supported (MQTT 5 section 4.12).
             refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD, "bad_auth_method",
@@ -173,8 +181,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
         long expiry = v5 ? intProperty(props, MqttProperties.SESSION_EXPIRY_INTERVAL, 0)
                 : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
-        int receiveMaximum = (int) intProperty(props, MqttProperties.RECEIVE_MAXIMUM, 65535);
-        long maximumPacketSize = intProperty(props, MqttProperties.MAXIMUM_PACKET_SIZE, 268_435_460L);
+        ClientCapabilities capabilities = v5 ? ClientCapabilities.fromConnect(props) : ClientCapabilities.DEFAULTS;
         int requestedKeepAlive = header.keepAliveTimeSeconds();
         int maxKeepAlive = context.properties().mqtt().maxKeepAliveSeconds();
         // MQTT 5 Server Keep Alive: lower a keep alive above our maximum; impose one on "0 = none" only when an
@@ -199,8 +206,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
-                    version, header.isCleanSession(), keepAlive, expiry, receiveMaximum, maximumPacketSize,
-                    finalWill);
+                    version, header.isCleanSession(), keepAlive, expiry, capabilities,
+                    context.properties().mqtt().topicAliasMaximum(), finalWill);
             accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
         }));
     }
@@ -255,8 +262,10 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     private MqttConnAckMessage connAck(ClientConnection connection, boolean sessionPresent, boolean assignedId,
             boolean keepAliveChanged) {
+        // MQTT 3.1 has no session present flag: that bit of its CONNACK is reserved.
+        boolean present = sessionPresent && connection.version() != MqttVersion.MQTT_3_1;
         MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
-                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED).sessionPresent(sessionPresent);
+                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED).sessionPresent(present);
         if (connection.isMqtt5()) {
             ack.properties(p -> {
                 if (assignedId) {
@@ -269,8 +278,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 p.receiveMaximum(context.properties().mqtt().receiveMaximum());
                 p.retainAvailable(false);
                 p.sharedSubscriptionAvailable(false);
-                p.subscriptionIdentifiersAvailable(false);
-                p.topicAliasMaximum(0);
+                p.subscriptionIdentifiersAvailable(true);
+                p.topicAliasMaximum(context.properties().mqtt().topicAliasMaximum());
             });
         }
         return ack.build();
@@ -279,8 +288,12 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     private void refuse(ChannelHandlerContext ctx, MqttConnectReturnCode code, String metricCause, String cause) {
         context.metrics().connectRefused(metricCause);
         log.warn("Refusing CONNECT from {}: {}", ctx.channel().remoteAddress(), cause);
-        ctx.writeAndFlush(MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false).build())
-                .addListener(ChannelFutureListener.CLOSE);
+        MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
+        if ((code.byteValue() & 0xFF) >= 0x80) {
+            // An MQTT 5 reason code, so an MQTT 5 client: tell it why.
+            ack.properties(ProblemInformation.withReason(cause));
+        }
+        ctx.writeAndFlush(ack.build()).addListener(ChannelFutureListener.CLOSE);
     }
 
     private static long intProperty(MqttProperties props, int id, long absent) {

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
+import io.tributary.transport.alias.InboundTopicAliases;
+import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.publish.WillMessage;
@@ -29,8 +31,7 @@ public final class ClientConnection {
     private final MqttVersion version;
     private final boolean cleanStart;
     private final int keepAliveSeconds;
-    private final int clientReceiveMaximum;
-    private final long clientMaximumPacketSize;
+    private final ClientCapabilities capabilities;
 
     // --- event-loop-only state ---
     private long sessionExpirySeconds;
@@ -46,13 +47,21 @@ public final class ClientConnection {
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
     private final Set<Integer> inboundQos2 = new HashSet<>();
     private final InboundAcks inboundAcks = new InboundAcks();
+    /** Aliases the client defined for its publishes; null for MQTT 3.x, which has none. */
+    private final InboundTopicAliases inboundAliases;
+    /** Aliases we assign to topics we deliver; null when the client accepts none. */
+    private final OutboundTopicAliases outboundAliases;
     private int nextPacketId = 1;
     /** Session-service calls of this connection run one after another, in packet order. */
     private CompletableFuture<?> sessionCalls = CompletableFuture.completedFuture(null);
 
+    /**
+     * @param serverTopicAliasMaximum the Topic Alias Maximum we announced; it also caps how many aliases we assign
+     *                                to this client, which bounds the memory one connection can make us hold
+     */
     public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
-            int keepAliveSeconds, long sessionExpirySeconds, int clientReceiveMaximum, long clientMaximumPacketSize,
-            WillMessage will) {
+            int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,
+            int serverTopicAliasMaximum, WillMessage will) {
         this.channel = channel;
         this.clientId = clientId;
         this.epoch = epoch;
@@ -60,9 +69,12 @@ public final class ClientConnection {
         this.cleanStart = cleanStart;
         this.keepAliveSeconds = keepAliveSeconds;
         this.sessionExpirySeconds = sessionExpirySeconds;
-        this.clientReceiveMaximum = clientReceiveMaximum;
-        this.clientMaximumPacketSize = clientMaximumPacketSize;
+        this.capabilities = capabilities;
         this.will = will;
+        boolean v5 = version == MqttVersion.MQTT_5;
+        this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
+        int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
+        this.outboundAliases = v5 && outbound > 0 ? new OutboundTopicAliases(outbound) : null;
     }
 
     public static ClientConnection of(Channel channel) {
@@ -98,11 +110,26 @@ public final class ClientConnection {
     }
 
     public int clientReceiveMaximum() {
-        return clientReceiveMaximum;
+        return capabilities.receiveMaximum();
     }
 
     public long clientMaximumPacketSize() {
-        return clientMaximumPacketSize;
+        return capabilities.maximumPacketSize();
+    }
+
+    /** False when an MQTT 5 client asked for no reason strings / user properties on acknowledgements. */
+    public boolean wantsProblemInformation() {
+        return capabilities.requestProblemInformation();
+    }
+
+    /** Null for MQTT 3.x connections. */
+    public InboundTopicAliases inboundAliases() {
+        return inboundAliases;
+    }
+
+    /** Null when we send this client no topic aliases. */
+    public OutboundTopicAliases outboundAliases() {
+        return outboundAliases;
     }
 
     public long sessionExpirySeconds() {

@@ -9,7 +9,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
-import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**
@@ -46,10 +45,9 @@ public final class Disconnector {
             log.info("Closing {} from {}: {}", who, address, cause);
         }
         if (connection != null && connection.isMqtt5()) {
-            MqttProperties properties = new MqttProperties();
-            properties.add(new MqttProperties.StringProperty(MqttProperties.REASON_STRING, truncate(cause)));
-            MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode).properties(properties)
-                    .build();
+            // A reason string is allowed on DISCONNECT whatever Request Problem Information says.
+            MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode)
+                    .properties(ProblemInformation.withReason(cause)).build();
             channel.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
         } else {
             channel.close();
@@ -66,9 +64,5 @@ public final class Disconnector {
         }
         log.warn("Closing connection from {}: {}", channel.remoteAddress(), cause);
         channel.close();
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200);
     }
 }

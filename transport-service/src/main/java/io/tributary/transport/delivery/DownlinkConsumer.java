@@ -31,8 +31,9 @@ import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * Reads this node's downlink topic on one thread: deliveries are matched against the local subscriptions and
- * handed to each subscriber's event loop; TAKEOVER and DISCONNECT commands close local connections. The topic only
- * serves live connections, so a (re)started node begins at its end.
+ * handed to each subscriber's event loop, one copy per client however many of its filters match; TAKEOVER and
+ * DISCONNECT commands close local connections. The topic only serves live connections, so a (re)started node
+ * begins at its end.
  */
 public final class DownlinkConsumer implements SmartLifecycle {
 
@@ -130,16 +131,13 @@ public final class DownlinkConsumer implements SmartLifecycle {
         boolean retain = RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN);
         String publisher = RecordHeaders.readString(record.headers(), RecordHeaders.CLIENT_ID);
         MqttProperties mqtt5 = PublishRecords.deliveryProperties(record.headers(), System.currentTimeMillis());
-        subscriptions.match(topic, (connection, options) -> {
-            if (options.noLocal() && connection.clientId().equals(publisher)) {
-                return;
-            }
+        subscriptions.matchPerClient(topic, publisher, (connection, match) -> {
             if (mqtt5 == null) {
                 metrics.dropped("expired");
                 return;
             }
-            OutboundMessage message = new OutboundMessage(topic, payload, Math.min(qos, options.qos()),
-                    retain && options.retainAsPublished(), mqtt5);
+            OutboundMessage message = new OutboundMessage(topic, payload, Math.min(qos, match.qos()),
+                    retain && match.retainAsPublished(), mqtt5, match.subscriptionIds());
             connection.channel().eventLoop().execute(() -> delivery.deliver(connection, message));
         });
     }

@@ -10,14 +10,16 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
- * (the client's Receive Maximum, capped by ours), a bounded queue behind it. Every method runs on the
- * connection's event loop.
+ * (the client's Receive Maximum, capped by ours), a bounded queue behind it; MQTT 5 topic aliases and subscription
+ * identifiers are added per subscriber. Every method runs on the connection's event loop.
  */
 public final class OutboundDelivery {
 
@@ -83,7 +85,9 @@ public final class OutboundDelivery {
         } else {
             m.markReleased();
         }
-        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, code, connection.isMqtt5()));
+        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, code,
+                ProblemInformation.forAck(connection, code == 0 ? null : "no QoS 2 message with packet id " + packetId),
+                connection.isMqtt5()));
     }
 
     /** PUBCOMP for an outbound QoS 2 message. */
@@ -119,19 +123,47 @@ public final class OutboundDelivery {
     private void write(ClientConnection connection, OutboundMessage message) {
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, false,
                 MqttQoS.valueOf(message.qos()), message.retain(), 0);
-        MqttProperties properties = connection.isMqtt5() && message.properties() != null ? message.properties()
-                : MqttProperties.NO_PROPERTIES;
-        MqttPublishVariableHeader variable = new MqttPublishVariableHeader(message.topic(),
+        String topic = message.topic();
+        MqttProperties properties = MqttProperties.NO_PROPERTIES;
+        if (connection.isMqtt5()) {
+            // Decided at write time, in write order: the first PUBLISH with a new alias must also carry the topic.
+            OutboundTopicAliases.Use alias = connection.outboundAliases() == null ? null
+                    : connection.outboundAliases().use(topic);
+            if (alias != null) {
+                topic = alias.topicOnWire();
+            }
+            properties = wireProperties(message, alias == null ? 0 : alias.alias());
+        }
+        MqttPublishVariableHeader variable = new MqttPublishVariableHeader(topic,
                 message.qos() == 0 ? -1 : message.packetId(), properties);
         connection.channel().writeAndFlush(
                 new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload())));
         metrics.publishOut(message.qos());
     }
 
+    /** The record's properties plus this subscriber's own: subscription identifiers and topic alias. */
+    private static MqttProperties wireProperties(OutboundMessage message, int alias) {
+        MqttProperties shared = message.properties() == null ? MqttProperties.NO_PROPERTIES : message.properties();
+        if (alias == 0 && message.subscriptionIds().length == 0) {
+            return shared;
+        }
+        MqttProperties own = new MqttProperties();
+        for (MqttProperties.MqttProperty<?> p : shared.listAll()) {
+            own.add(p);
+        }
+        for (int id : message.subscriptionIds()) {
+            own.add(new MqttProperties.IntegerProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER, id));
+        }
+        if (alias != 0) {
+            own.add(new MqttProperties.IntegerProperty(MqttProperties.TOPIC_ALIAS, alias));
+        }
+        return own;
+    }
+
     private static long encodedSize(OutboundMessage m) {
         // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
         // next to the limits that matter, so they are estimated generously.
         return 5 + 2 + m.topic().getBytes(StandardCharsets.UTF_8).length + 2 + m.payload().length
-                + (m.properties() == null ? 0 : 64);
+                + (m.properties() == null ? 0 : 64) + 5L * m.subscriptionIds().length;
     }
 }

@@ -5,23 +5,35 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 /**
  * One message on its way to one subscriber, kept while it waits for an in-flight slot or for the subscriber's
  * acknowledgement. {@code released} turns true once a QoS 2 message has been answered with PUBREC and PUBREL sent.
+ * {@code properties} are shared by every subscriber of the record and never modified; what differs per subscriber
+ * (subscription identifiers, topic alias) is added when the packet is written.
  */
 public final class OutboundMessage {
+
+    private static final int[] NO_SUBSCRIPTION_IDS = new int[0];
 
     private final String topic;
     private final byte[] payload;
     private final int qos;
     private final boolean retain;
     private final MqttProperties properties;
+    private final int[] subscriptionIds;
     private int packetId;
     private boolean released;
 
     public OutboundMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties) {
+        this(topic, payload, qos, retain, properties, NO_SUBSCRIPTION_IDS);
+    }
+
+    /** @param subscriptionIds identifiers of the subscriber's subscriptions that matched (MQTT 5 section 3.3.4) */
+    public OutboundMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties,
+            int[] subscriptionIds) {
         this.topic = topic;
         this.payload = payload;
         this.qos = qos;
         this.retain = retain;
         this.properties = properties;
+        this.subscriptionIds = subscriptionIds;
     }
 
     public String topic() {
@@ -42,6 +54,10 @@ public final class OutboundMessage {
 
     public MqttProperties properties() {
         return properties;
+    }
+
+    public int[] subscriptionIds() {
+        return subscriptionIds;
     }
 
     public int packetId() {

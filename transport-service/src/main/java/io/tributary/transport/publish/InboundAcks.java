@@ -22,6 +22,7 @@ public final class InboundAcks {
         final int qos;
         boolean done;
         byte reasonCode;
+        MqttProperties properties = MqttProperties.NO_PROPERTIES;
 
         Pending(int packetId, int qos) {
             this.packetId = packetId;
@@ -40,14 +41,24 @@ public final class InboundAcks {
 
     /** The record behind {@code slot} is stored: acknowledge it, and every earlier one that is ready too. */
     public void complete(Object slot, byte reasonCode, Channel channel, boolean mqtt5) {
+        complete(slot, reasonCode, MqttProperties.NO_PROPERTIES, channel, mqtt5);
+    }
+
+    /**
+     * The publish behind {@code slot} is settled, stored or refused with {@code reasonCode}: acknowledge it in
+     * arrival order. A refusal goes through here too, so it never overtakes earlier publishes still waiting for
+     * Kafka.
+     */
+    public void complete(Object slot, byte reasonCode, MqttProperties properties, Channel channel, boolean mqtt5) {
         Pending p = (Pending) slot;
         p.done = true;
         p.reasonCode = reasonCode;
+        p.properties = properties;
         boolean wrote = false;
         while (!pending.isEmpty() && pending.peekFirst().done) {
             Pending head = pending.pollFirst();
             channel.write(reply(head.qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC, head.packetId,
-                    head.reasonCode, mqtt5));
+                    head.reasonCode, head.properties, mqtt5));
             wrote = true;
         }
         if (wrote) {
@@ -70,10 +81,16 @@ public final class InboundAcks {
     }
 
     public static MqttMessage reply(MqttMessageType type, int packetId, byte reasonCode, boolean mqtt5) {
+        return reply(type, packetId, reasonCode, MqttProperties.NO_PROPERTIES, mqtt5);
+    }
+
+    /** PUBACK, PUBREC, PUBREL or PUBCOMP; {@code properties} (MQTT 5 only) carry a reason string, if any. */
+    public static MqttMessage reply(MqttMessageType type, int packetId, byte reasonCode, MqttProperties properties,
+            boolean mqtt5) {
         MqttFixedHeader fixed = new MqttFixedHeader(type, false,
                 type == MqttMessageType.PUBREL ? MqttQoS.AT_LEAST_ONCE : MqttQoS.AT_MOST_ONCE, false, 0);
         Object variable = mqtt5
-                ? new MqttPubReplyMessageVariableHeader(packetId, reasonCode, MqttProperties.NO_PROPERTIES)
+                ? new MqttPubReplyMessageVariableHeader(packetId, reasonCode, properties)
                 : MqttMessageIdVariableHeader.from(packetId);
         return new MqttMessage(fixed, variable);
     }

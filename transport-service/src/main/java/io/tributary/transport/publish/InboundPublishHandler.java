@@ -16,15 +16,18 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**
  * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record; PUBACK / PUBREC go out only after Kafka has
  * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
- * closed so the client re-sends it (MQTT 4.4).
+ * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
+ * carries the full topic name.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
@@ -61,20 +64,38 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPublish(ChannelHandlerContext ctx, ClientConnection connection, MqttPublishMessage publish) {
-        String topic = publish.variableHeader().topicName();
         int qos = publish.fixedHeader().qosLevel().value();
         int packetId = publish.variableHeader().packetId();
         MqttProperties properties = publish.variableHeader().properties();
         boolean v5 = connection.isMqtt5();
 
-        if (v5 && properties.getProperty(MqttProperties.TOPIC_ALIAS) != null) {
-            disconnector.disconnect(ctx.channel(), (byte) 0x94, "topic_alias", "topic alias used, maximum is 0");
-            return;
+        String topic = publish.variableHeader().topicName();
+        Integer alias = null;
+        if (v5) {
+            if (properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null) {
+                // MQTT 5 section 3.3.4: only the server puts subscription identifiers on a PUBLISH.
+                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                        "PUBLISH from a client with a Subscription Identifier");
+                return;
+            }
+            MqttProperties.MqttProperty<?> aliasProperty = properties.getProperty(MqttProperties.TOPIC_ALIAS);
+            alias = aliasProperty == null ? null : (Integer) aliasProperty.value();
+            InboundTopicAliases.Resolution resolved = connection.inboundAliases().resolve(topic, alias);
+            if (resolved.failed()) {
+                disconnector.disconnect(ctx.channel(), resolved.reasonCode(),
+                        resolved.reasonCode() == (byte) 0x94 ? "topic_alias_invalid" : "protocol_error",
+                        resolved.problem());
+                return;
+            }
+            topic = resolved.topic();
         }
         String problem = TopicFilters.topicNameProblem(topic);
         if (problem != null) {
             disconnector.disconnect(ctx.channel(), (byte) 0x90, "invalid_topic", "PUBLISH " + problem);
             return;
+        }
+        if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
+            connection.inboundAliases().define(alias, topic);
         }
         if (v5 && publish.fixedHeader().isRetain()) {
             // CONNACK said Retain Available = 0 (MQTT 5 section 3.2.2.3.5).
@@ -94,8 +115,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             if (qos == 0) {
                 disconnector.disconnect(ctx.channel(), (byte) 0x99, "payload_format", "payload is not valid UTF-8");
             } else {
-                ctx.writeAndFlush(InboundAcks.reply(qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC,
-                        packetId, (byte) 0x99, true));
+                // Refused, but in arrival order behind publishes still waiting for Kafka.
+                Object slot = connection.inboundAcks().expect(packetId, qos);
+                connection.inboundAcks().complete(slot, (byte) 0x99, ProblemInformation.forAck(connection,
+                        "payload format indicator is 1 but the payload is not valid UTF-8"), ctx.channel(), true);
             }
             return;
         }
@@ -137,7 +160,9 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         boolean known = connection.inboundQos2().remove(packetId);
         byte code = known || !connection.isMqtt5() ? 0 : (byte) 0x92;
-        ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code, connection.isMqtt5()));
+        ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
+                ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
+                connection.isMqtt5()));
     }
 
     private static boolean isUtf8Declared(MqttProperties properties) {

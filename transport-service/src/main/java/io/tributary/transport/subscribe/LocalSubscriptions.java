@@ -1,5 +1,8 @@
 package io.tributary.transport.subscribe;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 import io.tributary.common.topic.TopicTrie;
@@ -11,9 +14,30 @@ import io.tributary.transport.connection.ClientConnection;
  */
 public final class LocalSubscriptions {
 
-    /** What a connection asked for when it subscribed to one filter. */
-    public record Options(int qos, boolean noLocal, boolean retainAsPublished) {
+    /**
+     * What a connection asked for when it subscribed to one filter.
+     *
+     * @param subscriptionId MQTT 5 Subscription Identifier, 0 = none. Kept only here, on the node holding the
+     *                       connection: it is needed only for live delivery, which this node does itself.
+     */
+    public record Options(int qos, boolean noLocal, boolean retainAsPublished, int subscriptionId) {
+
+        public Options(int qos, boolean noLocal, boolean retainAsPublished) {
+            this(qos, noLocal, retainAsPublished, 0);
+        }
     }
+
+    /**
+     * Everything one client's matching subscriptions say about one message: it gets a single copy (MQTT 5 section
+     * 3.3.4 allows one per subscription, but one copy is what clients expect and what 3.1.1 section 3.3.5 describes)
+     * at the highest QoS among them, with all their identifiers.
+     *
+     * @param retainAsPublished true if any matching subscription keeps the RETAIN flag as published
+     */
+    public record Match(int qos, boolean retainAsPublished, int[] subscriptionIds) {
+    }
+
+    private static final int[] NONE = new int[0];
 
     private final TopicTrie<ClientConnection, Options> trie = new TopicTrie<>();
 
@@ -37,8 +61,36 @@ public final class LocalSubscriptions {
         connection.localFilters().clear();
     }
 
-    public void match(String topic, BiConsumer<ClientConnection, Options> visitor) {
-        trie.match(topic, visitor);
+    /**
+     * Visits each connection with at least one subscription matching {@code topic} once, with its subscriptions
+     * merged. A no-local subscription of the publisher itself does not count (MQTT 5 section 3.8.3.1), but another
+     * of its subscriptions without no-local still does.
+     *
+     * @param publisherClientId client id of the message's publisher, or {@code null} when unknown
+     */
+    public void matchPerClient(String topic, String publisherClientId, BiConsumer<ClientConnection, Match> visitor) {
+        Map<ClientConnection, Match> merged = new LinkedHashMap<>();
+        trie.match(topic, (connection, options) -> {
+            if (options.noLocal() && connection.clientId().equals(publisherClientId)) {
+                return;
+            }
+            merged.merge(connection, single(options), LocalSubscriptions::merge);
+        });
+        merged.forEach(visitor);
+    }
+
+    private static Match single(Options options) {
+        return new Match(options.qos(), options.retainAsPublished(),
+                options.subscriptionId() == 0 ? NONE : new int[] {options.subscriptionId()});
+    }
+
+    private static Match merge(Match a, Match b) {
+        int[] ids = a.subscriptionIds();
+        if (b.subscriptionIds().length > 0) {
+            ids = Arrays.copyOf(a.subscriptionIds(), a.subscriptionIds().length + b.subscriptionIds().length);
+            System.arraycopy(b.subscriptionIds(), 0, ids, a.subscriptionIds().length, b.subscriptionIds().length);
+        }
+        return new Match(Math.max(a.qos(), b.qos()), a.retainAsPublished() || b.retainAsPublished(), ids);
     }
 
     public int size() {

@@ -24,12 +24,13 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
  * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
  * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. The local index
- * is updated first-thing on the answer, on the event loop.
+ * is updated first-thing on the answer, on the event loop; an MQTT 5 Subscription Identifier is kept only there.
  */
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
@@ -38,7 +39,6 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int UNSPECIFIED_ERROR = 0x80;
     private static final int TOPIC_FILTER_INVALID = 0x8F;
     private static final int SHARED_NOT_SUPPORTED = 0x9E;
-    private static final int SUBSCRIPTION_IDS_NOT_SUPPORTED = 0xA1;
 
     private final String nodeId;
     private final SessionServiceClient sessions;
@@ -68,20 +68,33 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         int packetId = message.variableHeader().messageId();
         boolean v5 = connection.isMqtt5();
         List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
-        boolean hasSubscriptionId = v5 && message.idAndPropertiesVariableHeader().properties()
-                .getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null;
+        int subscriptionId = 0;
+        if (v5) {
+            List<? extends MqttProperties.MqttProperty> ids = message.idAndPropertiesVariableHeader().properties()
+                    .getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER);
+            if (ids.size() > 1 || (ids.size() == 1 && (Integer) ids.get(0).value() == 0)) {
+                // MQTT 5 section 3.8.2.1.2: at most one identifier, and never 0.
+                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                        ids.size() > 1 ? "SUBSCRIBE with more than one Subscription Identifier"
+                                : "SUBSCRIBE with Subscription Identifier 0");
+                return;
+            }
+            subscriptionId = ids.isEmpty() ? 0 : (Integer) ids.get(0).value();
+        }
         int[] codes = new int[requested.size()];
+        List<String> problems = new ArrayList<>();
         List<Integer> forwardedIndexes = new ArrayList<>();
         List<SessionApi.Subscription> forwarded = new ArrayList<>();
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
             String filter = s.topicFilter();
-            if (TopicFilters.topicFilterProblem(filter) != null) {
+            String problem = TopicFilters.topicFilterProblem(filter);
+            if (problem != null) {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
+                problems.add("'" + filter + "': " + problem);
             } else if (filter.startsWith("$share/")) {
                 codes[i] = v5 ? SHARED_NOT_SUPPORTED : FAILURE_V3;
-            } else if (hasSubscriptionId) {
-                codes[i] = SUBSCRIPTION_IDS_NOT_SUPPORTED;
+                problems.add("'" + filter + "': shared subscriptions are not supported");
             } else {
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);
@@ -90,9 +103,10 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             }
         }
         if (forwarded.isEmpty()) {
-            ctx.writeAndFlush(subAck(packetId, codes));
+            ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
             return;
         }
+        int finalSubscriptionId = subscriptionId;
         SessionApi.SubscribeRequest request = new SessionApi.SubscribeRequest(connection.clientId(),
                 connection.epoch(), nodeId, forwarded);
         connection.serialSessionCall(() -> sessions.subscribe(request))
@@ -109,13 +123,16 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                             code = FAILURE_V3;
                         }
                         codes[forwardedIndexes.get(j)] = code;
+                        SessionApi.Subscription s = forwarded.get(j);
                         if (code <= 2) {
-                            SessionApi.Subscription s = forwarded.get(j);
-                            subscriptions.add(connection, s.filter(),
-                                    new LocalSubscriptions.Options(code, s.noLocal(), s.retainAsPublished()));
+                            subscriptions.add(connection, s.filter(), new LocalSubscriptions.Options(code,
+                                    s.noLocal(), s.retainAsPublished(), finalSubscriptionId));
+                        } else {
+                            problems.add("'" + s.filter() + "': "
+                                    + (failure != null ? "the subscription could not be recorded" : "refused"));
                         }
                     }
-                    ctx.writeAndFlush(subAck(packetId, codes));
+                    ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
                 }));
     }
 
@@ -133,6 +150,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         return;
                     }
                     short[] codes = new short[filters.size()];
+                    List<String> problems = new ArrayList<>();
                     for (int i = 0; i < filters.size(); i++) {
                         boolean ok = failure == null && response.reasonCodes().size() > i
                                 && response.reasonCodes().get(i) < 0x80;
@@ -141,6 +159,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                                         : (short) UNSPECIFIED_ERROR;
                         if (ok) {
                             subscriptions.remove(connection, filters.get(i));
+                        } else if (codes[i] >= 0x80) {
+                            problems.add("'" + filters.get(i) + "': " + (failure != null
+                                    ? "the unsubscription could not be recorded" : "refused"));
                         }
                     }
                     if (failure != null && !connection.isMqtt5()) {
@@ -152,17 +173,22 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.UNSUBACK, false,
                             MqttQoS.AT_MOST_ONCE, false, 0);
                     MqttMessageIdAndPropertiesVariableHeader variable = new MqttMessageIdAndPropertiesVariableHeader(
-                            packetId, MqttProperties.NO_PROPERTIES);
+                            packetId, ProblemInformation.forAck(connection, reason(problems)));
                     ctx.writeAndFlush(new MqttUnsubAckMessage(fixed, variable,
                             connection.isMqtt5() ? new MqttUnsubAckPayload(codes) : null));
                 }));
     }
 
-    private static MqttSubAckMessage subAck(int packetId, int[] codes) {
+    private static MqttSubAckMessage subAck(ClientConnection connection, int packetId, int[] codes,
+            List<String> problems) {
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.SUBACK, false, MqttQoS.AT_MOST_ONCE, false, 0);
-        return new MqttSubAckMessage(fixed,
-                new MqttMessageIdAndPropertiesVariableHeader(packetId, MqttProperties.NO_PROPERTIES),
-                new MqttSubAckPayload(codes));
+        return new MqttSubAckMessage(fixed, new MqttMessageIdAndPropertiesVariableHeader(packetId,
+                ProblemInformation.forAck(connection, reason(problems))), new MqttSubAckPayload(codes));
+    }
+
+    /** One reason string for all refused filters of a packet, or null when none was refused. */
+    private static String reason(List<String> problems) {
+        return problems.isEmpty() ? null : String.join("; ", problems);
     }
 
     private static Throwable unwrap(Throwable t) {

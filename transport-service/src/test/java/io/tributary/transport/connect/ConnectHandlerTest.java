@@ -58,7 +58,7 @@ class ConnectHandlerTest {
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(meters);
         TransportProperties properties = new TransportProperties("node-t",
-                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 1),
+                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1),
                 new TransportProperties.Kafka("127.0.0.1:1",
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0),
@@ -130,5 +130,19 @@ class ConnectHandlerTest {
         channel.runPendingTasks();
         assertThat(channel.isActive()).isFalse();
         assertThat(context.registry().size()).isZero();
+    }
+
+    @Test
+    void receive_maximum_zero_is_a_protocol_error_with_a_reason_string() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        MqttProperties props = new MqttProperties();
+        props.add(new MqttProperties.IntegerProperty(MqttProperties.RECEIVE_MAXIMUM, 0));
+        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c0")
+                .properties(props).build());
+        MqttConnAckMessage ack = awaitConnAck(channel);
+        assertThat(ack.variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR);
+        assertThat(ack.variableHeader().properties().getProperty(MqttProperties.REASON_STRING).value())
+                .isEqualTo("CONNECT with Receive Maximum 0");
     }
 }

@@ -10,8 +10,8 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 class ConnectionRegistryTest {
 
     private static ClientConnection connection(String id, long epoch) {
-        return new ClientConnection(new EmbeddedChannel(), id, epoch, MqttVersion.MQTT_3_1_1, true, 60, 0, 10,
-                1000, null);
+        return new ClientConnection(new EmbeddedChannel(), id, epoch, MqttVersion.MQTT_3_1_1, true, 60, 0,
+                new ClientCapabilities(10, 1000, 0, true), 10, null);
     }
 
     @Test

@@ -6,9 +6,12 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.metrics.TransportMetrics;
 
@@ -18,8 +21,8 @@ class OutboundDeliveryTest {
     private final OutboundDelivery delivery = new OutboundDelivery(new TransportMetrics(meters), 2, 1);
 
     private ClientConnection connection(EmbeddedChannel channel, int receiveMaximum) {
-        return new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0, receiveMaximum,
-                268_435_460L, null);
+        return new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
+                new ClientCapabilities(receiveMaximum, 268_435_460L, 0, true), 10, null);
     }
 
     private static OutboundMessage message(int qos) {
@@ -72,10 +75,93 @@ class OutboundDeliveryTest {
     @Test
     void oversized_message_is_dropped_for_that_client() {
         EmbeddedChannel channel = new EmbeddedChannel();
-        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0, 10, 20, null);
+        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
+                new ClientCapabilities(10, 20, 0, true), 10, null);
         delivery.deliver(c, new OutboundMessage("t", new byte[100], 0, false, null));
         assertThat((Object) channel.readOutbound()).isNull();
         assertThat(meters.get("tributary.deliveries.dropped").tag("reason", "client_packet_size").counter().count())
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void topic_aliases_up_to_the_clients_maximum_topic_sent_once_per_alias() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
+                new ClientCapabilities(100, 268_435_460L, 1, true), 10, null);
+        for (String topic : new String[] {"a/1", "a/1", "a/2", "a/1"}) {
+            delivery.deliver(c, new OutboundMessage(topic, new byte[] {1}, 0, false, new MqttProperties()));
+        }
+        String[] wireTopics = new String[4];
+        Object[] aliases = new Object[4];
+        for (int i = 0; i < 4; i++) {
+            MqttPublishMessage m = channel.readOutbound();
+            wireTopics[i] = m.variableHeader().topicName();
+            MqttProperties.MqttProperty<?> alias = m.variableHeader().properties()
+                    .getProperty(MqttProperties.TOPIC_ALIAS);
+            aliases[i] = alias == null ? null : alias.value();
+            m.release();
+        }
+        assertThat(wireTopics).containsExactly("a/1", "", "a/2", "");
+        assertThat(aliases).containsExactly(1, 1, null, 1);
+    }
+
+    @Test
+    void no_topic_alias_for_a_client_that_accepts_none() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ClientConnection c = connection(channel, 100);
+        delivery.deliver(c, message(0));
+        delivery.deliver(c, message(0));
+        for (int i = 0; i < 2; i++) {
+            MqttPublishMessage m = channel.readOutbound();
+            assertThat(m.variableHeader().topicName()).isEqualTo("t");
+            assertThat(m.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS)).isNull();
+            m.release();
+        }
+    }
+
+    @Test
+    void subscription_identifiers_are_added_per_subscriber_without_touching_the_shared_properties() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ClientConnection c = connection(channel, 100);
+        MqttProperties shared = new MqttProperties();
+        shared.add(new MqttProperties.UserProperty("k", "v"));
+        delivery.deliver(c, new OutboundMessage("t", new byte[] {1}, 1, false, shared, new int[] {7, 9}));
+        MqttPublishMessage m = channel.readOutbound();
+        assertThat(m.variableHeader().properties().getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER))
+                .extracting(p -> p.value()).containsExactly(7, 9);
+        assertThat(m.variableHeader().properties().getProperties(MqttProperties.USER_PROPERTY)).hasSize(1);
+        assertThat(shared.getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER)).isEmpty();
+        m.release();
+    }
+
+    @Test
+    void mqtt311_subscriber_gets_no_properties() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_3_1_1, true, 60, 0,
+                ClientCapabilities.DEFAULTS, 10, null);
+        MqttProperties shared = new MqttProperties();
+        shared.add(new MqttProperties.UserProperty("k", "v"));
+        delivery.deliver(c, new OutboundMessage("t", new byte[] {1}, 0, false, shared, new int[] {7}));
+        MqttPublishMessage m = channel.readOutbound();
+        assertThat(m.variableHeader().properties().isEmpty()).isTrue();
+        m.release();
+    }
+
+    @Test
+    void pubrec_for_an_unknown_packet_id_answers_pubrel_0x92_with_a_reason_unless_problems_are_unwanted() {
+        EmbeddedChannel wanting = new EmbeddedChannel();
+        delivery.onPubRec(connection(wanting, 10), 42, 0);
+        MqttMessage withReason = wanting.readOutbound();
+        MqttPubReplyMessageVariableHeader v = (MqttPubReplyMessageVariableHeader) withReason.variableHeader();
+        assertThat(v.reasonCode()).isEqualTo((byte) 0x92);
+        assertThat(v.properties().getProperty(MqttProperties.REASON_STRING)).isNotNull();
+
+        EmbeddedChannel quiet = new EmbeddedChannel();
+        delivery.onPubRec(new ClientConnection(quiet, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
+                new ClientCapabilities(10, 268_435_460L, 0, false), 10, null), 42, 0);
+        MqttMessage withoutReason = quiet.readOutbound();
+        v = (MqttPubReplyMessageVariableHeader) withoutReason.variableHeader();
+        assertThat(v.reasonCode()).isEqualTo((byte) 0x92);
+        assertThat(v.properties().isEmpty()).isTrue();
     }
 }

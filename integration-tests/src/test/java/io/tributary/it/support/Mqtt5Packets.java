@@ -1,0 +1,166 @@
+package io.tributary.it.support;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MQTT 5 packets as bytes, for {@link RawMqtt}: the wire details real clients hide (which topic alias a PUBLISH
+ * carries, whether its topic name is empty) and the protocol errors they refuse to send. Only what the tests
+ * need; properties are written in the order given.
+ */
+public final class Mqtt5Packets {
+
+    private Mqtt5Packets() {
+    }
+
+    /** One property, already encoded (identifier + value). */
+    public record Property(byte[] bytes) {
+
+        public static Property topicAlias(int alias) {
+            return new Property(new byte[] {0x23, (byte) (alias >> 8), (byte) alias});
+        }
+
+        public static Property topicAliasMaximum(int maximum) {
+            return new Property(new byte[] {0x22, (byte) (maximum >> 8), (byte) maximum});
+        }
+
+        public static Property subscriptionIdentifier(int id) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(0x0B);
+            writeVarInt(out, id);
+            return new Property(out.toByteArray());
+        }
+    }
+
+    /** A PUBLISH as it came over the wire: {@code topic} is empty when only the alias names it. */
+    public record Publish(String topic, int qos, int packetId, Integer topicAlias, List<Integer> subscriptionIds,
+            byte[] payload) {
+    }
+
+    /** CONNECT, MQTT 5, clean start. */
+    public static byte[] connect(String clientId, int keepAliveSeconds, Property... properties) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(0x02);
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body, properties);
+        RawMqtt.writeString(body, clientId);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    public static byte[] publish(String topic, int qos, int packetId, byte[] payload, Property... properties) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, topic);
+        if (qos > 0) {
+            body.write(packetId >> 8);
+            body.write(packetId & 0xFF);
+        }
+        writeProperties(body, properties);
+        body.writeBytes(payload);
+        return RawMqtt.packet(0x30 | (qos << 1), body.toByteArray());
+    }
+
+    public static byte[] subscribe(int packetId, String filter, int qos, Property... properties) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(packetId >> 8);
+        body.write(packetId & 0xFF);
+        writeProperties(body, properties);
+        RawMqtt.writeString(body, filter);
+        body.write(qos);
+        return RawMqtt.packet(0x82, body.toByteArray());
+    }
+
+    /** Packet type (upper nibble of the first byte), e.g. 2 = CONNACK, 3 = PUBLISH, 14 = DISCONNECT. */
+    public static int type(byte[] packet) {
+        return (packet[0] & 0xF0) >> 4;
+    }
+
+    /**
+     * The reason code of a CONNACK, PUBACK, PUBREC, PUBCOMP, SUBACK or DISCONNECT as {@link RawMqtt#readPacket}
+     * returns it (first byte, then the body without the remaining length).
+     */
+    public static int reasonCode(byte[] packet) {
+        return switch (type(packet)) {
+            case 2 -> packet[2] & 0xFF; // flags, reason code
+            case 4, 5, 7 -> packet.length > 3 ? packet[3] & 0xFF : 0; // packet id, optional reason code
+            case 9 -> packet[packet.length - 1] & 0xFF; // single filter: last byte
+            case 14 -> packet.length > 1 ? packet[1] & 0xFF : 0;
+            default -> throw new IllegalArgumentException("no reason code in packet type " + type(packet));
+        };
+    }
+
+    public static Publish parsePublish(byte[] packet) {
+        if (type(packet) != 3) {
+            throw new IllegalArgumentException("not a PUBLISH: type " + type(packet));
+        }
+        int qos = (packet[0] >> 1) & 3;
+        int[] pos = {1};
+        int topicLength = ((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF);
+        String topic = new String(packet, pos[0] + 2, topicLength, StandardCharsets.UTF_8);
+        pos[0] += 2 + topicLength;
+        int packetId = 0;
+        if (qos > 0) {
+            packetId = ((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF);
+            pos[0] += 2;
+        }
+        int end = readVarInt(packet, pos) + pos[0];
+        Integer alias = null;
+        List<Integer> subscriptionIds = new ArrayList<>();
+        while (pos[0] < end) {
+            int id = packet[pos[0]++] & 0xFF;
+            switch (id) {
+                case 0x01 -> pos[0] += 1; // payload format indicator
+                case 0x02 -> pos[0] += 4; // message expiry interval
+                case 0x03, 0x08, 0x09 -> pos[0] += 2 + (((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF));
+                case 0x0B -> subscriptionIds.add(readVarInt(packet, pos));
+                case 0x23 -> {
+                    alias = ((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF);
+                    pos[0] += 2;
+                }
+                case 0x26 -> {
+                    for (int i = 0; i < 2; i++) {
+                        pos[0] += 2 + (((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF));
+                    }
+                }
+                default -> throw new IllegalArgumentException(
+                        "unexpected PUBLISH property 0x" + Integer.toHexString(id));
+            }
+        }
+        byte[] payload = new byte[packet.length - end];
+        System.arraycopy(packet, end, payload, 0, payload.length);
+        return new Publish(topic, qos, packetId, alias, subscriptionIds, payload);
+    }
+
+    private static void writeProperties(ByteArrayOutputStream out, Property... properties) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (Property p : properties) {
+            all.writeBytes(p.bytes());
+        }
+        writeVarInt(out, all.size());
+        out.writeBytes(all.toByteArray());
+    }
+
+    private static void writeVarInt(ByteArrayOutputStream out, int value) {
+        do {
+            int digit = value % 128;
+            value /= 128;
+            out.write(value > 0 ? digit | 0x80 : digit);
+        } while (value > 0);
+    }
+
+    private static int readVarInt(byte[] bytes, int[] pos) {
+        int value = 0;
+        int multiplier = 1;
+        int digit;
+        do {
+            digit = bytes[pos[0]++] & 0xFF;
+            value += (digit & 0x7F) * multiplier;
+            multiplier *= 128;
+        } while ((digit & 0x80) != 0);
+        return value;
+    }
+}

@@ -1,0 +1,73 @@
+package io.tributary.transport.subscribe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.transport.connection.ClientCapabilities;
+import io.tributary.transport.connection.ClientConnection;
+
+class LocalSubscriptionsTest {
+
+    private final LocalSubscriptions subscriptions = new LocalSubscriptions();
+
+    private static ClientConnection connection(String clientId) {
+        return new ClientConnection(new EmbeddedChannel(), clientId, 1, MqttVersion.MQTT_5, true, 60, 0,
+                ClientCapabilities.DEFAULTS, 10, null);
+    }
+
+    private Map<ClientConnection, LocalSubscriptions.Match> match(String topic, String publisher) {
+        Map<ClientConnection, LocalSubscriptions.Match> out = new LinkedHashMap<>();
+        subscriptions.matchPerClient(topic, publisher, (c, m) -> {
+            assertThat(out.put(c, m)).as("one visit per client").isNull();
+        });
+        return out;
+    }
+
+    @Test
+    void overlapping_filters_give_one_copy_at_the_highest_qos_with_every_identifier() {
+        ClientConnection a = connection("a");
+        ClientConnection b = connection("b");
+        subscriptions.add(a, "s/+/t", new LocalSubscriptions.Options(0, false, false, 7));
+        subscriptions.add(a, "s/#", new LocalSubscriptions.Options(2, false, false, 9));
+        subscriptions.add(a, "s/x/t", new LocalSubscriptions.Options(1, false, true, 0));
+        subscriptions.add(b, "s/x/t", new LocalSubscriptions.Options(1, false, false, 0));
+
+        Map<ClientConnection, LocalSubscriptions.Match> matches = match("s/x/t", "p");
+        assertThat(matches).containsOnlyKeys(a, b);
+        assertThat(matches.get(a).qos()).isEqualTo(2);
+        assertThat(matches.get(a).retainAsPublished()).isTrue();
+        assertThat(matches.get(a).subscriptionIds()).containsExactlyInAnyOrder(7, 9);
+        assertThat(matches.get(b).qos()).isEqualTo(1);
+        assertThat(matches.get(b).subscriptionIds()).isEmpty();
+    }
+
+    @Test
+    void no_local_skips_only_the_publishers_own_no_local_subscriptions() {
+        ClientConnection self = connection("self");
+        subscriptions.add(self, "n/1", new LocalSubscriptions.Options(1, true, false, 3));
+        assertThat(match("n/1", "self")).isEmpty();
+        assertThat(match("n/1", "other")).containsOnlyKeys(self);
+
+        subscriptions.add(self, "n/+", new LocalSubscriptions.Options(0, false, false, 4));
+        LocalSubscriptions.Match own = match("n/1", "self").get(self);
+        assertThat(own.qos()).as("only the subscription without no-local counts").isZero();
+        assertThat(own.subscriptionIds()).containsExactly(4);
+    }
+
+    @Test
+    void resubscribing_replaces_the_identifier_and_removal_forgets_the_filter() {
+        ClientConnection c = connection("c");
+        subscriptions.add(c, "r/1", new LocalSubscriptions.Options(1, false, false, 5));
+        subscriptions.add(c, "r/1", new LocalSubscriptions.Options(1, false, false, 0));
+        assertThat(match("r/1", null).get(c).subscriptionIds()).isEmpty();
+        subscriptions.removeAll(c);
+        assertThat(match("r/1", null)).isEmpty();
+        assertThat(subscriptions.size()).isZero();
+    }
+}
