@@ -3,8 +3,9 @@ package io.tributary.it.mqtt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+
+import static io.tributary.it.support.Clients.id;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 
 import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 
@@ -27,10 +29,6 @@ class BadInputTest {
     @BeforeAll
     static void cluster() throws Exception {
         cluster = TributaryCluster.shared();
-    }
-
-    private static String id(String prefix) {
-        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     @Test
@@ -49,10 +47,8 @@ class BadInputTest {
     @Test
     void malformed_packet_closes_only_that_connection() throws Exception {
         String topic = "it/bad/" + id("t");
-        Mqtt5BlockingClient healthy = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .identifier(id("healthy")).serverHost("127.0.0.1").serverPort(cluster.mqttPort(0)).buildBlocking();
-        Mqtt5BlockingClient publisher = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .identifier(id("pub")).serverHost("127.0.0.1").serverPort(cluster.mqttPort(0)).buildBlocking();
+        Mqtt5BlockingClient healthy = Clients.hive5(cluster.mqttPort(0), id("healthy"));
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("pub"));
         healthy.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = healthy.publishes(MqttGlobalPublishFilter.ALL)) {

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +19,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.paho.client.mqttv3.IMqttMessageListener;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import static io.tributary.it.support.Clients.id;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,6 +31,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PublishResult;
 
+import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 
@@ -45,24 +46,8 @@ class CrossNodeDeliveryTest {
         cluster = TributaryCluster.shared();
     }
 
-    private static String id(String prefix) {
-        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    private static MqttClient paho3(int port, String clientId) throws Exception {
-        MqttClient client = new MqttClient("tcp://127.0.0.1:" + port, clientId, new MemoryPersistence());
-        MqttConnectOptions options = new MqttConnectOptions();
-        options.setCleanSession(true);
-        options.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
-        options.setConnectionTimeout(10);
-        options.setAutomaticReconnect(false);
-        client.connect(options);
-        return client;
-    }
-
     private static Mqtt5BlockingClient hive5(int port, String clientId) {
-        Mqtt5BlockingClient client = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .identifier(clientId).serverHost("127.0.0.1").serverPort(port).buildBlocking();
+        Mqtt5BlockingClient client = Clients.hive5(port, clientId);
         client.connect();
         return client;
     }
@@ -72,8 +57,8 @@ class CrossNodeDeliveryTest {
         String topic = "it/cross/" + id("t");
         byte[] payload = {0, 1, 2, (byte) 0xFE, (byte) 0xFF};
         BlockingQueue<org.eclipse.paho.client.mqttv3.MqttMessage> received = new LinkedBlockingQueue<>();
-        MqttClient subscriber = paho3(cluster.mqttPort(0), id("sub"));
-        MqttClient publisher = paho3(cluster.mqttPort(1), id("pub"));
+        MqttClient subscriber = Clients.paho3(cluster.mqttPort(0), id("sub"), MqttConnectOptions.MQTT_VERSION_3_1_1);
+        MqttClient publisher = Clients.paho3(cluster.mqttPort(1), id("pub"), MqttConnectOptions.MQTT_VERSION_3_1_1);
         try {
             subscriber.subscribe(topic, 1, (IMqttMessageListener) (t, m) -> received.add(m));
             publisher.publish(topic, payload, 1, false);

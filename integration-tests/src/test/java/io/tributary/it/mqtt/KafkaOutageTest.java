@@ -17,6 +17,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
 
+import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 
@@ -36,9 +37,7 @@ class KafkaOutageTest {
     }
 
     private static Mqtt5BlockingClient client(int node, String prefix) {
-        return com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .identifier(prefix + "-" + UUID.randomUUID().toString().substring(0, 8))
-                .serverHost("127.0.0.1").serverPort(cluster.mqttPort(node)).buildBlocking();
+        return Clients.hive5(cluster.mqttPort(node), Clients.id(prefix));
     }
 
     @Test

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 
+import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 
@@ -46,9 +46,7 @@ class MetricsTest {
     void transport_counts_connections_publishes_and_kafka_latency() throws Exception {
         String base = cluster.transportHttpUrl(0);
         double publishedBefore = value(scrape(base), "tributary_publishes_in_total{");
-        Mqtt5BlockingClient client = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .identifier("metrics-" + UUID.randomUUID().toString().substring(0, 8)).serverHost("127.0.0.1")
-                .serverPort(cluster.mqttPort(0)).buildBlocking();
+        Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(0), Clients.id("metrics"));
         client.connect();
         try {
             client.publishWith().topic("it/metrics").payload(new byte[] {1}).qos(MqttQos.AT_LEAST_ONCE).send();
