@@ -1,0 +1,142 @@
+package io.tributary.deploy.compose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.support.Repo;
+
+/**
+ * docker-compose.yml, .env and deploy/haproxy/haproxy.cfg match the code (no Docker engine needed). The mutation
+ * tests prove each kind of drift is caught: they change one line of the real files and expect a finding.
+ */
+class ComposeChecksTest {
+
+    private static final ServiceCatalog CATALOG = ServiceCatalog.load();
+
+    private static List<String> findings(String compose, String dotEnv, String haproxy) {
+        return ComposeChecks.check(ComposeProject.parse(compose, dotEnv), HaproxyConfig.parse(haproxy), CATALOG,
+                Repo.projectVersion(), Repo.kafkaVersion());
+    }
+
+    private static String compose() {
+        return Repo.read("docker-compose.yml");
+    }
+
+    private static String dotEnv() {
+        return Repo.read(".env");
+    }
+
+    private static String haproxy() {
+        return Repo.read("deploy/haproxy/haproxy.cfg");
+    }
+
+    /** The real file with one occurrence of a text replaced; fails if the text is not there. */
+    private static String replace(String text, String from, String to) {
+        assertThat(text).as("the file still contains the line this test changes").contains(from);
+        return text.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to));
+    }
+
+    @Test
+    void theComposeStackMatchesTheServices() {
+        assertThat(findings(compose(), dotEnv(), haproxy())).isEmpty();
+    }
+
+    @Test
+    void theStackRunsEveryServiceAndTwoTransportNodes() {
+        ComposeProject project = ComposeProject.load();
+        assertThat(project.services()).containsKeys("kafka", "postgres", "redis", "session", "routing",
+                "transport-1", "transport-2", "haproxy");
+        assertThat(project.services().get("haproxy").ports()).extracting(ComposeProject.Port::target).containsExactly(1883);
+        assertThat(project.services().get("session").ports()).extracting(ComposeProject.Port::target).containsExactly(8080);
+    }
+
+    @Test
+    void aVariableNoServiceReadsIsCaught() {
+        String drifted = replace(compose(), "      MQTT_MAX_KEEP_ALIVE: \"300\"\n",
+                "      MQTT_MAX_KEEP_ALIVE: \"300\"\n      MQTT_KEEPALIVE_MAX: \"300\"\n");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("transport-1: MQTT_KEEPALIVE_MAX is not read by transport-service"));
+    }
+
+    @Test
+    void aMissingRequiredVariableIsCaught() {
+        String drifted = replace(compose(), "      SESSION_SERVICE_URL: http://session:8080\n", "");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL must be set"));
+    }
+
+    @Test
+    void aSharedNodeIdIsCaught() {
+        String drifted = replace(compose(), "TRIBUTARY_NODE_ID: transport-2", "TRIBUTARY_NODE_ID: transport-1");
+        assertThat(findings(drifted, dotEnv(), haproxy())).anyMatch(f -> f.contains("share TRIBUTARY_NODE_ID transport-1"));
+    }
+
+    @Test
+    void divergingTopicSettingsAreCaught() {
+        String drifted = replace(compose(), "      HTTP_PORT: \"8082\"\n",
+                "      HTTP_PORT: \"8082\"\n      TRIBUTARY_PUBLISH_PARTITIONS: \"24\"\n");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("services disagree on TRIBUTARY_PUBLISH_PARTITIONS"));
+    }
+
+    @Test
+    void anAddressToAPortNothingListensOnIsCaught() {
+        String drifted = replace(compose(), "SESSION_SERVICE_URL: http://session:8080", "SESSION_SERVICE_URL: http://session:8081");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL uses port 8081 of session"));
+    }
+
+    @Test
+    void aHealthcheckOnTheWrongPortIsCaught() {
+        String drifted = replace(compose(), "http://127.0.0.1:8082/actuator/health/readiness",
+                "http://127.0.0.1:8080/actuator/health/readiness");
+        assertThat(findings(drifted, dotEnv(), haproxy())).anyMatch(f -> f.startsWith("routing: healthcheck"));
+    }
+
+    @Test
+    void versionDriftInDotEnvIsCaught() {
+        String drifted = replace(dotEnv(), "KAFKA_VERSION=" + Repo.kafkaVersion(), "KAFKA_VERSION=3.9.0");
+        assertThat(findings(compose(), drifted, haproxy()))
+                .anyMatch(f -> f.startsWith(".env KAFKA_VERSION=3.9.0 is not the Kafka version of the build"));
+    }
+
+    @Test
+    void anUndefinedComposeVariableIsCaught() {
+        String drifted = replace(dotEnv(), "POSTGRES_PASSWORD=", "POSTGRES_PASSWORD_X=");
+        assertThat(findings(compose(), drifted, haproxy()))
+                .anyMatch(f -> f.startsWith("${POSTGRES_PASSWORD} has no value in .env"));
+    }
+
+    @Test
+    void aTransportLeftOutOfHaproxyIsCaught() {
+        String drifted = replace(haproxy(), "    server transport-2 transport-2:1883 check port 8081\n", "");
+        assertThat(findings(compose(), dotEnv(), drifted))
+                .anyMatch(f -> f.startsWith("haproxy.cfg backend transports balances [transport-1]"));
+    }
+
+    @Test
+    void proxyTimeoutsShorterThanTheKeepAliveAreCaught() {
+        String drifted = replace(haproxy(), "timeout client 10m", "timeout client 5m");
+        assertThat(findings(compose(), dotEnv(), drifted)).anyMatch(f -> f.startsWith("haproxy.cfg timeout client"));
+    }
+
+    @Test
+    void haproxyTimeUnitsFollowHaproxy() {
+        assertThat(HaproxyConfig.seconds("10m")).isEqualTo(600);
+        assertThat(HaproxyConfig.seconds("5s")).isEqualTo(5);
+        assertThat(HaproxyConfig.seconds("1500")).isEqualTo(1.5);
+    }
+
+    @Test
+    void interpolationFollowsCompose() {
+        Interpolation interpolation = new Interpolation(java.util.Map.of("A", "a", "EMPTY", ""));
+        assertThat(interpolation.apply("$A-${A}-${EMPTY:-d}-${EMPTY-d}-${B:-x}-$$A-${A:+y}")).isEqualTo("a-a-d--x-$A-y");
+        assertThat(interpolation.problems()).isEmpty();
+        interpolation.apply("${B}");
+        assertThat(interpolation.problems()).hasSize(1);
+    }
+}

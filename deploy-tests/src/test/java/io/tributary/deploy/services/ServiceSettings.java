@@ -1,0 +1,63 @@
+package io.tributary.deploy.services;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What one service reads from its environment, from its own application.yml.
+ *
+ * @param module the Maven module (transport-service, ...)
+ * @param image the image repository its Jib configuration names (tributary/transport-service)
+ * @param variables every environment variable its configuration reads, with the default ("" when none)
+ * @param topicVariables the variables of the shared topic layout (under a {@code topics} key)
+ * @param shutdownPhaseSeconds Spring's timeout per graceful shutdown phase
+ * @param sourceRoot where its Java sources are (metric names, main class)
+ */
+public record ServiceSettings(String module, String image, Map<String, String> variables,
+        Set<String> topicVariables, int shutdownPhaseSeconds, java.nio.file.Path sourceRoot) {
+
+    public boolean reads(String variable) {
+        return variables.containsKey(variable);
+    }
+
+    public String defaultOf(String variable) {
+        String value = variables.get(variable);
+        if (value == null) {
+            throw new IllegalArgumentException(module + " does not read " + variable);
+        }
+        return value;
+    }
+
+    /** The value a deployment gives the service: its own setting, else the application.yml default. */
+    public String effective(Map<String, String> environment, String variable) {
+        String value = environment.get(variable);
+        return value != null ? value : defaultOf(variable);
+    }
+
+    public int httpPort(Map<String, String> environment) {
+        return Integer.parseInt(effective(environment, "HTTP_PORT"));
+    }
+
+    /**
+     * Variables a deployment must set: defaults that only make sense on a developer machine (localhost), are
+     * empty (a password), or derive from the host (the node id from HOSTNAME).
+     */
+    public Set<String> mustBeSet() {
+        Set<String> required = new TreeSet<>();
+        variables.forEach((name, fallback) -> {
+            if (name.equals("HOSTNAME")) {
+                return;
+            }
+            if (fallback.isEmpty() || fallback.contains("localhost") || fallback.contains("${")) {
+                required.add(name);
+            }
+        });
+        return required;
+    }
+
+    @Override
+    public String toString() {
+        return module;
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the three service images and the perf-tests runner image with Jib (no Docker daemon) and pushes them to
+# the account's ECR registry, tagged IMAGE_TAG (default: the current commit).
+#   IMAGE_TAG=v1 k8s/aws/scripts/build-images.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+need aws java
+
+reg="$(registry)"
+cd "$REPO_ROOT"
+log "building (tests skipped: run ./mvnw verify before releasing)"
+./mvnw -B -q -DskipTests -pl common install
+./mvnw -B -q -DskipTests -pl transport-service,routing-service,session-service,perf-tests package
+
+# Jib takes ECR credentials from the docker-credential-ecr-login helper where installed, else from a token.
+auth=()
+if command -v docker-credential-ecr-login >/dev/null 2>&1; then
+  auth=(-Djib.to.credHelper=ecr-login)
+else
+  auth=(-Djib.to.auth.username=AWS "-Djib.to.auth.password=$(aws ecr get-login-password --region "$AWS_REGION")")
+fi
+for service in "${SERVICES[@]}"; do
+  log "pushing $reg/tributary/$service:$IMAGE_TAG"
+  ./mvnw -B -q -pl "$service" jib:build "-Djib.to.image=$reg/tributary/$service:$IMAGE_TAG" "${auth[@]}"
+done
+log "pushing $reg/tributary/perf-tests:$IMAGE_TAG"
+./mvnw -B -q -Pimages -pl deploy-tests jib:build "-Djib.to.image=$reg/tributary/perf-tests:$IMAGE_TAG" "${auth[@]}"
