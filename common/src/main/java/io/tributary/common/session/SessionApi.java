@@ -36,15 +36,48 @@ public final class SessionApi {
     public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
     }
 
+    /**
+     * @param retainHandling MQTT 5 Retain Handling: 0 = send retained messages at subscribe, 1 = only if the
+     *                       subscription did not exist yet, 2 = never
+     * @param subscriptionId MQTT 5 Subscription Identifier, or {@code null} for none; stored with the subscription
+     *                       so that a resumed session gets it back
+     */
     public record Subscription(String filter, int qos, boolean noLocal, boolean retainAsPublished,
-            int retainHandling) {
+            int retainHandling, Integer subscriptionId) {
+
+        public Subscription(String filter, int qos, boolean noLocal, boolean retainAsPublished, int retainHandling) {
+            this(filter, qos, noLocal, retainAsPublished, retainHandling, null);
+        }
     }
 
     public record SubscribeRequest(String clientId, long epoch, String nodeId, List<Subscription> subscriptions) {
     }
 
-    /** @param reasonCodes one per requested subscription: granted QoS (0..2) or an MQTT failure reason code */
-    public record SubscribeResponse(List<Integer> reasonCodes) {
+    /**
+     * @param reasonCodes one per requested subscription: granted QoS (0..2) or an MQTT failure reason code
+     * @param retained    one list per requested subscription, in the same order: the retained messages the client
+     *                    must now be sent for it (empty when refused, when Retain Handling says not to send, or when
+     *                    none matches); {@code null} from a server that predates retained messages
+     */
+    public record SubscribeResponse(List<Integer> reasonCodes, List<List<RetainedMessage>> retained) {
+
+        public SubscribeResponse(List<Integer> reasonCodes) {
+            this(reasonCodes, null);
+        }
+    }
+
+    /**
+     * A stored retained message, as the publish record carried it.
+     *
+     * @param qos     QoS it was published with (the subscriber gets at most the granted QoS)
+     * @param headers the publish record's headers ({@code io.tributary.common.kafka.RecordHeaders} names and
+     *                encodings, in order): MQTT 5 properties, receive time for the remaining message expiry
+     */
+    public record RetainedMessage(String topic, byte[] payload, int qos, List<Header> headers) {
+    }
+
+    /** One record header: name and raw value. */
+    public record Header(String name, byte[] value) {
     }
 
     public record UnsubscribeRequest(String clientId, long epoch, List<String> filters) {

@@ -5,10 +5,10 @@ import java.time.Instant;
 import io.tributary.session.store.StoredSubscription;
 
 public record SubscriptionView(String filter, int qos, boolean noLocal, boolean retainAsPublished,
-        int retainHandling, Instant createdAt) {
+        int retainHandling, Integer subscriptionId, Instant createdAt) {
 
     static SubscriptionView of(StoredSubscription s) {
         return new SubscriptionView(s.filter(), s.qos(), s.noLocal(), s.retainAsPublished(), s.retainHandling(),
-                s.createdAt());
+                s.subscriptionId(), s.createdAt());
     }
 }

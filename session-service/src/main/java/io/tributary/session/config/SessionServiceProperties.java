@@ -23,7 +23,8 @@ public record SessionServiceProperties(
         @Valid @NotNull Kafka kafka,
         @Valid @NotNull Redis redis,
         @Valid @NotNull Expiry expiry,
-        @Valid @NotNull Metrics metrics) {
+        @Valid @NotNull Metrics metrics,
+        @Valid @NotNull Retained retained) {
 
     /**
      * @param topics             layout of the topics, shared with the other services; the publish partition count
@@ -56,5 +57,19 @@ public record SessionServiceProperties(
 
     /** @param connectedRefresh how often the connected-sessions gauge is re-read from PostgreSQL */
     public record Metrics(@NotNull Duration connectedRefresh) {
+    }
+
+    /**
+     * @param consumerGroup   consumer group of the retained-message consumer on the publish topic
+     * @param catchUpTimeout  longest a SUBSCRIBE waits for that consumer to reach the end of the publish topic as it
+     *                        was when the SUBSCRIBE arrived (so every retained PUBLISH acknowledged before is found)
+     * @param maxPerSubscribe most retained messages returned for one SUBSCRIBE packet; more are not sent (logged)
+     * @param countRefresh    how often the retained-messages gauge is re-counted and expired rows are purged
+     */
+    public record Retained(
+            @NotBlank String consumerGroup,
+            @NotNull Duration catchUpTimeout,
+            @Min(1) @Max(1_000_000) int maxPerSubscribe,
+            @NotNull Duration countRefresh) {
     }
 }

@@ -47,6 +47,9 @@ public final class InternalRequests {
             if (s.retainHandling() < 0 || s.retainHandling() > 2) {
                 throw ApiException.badRequest("retainHandling must be 0, 1 or 2: " + s.retainHandling());
             }
+            if (s.subscriptionId() != null && (s.subscriptionId() < 1 || s.subscriptionId() > 268_435_455)) {
+                throw ApiException.badRequest("subscriptionId must be 1..268435455: " + s.subscriptionId());
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.RestController;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.connect.ConnectService;
 import io.tributary.session.connect.DisconnectService;
+import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
 
 /** The internal API transport nodes call ({@link SessionApi}): JSON in, JSON out. */
@@ -18,12 +19,14 @@ public class InternalSessionController {
     private final ConnectService connects;
     private final DisconnectService disconnects;
     private final SubscriptionService subscriptions;
+    private final RetainedLookup retained;
 
     public InternalSessionController(ConnectService connects, DisconnectService disconnects,
-            SubscriptionService subscriptions) {
+            SubscriptionService subscriptions, RetainedLookup retained) {
         this.connects = connects;
         this.disconnects = disconnects;
         this.subscriptions = subscriptions;
+        this.retained = retained;
     }
 
     @PostMapping(path = SessionApi.CONNECT, consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -37,7 +40,12 @@ public class InternalSessionController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.SubscribeResponse subscribe(@RequestBody SessionApi.SubscribeRequest request) {
         InternalRequests.check(request);
-        return subscriptions.subscribe(request);
+        // The end of the publish topic is read first: every retained PUBLISH acknowledged before this SUBSCRIBE
+        // arrived is below it, and the lookup waits until the retained store has reached it.
+        RetainedLookup.Mark mark = retained.mark(request);
+        SubscriptionService.Subscribed subscribed = subscriptions.subscribe(request);
+        return new SessionApi.SubscribeResponse(subscribed.reasonCodes(),
+                retained.retainedFor(request, mark, subscribed.reasonCodes(), subscribed.created()));
     }
 
     @PostMapping(path = SessionApi.UNSUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,

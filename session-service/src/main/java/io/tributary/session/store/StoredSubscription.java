@@ -13,6 +13,7 @@ public record StoredSubscription(
         boolean noLocal,
         boolean retainAsPublished,
         int retainHandling,
+        Integer subscriptionId,
         Instant createdAt) {
 
     /** The feed record of this subscription for a session on {@code nodeId} (null = offline) at {@code epoch}. */
@@ -22,6 +23,6 @@ public record StoredSubscription(
     }
 
     public SessionApi.Subscription toApi() {
-        return new SessionApi.Subscription(filter, qos, noLocal, retainAsPublished, retainHandling);
+        return new SessionApi.Subscription(filter, qos, noLocal, retainAsPublished, retainHandling, subscriptionId);
     }
 }

@@ -17,7 +17,7 @@ import io.tributary.common.session.SessionApi;
 public class SubscriptionStore {
 
     private static final String COLUMNS =
-            "client_id, filter, qos, no_local, retain_as_published, retain_handling, created_at";
+            "client_id, filter, qos, no_local, retain_as_published, retain_handling, subscription_id, created_at";
 
     private static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
 
@@ -38,23 +38,32 @@ public class SubscriptionStore {
                 .list();
     }
 
-    /** Creates the subscription or replaces its options (a repeated SUBSCRIBE replaces the existing one). */
-    public void upsert(String clientId, SessionApi.Subscription s, Instant now) {
-        jdbc.sql("""
+    /**
+     * Creates the subscription or replaces its options (a repeated SUBSCRIBE replaces the existing one).
+     *
+     * @return true when the subscription is new (MQTT 5 Retain Handling 1 sends retained messages only then)
+     */
+    public boolean upsert(String clientId, SessionApi.Subscription s, Instant now) {
+        // xmax = 0 only for a freshly inserted row version, not for one written by ON CONFLICT DO UPDATE.
+        return jdbc.sql("""
                 INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
-                    created_at)
-                VALUES (:clientId, :filter, :qos, :noLocal, :retainAsPublished, :retainHandling, :createdAt)
+                    subscription_id, created_at)
+                VALUES (:clientId, :filter, :qos, :noLocal, :retainAsPublished, :retainHandling, :subscriptionId,
+                    :createdAt)
                 ON CONFLICT (client_id, filter) DO UPDATE SET qos = EXCLUDED.qos, no_local = EXCLUDED.no_local,
                     retain_as_published = EXCLUDED.retain_as_published,
-                    retain_handling = EXCLUDED.retain_handling""")
+                    retain_handling = EXCLUDED.retain_handling, subscription_id = EXCLUDED.subscription_id
+                RETURNING (xmax = 0) AS inserted""")
                 .param("clientId", clientId)
                 .param("filter", s.filter())
                 .param("qos", (short) s.qos())
                 .param("noLocal", s.noLocal())
                 .param("retainAsPublished", s.retainAsPublished())
                 .param("retainHandling", (short) s.retainHandling())
+                .param("subscriptionId", s.subscriptionId(), java.sql.Types.INTEGER)
                 .param("createdAt", Timestamps.toDb(now))
-                .update();
+                .query(Boolean.class)
+                .single();
     }
 
     /** @return true when a subscription existed */
@@ -92,6 +101,7 @@ public class SubscriptionStore {
                 rs.getBoolean("no_local"),
                 rs.getBoolean("retain_as_published"),
                 rs.getShort("retain_handling"),
+                (Integer) rs.getObject("subscription_id"),
                 Timestamps.read(rs, "created_at"));
     }
 }

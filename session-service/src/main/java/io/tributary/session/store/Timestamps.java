@@ -7,16 +7,16 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 /** Instant <-> timestamptz: the PostgreSQL driver binds OffsetDateTime, not Instant. */
-final class Timestamps {
+public final class Timestamps {
 
     private Timestamps() {
     }
 
-    static OffsetDateTime toDb(Instant instant) {
+    public static OffsetDateTime toDb(Instant instant) {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static Instant read(ResultSet rs, String column) throws SQLException {
+    public static Instant read(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }

@@ -41,8 +41,15 @@ public class SubscriptionService {
         this.clock = clock;
     }
 
+    /**
+     * @param reasonCodes one per requested subscription
+     * @param created     one per requested subscription: true when it did not exist before this SUBSCRIBE
+     */
+    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) {
+    }
+
     @Transactional
-    public SessionApi.SubscribeResponse subscribe(SessionApi.SubscribeRequest request) {
+    public Subscribed subscribe(SessionApi.SubscribeRequest request) {
         String clientId = request.clientId();
         SessionRecord session = lockCurrent(clientId, request.epoch());
         if (!request.nodeId().equals(session.nodeId())) {
@@ -52,23 +59,25 @@ public class SubscriptionService {
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
         List<Integer> reasonCodes = new ArrayList<>(request.subscriptions().size());
+        List<Boolean> created = new ArrayList<>(request.subscriptions().size());
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (SessionApi.Subscription s : request.subscriptions()) {
             int rejection = FilterAdmission.rejection(s.filter());
             if (rejection >= 0) {
                 reasonCodes.add(rejection);
+                created.add(false);
                 continue;
             }
             int granted = FilterAdmission.grantedQos(s.qos());
             SessionApi.Subscription stored = new SessionApi.Subscription(s.filter(), granted, s.noLocal(),
-                    s.retainAsPublished(), s.retainHandling());
-            subscriptions.upsert(clientId, stored, now);
+                    s.retainAsPublished(), s.retainHandling(), s.subscriptionId());
+            created.add(subscriptions.upsert(clientId, stored, now));
             records.add(SubscriptionRecords.upsert(new SubscriptionRecord(clientId, s.filter(), request.nodeId(),
                     granted, s.noLocal(), s.retainAsPublished(), s.retainHandling(), request.epoch()), partitions));
             reasonCodes.add(granted);
         }
         sender.sendAndAwait(records);
-        return new SessionApi.SubscribeResponse(reasonCodes);
+        return new Subscribed(reasonCodes, created);
     }
 
     @Transactional

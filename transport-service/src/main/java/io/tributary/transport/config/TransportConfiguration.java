@@ -177,7 +177,7 @@ public class TransportConfiguration {
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum()),
-                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector),
+                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery),
                 new OutboundAckHandler(delivery),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),

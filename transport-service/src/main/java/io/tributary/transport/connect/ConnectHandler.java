@@ -237,7 +237,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         }
         for (SessionApi.Subscription s : response.subscriptions()) {
             context.subscriptions().add(connection, s.filter(),
-                    new LocalSubscriptions.Options(s.qos(), s.noLocal(), s.retainAsPublished()));
+                    new LocalSubscriptions.Options(s.qos(), s.noLocal(), s.retainAsPublished(),
+                            s.subscriptionId() == null ? 0 : s.subscriptionId()));
         }
         ctx.writeAndFlush(connAck(connection, response.sessionPresent(), assignedId, keepAliveChanged))
                 .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
@@ -276,7 +277,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 }
                 p.maximumPacketSize(context.properties().mqtt().maxPacketSize());
                 p.receiveMaximum(context.properties().mqtt().receiveMaximum());
-                p.retainAvailable(false);
+                p.retainAvailable(true);
                 p.sharedSubscriptionAvailable(false);
                 p.subscriptionIdentifiersAvailable(true);
                 p.topicAliasMaximum(context.properties().mqtt().topicAliasMaximum());

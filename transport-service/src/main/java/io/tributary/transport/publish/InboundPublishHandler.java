@@ -97,12 +97,6 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
             connection.inboundAliases().define(alias, topic);
         }
-        if (v5 && publish.fixedHeader().isRetain()) {
-            // CONNACK said Retain Available = 0 (MQTT 5 section 3.2.2.3.5).
-            disconnector.disconnect(ctx.channel(), (byte) 0x9A, "retain_not_supported",
-                    "retained PUBLISH while retain is not available");
-            return;
-        }
         if (qos > 0 && connection.inboundAcks().size() >= receiveMaximum) {
             disconnector.disconnect(ctx.channel(), (byte) 0x93, "receive_maximum",
                     "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");

@@ -25,12 +25,15 @@ import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
  * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
  * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. The local index
- * is updated first-thing on the answer, on the event loop; an MQTT 5 Subscription Identifier is kept only there.
+ * is updated first-thing on the answer, on the event loop. The answer also carries the retained messages each
+ * granted subscription must get (session-service applied Retain Handling); they are sent right after SUBACK.
  */
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
@@ -44,13 +47,15 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private final SessionServiceClient sessions;
     private final LocalSubscriptions subscriptions;
     private final Disconnector disconnector;
+    private final OutboundDelivery delivery;
 
     public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
-            Disconnector disconnector) {
+            Disconnector disconnector, OutboundDelivery delivery) {
         this.nodeId = nodeId;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.disconnector = disconnector;
+        this.delivery = delivery;
     }
 
     @Override
@@ -99,7 +104,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);
                 forwarded.add(new SessionApi.Subscription(filter, o.qos().value(), v5 && o.isNoLocal(),
-                        v5 && o.isRetainAsPublished(), v5 ? o.retainHandling().value() : 0));
+                        v5 && o.isRetainAsPublished(), v5 ? o.retainHandling().value() : 0,
+                        subscriptionId == 0 ? null : subscriptionId));
             }
         }
         if (forwarded.isEmpty()) {
@@ -116,6 +122,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
                         return;
                     }
+                    List<OutboundMessage> retained = new ArrayList<>();
+                    long now = System.currentTimeMillis();
                     for (int j = 0; j < forwardedIndexes.size(); j++) {
                         int code = failure != null || response.reasonCodes().size() <= j ? UNSPECIFIED_ERROR
                                 : response.reasonCodes().get(j);
@@ -127,12 +135,20 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         if (code <= 2) {
                             subscriptions.add(connection, s.filter(), new LocalSubscriptions.Options(code,
                                     s.noLocal(), s.retainAsPublished(), finalSubscriptionId));
+                            if (response.retained() != null && response.retained().size() > j) {
+                                retained.addAll(RetainedDeliveries.of(response.retained().get(j), code,
+                                        finalSubscriptionId, now));
+                            }
                         } else {
                             problems.add("'" + s.filter() + "': "
                                     + (failure != null ? "the subscription could not be recorded" : "refused"));
                         }
                     }
                     ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
+                    // After SUBACK, through the same path as live messages (in-flight window, aliases, size limit).
+                    for (OutboundMessage m : retained) {
+                        delivery.deliver(connection, m);
+                    }
                 }));
     }
 

@@ -24,6 +24,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -39,7 +40,8 @@ class SubscribeHandlerTest {
     private final SubscribeHandler handler = new SubscribeHandler("node-t",
             new SessionServiceClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), executor,
                     JsonMapper.builder().build()),
-            subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())));
+            subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
+            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), 10, 100));
 
     @AfterEach
     void tearDown() {

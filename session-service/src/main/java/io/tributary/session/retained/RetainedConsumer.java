@@ -1,0 +1,223 @@
+package io.tributary.session.retained;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafka.FeedTopics;
+
+/**
+ * Keeps {@code retained_messages} up to date from {@code tributary.publish}, in its own consumer group: records with
+ * {@code mqtt.retain} = 1 are upserted (an empty payload deletes the topic's row), all others skipped. Offsets are
+ * committed only after the batch is in PostgreSQL (at least once; replays are harmless because a row remembers the
+ * offset it came from). Records are keyed by topic, so all records of one topic are on one partition, in order.
+ */
+@Component
+public class RetainedConsumer implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(RetainedConsumer.class);
+
+    private final SessionServiceProperties properties;
+    private final RetainedStore store;
+    private final RetainedProgress progress;
+    private final RetainedMetrics metrics;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+    private volatile Consumer<byte[], byte[]> consumer;
+    private volatile Thread thread;
+    private volatile boolean running;
+
+    public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
+            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics) {
+        // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
+        this.properties = properties;
+        this.store = store;
+        this.progress = progress;
+        this.metrics = metrics;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public void start() {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.retained().consumerGroup());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "session-service-retained");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // A new group must see every retained message still in the topic, not only later ones.
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer = new KafkaConsumer<>(config);
+        consumer.subscribe(List.of(TopicNames.PUBLISH), new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                partitions.forEach(progress::forget);
+            }
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                // progress is published after the first poll that follows, from the consumer's positions
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                partitions.forEach(progress::forget);
+            }
+        });
+        running = true;
+        thread = new Thread(this::run, "retained-consumer");
+        thread.start();
+        log.info("Retained-message consumer started (group {})", properties.retained().consumerGroup());
+    }
+
+    private void run() {
+        long backoffMs = 100;
+        while (running) {
+            ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+            try {
+                records = consumer.poll(Duration.ofMillis(200));
+                if (!records.isEmpty()) {
+                    apply(records);
+                    consumer.commitSync(positions());
+                }
+                publishProgress();
+                backoffMs = 100;
+            } catch (WakeupException e) {
+                // stop() woke us up
+            } catch (RuntimeException e) {
+                log.warn("Retained consumer error, retrying the batch in {} ms: {}", backoffMs, e.toString());
+                rewind(records);
+                sleep(backoffMs);
+                backoffMs = Math.min(5_000, backoffMs * 2);
+            }
+        }
+        consumer.close(Duration.ofSeconds(5));
+    }
+
+    private void apply(ConsumerRecords<byte[], byte[]> records) {
+        Instant now = clock.instant();
+        int[] stored = {0};
+        int[] deleted = {0};
+        transactions.executeWithoutResult(status -> {
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                if (record.key() == null || !RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
+                    continue;
+                }
+                String topic = new String(record.key(), StandardCharsets.UTF_8);
+                if (record.value() == null || record.value().length == 0) {
+                    // MQTT section 3.3.1.3: a zero-byte retained payload removes the topic's retained message.
+                    store.deleteFromRecord(topic, record.partition(), record.offset());
+                    deleted[0]++;
+                    continue;
+                }
+                store.upsert(topic, record.value(), qosOf(record), RetainedHeaders.encode(
+                        RetainedHeaders.of(record.headers())), expiresAt(record), now, record.partition(),
+                        record.offset());
+                stored[0]++;
+            }
+        });
+        metrics.applied(stored[0], deleted[0]);
+    }
+
+    /** Receive time plus the MQTT 5 message expiry interval, or null when the message does not expire. */
+    static Instant expiresAt(ConsumerRecord<byte[], byte[]> record) {
+        Integer expiry = RecordHeaders.readInt(record.headers(), RecordHeaders.MESSAGE_EXPIRY);
+        if (expiry == null) {
+            return null;
+        }
+        Long receivedAt = RecordHeaders.readLong(record.headers(), RecordHeaders.RECEIVED_AT);
+        long base = receivedAt != null ? receivedAt : record.timestamp();
+        return Instant.ofEpochMilli(base).plusSeconds(Integer.toUnsignedLong(expiry));
+    }
+
+    private static int qosOf(ConsumerRecord<byte[], byte[]> record) {
+        byte[] b = RecordHeaders.readBytes(record.headers(), RecordHeaders.QOS);
+        return b == null || b.length != 1 ? 0 : Math.min(2, Math.max(0, b[0]));
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> positions() {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        for (TopicPartition p : consumer.assignment()) {
+            out.put(p, new OffsetAndMetadata(consumer.position(p)));
+        }
+        return out;
+    }
+
+    private void publishProgress() {
+        for (TopicPartition p : consumer.assignment()) {
+            progress.advance(p, consumer.position(p));
+        }
+    }
+
+    /** Goes back to the first record of a failed batch on every partition, so nothing of it is skipped. */
+    private void rewind(ConsumerRecords<byte[], byte[]> records) {
+        try {
+            for (TopicPartition p : records.partitions()) {
+                List<ConsumerRecord<byte[], byte[]>> of = records.records(p);
+                if (!of.isEmpty() && consumer.assignment().contains(p)) {
+                    consumer.seek(p, of.get(0).offset());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Cannot rewind the retained consumer: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Consumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        Thread t = thread;
+        if (t != null) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

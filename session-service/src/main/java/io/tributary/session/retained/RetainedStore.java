@@ -1,0 +1,151 @@
+package io.tributary.session.retained;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.tributary.session.store.Timestamps;
+
+/** The {@code retained_messages} table: one row per topic, the last retained PUBLISH on it. */
+@Repository
+public class RetainedStore {
+
+    private static final String COLUMNS = "topic, payload, qos, headers, expires_at, updated_at";
+    private static final RowMapper<StoredRetained> ROW = RetainedStore::map;
+    /** Rows fetched per round trip while matching, so a broad filter does not load every candidate at once. */
+    private static final int FETCH_SIZE = 500;
+
+    /** The messages one filter matched; {@code capped} when more matched than were asked for. */
+    public record Matches(List<StoredRetained> messages, boolean capped) {
+    }
+
+    private final JdbcClient jdbc;
+    private final NamedParameterJdbcTemplate cursor;
+
+    public RetainedStore(JdbcClient jdbc, DataSource dataSource) {
+        this.jdbc = jdbc;
+        JdbcTemplate template = new JdbcTemplate(dataSource);
+        template.setFetchSize(FETCH_SIZE);
+        this.cursor = new NamedParameterJdbcTemplate(template);
+    }
+
+    /**
+     * Stores the retained message of a topic. A record at a lower offset of the same partition than the stored one
+     * (a replay after a consumer restart) does not overwrite it.
+     */
+    public void upsert(String topic, byte[] payload, int qos, byte[] headers, Instant expiresAt, Instant now,
+            int partition, long offset) {
+        jdbc.sql("""
+                INSERT INTO retained_messages (topic, payload, qos, headers, expires_at, updated_at,
+                    kafka_partition, kafka_offset)
+                VALUES (:topic, :payload, :qos, :headers, :expiresAt, :now, :partition, :offset)
+                ON CONFLICT (topic) DO UPDATE SET payload = EXCLUDED.payload, qos = EXCLUDED.qos,
+                    headers = EXCLUDED.headers, expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at,
+                    kafka_partition = EXCLUDED.kafka_partition, kafka_offset = EXCLUDED.kafka_offset
+                WHERE retained_messages.kafka_partition <> EXCLUDED.kafka_partition
+                    OR retained_messages.kafka_offset <= EXCLUDED.kafka_offset""")
+                .param("topic", topic)
+                .param("payload", payload)
+                .param("qos", (short) qos)
+                .param("headers", headers)
+                .param("expiresAt", expiresAt == null ? null : Timestamps.toDb(expiresAt))
+                .param("now", Timestamps.toDb(now))
+                .param("partition", partition)
+                .param("offset", offset)
+                .update();
+    }
+
+    /** Removes the topic's retained message unless it was written from a later record of the same partition. */
+    public boolean deleteFromRecord(String topic, int partition, long offset) {
+        return jdbc.sql("""
+                DELETE FROM retained_messages WHERE topic = :topic
+                    AND (kafka_partition <> :partition OR kafka_offset <= :offset)""")
+                .param("topic", topic)
+                .param("partition", partition)
+                .param("offset", offset)
+                .update() > 0;
+    }
+
+    /** Admin removal. @return true when there was one */
+    public boolean delete(String topic) {
+        return jdbc.sql("DELETE FROM retained_messages WHERE topic = :topic").param("topic", topic).update() > 0;
+    }
+
+    /** Unexpired retained messages matching {@code filter}, ordered by topic, at most {@code limit}. */
+    @Transactional(readOnly = true)
+    public Matches matching(String filter, Instant now, int limit) {
+        RetainedQuery query = RetainedQuery.of(filter);
+        MapSqlParameterSource params = new MapSqlParameterSource("now", Timestamps.toDb(now));
+        String where;
+        if (query.exact()) {
+            where = "topic = :topic";
+            params.addValue("topic", filter);
+        } else {
+            where = "topic LIKE :pattern ESCAPE '\\'";
+            params.addValue("pattern", query.likePattern());
+        }
+        String sql = "SELECT " + COLUMNS + " FROM retained_messages WHERE " + where
+                + " AND (expires_at IS NULL OR expires_at > :now) ORDER BY topic";
+        return cursor.query(sql, params, rs -> {
+            List<StoredRetained> out = new ArrayList<>();
+            int row = 0;
+            while (rs.next()) {
+                if (!query.matches(rs.getString("topic"))) {
+                    continue;
+                }
+                if (out.size() == limit) {
+                    return new Matches(out, true);
+                }
+                out.add(map(rs, row++));
+            }
+            return new Matches(out, false);
+        });
+    }
+
+    /** A page of retained messages whose topic starts with {@code prefix} (may be empty), ordered by topic. */
+    public List<StoredRetained> page(String prefix, int page, int size) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM retained_messages WHERE topic LIKE :pattern ESCAPE '\\'"
+                        + " ORDER BY topic LIMIT :limit OFFSET :offset")
+                .param("pattern", RetainedQuery.escapeLike(prefix) + "%")
+                .param("limit", size)
+                .param("offset", (long) page * size)
+                .query(ROW)
+                .list();
+    }
+
+    public long count(String prefix) {
+        return jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic LIKE :pattern ESCAPE '\\'")
+                .param("pattern", RetainedQuery.escapeLike(prefix) + "%")
+                .query(Long.class)
+                .single();
+    }
+
+    /** Deletes retained messages whose expiry passed. @return how many */
+    public int purgeExpired(Instant now) {
+        return jdbc.sql("DELETE FROM retained_messages WHERE expires_at <= :now")
+                .param("now", Timestamps.toDb(now))
+                .update();
+    }
+
+    private static StoredRetained map(ResultSet rs, int rowNum) throws SQLException {
+        return new StoredRetained(
+                rs.getString("topic"),
+                rs.getBytes("payload"),
+                rs.getShort("qos"),
+                RetainedHeaders.decode(rs.getBytes("headers")),
+                Timestamps.read(rs, "expires_at"),
+                Timestamps.read(rs, "updated_at"));
+    }
+}

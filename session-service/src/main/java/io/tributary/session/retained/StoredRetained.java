@@ -1,0 +1,15 @@
+package io.tributary.session.retained;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.tributary.common.session.SessionApi;
+
+/** One row of {@code retained_messages}. */
+public record StoredRetained(String topic, byte[] payload, int qos, List<SessionApi.Header> headers,
+        Instant expiresAt, Instant updatedAt) {
+
+    public SessionApi.RetainedMessage toApi() {
+        return new SessionApi.RetainedMessage(topic, payload, qos, headers);
+    }
+}

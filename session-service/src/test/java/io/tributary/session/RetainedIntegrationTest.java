@@ -1,0 +1,240 @@
+package io.tributary.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.support.TestEngines;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Retained messages end to end inside session-service: records on tributary.publish (as transport nodes write
+ * them) → retained consumer → PostgreSQL → SUBSCRIBE answers, with Retain Handling, deletion by an empty payload,
+ * wildcard and {@code $} matching, expiry, catch-up, subscription identifiers, the admin API and the metrics.
+ */
+@Order(3)
+class RetainedIntegrationTest extends ServiceTestBase {
+
+    private static Producer<byte[], byte[]> producer;
+
+    @BeforeAll
+    static void producer() {
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestEngines.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    }
+
+    @AfterAll
+    static void closeProducer() {
+        producer.close();
+    }
+
+    @Test
+    void retained_publish_acknowledged_before_subscribe_is_returned_with_its_metadata() throws Exception {
+        publish("ret/meta/1", "one", 1, true, 0L, null, "k", "v1", "k", "v2");
+        // No waiting here: the SUBSCRIBE itself must wait until the retained consumer has caught up.
+        SessionApi.SubscribeResponse r = subscribe("ret-meta", new SessionApi.Subscription("ret/meta/+", 2, false,
+                false, 0));
+        assertThat(r.reasonCodes()).containsExactly(2);
+        assertThat(r.retained()).hasSize(1);
+        List<SessionApi.RetainedMessage> got = r.retained().get(0);
+        assertThat(got).extracting(SessionApi.RetainedMessage::topic).containsExactly("ret/meta/1");
+        SessionApi.RetainedMessage m = got.get(0);
+        assertThat(new String(m.payload(), StandardCharsets.UTF_8)).isEqualTo("one");
+        assertThat(m.qos()).isEqualTo(1);
+        assertThat(m.headers()).extracting(SessionApi.Header::name)
+                .contains(RecordHeaders.QOS, RecordHeaders.RECEIVED_AT)
+                .containsSubsequence("mqtt5.user.k", "mqtt5.user.k");
+        assertThat(m.headers().stream().filter(h -> h.name().equals("mqtt5.user.k"))
+                .map(h -> new String(h.value(), StandardCharsets.UTF_8))).containsExactly("v1", "v2");
+    }
+
+    @Test
+    void a_later_retained_publish_replaces_and_an_empty_payload_deletes() throws Exception {
+        publish("ret/del/1", "first", 0, true, 0L, null);
+        publish("ret/del/1", "second", 0, true, 0L, null);
+        publish("ret/del/2", "stays", 0, true, 0L, null);
+        publish("ret/del/3", "not retained", 0, false, 0L, null);
+        SessionApi.SubscribeResponse before = subscribe("ret-del-a", sub("ret/del/#", 1));
+        assertThat(before.retained().get(0)).extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
+                .containsExactly("second", "stays");
+
+        publish("ret/del/1", "", 0, true, 0L, null);
+        SessionApi.SubscribeResponse after = subscribe("ret-del-b", sub("ret/del/#", 1));
+        assertThat(after.retained().get(0)).extracting(SessionApi.RetainedMessage::topic)
+                .containsExactly("ret/del/2");
+        assertThat(jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic = 'ret/del/1'").query(Long.class)
+                .single()).isZero();
+    }
+
+    @Test
+    void retain_handling_0_sends_1_sends_only_for_a_new_subscription_2_never() throws Exception {
+        publish("ret/rh/1", "x", 1, true, 0L, null);
+        String client = "ret-rh";
+        long epoch = connect(client, "node-a", true, 0).epoch();
+        SessionApi.SubscribeResponse never = subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1,
+                false, false, 2));
+        assertThat(never.retained().get(0)).isEmpty();
+        // The subscription exists now (created with handling 2), so handling 1 does not send either.
+        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1, false, false, 1))
+                .retained().get(0)).isEmpty();
+        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
+                .retained().get(0)).as("new subscription, handling 1").hasSize(1);
+        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
+                .retained().get(0)).as("existing subscription, handling 1").isEmpty();
+        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 0))
+                .retained().get(0)).as("existing subscription, handling 0").hasSize(1);
+
+        SessionApi.SubscribeResponse mixed = subscribe(client, epoch, sub("ret/rh/#/x", 1), sub("ret/rh/1", 0));
+        assertThat(mixed.reasonCodes()).containsExactly(0x8F, 0);
+        assertThat(mixed.retained().get(0)).as("refused filter").isEmpty();
+        assertThat(mixed.retained().get(1)).hasSize(1);
+    }
+
+    @Test
+    void wildcards_match_per_mqtt_rules_and_leading_wildcards_skip_dollar_topics() throws Exception {
+        publish("$retw/a", "dollar", 0, true, 0L, null);
+        publish("retw/a", "a", 0, true, 0L, null);
+        publish("retw/b/c", "bc", 0, true, 0L, null);
+        publish("retwX/a", "other prefix", 0, true, 0L, null);
+        SessionApi.SubscribeResponse r = subscribe("ret-wild", sub("retw/#", 0), sub("+/a", 0), sub("$retw/#", 0),
+                sub("#", 0), sub("retw/+", 0));
+        assertThat(topics(r, 0)).containsExactly("retw/a", "retw/b/c");
+        assertThat(topics(r, 1)).contains("retw/a", "retwX/a").doesNotContain("$retw/a");
+        assertThat(topics(r, 2)).containsExactly("$retw/a");
+        assertThat(topics(r, 3)).contains("retw/a", "retw/b/c", "retwX/a")
+                .noneMatch(t -> t.startsWith("$"));
+        assertThat(topics(r, 4)).containsExactly("retw/a");
+    }
+
+    @Test
+    void expired_retained_messages_are_not_returned() throws Exception {
+        long longAgo = System.currentTimeMillis() - 10_000;
+        publish("ret/exp/old", "old", 0, true, longAgo, 5);
+        publish("ret/exp/fresh", "fresh", 0, true, 0L, 3600);
+        SessionApi.SubscribeResponse r = subscribe("ret-exp", sub("ret/exp/+", 0));
+        assertThat(topics(r, 0)).containsExactly("ret/exp/fresh");
+        Object expiresAt = jdbc.sql("SELECT expires_at FROM retained_messages WHERE topic = 'ret/exp/fresh'")
+                .query().singleValue();
+        assertThat(toInstant(expiresAt)).isAfter(java.time.Instant.now().plusSeconds(3500));
+    }
+
+    @Test
+    void subscription_identifier_is_stored_and_comes_back_with_a_resumed_session() throws Exception {
+        long epoch = connect("ret-sid", "node-a", true, 3600).epoch();
+        subscribe("ret-sid", epoch, new SessionApi.Subscription("sid/a", 1, false, false, 0, 42),
+                new SessionApi.Subscription("sid/b", 1, false, false, 0));
+        SessionApi.ConnectResponse resumed = connect("ret-sid", "node-b", false, 3600);
+        assertThat(resumed.sessionPresent()).isTrue();
+        assertThat(resumed.subscriptions()).extracting(SessionApi.Subscription::filter,
+                SessionApi.Subscription::subscriptionId).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("sid/a", 42),
+                        org.assertj.core.groups.Tuple.tuple("sid/b", null));
+        Response bad = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("ret-sid", resumed.epoch(),
+                "node-b", List.of(new SessionApi.Subscription("sid/c", 1, false, false, 0, 0))));
+        assertThat(bad.status()).isEqualTo(400);
+    }
+
+    @Test
+    void admin_api_lists_pages_and_deletes_retained_messages() throws Exception {
+        publish("ret/adm/a", "text", 1, true, 0L, null);
+        publish("ret/adm/b", new byte[] {(byte) 0xff, 0}, 0, true, 0L, null);
+        subscribe("ret-adm", sub("ret/adm/a", 0)); // waits for the store to catch up
+
+        Response page = get("/api/v1/retained?prefix=" + enc("ret/adm/") + "&size=1");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body().get("total").asLong()).isEqualTo(2);
+        JsonNode first = page.body().get("items").get(0);
+        assertThat(first.get("topic").asString()).isEqualTo("ret/adm/a");
+        assertThat(first.get("payloadUtf8").asString()).isEqualTo("text");
+        assertThat(first.get("payloadBase64").asString()).isEqualTo("dGV4dA==");
+        assertThat(first.get("qos").asInt()).isEqualTo(1);
+        JsonNode second = get("/api/v1/retained?prefix=" + enc("ret/adm/") + "&size=1&page=1").body()
+                .get("items").get(0);
+        assertThat(second.get("topic").asString()).isEqualTo("ret/adm/b");
+        assertThat(second.get("payloadUtf8").isNull()).isTrue();
+        assertThat(get("/api/v1/retained?size=0").status()).isEqualTo(400);
+
+        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status()).isEqualTo(204);
+        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status()).isEqualTo(404);
+        assertThat(subscribe("ret-adm-2", sub("ret/adm/+", 0)).retained().get(0))
+                .extracting(SessionApi.RetainedMessage::topic).containsExactly("ret/adm/b");
+    }
+
+    @Test
+    void metrics_count_applied_records() throws Exception {
+        publish("ret/metric/1", "m", 0, true, 0L, null);
+        subscribe("ret-metric", sub("ret/metric/1", 0));
+        String scrape = http.send(java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(metricValue(scrape, "tributary_retained_updates_total")).isPositive();
+        assertThat(scrape).contains("tributary_retained_messages");
+    }
+
+    // --- helpers ---
+
+    private void publish(String topic, String payload, int qos, boolean retain, long receivedAt, Integer expiry,
+            String... userProperties) throws Exception {
+        publish(topic, payload.getBytes(StandardCharsets.UTF_8), qos, retain, receivedAt, expiry, userProperties);
+    }
+
+    private void publish(String topic, byte[] payload, int qos, boolean retain, long receivedAt, Integer expiry,
+            String... userProperties) throws Exception {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH, utf8(topic), payload);
+        record.headers().add(new RecordHeader(RecordHeaders.QOS, new byte[] {(byte) qos}));
+        record.headers().add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
+        record.headers().add(new RecordHeader(RecordHeaders.CLIENT_ID, utf8("publisher")));
+        record.headers().add(new RecordHeader(RecordHeaders.RECEIVED_AT,
+                RecordHeaders.int64(receivedAt == 0 ? System.currentTimeMillis() : receivedAt)));
+        if (expiry != null) {
+            record.headers().add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(expiry)));
+        }
+        for (int i = 0; i + 1 < userProperties.length; i += 2) {
+            record.headers().add(new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + userProperties[i],
+                    utf8(userProperties[i + 1])));
+        }
+        producer.send(record).get(10, TimeUnit.SECONDS);
+    }
+
+    private SessionApi.SubscribeResponse subscribe(String clientId, SessionApi.Subscription... subscriptions)
+            throws Exception {
+        long epoch = connect(clientId, "node-a", true, 0).epoch();
+        return subscribe(clientId, epoch, subscriptions);
+    }
+
+    private SessionApi.SubscribeResponse subscribe(String clientId, long epoch,
+            SessionApi.Subscription... subscriptions) throws Exception {
+        Response r = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest(clientId, epoch, "node-a",
+                List.of(subscriptions)));
+        assertThat(r.status()).as("subscribe: %s", r.body()).isEqualTo(200);
+        return json.treeToValue(r.body(), SessionApi.SubscribeResponse.class);
+    }
+
+    private static List<String> topics(SessionApi.SubscribeResponse r, int index) {
+        return r.retained().get(index).stream().map(SessionApi.RetainedMessage::topic).toList();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
