@@ -1,0 +1,305 @@
+package io.tributary.perf.load;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.tributary.perf.client.ClientEvents;
+import io.tributary.perf.client.Connector;
+import io.tributary.perf.client.MqttLoadClient;
+import io.tributary.perf.client.PublishGate;
+import io.tributary.perf.measure.LiveMetrics;
+import io.tributary.perf.measure.ProcessSampler;
+import io.tributary.perf.report.RunResult;
+import io.tributary.perf.scenario.Endpoint;
+import io.tributary.perf.scenario.Scenario;
+
+/**
+ * One run of a scenario by one process: connect (subscribers first, at their ramp), publish through warm-up and the
+ * measured window, drain, disconnect, and assemble the {@link RunResult}. Bounded: every wait has a deadline, and
+ * the whole run one more, after which it stops by itself.
+ */
+public final class LoadRun {
+
+    private static final Duration SETTLE_AFTER_CONNECT = Duration.ofSeconds(2);
+    private static final Duration READY_GRACE = Duration.ofSeconds(40);
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
+    private static final int MAX_FAILURE_REASONS = 20;
+
+    private final Scenario scenario;
+    private final RunOptions options;
+    private final PrintStream console;
+    private final LiveMetrics metrics = new LiveMetrics();
+    private final PublishGate gate = new PublishGate();
+    private final List<MqttLoadClient> clients = new ArrayList<>();
+    private final Map<String, LongAdder> failureReasons = new ConcurrentHashMap<>();
+    private final AtomicInteger settled = new AtomicInteger();
+    private final AtomicLong lastReadyNanos = new AtomicLong();
+    private final List<String> warnings = new ArrayList<>();
+    private volatile String phase = "connecting";
+    private long hardDeadlineNanos;
+
+    public LoadRun(Scenario scenario, RunOptions options, PrintStream console) {
+        this.scenario = scenario;
+        this.options = options;
+        this.console = console;
+    }
+
+    public RunResult run() throws InterruptedException {
+        Role role = options.role();
+        List<GroupPlan> subscriberPlans = role.runsSubscribers() ? GroupPlan.subscribers(scenario, options.runId())
+                : List.of();
+        List<GroupPlan> publisherPlans = role.runsPublishers() ? GroupPlan.publishers(scenario, options.runId())
+                : List.of();
+        if (role.runsSubscribers()) {
+            // Connect-only groups belong to no side; the subscribers process holds them (or "all").
+            subscriberPlans = new ArrayList<>(subscriberPlans);
+            subscriberPlans.addAll(GroupPlan.connections(scenario, options.runId()));
+        }
+        int planned = subscriberPlans.stream().mapToInt(GroupPlan::count).sum()
+                + publisherPlans.stream().mapToInt(GroupPlan::count).sum();
+        if (planned > options.maxConnections()) {
+            throw new IllegalArgumentException("the scenario opens " + planned + " connections in this process, more"
+                    + " than --max-connections " + options.maxConnections());
+        }
+        String limitWarning = FileLimits.warning(planned, FileLimits.current());
+        if (limitWarning != null) {
+            warn(limitWarning);
+        }
+        double rampSeconds = subscriberPlans.stream().mapToDouble(g -> g.count() / g.rampPerSecond()).sum()
+                + publisherPlans.stream().mapToDouble(g -> g.count() / g.rampPerSecond()).sum();
+        Duration budget = Duration.ofMillis((long) (rampSeconds * 1000)).plus(READY_GRACE.multipliedBy(2))
+                .plus(SETTLE_AFTER_CONNECT).plus(scenario.warmUp()).plus(scenario.duration()).plus(scenario.drain())
+                .plus(CLOSE_GRACE).plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
+        hardDeadlineNanos = System.nanoTime() + budget.toNanos();
+
+        List<Long> brokerPids = brokerPids();
+        ProcessSampler broker = new ProcessSampler(brokerPids);
+        broker.labels().values().forEach(l -> console.println("sampling broker process " + l));
+        ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
+        int sourceAddresses = scenario.sourceAddresses() > 0 ? scenario.sourceAddresses()
+                : Math.max(1, (int) Math.ceil(planned / 25_000.0));
+        Set<Endpoint> endpoints = new LinkedHashSet<>();
+        scenario.publishers().forEach(g -> endpoints.addAll(g.client().targets()));
+        scenario.subscribers().forEach(g -> endpoints.addAll(g.client().targets()));
+        scenario.connections().forEach(c -> endpoints.addAll(c.targets()));
+        boolean tls = endpoints.stream().anyMatch(Endpoint::tls);
+        Instant started = Instant.now();
+        console.printf("run %s: scenario %s, role %s, target %s, %d connections (%d source addresses), budget %ds%n",
+                options.runId(), scenario.name(), role.label(), endpoints, planned, sourceAddresses,
+                budget.toSeconds());
+
+        RunFacts facts = new RunFacts();
+        facts.loadAverageStart = ResultAssembler.loadAverage();
+        ProcessSampler.Usage baseline = broker.sample();
+        facts.rssBaseline = baseline.rssBytes();
+        facts.rssBaselineByPid = baseline.rssByPid();
+        try (Connector connector = new Connector(scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, metrics,
+                gate); RunSampler sampler = new RunSampler(metrics, broker, self, () -> phase, console)) {
+            connector.prepare(List.copyOf(endpoints));
+            facts.epoll = connector.usesEpoll();
+            sampler.start();
+            ClientEvents events = events();
+            long rampStart = System.nanoTime();
+            int opened = 0;
+            for (GroupPlan g : subscriberPlans) {
+                opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
+            }
+            awaitSettled(opened);
+            for (GroupPlan g : publisherPlans) {
+                opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
+            }
+            awaitSettled(opened);
+            facts.rampSeconds = lastReadyNanos.get() == 0 ? 0 : (lastReadyNanos.get() - rampStart) / 1e9;
+            facts.established = metrics.ready.get();
+            sleepBounded(SETTLE_AFTER_CONNECT);
+            ProcessSampler.Usage loaded = broker.sample();
+            facts.rssLoaded = loaded.rssBytes();
+            facts.rssLoadedByPid = loaded.rssByPid();
+            facts.connectionsAtLoaded = metrics.connected.get();
+
+            if (!publisherPlans.isEmpty()) {
+                phase = "warm-up";
+                sleepBounded(scenario.warmUp());
+                phase = "measure";
+                gate.set(PublishGate.State.MEASURE);
+                long measureStart = System.nanoTime();
+                sleepBounded(scenario.duration());
+                gate.set(PublishGate.State.CLOSED);
+                facts.measuredSeconds = (System.nanoTime() - measureStart) / 1e9;
+                phase = "drain";
+                drain(sampler);
+            } else if (role == Role.SUBSCRIBERS && !scenario.publishers().isEmpty()) {
+                phase = "receiving";
+                awaitPublishersDone(sampler);
+                facts.measuredSeconds = sampler.measuredReceiveSpan();
+            } else {
+                phase = "hold";
+                long holdStart = System.nanoTime();
+                sleepBounded(scenario.duration());
+                facts.measuredSeconds = (System.nanoTime() - holdStart) / 1e9;
+            }
+            gate.set(PublishGate.State.CLOSED);
+            phase = "closing";
+            clients.forEach(c -> c.disconnect(scenario.endSessions()));
+            long closeDeadline = System.nanoTime() + CLOSE_GRACE.toNanos();
+            while (metrics.connected.get() > 0 && System.nanoTime() < closeDeadline) {
+                Thread.sleep(50);
+            }
+            facts.peakConnected = sampler.peakConnected();
+            facts.cpuByPid = sampler.loadedCpuByPid();
+            sampler.close();
+            facts.samples = sampler.samples();
+            facts.elapsedSeconds = sampler.elapsedSeconds();
+        }
+        if (pastDeadline()) {
+            warn("the run hit its time budget of " + budget.toSeconds() + " s and was cut short");
+        }
+        facts.planned = planned;
+        facts.started = started;
+        facts.brokerLabels = List.copyOf(broker.labels().values());
+        facts.brokerLabelsByPid = broker.labels();
+        facts.failureReasons = failureReasons;
+        facts.warnings = warnings;
+        return ResultAssembler.assemble(scenario, options, metrics, clients, facts);
+    }
+
+    private ClientEvents events() {
+        return new ClientEvents() {
+            @Override
+            public void ready(MqttLoadClient client) {
+                settled.incrementAndGet();
+                lastReadyNanos.set(System.nanoTime());
+                if (client.plan().isPublisher()) {
+                    client.startPublishing();
+                }
+            }
+
+            @Override
+            public void failed(MqttLoadClient client, String reason) {
+                settled.incrementAndGet();
+                if (failureReasons.size() < MAX_FAILURE_REASONS || failureReasons.containsKey(reason)) {
+                    failureReasons.computeIfAbsent(reason, r -> new LongAdder()).increment();
+                }
+            }
+        };
+    }
+
+    /** Waits until every opened connection is ready or failed, at most READY_GRACE without progress. */
+    private void awaitSettled(int opened) throws InterruptedException {
+        int lastSettled = -1;
+        long lastProgress = System.nanoTime();
+        while (settled.get() < opened && !pastDeadline()) {
+            int now = settled.get();
+            if (now != lastSettled) {
+                lastSettled = now;
+                lastProgress = System.nanoTime();
+            } else if (System.nanoTime() - lastProgress > READY_GRACE.toNanos()) {
+                warn((opened - now) + " connections neither became ready nor failed within "
+                        + READY_GRACE.toSeconds() + " s; going on without them");
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** After the last publish: until nothing is in flight and nothing arrived for a second, at most the drain time. */
+    private void drain(RunSampler sampler) throws InterruptedException {
+        long end = System.nanoTime() + scenario.drain().toNanos();
+        long lastReceived = metrics.received.sum();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < end && !pastDeadline()) {
+            Thread.sleep(100);
+            long received = metrics.received.sum();
+            if (received != lastReceived) {
+                lastReceived = received;
+                quietSince = System.nanoTime();
+            } else if (metrics.inflight.get() <= 0 && System.nanoTime() - quietSince > 1_000_000_000L
+                    && (!options.role().runsSubscribers() || scenario.subscribers().isEmpty()
+                    || sampler.secondsSinceLastMeasured() > 1)) {
+                return;
+            }
+        }
+    }
+
+    /** Subscribers-only process: receives until the publishers have visibly finished, or the budget ends. */
+    private void awaitPublishersDone(RunSampler sampler) throws InterruptedException {
+        double quietEnough = Math.max(2, scenario.drain().toSeconds()) + 1;
+        while (!pastDeadline()) {
+            Thread.sleep(200);
+            if (sampler.secondsSinceLastMeasured() > quietEnough) {
+                return;
+            }
+        }
+    }
+
+    private Duration waitForPublishersSlack() {
+        return Duration.ofMillis((long) (scenario.publisherRampSeconds() * 1000)).plus(Duration.ofSeconds(60));
+    }
+
+    private void sleepBounded(Duration duration) throws InterruptedException {
+        long end = Math.min(System.nanoTime() + duration.toNanos(), hardDeadlineNanos);
+        while (System.nanoTime() < end) {
+            Thread.sleep(Math.max(1, Math.min(100, (end - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
+    private boolean pastDeadline() {
+        return System.nanoTime() > hardDeadlineNanos;
+    }
+
+    private List<Long> brokerPids() {
+        List<Long> pids = new ArrayList<>(options.brokerPids());
+        for (String pattern : options.brokerPatterns()) {
+            List<Long> found = ProcessSampler.pgrep(pattern);
+            if (found.isEmpty()) {
+                warn("--broker-pgrep '" + pattern + "' matched no process; broker CPU/RSS not sampled for it");
+            }
+            found.stream().filter(p -> !pids.contains(p)).forEach(pids::add);
+        }
+        // A broker is often a tree (a launcher and its services, PostgreSQL and its backends): sample all of it.
+        for (Long pid : List.copyOf(pids)) {
+            ProcessHandle.of(pid).ifPresent(h -> h.descendants().map(ProcessHandle::pid)
+                    .filter(p -> !pids.contains(p)).forEach(pids::add));
+        }
+        return pids;
+    }
+
+    private void warn(String message) {
+        warnings.add(message);
+        console.println("WARNING: " + message);
+    }
+
+    /** Facts gathered during the run that the result needs besides the metrics. */
+    static final class RunFacts {
+        Instant started;
+        int planned;
+        long established;
+        int peakConnected;
+        double rampSeconds;
+        double measuredSeconds;
+        double elapsedSeconds;
+        long rssBaseline;
+        long rssLoaded;
+        long connectionsAtLoaded;
+        boolean epoll;
+        double loadAverageStart;
+        List<String> brokerLabels = List.of();
+        Map<Long, String> brokerLabelsByPid = Map.of();
+        Map<Long, Long> rssBaselineByPid = Map.of();
+        Map<Long, Long> rssLoadedByPid = Map.of();
+        Map<Long, Double> cpuByPid = Map.of();
+        List<io.tributary.perf.measure.TimeSample> samples = List.of();
+        Map<String, LongAdder> failureReasons = Map.of();
+        List<String> warnings = List.of();
+    }
+}

@@ -1,0 +1,44 @@
+package io.tributary.perf.load;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import io.tributary.perf.scenario.Endpoint;
+
+/**
+ * Typed command line of {@code run} (and of each side of {@code compare}).
+ *
+ * @param targets         replaces every group's targets when not empty
+ * @param warmUp          replaces the scenario's warm-up when not null
+ * @param duration        replaces the scenario's duration when not null
+ * @param scale           multiplies every group's count (1 = as written)
+ * @param rateFactor      multiplies every publisher's rate (1 = as written)
+ * @param ramp            connections per second for every group; 0 = as written
+ * @param runId           shared by the two processes of a split run; random when null
+ * @param label           names the target in results and reports (e.g. tributary, mosquitto)
+ * @param brokerPids      processes to sample for CPU and RSS
+ * @param brokerPatterns  pgrep -f patterns resolved to more PIDs at start
+ * @param maxConnections  refuse to start when the scenario would open more than this in one process
+ */
+public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, Duration warmUp, Duration duration,
+                         double scale, double rateFactor, double ramp, String runId, String label, Path outDir,
+                         List<Long> brokerPids, List<String> brokerPatterns, int ioThreads, int sourceAddresses,
+                         int maxConnections, boolean html) {
+
+    public RunOptions {
+        targets = List.copyOf(targets);
+        brokerPids = List.copyOf(brokerPids);
+        brokerPatterns = List.copyOf(brokerPatterns);
+    }
+
+    public RunOptions withTargets(List<Endpoint> newTargets, String newLabel, List<Long> pids, List<String> patterns) {
+        return new RunOptions(scenarioFile, role, newTargets, warmUp, duration, scale, rateFactor, ramp, runId,
+                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html);
+    }
+
+    public RunOptions withRunId(String newRunId) {
+        return new RunOptions(scenarioFile, role, targets, warmUp, duration, scale, rateFactor, ramp, newRunId, label,
+                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html);
+    }
+}
