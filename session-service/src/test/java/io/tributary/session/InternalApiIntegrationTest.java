@@ -50,11 +50,16 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 .containsEntry("node", "node-a").containsEntry("epoch", Long.toString(e1)).containsKey("connectedAt");
 
         Response suback = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(
-                sub("sensors/+/temp", 1), sub("sensors/1/temp", 2), sub("a/#/b", 0), sub("$share/g/x", 1))));
+                sub("sensors/+/temp", 1), sub("sensors/1/temp", 2), sub("a/#/b", 0), sub("$share/g/x", 1),
+                sub("$share//x", 1))));
         assertThat(suback.status()).isEqualTo(200);
-        assertThat(codes(suback.body())).containsExactly(1, 2, 0x8F, 0x9E);
-        assertThat(jdbc.sql("SELECT filter FROM subscriptions WHERE client_id = 'alice' ORDER BY filter")
-                .query(String.class).list()).containsExactly("sensors/+/temp", "sensors/1/temp");
+        assertThat(codes(suback.body())).containsExactly(1, 2, 0x8F, 1, 0x8F);
+        assertThat(jdbc.sql("SELECT filter FROM subscriptions WHERE client_id = 'alice'")
+                .query(String.class).list())
+                .containsExactlyInAnyOrder("sensors/+/temp", "sensors/1/temp", "$share/g/x");
+        // A shared subscription keeps its full filter on the feed but is placed by its inner filter.
+        ConsumerRecord<byte[], byte[]> shared = last(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice");
+        assertThat(shared.partition()).isEqualTo(Partitioning.partitionFor("x", PARTITIONS));
 
         SubscriptionRecord wildcard = lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice");
         assertThat(wildcard.nodeId()).isEqualTo("node-a");
@@ -68,7 +73,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(e2).isGreaterThan(e1);
         assertThat(second.sessionPresent()).isTrue();
         assertThat(second.subscriptions()).extracting(SessionApi.Subscription::filter)
-                .containsExactly("sensors/+/temp", "sensors/1/temp");
+                .containsExactlyInAnyOrder("sensors/+/temp", "sensors/1/temp", "$share/g/x");
 
         List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
                 FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink("node-a")), utf8("alice"));
@@ -84,6 +89,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(moved.epoch()).isEqualTo(e2);
         assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice").nodeId())
                 .isEqualTo("node-b");
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice").nodeId()).isEqualTo("node-b");
         assertThat(redis.sync().hgetall("tributary:presence:alice"))
                 .containsEntry("node", "node-b").containsEntry("epoch", Long.toString(e2));
 

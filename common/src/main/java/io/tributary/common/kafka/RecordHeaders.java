@@ -38,6 +38,13 @@ public final class RecordHeaders {
     /** Reason code (MQTT 5) the transport should send when closing a client because of a command. */
     public static final String REASON_CODE = "tributary.reason-code";
 
+    /**
+     * On downlink deliveries: the shared-subscription members this node must deliver the message to, as chosen by
+     * the router (one member per share group). See {@link io.tributary.common.subscription.SharedTargets}. Absent
+     * when no share group of this node was chosen; normal subscriptions never depend on it.
+     */
+    public static final String SHARED_TARGETS = "tributary.shared-targets";
+
     private RecordHeaders() {
     }
 

@@ -33,8 +33,13 @@ public final class TopicNames {
         return DOWNLINK_PREFIX + nodeId;
     }
 
-    /** The subscription topic for a filter: wildcard filters are replicated to every router, exact ones sharded. */
+    /**
+     * The subscription topic for a filter: wildcard filters are replicated to every router, exact ones sharded. A
+     * shared filter ({@code $share/g/f}) goes where its inner filter {@code f} goes.
+     */
     public static String subscriptionsFor(String filter) {
-        return io.tributary.common.topic.TopicFilters.hasWildcard(filter) ? SUBSCRIPTIONS_WILDCARD : SUBSCRIPTIONS_EXACT;
+        String matched = io.tributary.common.topic.SharedFilters.innerFilter(filter);
+        return io.tributary.common.topic.TopicFilters.hasWildcard(matched) ? SUBSCRIPTIONS_WILDCARD
+                : SUBSCRIPTIONS_EXACT;
     }
 }

@@ -6,12 +6,14 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 
 /**
  * Builds the Kafka records of the subscription change feed, so that every producer places them the same way:
  * exact filters on {@link TopicNames#SUBSCRIPTIONS_EXACT} at the partition of the filter (co-partitioned with
- * {@link TopicNames#PUBLISH}), wildcard filters on {@link TopicNames#SUBSCRIPTIONS_WILDCARD} by key.
+ * {@link TopicNames#PUBLISH}), wildcard filters on {@link TopicNames#SUBSCRIPTIONS_WILDCARD} by key. A shared
+ * subscription ({@code $share/g/f}) keeps its full filter in key and value but is placed by its inner filter.
  */
 public final class SubscriptionRecords {
 
@@ -35,7 +37,9 @@ public final class SubscriptionRecords {
         return record;
     }
 
+    /** Shared filters are placed by their inner filter, the one publishes are matched against. */
     private static Integer partition(String filter, int publishPartitions) {
-        return TopicFilters.hasWildcard(filter) ? null : Partitioning.partitionFor(filter, publishPartitions);
+        String matched = SharedFilters.innerFilter(filter);
+        return TopicFilters.hasWildcard(matched) ? null : Partitioning.partitionFor(matched, publishPartitions);
     }
 }

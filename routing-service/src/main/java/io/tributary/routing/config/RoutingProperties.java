@@ -12,6 +12,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 
+import io.tributary.routing.fanout.SharedStrategy;
+
 /**
  * Behaviour of the routing loop.
  *
@@ -28,6 +30,7 @@ import jakarta.validation.constraints.NotNull;
  *        downlink topic is not in the list
  * @param retryBackoffMin first wait after a Kafka failure; doubled at each consecutive failure
  * @param retryBackoffMax longest wait after a Kafka failure
+ * @param sharedStrategy how the one member of a share group is chosen for each message
  */
 @Validated
 @ConfigurationProperties("tributary.routing")
@@ -41,7 +44,8 @@ public record RoutingProperties(
         @NotNull @DurationMin(millis = 100) Duration downlinkRefreshInterval,
         @NotNull @DurationMin(millis = 0) Duration downlinkMissRefreshInterval,
         @NotNull @DurationMin(millis = 1) Duration retryBackoffMin,
-        @NotNull @DurationMin(millis = 1) Duration retryBackoffMax) {
+        @NotNull @DurationMin(millis = 1) Duration retryBackoffMax,
+        @NotNull SharedStrategy sharedStrategy) {
 
     @AssertTrue(message = "retry-backoff-max must not be shorter than retry-backoff-min")
     public boolean isBackoffRangeValid() {

@@ -20,14 +20,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SharedTargets;
 import io.tributary.routing.metrics.RoutingMetrics;
 
 /**
  * Routes a batch of publish records: one record per interested transport node on that node's downlink topic, with
- * the publish's key, value and headers unchanged (in order), then waits until every one is acknowledged. Only then
+ * the publish's key, value and headers unchanged (in order) plus, when share groups chose members on that node,
+ * {@link RecordHeaders#SHARED_TARGETS} naming them; then waits until every one is acknowledged. Only then
  * may the batch's offsets be committed: a router that dies in between routes the batch again (at least once).
  */
 public final class DownlinkFanout {
@@ -77,13 +80,14 @@ public final class DownlinkFanout {
             }
             String topic = new String(publish.key(), StandardCharsets.UTF_8);
             String publisher = RecordHeaders.readString(publish.headers(), RecordHeaders.CLIENT_ID);
-            for (String node : planner.nodesFor(publish.partition(), topic, publisher)) {
-                String downlink = TopicNames.downlink(node);
+            for (Map.Entry<String, List<SharedTargets.Target>> node
+                    : planner.plan(publish.partition(), topic, publisher).entrySet()) {
+                String downlink = TopicNames.downlink(node.getKey());
                 if (!downlinkTopics.exists(downlink)) {
                     unknownNodes++;
                     continue;
                 }
-                sends.add(send(downlink, publish));
+                sends.add(send(downlink, publish, node.getValue()));
             }
         }
         if (unknownNodes > 0) {
@@ -96,9 +100,16 @@ public final class DownlinkFanout {
         return offsets;
     }
 
-    private Future<RecordMetadata> send(String downlink, ConsumerRecord<byte[], byte[]> publish) {
+    private Future<RecordMetadata> send(String downlink, ConsumerRecord<byte[], byte[]> publish,
+            List<SharedTargets.Target> sharedTargets) {
+        Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders(publish.headers().toArray());
+        // A publisher cannot choose the members: a header of that name on the publish record is never passed on.
+        headers.remove(RecordHeaders.SHARED_TARGETS);
+        if (!sharedTargets.isEmpty()) {
+            headers.add(RecordHeaders.SHARED_TARGETS, SharedTargets.encode(sharedTargets));
+        }
         ProducerRecord<byte[], byte[]> delivery = new ProducerRecord<>(downlink, null, publish.key(), publish.value(),
-                publish.headers());
+                headers);
         long start = System.nanoTime();
         try {
             // The callback runs on the producer's I/O thread: it only updates meters.

@@ -2,6 +2,7 @@ package io.tributary.routing.index;
 
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 
 /**
@@ -38,11 +39,12 @@ public record SubscriptionChange(boolean exact, int partition, String filter, St
         String[] filterAndClient = SubscriptionRecord.parseKey(key);
         String filter = filterAndClient[0];
         String clientId = filterAndClient[1];
-        String problem = TopicFilters.topicFilterProblem(filter);
+        String problem = SharedFilters.isShared(filter) ? SharedFilters.problem(filter)
+                : TopicFilters.topicFilterProblem(filter);
         if (problem != null) {
             throw new IllegalArgumentException("invalid filter in key: " + problem);
         }
-        if (TopicFilters.hasWildcard(filter) == exact) {
+        if (TopicFilters.hasWildcard(SharedFilters.innerFilter(filter)) == exact) {
             throw new IllegalArgumentException("filter '" + filter + "' does not belong on " + topic);
         }
         if (value == null) {

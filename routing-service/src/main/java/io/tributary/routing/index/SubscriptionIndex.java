@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicTrie;
 
 /**
@@ -15,19 +16,27 @@ import io.tributary.common.topic.TopicTrie;
  * owns (one map per partition, since an exact filter can only match the topic equal to it) and every wildcard
  * subscription (one trie).
  *
+ * <p>A shared subscription ({@code $share/g/f}) is indexed under its inner filter {@code f}, the one topics are
+ * matched against, keyed by its full filter and client id so that it never replaces the same client's normal
+ * subscription to {@code f} or its membership of another group; visitors see the record with its full filter and
+ * group members by it.
+ *
  * <p>Single writer: only the routing loop thread changes or reads the index. The counts behind the gauges are
  * published through volatile fields so that a metrics scrape on another thread reads current values.
  */
 public final class SubscriptionIndex {
 
-    /** Exact subscriptions of one publish partition: filter -> (client id -> subscription). */
+    /** Exact subscriptions of one publish partition: inner filter -> (member key -> subscription). */
     private static final class ExactPartition {
         final Map<String, Map<String, SubscriptionRecord>> byFilter = new HashMap<>();
         int offline;
     }
 
     private final Map<Integer, ExactPartition> exact = new HashMap<>();
-    /** Replaced, not cleared, by {@link #clear()}; volatile for the gauge that reads it on another thread. */
+    /**
+     * Wildcard subscriptions: inner filter -> (member key -> subscription). Replaced, not cleared, by
+     * {@link #clear()}; volatile for the gauge that reads it on another thread.
+     */
     private volatile TopicTrie<String, SubscriptionRecord> wildcard = new TopicTrie<>();
     private int wildcardOffline;
 
@@ -84,9 +93,11 @@ public final class SubscriptionIndex {
                     : putExact(partition, change.subscription());
             partition.offline += offlineDelta(previous, change.subscription());
         } else {
+            String matched = SharedFilters.innerFilter(change.filter());
+            String member = memberKey(change.filter(), change.clientId());
             SubscriptionRecord previous = change.removal()
-                    ? wildcard.remove(change.filter(), change.clientId())
-                    : wildcard.put(change.filter(), change.clientId(), change.subscription());
+                    ? wildcard.remove(matched, member)
+                    : wildcard.put(matched, member, change.subscription());
             wildcardOffline += offlineDelta(previous, change.subscription());
         }
         publishCounts();
@@ -123,20 +134,29 @@ public final class SubscriptionIndex {
     }
 
     private static SubscriptionRecord putExact(ExactPartition partition, SubscriptionRecord subscription) {
-        return partition.byFilter.computeIfAbsent(subscription.filter(), f -> new HashMap<>())
-                .put(subscription.clientId(), subscription);
+        return partition.byFilter.computeIfAbsent(SharedFilters.innerFilter(subscription.filter()),
+                f -> new HashMap<>()).put(memberKey(subscription.filter(), subscription.clientId()), subscription);
     }
 
     private static SubscriptionRecord removeExact(ExactPartition partition, String filter, String clientId) {
-        Map<String, SubscriptionRecord> clients = partition.byFilter.get(filter);
+        String matched = SharedFilters.innerFilter(filter);
+        Map<String, SubscriptionRecord> clients = partition.byFilter.get(matched);
         if (clients == null) {
             return null;
         }
-        SubscriptionRecord removed = clients.remove(clientId);
+        SubscriptionRecord removed = clients.remove(memberKey(filter, clientId));
         if (clients.isEmpty()) {
-            partition.byFilter.remove(filter);
+            partition.byFilter.remove(matched);
         }
         return removed;
+    }
+
+    /**
+     * Key of one subscription among those of its inner filter: the client id for a normal subscription, full filter
+     * U+0000 client id for a shared one (MQTT forbids U+0000 in client ids, so the two never collide).
+     */
+    private static String memberKey(String filter, String clientId) {
+        return SharedFilters.isShared(filter) ? filter + '\u0000' + clientId : clientId;
     }
 
     private static int offlineDelta(SubscriptionRecord before, SubscriptionRecord after) {

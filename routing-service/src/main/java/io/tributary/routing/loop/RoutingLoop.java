@@ -17,6 +17,7 @@ import io.tributary.routing.config.RoutingProperties;
 import io.tributary.routing.fanout.DeliveryPlanner;
 import io.tributary.routing.fanout.DownlinkFanout;
 import io.tributary.routing.fanout.DownlinkTopicCache;
+import io.tributary.routing.fanout.SharedMemberChooser;
 import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
@@ -60,7 +61,8 @@ public final class RoutingLoop implements SmartLifecycle {
                 kafka.requestTimeout());
         this.downlinkTopics = new DownlinkTopicCache(admin, routing.downlinkRefreshInterval(),
                 routing.downlinkMissRefreshInterval(), kafka.requestTimeout(), System::nanoTime);
-        this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index), downlinkTopics, metrics,
+        this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index,
+                new SharedMemberChooser(routing.sharedStrategy())), downlinkTopics, metrics,
                 routing.produceTimeout(), () -> running);
         this.retry = new RetryPolicy(routing.retryBackoffMin(), routing.retryBackoffMax(), status, stopSignal);
     }

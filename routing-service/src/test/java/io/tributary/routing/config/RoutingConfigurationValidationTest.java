@@ -38,7 +38,8 @@ class RoutingConfigurationValidationTest {
                     "tributary.routing.downlink-refresh-interval=2s",
                     "tributary.routing.downlink-miss-refresh-interval=1s",
                     "tributary.routing.retry-backoff-min=200ms",
-                    "tributary.routing.retry-backoff-max=5s");
+                    "tributary.routing.retry-backoff-max=5s",
+                    "tributary.routing.shared-strategy=round-robin");
 
     @Test
     void binds_valid_settings() {
@@ -47,6 +48,20 @@ class RoutingConfigurationValidationTest {
             assertThat(context.getBean(RoutingProperties.class).pollTimeout()).isEqualTo(Duration.ofMillis(100));
             assertThat(context.getBean(KafkaSettings.class).topicLayout().publishPartitions()).isEqualTo(12);
         });
+    }
+
+    @Test
+    void shared_strategy_binds_from_its_documented_spelling() {
+        runner.run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                .isEqualTo(io.tributary.routing.fanout.SharedStrategy.ROUND_ROBIN));
+        runner.withPropertyValues("tributary.routing.shared-strategy=sticky")
+                .run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                        .isEqualTo(io.tributary.routing.fanout.SharedStrategy.STICKY));
+        runner.withPropertyValues("tributary.routing.shared-strategy=random")
+                .run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                        .isEqualTo(io.tributary.routing.fanout.SharedStrategy.RANDOM));
+        runner.withPropertyValues("tributary.routing.shared-strategy=least-loaded")
+                .run(context -> assertThat(context).hasFailed());
     }
 
     @Test

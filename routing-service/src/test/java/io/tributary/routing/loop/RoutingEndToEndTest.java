@@ -44,6 +44,7 @@ import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SharedTargets;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.routing.RoutingServiceApplication;
@@ -150,6 +151,47 @@ class RoutingEndToEndTest {
         assertThat(metric(metrics, "tributary_routing_index_offline(\\{[^}]*\\})?")).isGreaterThanOrEqualTo(1);
         assertThat(metrics).contains("tributary_kafka_produce_latency_seconds_count{")
                 .contains("service=\"routing\"");
+    }
+
+    @Test
+    void share_group_members_on_two_nodes_are_named_in_the_downlink_records_in_turn() {
+        LAYOUT.ensureDownlinkTopic(admin, "node-s1");
+        LAYOUT.ensureDownlinkTopic(admin, "node-s2");
+        subscribe(new SubscriptionRecord("s1", "$share/g/share/+", "node-s1", 1, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("s2", "$share/g/share/+", "node-s2", 1, false, false, 0, 1));
+        subscribe(new SubscriptionRecord("normal", "share/x", "node-s1", 1, false, false, 0, 1));
+        for (int i = 0; i < 4; i++) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH, utf8("share/x"),
+                    utf8("m" + i));
+            record.headers().add(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher"));
+            // Whatever a publish record carries under this name, only the router's choice reaches the node.
+            record.headers().add(RecordHeaders.SHARED_TARGETS,
+                    SharedTargets.encode(List.of(new SharedTargets.Target("s1", "$share/g/share/+"),
+                            new SharedTargets.Target("s2", "$share/g/share/+"))));
+            send(record);
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> toS1 = readDownlink("node-s1", 4);
+        List<ConsumerRecord<byte[], byte[]>> toS2 = readDownlink("node-s2", 2);
+        assertThat(toS1).as("node-s1 gets every message for its normal subscriber").hasSize(4);
+        assertThat(toS2).hasSize(2);
+        List<String> chosen = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : toS1) {
+            List<SharedTargets.Target> targets = SharedTargets.decode(
+                    RecordHeaders.readBytes(r.headers(), RecordHeaders.SHARED_TARGETS));
+            assertThat(targets).isSubsetOf(new SharedTargets.Target("s1", "$share/g/share/+"));
+            if (!targets.isEmpty()) {
+                chosen.add("s1:" + utf8(r.value()));
+            }
+        }
+        for (ConsumerRecord<byte[], byte[]> r : toS2) {
+            assertThat(SharedTargets.decode(RecordHeaders.readBytes(r.headers(), RecordHeaders.SHARED_TARGETS)))
+                    .containsExactly(new SharedTargets.Target("s2", "$share/g/share/+"));
+            chosen.add("s2:" + utf8(r.value()));
+        }
+        assertThat(chosen).as("each message to exactly one member, in turn").hasSize(4)
+                .extracting(c -> c.substring(3)).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
+        assertThat(chosen).filteredOn(c -> c.startsWith("s1:")).hasSize(2);
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.config.SessionServiceProperties;
 
 /**
@@ -74,8 +75,10 @@ public class RetainedLookup {
         Instant now = null;
         for (int i = 0; i < subscriptions.size(); i++) {
             SessionApi.Subscription s = subscriptions.get(i);
-            boolean send = reasonCodes.get(i) <= 2 && (s.retainHandling() == 0
-                    || (s.retainHandling() == 1 && Boolean.TRUE.equals(created.get(i))));
+            // MQTT 5.0 section 4.8.2: retained messages are not sent for a shared subscription.
+            boolean send = reasonCodes.get(i) <= 2 && !SharedFilters.isShared(s.filter())
+                    && (s.retainHandling() == 0
+                            || (s.retainHandling() == 1 && Boolean.TRUE.equals(created.get(i))));
             if (!send || budget == 0) {
                 if (send) {
                     metrics.capped();

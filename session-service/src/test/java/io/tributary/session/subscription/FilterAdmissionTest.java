@@ -23,9 +23,13 @@ class FilterAdmissionTest {
     }
 
     @Test
-    void sharedSubscriptionsAreRefusedWith0x9E() {
-        assertThat(FilterAdmission.rejection("$share/group/a/b")).isEqualTo(0x9E);
-        assertThat(FilterAdmission.rejection("$share/group/#")).isEqualTo(0x9E);
+    void validSharedSubscriptionsAreAcceptedAndInvalidOnesRefusedWith0x8F() {
+        assertThat(FilterAdmission.rejection("$share/group/a/b")).isEqualTo(-1);
+        assertThat(FilterAdmission.rejection("$share/group/#")).isEqualTo(-1);
+        assertThat(FilterAdmission.rejection("$share//a/b")).isEqualTo(0x8F);
+        assertThat(FilterAdmission.rejection("$share/g+/a")).isEqualTo(0x8F);
+        assertThat(FilterAdmission.rejection("$share/group")).isEqualTo(0x8F);
+        assertThat(FilterAdmission.rejection("$share/group/a/#/b")).isEqualTo(0x8F);
     }
 
     @Test

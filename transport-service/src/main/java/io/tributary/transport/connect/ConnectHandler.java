@@ -278,7 +278,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 p.maximumPacketSize(context.properties().mqtt().maxPacketSize());
                 p.receiveMaximum(context.properties().mqtt().receiveMaximum());
                 p.retainAvailable(true);
-                p.sharedSubscriptionAvailable(false);
+                p.sharedSubscriptionAvailable(true);
                 p.subscriptionIdentifiersAvailable(true);
                 p.topicAliasMaximum(context.properties().mqtt().topicAliasMaximum());
             });

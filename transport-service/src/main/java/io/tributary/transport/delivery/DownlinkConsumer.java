@@ -22,6 +22,7 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SharedTargets;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
@@ -131,7 +132,9 @@ public final class DownlinkConsumer implements SmartLifecycle {
         boolean retain = RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN);
         String publisher = RecordHeaders.readString(record.headers(), RecordHeaders.CLIENT_ID);
         MqttProperties mqtt5 = PublishRecords.deliveryProperties(record.headers(), System.currentTimeMillis());
-        subscriptions.matchPerClient(topic, publisher, (connection, match) -> {
+        List<SharedTargets.Target> sharedTargets = SharedTargets.decode(
+                RecordHeaders.readBytes(record.headers(), RecordHeaders.SHARED_TARGETS));
+        subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
             if (mqtt5 == null) {
                 metrics.dropped("expired");
                 return;

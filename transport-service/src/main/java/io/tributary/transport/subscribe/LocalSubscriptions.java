@@ -2,15 +2,22 @@ package io.tributary.transport.subscribe;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import io.tributary.common.subscription.SharedTargets;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicTrie;
 import io.tributary.transport.connection.ClientConnection;
 
 /**
  * The subscriptions of the clients connected to this node. Routing sends a node one copy of each message; this
  * index fans it out to the local subscribers. Matched from the downlink consumer thread, changed from event loops.
+ *
+ * <p>Shared subscriptions ({@code $share/g/f}) are indexed under their inner filter {@code f} in a trie of their
+ * own, keyed by connection and full filter. A message reaches such a member only when the router chose it: the
+ * downlink record's {@link io.tributary.common.kafka.RecordHeaders#SHARED_TARGETS} names its client id and filter.
  */
 public final class LocalSubscriptions {
 
@@ -39,26 +46,43 @@ public final class LocalSubscriptions {
 
     private static final int[] NONE = new int[0];
 
+    /** A member of a share group on this node: the connection and the full {@code $share/g/f} filter. */
+    private record SharedMember(ClientConnection connection, String sharedFilter) {
+    }
+
     private final TopicTrie<ClientConnection, Options> trie = new TopicTrie<>();
+    private final TopicTrie<SharedMember, Options> shared = new TopicTrie<>();
 
     /** Must be called on the connection's event loop (it also records the filter on the connection). */
     public void add(ClientConnection connection, String filter, Options options) {
-        trie.put(filter, connection, options);
+        if (SharedFilters.isShared(filter)) {
+            shared.put(SharedFilters.innerFilter(filter), new SharedMember(connection, filter), options);
+        } else {
+            trie.put(filter, connection, options);
+        }
         connection.localFilters().add(filter);
     }
 
     /** Must be called on the connection's event loop. */
     public void remove(ClientConnection connection, String filter) {
-        trie.remove(filter, connection);
+        removeFromIndex(connection, filter);
         connection.localFilters().remove(filter);
     }
 
     /** Removes every filter of a closed connection. Must be called on the connection's event loop. */
     public void removeAll(ClientConnection connection) {
         for (String filter : connection.localFilters()) {
-            trie.remove(filter, connection);
+            removeFromIndex(connection, filter);
         }
         connection.localFilters().clear();
+    }
+
+    private void removeFromIndex(ClientConnection connection, String filter) {
+        if (SharedFilters.isShared(filter)) {
+            shared.remove(SharedFilters.innerFilter(filter), new SharedMember(connection, filter));
+        } else {
+            trie.remove(filter, connection);
+        }
     }
 
     /**
@@ -69,6 +93,16 @@ public final class LocalSubscriptions {
      * @param publisherClientId client id of the message's publisher, or {@code null} when unknown
      */
     public void matchPerClient(String topic, String publisherClientId, BiConsumer<ClientConnection, Match> visitor) {
+        matchPerClient(topic, publisherClientId, List.of(), visitor);
+    }
+
+    /**
+     * As {@link #matchPerClient(String, String, BiConsumer)}, plus the shared subscriptions named in
+     * {@code sharedTargets} (the members the router chose for this message); other members of those groups, and
+     * every member of groups not named, get nothing.
+     */
+    public void matchPerClient(String topic, String publisherClientId, List<SharedTargets.Target> sharedTargets,
+            BiConsumer<ClientConnection, Match> visitor) {
         Map<ClientConnection, Match> merged = new LinkedHashMap<>();
         trie.match(topic, (connection, options) -> {
             if (options.noLocal() && connection.clientId().equals(publisherClientId)) {
@@ -76,6 +110,14 @@ public final class LocalSubscriptions {
             }
             merged.merge(connection, single(options), LocalSubscriptions::merge);
         });
+        if (!sharedTargets.isEmpty()) {
+            shared.match(topic, (member, options) -> {
+                if (sharedTargets.contains(new SharedTargets.Target(member.connection().clientId(),
+                        member.sharedFilter()))) {
+                    merged.merge(member.connection(), single(options), LocalSubscriptions::merge);
+                }
+            });
+        }
         merged.forEach(visitor);
     }
 
@@ -94,6 +136,6 @@ public final class LocalSubscriptions {
     }
 
     public int size() {
-        return trie.entryCount();
+        return trie.entryCount() + shared.entryCount();
     }
 }

@@ -21,6 +21,7 @@ import io.netty.handler.codec.mqtt.MqttUnsubAckMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
@@ -34,6 +35,8 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
  * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. The local index
  * is updated first-thing on the answer, on the event loop. The answer also carries the retained messages each
  * granted subscription must get (session-service applied Retain Handling); they are sent right after SUBACK.
+ * Shared subscriptions ({@code $share/g/f}, MQTT 5 section 4.8.2, also from 3.x clients) go the same way; which
+ * member gets a message is decided by the routers, and they never get retained messages at SUBSCRIBE.
  */
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
@@ -41,7 +44,6 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int FAILURE_V3 = 0x80;
     private static final int UNSPECIFIED_ERROR = 0x80;
     private static final int TOPIC_FILTER_INVALID = 0x8F;
-    private static final int SHARED_NOT_SUPPORTED = 0x9E;
 
     private final String nodeId;
     private final SessionServiceClient sessions;
@@ -93,13 +95,17 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
             String filter = s.topicFilter();
-            String problem = TopicFilters.topicFilterProblem(filter);
+            boolean sharedFilter = SharedFilters.isShared(filter);
+            if (sharedFilter && v5 && s.option().isNoLocal()) {
+                // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
+                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                        "No Local set on the shared subscription '" + filter + "'");
+                return;
+            }
+            String problem = sharedFilter ? SharedFilters.problem(filter) : TopicFilters.topicFilterProblem(filter);
             if (problem != null) {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
                 problems.add("'" + filter + "': " + problem);
-            } else if (filter.startsWith("$share/")) {
-                codes[i] = v5 ? SHARED_NOT_SUPPORTED : FAILURE_V3;
-                problems.add("'" + filter + "': shared subscriptions are not supported");
             } else {
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);

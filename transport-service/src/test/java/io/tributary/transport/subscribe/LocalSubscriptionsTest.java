@@ -3,12 +3,14 @@ package io.tributary.transport.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.subscription.SharedTargets.Target;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 
@@ -68,6 +70,51 @@ class LocalSubscriptionsTest {
         assertThat(match("r/1", null).get(c).subscriptionIds()).isEmpty();
         subscriptions.removeAll(c);
         assertThat(match("r/1", null)).isEmpty();
+        assertThat(subscriptions.size()).isZero();
+    }
+
+    private Map<ClientConnection, LocalSubscriptions.Match> matchShared(String topic, List<Target> targets) {
+        Map<ClientConnection, LocalSubscriptions.Match> out = new LinkedHashMap<>();
+        subscriptions.matchPerClient(topic, "p", targets, (c, m) -> {
+            assertThat(out.put(c, m)).as("one visit per client").isNull();
+        });
+        return out;
+    }
+
+    @Test
+    void shared_members_get_a_message_only_when_the_router_named_them() {
+        ClientConnection m1 = connection("m1");
+        ClientConnection m2 = connection("m2");
+        ClientConnection normal = connection("normal");
+        subscriptions.add(m1, "$share/g/s/+", new LocalSubscriptions.Options(1, false, false, 0));
+        subscriptions.add(m2, "$share/g/s/+", new LocalSubscriptions.Options(1, false, false, 0));
+        subscriptions.add(normal, "s/x", new LocalSubscriptions.Options(0, false, false, 0));
+
+        assertThat(matchShared("s/x", List.of())).containsOnlyKeys(normal);
+        assertThat(matchShared("s/x", List.of(new Target("m2", "$share/g/s/+")))).containsOnlyKeys(normal, m2);
+        // Another group, or the same client under another filter, does not count.
+        assertThat(matchShared("s/x", List.of(new Target("m1", "$share/h/s/+"), new Target("m1", "$share/g/s/x"))))
+                .containsOnlyKeys(normal);
+        // The topic must still match the member's inner filter.
+        assertThat(matchShared("t/x", List.of(new Target("m1", "$share/g/s/+")))).isEmpty();
+        // The shared filter is not a filter of its own: its literal text matches nothing.
+        assertThat(matchShared("$share/g/s/x", List.of())).isEmpty();
+    }
+
+    @Test
+    void a_client_in_a_group_and_subscribed_normally_gets_one_merged_copy_and_removal_is_per_filter() {
+        ClientConnection c = connection("c");
+        subscriptions.add(c, "$share/g/s/x", new LocalSubscriptions.Options(2, false, false, 8));
+        subscriptions.add(c, "s/x", new LocalSubscriptions.Options(0, false, false, 0));
+        assertThat(subscriptions.size()).isEqualTo(2);
+
+        LocalSubscriptions.Match both = matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c);
+        assertThat(both.qos()).isEqualTo(2);
+        assertThat(both.subscriptionIds()).containsExactly(8);
+
+        subscriptions.remove(c, "$share/g/s/x");
+        assertThat(matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c).qos()).isZero();
+        subscriptions.removeAll(c);
         assertThat(subscriptions.size()).isZero();
     }
 }

@@ -20,6 +20,7 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
+import io.netty.handler.codec.mqtt.MqttSubscriptionOption;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -86,6 +87,30 @@ class SubscribeHandlerTest {
         assertThat(((MqttReasonCodeAndPropertiesVariableHeader) out.variableHeader()).reasonCode())
                 .isEqualTo((byte) 0x82);
         assertThat(channel.isActive()).isFalse();
+    }
+
+    @Test
+    void no_local_on_a_shared_subscription_is_a_protocol_error() throws Exception {
+        EmbeddedChannel channel = channel(true);
+        channel.writeInbound(MqttMessageBuilders.subscribe().messageId(5).addSubscription("$share/g/a/b",
+                new MqttSubscriptionOption(MqttQoS.AT_LEAST_ONCE, true, false,
+                        MqttSubscriptionOption.RetainedHandlingPolicy.SEND_AT_SUBSCRIBE)).build());
+        MqttMessage out = awaitOutbound(channel);
+        assertThat(out.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);
+        assertThat(((MqttReasonCodeAndPropertiesVariableHeader) out.variableHeader()).reasonCode())
+                .isEqualTo((byte) 0x82);
+        assertThat(channel.isActive()).isFalse();
+    }
+
+    @Test
+    void invalid_share_names_get_0x8f_and_nothing_is_added_locally() throws Exception {
+        for (String filter : new String[] {"$share//a/b", "$share/g+/a", "$share/g", "$share/g/a/#/b"}) {
+            EmbeddedChannel channel = channel(true);
+            channel.writeInbound(subscribe(filter, null));
+            MqttSubAckMessage ack = (MqttSubAckMessage) awaitOutbound(channel);
+            assertThat(ack.payload().reasonCodes()).as(filter).containsExactly(0x8F);
+        }
+        assertThat(subscriptions.size()).isZero();
     }
 
     @Test
