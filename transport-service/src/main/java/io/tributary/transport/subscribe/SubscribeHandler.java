@@ -128,6 +128,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
                         return;
                     }
+                    if (!ctx.channel().isActive()) {
+                        // Closed while session-service answered: its local subscriptions are already gone, and
+                        // adding these now would leave a dead subscriber in the node's index.
+                        return;
+                    }
                     List<OutboundMessage> retained = new ArrayList<>();
                     long now = System.currentTimeMillis();
                     for (int j = 0; j < forwardedIndexes.size(); j++) {
