@@ -14,12 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
-import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
@@ -165,7 +161,7 @@ class RetainedMessagesTest {
         publisher.disconnect();
 
         BlockingQueue<MqttMessage> received = new LinkedBlockingQueue<>();
-        MqttAsyncClient paho5 = paho5(cluster.mqttPort(0), received);
+        MqttAsyncClient paho5 = Clients.paho5(cluster.mqttPort(0), received);
         try {
             MqttProperties properties = new MqttProperties();
             properties.setSubscriptionIdentifier(77);
@@ -291,37 +287,4 @@ class RetainedMessagesTest {
         }
     }
 
-    /** A connected Paho mqttv5 client whose messages land in {@code received}. */
-    private static MqttAsyncClient paho5(int port, BlockingQueue<MqttMessage> received) throws MqttException {
-        MqttAsyncClient client = new MqttAsyncClient("tcp://127.0.0.1:" + port, id("paho5"),
-                new MemoryPersistence());
-        client.setCallback(new MqttCallback() {
-            @Override
-            public void messageArrived(String topic, MqttMessage message) {
-                received.add(message);
-            }
-
-            @Override
-            public void disconnected(MqttDisconnectResponse response) {
-            }
-
-            @Override
-            public void mqttErrorOccurred(MqttException exception) {
-            }
-
-            @Override
-            public void deliveryComplete(IMqttToken token) {
-            }
-
-            @Override
-            public void connectComplete(boolean reconnect, String serverURI) {
-            }
-
-            @Override
-            public void authPacketArrived(int reasonCode, MqttProperties properties) {
-            }
-        });
-        client.connect().waitForCompletion(10_000);
-        return client;
-    }
 }

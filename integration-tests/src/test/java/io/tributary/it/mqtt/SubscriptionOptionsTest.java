@@ -11,9 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
-import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
@@ -27,6 +24,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
+import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.Mqtt5Packets.Property;
@@ -44,39 +42,6 @@ class SubscriptionOptionsTest {
         cluster = TributaryCluster.shared();
     }
 
-    /** A connected Paho mqttv5 client whose messages land in {@code received}. */
-    private static MqttAsyncClient paho5(int port, BlockingQueue<MqttMessage> received) throws MqttException {
-        MqttAsyncClient client = new MqttAsyncClient("tcp://127.0.0.1:" + port, id("paho5"),
-                new MemoryPersistence());
-        client.setCallback(new MqttCallback() {
-            @Override
-            public void messageArrived(String topic, MqttMessage message) {
-                received.add(message);
-            }
-
-            @Override
-            public void disconnected(MqttDisconnectResponse response) {
-            }
-
-            @Override
-            public void mqttErrorOccurred(MqttException exception) {
-            }
-
-            @Override
-            public void deliveryComplete(IMqttToken token) {
-            }
-
-            @Override
-            public void connectComplete(boolean reconnect, String serverURI) {
-            }
-
-            @Override
-            public void authPacketArrived(int reasonCode, MqttProperties properties) {
-            }
-        });
-        client.connect().waitForCompletion(10_000);
-        return client;
-    }
 
     private static void subscribe(MqttAsyncClient client, String filter, int qos, Integer subscriptionId)
             throws MqttException {
@@ -94,7 +59,7 @@ class SubscriptionOptionsTest {
     void overlapping_subscriptions_give_one_copy_with_every_identifier_at_the_highest_qos() throws Exception {
         String root = "it/subid/" + id("t");
         BlockingQueue<MqttMessage> received = new LinkedBlockingQueue<>();
-        MqttAsyncClient subscriber = paho5(cluster.mqttPort(0), received);
+        MqttAsyncClient subscriber = Clients.paho5(cluster.mqttPort(0), received);
         Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(1), id("pub"));
         publisher.connect();
         try {

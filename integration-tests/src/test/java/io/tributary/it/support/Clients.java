@@ -1,6 +1,15 @@
 package io.tributary.it.support;
 
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+
+import org.eclipse.paho.mqttv5.client.IMqttToken;
+import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
+import org.eclipse.paho.mqttv5.client.MqttCallback;
+import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
@@ -39,5 +48,39 @@ public final class Clients {
         options.setConnectionTimeout(10);
         options.setAutomaticReconnect(false);
         return options;
+    }
+
+    /** A connected Paho mqttv5 client whose messages land in {@code received}. */
+    public static MqttAsyncClient paho5(int port, BlockingQueue<MqttMessage> received) throws MqttException {
+        MqttAsyncClient client = new MqttAsyncClient("tcp://127.0.0.1:" + port, id("paho5"),
+                new org.eclipse.paho.mqttv5.client.persist.MemoryPersistence());
+        client.setCallback(new MqttCallback() {
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+                received.add(message);
+            }
+
+            @Override
+            public void disconnected(MqttDisconnectResponse response) {
+            }
+
+            @Override
+            public void mqttErrorOccurred(MqttException exception) {
+            }
+
+            @Override
+            public void deliveryComplete(IMqttToken token) {
+            }
+
+            @Override
+            public void connectComplete(boolean reconnect, String serverURI) {
+            }
+
+            @Override
+            public void authPacketArrived(int reasonCode, MqttProperties properties) {
+            }
+        });
+        client.connect().waitForCompletion(10_000);
+        return client;
     }
 }
