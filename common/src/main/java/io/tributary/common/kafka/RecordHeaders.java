@@ -45,6 +45,13 @@ public final class RecordHeaders {
      */
     public static final String SHARED_TARGETS = "tributary.shared-targets";
 
+    /**
+     * On downlink deliveries: the persistent sessions on this node for which the router appended the message to
+     * their session queue, with the queue sequence it got (see {@link io.tributary.common.queue.QueuedNotice}).
+     * Those clients are served from their queue, never from the record itself.
+     */
+    public static final String QUEUED = "tributary.queued";
+
     private RecordHeaders() {
     }
 
@@ -70,6 +77,12 @@ public final class RecordHeaders {
             return null;
         }
         return ByteBuffer.wrap(h.value()).getInt();
+    }
+
+    /** The {@link #QOS} header (one byte), 0 when absent or malformed. */
+    public static int readQos(Headers headers) {
+        Header h = headers.lastHeader(QOS);
+        return h == null || h.value() == null || h.value().length != 1 ? 0 : Math.min(2, Math.max(0, h.value()[0]));
     }
 
     public static Long readLong(Headers headers, String name) {

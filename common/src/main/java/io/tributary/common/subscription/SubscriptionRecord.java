@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
  * {@link io.tributary.common.kafka.RecordHeaders#EPOCH} header.
  *
  * @param retainHandling MQTT 5 retain handling option (0, 1 or 2)
+ * @param persistent     the session outlives its connection (MQTT 3.1.1 clean session 0, MQTT 5 session expiry
+ *                       above 0): QoS 1/2 messages for it go through its session queue, online or not
  */
 public record SubscriptionRecord(
         String clientId,
@@ -27,9 +29,12 @@ public record SubscriptionRecord(
         boolean noLocal,
         boolean retainAsPublished,
         int retainHandling,
-        long epoch) {
+        long epoch,
+        boolean persistent) {
 
-    private static final byte FORMAT_VERSION = 1;
+    /** Version 1 had no {@code persistent} flag; it is still read (an offline version-1 record is persistent). */
+    private static final byte FORMAT_V1 = 1;
+    private static final byte FORMAT_VERSION = 2;
     private static final char KEY_SEPARATOR = '\u0000';
 
     public SubscriptionRecord {
@@ -44,13 +49,19 @@ public record SubscriptionRecord(
         }
     }
 
+    /** A record in the version-1 sense: persistent exactly when offline. */
+    public SubscriptionRecord(String clientId, String filter, String nodeId, int qos, boolean noLocal,
+            boolean retainAsPublished, int retainHandling, long epoch) {
+        this(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling, epoch, nodeId == null);
+    }
+
     public boolean online() {
         return nodeId != null;
     }
 
     public SubscriptionRecord withNode(String newNodeId, long newEpoch) {
         return new SubscriptionRecord(clientId, filter, newNodeId, qos, noLocal, retainAsPublished, retainHandling,
-                newEpoch);
+                newEpoch, persistent);
     }
 
     public byte[] key() {
@@ -87,6 +98,7 @@ public record SubscriptionRecord(
             out.writeBoolean(retainAsPublished);
             out.writeByte(retainHandling);
             out.writeLong(epoch);
+            out.writeBoolean(persistent);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -96,7 +108,7 @@ public record SubscriptionRecord(
     public static SubscriptionRecord decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte version = in.readByte();
-            if (version != FORMAT_VERSION) {
+            if (version != FORMAT_VERSION && version != FORMAT_V1) {
                 throw new IllegalArgumentException("unknown subscription record format " + version);
             }
             String clientId = readString(in);
@@ -107,8 +119,9 @@ public record SubscriptionRecord(
             boolean retainAsPublished = in.readBoolean();
             int retainHandling = in.readByte();
             long epoch = in.readLong();
+            boolean persistent = version == FORMAT_V1 ? nodeId == null : in.readBoolean();
             return new SubscriptionRecord(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling,
-                    epoch);
+                    epoch, persistent);
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated subscription record", e);
         }

@@ -47,6 +47,33 @@ public final class RawMqtt implements AutoCloseable {
         return packet(0x30, variable.toByteArray());
     }
 
+    /** SUBSCRIBE (MQTT 3.1.1) to one filter. */
+    public static byte[] subscribe311(int packetId, String filter, int qos) {
+        ByteArrayOutputStream variable = new ByteArrayOutputStream();
+        variable.write(packetId >> 8);
+        variable.write(packetId & 0xFF);
+        writeString(variable, filter);
+        variable.write(qos);
+        return packet(0x82, variable.toByteArray());
+    }
+
+    /** PUBACK (MQTT 3.1.1) of {@code packetId}. */
+    public static byte[] puback(int packetId) {
+        return packet(0x40, new byte[] {(byte) (packetId >> 8), (byte) packetId});
+    }
+
+    /** The packet id of a QoS 1/2 PUBLISH as {@link #readPacket} returns it (MQTT 3.1.1: no properties). */
+    public static int publishPacketId(byte[] packet) {
+        int at = 3 + (((packet[1] & 0xFF) << 8) | (packet[2] & 0xFF));
+        return ((packet[at] & 0xFF) << 8) | (packet[at + 1] & 0xFF);
+    }
+
+    /** The payload of a QoS 1/2 PUBLISH as {@link #readPacket} returns it (MQTT 3.1.1). */
+    public static byte[] publishPayload(byte[] packet) {
+        int at = 3 + (((packet[1] & 0xFF) << 8) | (packet[2] & 0xFF)) + 2;
+        return java.util.Arrays.copyOfRange(packet, at, packet.length);
+    }
+
     public static byte[] packet(int firstByte, byte[] body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(firstByte);

@@ -22,6 +22,8 @@ public final class TributaryCluster {
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
     private static final int NODE_2_MAX_KEEP_ALIVE = 120;
     private static TributaryCluster shared;
+    /** Small, so a test can fill a session queue quickly; the routing service enforces it. */
+    public static final int SESSION_QUEUE_LIMIT = 100;
 
     private final Path workDir;
     private Engines engines;
@@ -76,7 +78,8 @@ public final class TributaryCluster {
                 .env("REDIS_URL", engines.redisUrl())
                 .build();
         routingHttpPort = Ports.freePort();
-        routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort).build();
+        routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort)
+                .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT).build();
         for (int i = 0; i < NODE_IDS.length; i++) {
             mqttPorts[i] = Ports.freePort();
             int httpPort = Ports.freePort();
@@ -121,6 +124,9 @@ public final class TributaryCluster {
                 .jvmOption("-XX:TieredStopAtLevel=1")
                 .logFile(log(name))
                 .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
+                // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append
+                // to session queues, transport nodes to read them.
+                .env("REDIS_URL", engines.redisUrl())
                 .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
     }
 

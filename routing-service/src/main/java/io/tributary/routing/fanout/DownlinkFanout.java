@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -24,14 +26,19 @@ import org.apache.kafka.common.header.Headers;
 
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.queue.SessionQueueAppender;
 
 /**
- * Routes a batch of publish records: one record per interested transport node on that node's downlink topic, with
- * the publish's key, value and headers unchanged (in order) plus, when share groups chose members on that node,
- * {@link RecordHeaders#SHARED_TARGETS} naming them; then waits until every one is acknowledged. Only then
- * may the batch's offsets be committed: a router that dies in between routes the batch again (at least once).
+ * Routes a batch of publish records. First the messages for persistent sessions are appended to their session
+ * queues (Redis) and the appends awaited; then one record per interested transport node goes to that node's downlink
+ * topic, with the publish's key, value and headers unchanged (in order) plus, when share groups chose members on
+ * that node, {@link RecordHeaders#SHARED_TARGETS} naming them, and, when queued clients are connected there,
+ * {@link RecordHeaders#QUEUED} waking them up; then every record's acknowledgement is awaited. Only then may the
+ * batch's offsets be committed: a router that dies in between routes the batch again (at least once towards nodes;
+ * queues skip what they already hold).
  */
 public final class DownlinkFanout {
 
@@ -48,11 +55,16 @@ public final class DownlinkFanout {
     private final DownlinkTopicCache downlinkTopics;
     private final RoutingMetrics metrics;
     private final Duration produceTimeout;
+    private final SessionQueueAppender queues;
+    private final Duration queueTimeout;
     private final BooleanSupplier running;
 
     public DownlinkFanout(Producer<byte[], byte[]> producer, DeliveryPlanner planner, DownlinkTopicCache downlinkTopics,
-            RoutingMetrics metrics, Duration produceTimeout, BooleanSupplier running) {
+            RoutingMetrics metrics, Duration produceTimeout, SessionQueueAppender queues, Duration queueTimeout,
+            BooleanSupplier running) {
         this.producer = producer;
+        this.queues = queues;
+        this.queueTimeout = queueTimeout;
         this.planner = planner;
         this.downlinkTopics = downlinkTopics;
         this.metrics = metrics;
@@ -61,15 +73,16 @@ public final class DownlinkFanout {
     }
 
     /**
-     * Sends the downlink records of {@code batch} and waits for all their acknowledgements.
+     * Appends the batch's messages for persistent sessions to their queues and waits for Redis; then sends the
+     * downlink records (each naming the queued clients of its node) and waits for all their acknowledgements.
      *
      * @return the offsets to commit: per partition, the offset after the batch's last record
-     * @throws DeliveryFailedException when a record was not acknowledged (or the service is stopping)
+     * @throws DeliveryFailedException when an append or a record was not acknowledged (or the service is stopping)
      */
     public Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        List<Future<RecordMetadata>> sends = new ArrayList<>();
-        int unknownNodes = 0;
+        List<Routed> routed = new ArrayList<>(batch.count());
+        List<CompletableFuture<SessionQueueAppender.Appended>> appends = new ArrayList<>();
         int withoutTopic = 0;
         for (ConsumerRecord<byte[], byte[]> publish : batch) {
             offsets.put(new TopicPartition(publish.topic(), publish.partition()),
@@ -80,33 +93,108 @@ public final class DownlinkFanout {
             }
             String topic = new String(publish.key(), StandardCharsets.UTF_8);
             String publisher = RecordHeaders.readString(publish.headers(), RecordHeaders.CLIENT_ID);
-            for (Map.Entry<String, List<SharedTargets.Target>> node
-                    : planner.plan(publish.partition(), topic, publisher).entrySet()) {
+            int qos = RecordHeaders.readQos(publish.headers());
+            DeliveryPlan plan = planner.plan(publish.partition(), topic, qos, publisher);
+            List<CompletableFuture<SessionQueueAppender.Appended>> own = new ArrayList<>(plan.queued().size());
+            for (DeliveryPlan.QueueTarget target : plan.queued()) {
+                CompletableFuture<SessionQueueAppender.Appended> append = queues.append(target.clientId(), publish,
+                        target.sharedFilters());
+                own.add(append);
+                appends.add(append);
+            }
+            routed.add(new Routed(publish, plan, own));
+        }
+        if (withoutTopic > 0) {
+            metrics.dropped(RoutingMetrics.DROP_NO_TOPIC, withoutTopic);
+        }
+        awaitAppends(appends);
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
+        int unknownNodes = 0;
+        for (Routed r : routed) {
+            Map<String, Map<String, Long>> queuedByNode = queuedByNode(r);
+            for (Map.Entry<String, List<SharedTargets.Target>> node : r.plan.nodes().entrySet()) {
                 String downlink = TopicNames.downlink(node.getKey());
                 if (!downlinkTopics.exists(downlink)) {
                     unknownNodes++;
                     continue;
                 }
-                sends.add(send(downlink, publish, node.getValue()));
+                sends.add(send(downlink, r.publish, node.getValue(),
+                        queuedByNode.getOrDefault(node.getKey(), Map.of())));
             }
         }
         if (unknownNodes > 0) {
             metrics.dropped(RoutingMetrics.DROP_UNKNOWN_NODE, unknownNodes);
         }
-        if (withoutTopic > 0) {
-            metrics.dropped(RoutingMetrics.DROP_NO_TOPIC, withoutTopic);
-        }
         awaitAcknowledgements(sends);
         return offsets;
     }
 
+    /** A publish of the batch with its plan and its queue appends (in the order of {@code plan.queued()}). */
+    private record Routed(ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan,
+            List<CompletableFuture<SessionQueueAppender.Appended>> appends) {
+    }
+
+    /**
+     * Per node, the queued clients to wake up and where their queue holds the message. A client left out (its queue
+     * refused the message or is gone) is served from the record like a non-persistent one while it is online.
+     */
+    private Map<String, Map<String, Long>> queuedByNode(Routed r) {
+        Map<String, Map<String, Long>> byNode = new HashMap<>();
+        for (int i = 0; i < r.appends.size(); i++) {
+            DeliveryPlan.QueueTarget target = r.plan.queued().get(i);
+            SessionQueueAppender.Appended appended = r.appends.get(i).join();
+            switch (appended.status()) {
+                case APPENDED -> metrics.queued(appended.dropped());
+                case REPLAYED -> metrics.queueReplaySkipped();
+                case REFUSED_FULL -> metrics.queueDropped(1);
+                case NO_SESSION -> metrics.dropped(RoutingMetrics.DROP_NO_QUEUE, 1);
+            }
+            if (target.nodeId() != null && appended.seq() > 0) {
+                byNode.computeIfAbsent(target.nodeId(), n -> new LinkedHashMap<>()).put(target.clientId(),
+                        appended.seq());
+            }
+        }
+        return byNode;
+    }
+
+    private void awaitAppends(List<CompletableFuture<SessionQueueAppender.Appended>> appends) {
+        if (appends.isEmpty()) {
+            return;
+        }
+        CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
+        long deadline = System.nanoTime() + queueTimeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !running.getAsBoolean()) {
+                throw new DeliveryFailedException(running.getAsBoolean()
+                        ? "session queue appends not answered within " + queueTimeout
+                        : "stopping before the session queue appends were answered", null);
+            }
+            try {
+                all.get(Math.min(WAIT_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(left) + 1), TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // Check for stop and deadline, then wait again.
+            } catch (ExecutionException e) {
+                throw new DeliveryFailedException("session queue append failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DeliveryFailedException("interrupted waiting for session queue appends", e);
+            }
+        }
+    }
+
     private Future<RecordMetadata> send(String downlink, ConsumerRecord<byte[], byte[]> publish,
-            List<SharedTargets.Target> sharedTargets) {
+            List<SharedTargets.Target> sharedTargets, Map<String, Long> queued) {
         Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders(publish.headers().toArray());
-        // A publisher cannot choose the members: a header of that name on the publish record is never passed on.
+        // A publisher cannot choose members or queues: headers of those names on the publish are never passed on.
         headers.remove(RecordHeaders.SHARED_TARGETS);
+        headers.remove(RecordHeaders.QUEUED);
         if (!sharedTargets.isEmpty()) {
             headers.add(RecordHeaders.SHARED_TARGETS, SharedTargets.encode(sharedTargets));
+        }
+        if (!queued.isEmpty()) {
+            headers.add(RecordHeaders.QUEUED, QueuedNotice.encode(queued));
         }
         ProducerRecord<byte[], byte[]> delivery = new ProducerRecord<>(downlink, null, publish.key(), publish.value(),
                 headers);

@@ -18,6 +18,8 @@ import io.tributary.routing.fanout.DeliveryPlanner;
 import io.tributary.routing.fanout.DownlinkFanout;
 import io.tributary.routing.fanout.DownlinkTopicCache;
 import io.tributary.routing.fanout.SharedMemberChooser;
+import io.tributary.routing.queue.SessionQueueAppender;
+import io.tributary.routing.queue.SessionQueueProperties;
 import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
@@ -50,7 +52,8 @@ public final class RoutingLoop implements SmartLifecycle {
     private boolean partitionCountWarned;
 
     public RoutingLoop(Admin admin, Producer<byte[], byte[]> producer, FeedConsumers consumers, SubscriptionIndex index,
-            RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka, RoutingProperties routing) {
+            RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka, RoutingProperties routing,
+            SessionQueueAppender queues, SessionQueueProperties queueProperties) {
         this.admin = admin;
         this.layout = kafka.topicLayout();
         this.consumers = consumers;
@@ -63,7 +66,7 @@ public final class RoutingLoop implements SmartLifecycle {
                 routing.downlinkMissRefreshInterval(), kafka.requestTimeout(), System::nanoTime);
         this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index,
                 new SharedMemberChooser(routing.sharedStrategy())), downlinkTopics, metrics,
-                routing.produceTimeout(), () -> running);
+                routing.produceTimeout(), queues, queueProperties.commandTimeout(), () -> running);
         this.retry = new RetryPolicy(routing.retryBackoffMin(), routing.retryBackoffMax(), status, stopSignal);
     }
 

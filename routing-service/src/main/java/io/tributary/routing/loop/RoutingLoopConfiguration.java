@@ -12,6 +12,8 @@ import io.tributary.routing.config.RoutingProperties;
 import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.queue.SessionQueueAppender;
+import io.tributary.routing.queue.SessionQueueProperties;
 
 /** Wires the routing loop and the state it shares with metrics and health. */
 @Configuration(proxyBeanMethods = false)
@@ -31,7 +33,14 @@ public class RoutingLoopConfiguration {
     @Bean
     public RoutingLoop routingLoop(Admin admin, Producer<byte[], byte[]> downlinkProducer, FeedConsumers consumers,
             SubscriptionIndex index, RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka,
-            RoutingProperties routing) {
-        return new RoutingLoop(admin, downlinkProducer, consumers, index, metrics, status, kafka, routing);
+            RoutingProperties routing, SessionQueueAppender queues, SessionQueueProperties queueProperties) {
+        return new RoutingLoop(admin, downlinkProducer, consumers, index, metrics, status, kafka, routing, queues,
+                queueProperties);
+    }
+
+    /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */
+    @Bean(destroyMethod = "close")
+    public SessionQueueAppender sessionQueueAppender(SessionQueueProperties properties) {
+        return new SessionQueueAppender(properties);
     }
 }

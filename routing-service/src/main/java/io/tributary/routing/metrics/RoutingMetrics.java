@@ -20,12 +20,18 @@ public class RoutingMetrics {
     public static final String DROP_UNKNOWN_NODE = "unknown_node";
     /** Why a publish was not routed at all: it has no key, so no MQTT topic. */
     public static final String DROP_NO_TOPIC = "no_topic";
+    /** Why a message for a persistent session was not queued: the session has no queue (it ended meanwhile). */
+    public static final String DROP_NO_QUEUE = "no_session_queue";
+    /** Why a queued message was dropped: its session queue was full (which one goes depends on the policy). */
+    public static final String DROP_QUEUE_FULL = "session_queue_full";
 
     private final MeterRegistry registry;
     private final Counter publishesIn;
     private final Counter deliveriesOut;
     private final Counter malformedSubscriptions;
     private final Timer produceLatency;
+    private final Counter queued;
+    private final Counter queueReplaySkipped;
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
 
     public RoutingMetrics(MeterRegistry registry, SubscriptionIndex index) {
@@ -43,7 +49,14 @@ public class RoutingMetrics {
                 .description("Time from send to acknowledgement of a produced record")
                 .tag("service", "routing")
                 .register(registry);
+        queued = Counter.builder("tributary.routing.queued")
+                .description("Messages appended to session queues of persistent sessions")
+                .register(registry);
+        queueReplaySkipped = Counter.builder("tributary.routing.queue.replays.skipped")
+                .description("Appends skipped because the queue already held them (a batch routed again)")
+                .register(registry);
         dropped(DROP_UNKNOWN_NODE);
+        dropped(DROP_QUEUE_FULL);
         Gauge.builder("tributary.routing.index.exact.filters", index, SubscriptionIndex::exactFilterCount)
                 .description("Distinct exact filters of the owned partitions").register(registry);
         Gauge.builder("tributary.routing.index.wildcard.filters", index, SubscriptionIndex::wildcardFilterCount)
@@ -65,6 +78,22 @@ public class RoutingMetrics {
 
     public void dropped(String reason, int count) {
         dropped(reason).increment(count);
+    }
+
+    /** One message queued; {@code droppedOldest} older messages made room for it. */
+    public void queued(long droppedOldest) {
+        queued.increment();
+        if (droppedOldest > 0) {
+            dropped(DROP_QUEUE_FULL).increment(droppedOldest);
+        }
+    }
+
+    public void queueDropped(long count) {
+        dropped(DROP_QUEUE_FULL).increment(count);
+    }
+
+    public void queueReplaySkipped() {
+        queueReplaySkipped.increment();
     }
 
     public void malformedSubscription() {

@@ -131,10 +131,10 @@ class SharedSubscriptionPlannerTest {
     void shared_exact_subscription_is_indexed_on_the_partition_of_its_inner_filter() {
         DeliveryPlanner planner = planner(SharedStrategy.ROUND_ROBIN);
         subscribe("m1", "$share/g/" + TOPIC, "n1");
-        assertThat(planner.nodesFor(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, null)).containsExactly("n1");
+        assertThat(planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, null).nodes().keySet()).containsExactly("n1");
         // The shared filter as a topic matches nothing: members are matched by the inner filter only.
         String literal = "$share/g/" + TOPIC;
-        assertThat(planner.nodesFor(Partitioning.partitionFor(literal, PARTITIONS), literal, null)).isEmpty();
+        assertThat(planner.plan(Partitioning.partitionFor(literal, PARTITIONS), literal, 1, null).nodes().keySet()).isEmpty();
     }
 
     private DeliveryPlanner planner(SharedStrategy strategy) {
@@ -142,7 +142,7 @@ class SharedSubscriptionPlannerTest {
     }
 
     private static SortedMap<String, List<Target>> plan(DeliveryPlanner planner, String publisher) {
-        return planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, publisher);
+        return planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, publisher).nodes();
     }
 
     private void subscribe(String clientId, String filter, String nodeId) {

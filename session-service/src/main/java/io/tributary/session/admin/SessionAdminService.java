@@ -12,6 +12,7 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
+import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
@@ -29,9 +30,11 @@ public class SessionAdminService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
+    private final SessionQueues queues;
 
     public SessionAdminService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence) {
+            RecordSender sender, PresenceStore presence, SessionQueues queues) {
+        this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
@@ -57,9 +60,9 @@ public class SessionAdminService {
         SessionView session = SessionView.of(require(clientId));
         try {
             Presence p = presence.get(clientId).orElse(null);
-            return new SessionDetails(session, p, null);
+            return new SessionDetails(session, p, null, queues.stats(clientId));
         } catch (RuntimeException e) {
-            return new SessionDetails(session, null, "Redis unavailable: " + e.getMessage());
+            return new SessionDetails(session, null, "Redis unavailable: " + e.getMessage(), null);
         }
     }
 
@@ -100,6 +103,7 @@ public class SessionAdminService {
         }
         sender.sendAndAwait(tombstones);
         sessions.delete(clientId);
+        queues.delete(clientId);
         presence.removeIfEpoch(clientId, session.epoch());
     }
 

@@ -18,6 +18,7 @@ import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
+import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
@@ -41,11 +42,13 @@ public class ConnectService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
+    private final SessionQueues queues;
     private final SessionMetrics metrics;
     private final Clock clock;
 
     public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionMetrics metrics, Clock clock) {
+            RecordSender sender, PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock) {
+        this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
@@ -73,15 +76,23 @@ public class ConnectService {
             for (String filter : subscriptions.deleteAll(clientId)) {
                 records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
             }
+            if (!locked.created()) {
+                // The old session's queue goes with it (a new client has none: queues die with their sessions).
+                queues.delete(clientId);
+            }
         } else {
             for (StoredSubscription s : subscriptions.list(clientId)) {
-                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch), partitions));
+                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, request.sessionExpirySeconds() > 0), partitions));
                 resumed.add(s.toApi());
             }
         }
         if (plan.takeover()) {
             topics.ensureDownlink(plan.takeoverNode());
             records.add(DownlinkCommands.takeover(plan.takeoverNode(), clientId, epoch));
+        }
+        if (request.sessionExpirySeconds() > 0) {
+            // Before the subscriptions say "persistent" in the feed: routing appends only to an existing queue.
+            queues.ensure(clientId, now);
         }
         sender.sendAndAwait(records);
 

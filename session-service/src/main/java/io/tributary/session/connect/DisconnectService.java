@@ -17,6 +17,7 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.PresenceStore;
+import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
@@ -36,11 +37,13 @@ public class DisconnectService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
+    private final SessionQueues queues;
     private final SessionMetrics metrics;
     private final Clock clock;
 
     public DisconnectService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionMetrics metrics, Clock clock) {
+            RecordSender sender, PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock) {
+        this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
@@ -67,9 +70,10 @@ public class DisconnectService {
             }
             sender.sendAndAwait(records);
             sessions.delete(clientId);
+            queues.delete(clientId);
         } else {
             for (StoredSubscription s : subscriptions.list(clientId)) {
-                records.add(SubscriptionRecords.upsert(s.toRecord(null, epoch), partitions));
+                records.add(SubscriptionRecords.upsert(s.toRecord(null, epoch, true), partitions));
             }
             sender.sendAndAwait(records);
             Instant now = clock.instant();

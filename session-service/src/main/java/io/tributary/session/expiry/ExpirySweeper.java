@@ -19,6 +19,7 @@ import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.presence.PresenceStore;
+import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
 
@@ -38,13 +39,15 @@ public class ExpirySweeper implements SchedulingConfigurer {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
+    private final SessionQueues queues;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final SessionServiceProperties.Expiry settings;
 
     public ExpirySweeper(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, TransactionTemplate transactions, Clock clock,
-            SessionServiceProperties properties) {
+            RecordSender sender, PresenceStore presence, SessionQueues queues, TransactionTemplate transactions,
+            Clock clock, SessionServiceProperties properties) {
+        this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
@@ -102,6 +105,8 @@ public class ExpirySweeper implements SchedulingConfigurer {
         }
         sender.sendAndAwait(tombstones);
         sessions.deleteAll(epochs.keySet());
+        // Inside the transaction: if Redis fails, the rows stay and the next run deletes queues and rows again.
+        epochs.keySet().forEach(queues::delete);
         // Offline sessions should have no presence left; clear any a failed Redis write left behind.
         epochs.forEach(presence::removeIfEpoch);
         return expired.size();

@@ -8,16 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.StringCodec;
-import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.redis.RedisAccess;
 
 /**
  * Hot presence in Redis: hash {@code tributary:presence:<clientId>} = {node, epoch, connectedAt}. PostgreSQL stays
@@ -26,7 +19,7 @@ import io.tributary.session.config.SessionServiceProperties;
  * fail at once instead of queueing.
  */
 @Component
-public class PresenceStore implements AutoCloseable {
+public class PresenceStore {
 
     private static final Logger log = LoggerFactory.getLogger(PresenceStore.class);
 
@@ -39,19 +32,10 @@ public class PresenceStore implements AutoCloseable {
             end
             return 0""";
 
-    private final RedisClient client;
-    private volatile StatefulRedisConnection<String, String> connection;
+    private final RedisAccess redis;
 
-    public PresenceStore(SessionServiceProperties properties) {
-        RedisURI uri = RedisURI.create(properties.redis().url());
-        uri.setTimeout(properties.redis().commandTimeout());
-        this.client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .socketOptions(SocketOptions.builder().connectTimeout(properties.redis().commandTimeout()).build())
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(properties.redis().commandTimeout()))
-                .build());
+    public PresenceStore(RedisAccess redis) {
+        this.redis = redis;
     }
 
     public static String key(String clientId) {
@@ -104,25 +88,6 @@ public class PresenceStore implements AutoCloseable {
     }
 
     private RedisCommands<String, String> commands() {
-        StatefulRedisConnection<String, String> c = connection;
-        if (c == null) {
-            synchronized (this) {
-                c = connection;
-                if (c == null) {
-                    c = client.connect(StringCodec.UTF8);
-                    connection = c;
-                }
-            }
-        }
-        return c.sync();
-    }
-
-    @Override
-    public void close() {
-        StatefulRedisConnection<String, String> c = connection;
-        if (c != null) {
-            c.close();
-        }
-        client.shutdown();
+        return redis.commands();
     }
 }

@@ -16,10 +16,13 @@ public record StoredSubscription(
         Integer subscriptionId,
         Instant createdAt) {
 
-    /** The feed record of this subscription for a session on {@code nodeId} (null = offline) at {@code epoch}. */
-    public SubscriptionRecord toRecord(String nodeId, long epoch) {
+    /**
+     * The feed record of this subscription for a session on {@code nodeId} (null = offline) at {@code epoch};
+     * {@code persistent} when the session outlives its connection (its messages then go through its queue).
+     */
+    public SubscriptionRecord toRecord(String nodeId, long epoch, boolean persistent) {
         return new SubscriptionRecord(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling,
-                epoch);
+                epoch, persistent);
     }
 
     public SessionApi.Subscription toApi() {

@@ -73,7 +73,8 @@ public class SubscriptionService {
                     s.retainAsPublished(), s.retainHandling(), s.subscriptionId());
             created.add(subscriptions.upsert(clientId, stored, now));
             records.add(SubscriptionRecords.upsert(new SubscriptionRecord(clientId, s.filter(), request.nodeId(),
-                    granted, s.noLocal(), s.retainAsPublished(), s.retainHandling(), request.epoch()), partitions));
+                    granted, s.noLocal(), s.retainAsPublished(), s.retainHandling(), request.epoch(),
+                    session.sessionExpirySeconds() > 0), partitions));
             reasonCodes.add(granted);
         }
         sender.sendAndAwait(records);

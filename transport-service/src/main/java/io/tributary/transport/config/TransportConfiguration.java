@@ -35,6 +35,8 @@ import io.tributary.transport.listener.MqttListener;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
@@ -153,27 +155,40 @@ public class TransportConfiguration {
                 sessionClientExecutor, jsonMapper);
     }
 
+    @Bean(destroyMethod = "close")
+    SessionQueueStore sessionQueueStore(TransportProperties properties) {
+        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+    }
+
     @Bean
-    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics) {
+    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics,
+            SessionQueueStore sessionQueueStore) {
         return new OutboundDelivery(metrics, properties.mqtt().maxInflight(),
-                properties.mqtt().maxQueuedPerConnection());
+                properties.mqtt().maxQueuedPerConnection(), sessionQueueStore);
+    }
+
+    @Bean
+    SessionQueueReader sessionQueueReader(SessionQueueStore sessionQueueStore, LocalSubscriptions subscriptions,
+            OutboundDelivery delivery, TransportMetrics metrics) {
+        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics);
     }
 
     @Bean
     DownlinkConsumer downlinkConsumer(TransportProperties properties, Admin kafkaAdmin,
             LocalSubscriptions subscriptions, ConnectionRegistry registry, OutboundDelivery delivery,
-            Disconnector disconnector, TransportMetrics metrics) {
+            Disconnector disconnector, TransportMetrics metrics, SessionQueueReader queueReader) {
         return new DownlinkConsumer(properties.nodeId(), properties.kafka().bootstrapServers(), subscriptions,
-                registry, delivery, disconnector, metrics);
+                registry, delivery, disconnector, metrics, queueReader);
     }
 
     @Bean
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
-            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery) {
+            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery,
+            SessionQueueReader queueReader) {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
-                registry, subscriptions, producer, disconnector, metrics);
+                registry, subscriptions, producer, disconnector, metrics, queueReader);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum()),

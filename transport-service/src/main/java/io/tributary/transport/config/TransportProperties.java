@@ -27,7 +27,8 @@ public record TransportProperties(
         @NotBlank @Pattern(regexp = "[A-Za-z0-9._-]{1,200}") String nodeId,
         @Valid @NotNull Mqtt mqtt,
         @Valid @NotNull Kafka kafka,
-        @Valid @NotNull Session session) {
+        @Valid @NotNull Session session,
+        @Valid @NotNull Redis redis) {
 
     /**
      * @param maxPacketSize        largest packet accepted from a client, in bytes (CONNACK Maximum Packet Size)
@@ -66,6 +67,16 @@ public record TransportProperties(
             @NotNull Duration maxBlock,
             @NotNull Duration deliveryTimeout,
             @Min(0) int lingerMs) {
+    }
+
+    /**
+     * Redis holding the session queues of persistent sessions (shared with routing-service and session-service).
+     *
+     * @param url            {@code redis://host:port}
+     * @param commandTimeout longest wait for an answer; a failed read is retried, a failed acknowledgement means
+     *                       the message is sent again at the next connection
+     */
+    public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {
     }
 
     /** @param url base URL of session-service */

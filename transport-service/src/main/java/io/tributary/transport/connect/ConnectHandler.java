@@ -37,6 +37,7 @@ import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.listener.HandlerNames;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.WillMessage;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.uplink.PublishProducer;
@@ -242,6 +243,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         }
         ctx.writeAndFlush(connAck(connection, response.sessionPresent(), assignedId, keepAliveChanged))
                 .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        // After CONNACK: what the session queue holds goes out first, in order, then live messages.
+        context.queueReader().start(connection);
         context.metrics().connectAccepted();
         if (connectTimeout != null) {
             connectTimeout.cancel(false);
@@ -311,7 +314,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     /** The collaborators a connect needs, bundled so the handler can be created per channel cheaply. */
     public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
             SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics) {
+            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
+            SessionQueueReader queueReader) {
     }
 
 }

@@ -11,11 +11,14 @@ import java.util.function.Supplier;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
+import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.publish.WillMessage;
+import io.tributary.transport.sessionqueue.QueueCursor;
+import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * The state of one accepted MQTT connection. Everything mutable here is touched only on the channel's event loop
@@ -24,6 +27,9 @@ import io.tributary.transport.publish.WillMessage;
 public final class ClientConnection {
 
     public static final AttributeKey<ClientConnection> KEY = AttributeKey.valueOf("tributary.connection");
+
+    /** Ids below belong to session-queue messages (derived from their sequence, see {@link SessionQueueKeys}). */
+    private static final int FIRST_OWN_PACKET_ID = SessionQueueKeys.QUEUE_PACKET_IDS + 1;
 
     private final Channel channel;
     private final String clientId;
@@ -38,8 +44,13 @@ public final class ClientConnection {
     private WillMessage will;
     private boolean normalDisconnect;
     private boolean takenOver;
-    /** Filters this connection holds in the node's local index, so they can be removed when it closes. */
-    private final Set<String> localFilters = new HashSet<>();
+    /**
+     * Filters this connection holds in the node's local index, with their options: so they can be removed when it
+     * closes, and so a message from its session queue can be matched against this connection alone.
+     */
+    private final Map<String, LocalSubscriptions.Options> localFilters = new HashMap<>();
+    /** Where this connection reads its session queue; null when the session ends with the connection. */
+    private final QueueCursor queueCursor;
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
     private final Map<Integer, OutboundMessage> inflight = new HashMap<>();
     /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
@@ -51,7 +62,7 @@ public final class ClientConnection {
     private final InboundTopicAliases inboundAliases;
     /** Aliases we assign to topics we deliver; null when the client accepts none. */
     private final OutboundTopicAliases outboundAliases;
-    private int nextPacketId = 1;
+    private int nextPacketId = FIRST_OWN_PACKET_ID;
     /** Session-service calls of this connection run one after another, in packet order. */
     private CompletableFuture<?> sessionCalls = CompletableFuture.completedFuture(null);
 
@@ -71,6 +82,7 @@ public final class ClientConnection {
         this.sessionExpirySeconds = sessionExpirySeconds;
         this.capabilities = capabilities;
         this.will = will;
+        this.queueCursor = sessionExpirySeconds > 0 ? new QueueCursor() : null;
         boolean v5 = version == MqttVersion.MQTT_5;
         this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
         int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
@@ -164,8 +176,13 @@ public final class ClientConnection {
         this.takenOver = true;
     }
 
-    public Set<String> localFilters() {
+    public Map<String, LocalSubscriptions.Options> localFilters() {
         return localFilters;
+    }
+
+    /** Non-null for a persistent session (expiry above 0 at CONNECT): its QoS 1/2 messages come from its queue. */
+    public QueueCursor queueCursor() {
+        return queueCursor;
     }
 
     public Map<Integer, OutboundMessage> inflight() {
@@ -184,11 +201,14 @@ public final class ClientConnection {
         return inboundQos2;
     }
 
-    /** Next free packet id (1..65535) not used by an in-flight message; -1 when all are in use. */
+    /**
+     * Next free packet id not used by an in-flight message, for messages that do not come from the session queue
+     * (those bring their own); -1 when all are in use.
+     */
     public int allocatePacketId() {
-        for (int i = 0; i < 65535; i++) {
+        for (int i = FIRST_OWN_PACKET_ID; i <= 65535; i++) {
             int id = nextPacketId;
-            nextPacketId = nextPacketId == 65535 ? 1 : nextPacketId + 1;
+            nextPacketId = nextPacketId == 65535 ? FIRST_OWN_PACKET_ID : nextPacketId + 1;
             if (!inflight.containsKey(id)) {
                 return id;
             }

@@ -3,6 +3,7 @@ package io.tributary.transport.delivery;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -22,12 +23,14 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
@@ -47,13 +50,15 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private final OutboundDelivery delivery;
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
+    private final SessionQueueReader queueReader;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile Thread thread;
     private volatile boolean running;
 
     public DownlinkConsumer(String nodeId, String bootstrapServers, LocalSubscriptions subscriptions,
             ConnectionRegistry registry, OutboundDelivery delivery, Disconnector disconnector,
-            TransportMetrics metrics) {
+            TransportMetrics metrics, SessionQueueReader queueReader) {
+        this.queueReader = queueReader;
         this.nodeId = nodeId;
         this.bootstrapServers = bootstrapServers;
         this.subscriptions = subscriptions;
@@ -134,7 +139,20 @@ public final class DownlinkConsumer implements SmartLifecycle {
         MqttProperties mqtt5 = PublishRecords.deliveryProperties(record.headers(), System.currentTimeMillis());
         List<SharedTargets.Target> sharedTargets = SharedTargets.decode(
                 RecordHeaders.readBytes(record.headers(), RecordHeaders.SHARED_TARGETS));
+        Map<String, Long> queued = QueuedNotice.decode(RecordHeaders.readBytes(record.headers(),
+                RecordHeaders.QUEUED));
+        for (Map.Entry<String, Long> wake : queued.entrySet()) {
+            ClientConnection connection = registry.get(wake.getKey());
+            if (connection != null && connection.queueCursor() != null) {
+                long seq = wake.getValue();
+                connection.channel().eventLoop().execute(() -> queueReader.wake(connection, seq));
+            }
+        }
         subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
+            if (connection.queueCursor() != null && queued.containsKey(connection.clientId())) {
+                // Served from its session queue, which holds this message.
+                return;
+            }
             if (mqtt5 == null) {
                 metrics.dropped("expired");
                 return;

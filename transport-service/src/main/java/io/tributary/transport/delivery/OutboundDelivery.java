@@ -1,6 +1,10 @@
 package io.tributary.transport.delivery;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -15,6 +19,7 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.sessionqueue.SessionQueueStore;
 
 /**
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
@@ -23,14 +28,63 @@ import io.tributary.transport.metrics.TransportMetrics;
  */
 public final class OutboundDelivery {
 
+    private static final Logger log = LoggerFactory.getLogger(OutboundDelivery.class);
+
     private final TransportMetrics metrics;
     private final int maxInflight;
     private final int maxQueued;
+    /** Null when the node serves no session queues (some unit tests). */
+    private final SessionQueueStore queueStore;
+    private Consumer<ClientConnection> slotFreed = connection -> { };
 
     public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued) {
+        this(metrics, maxInflight, maxQueued, null);
+    }
+
+    public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued, SessionQueueStore queueStore) {
         this.metrics = metrics;
         this.maxInflight = maxInflight;
         this.maxQueued = maxQueued;
+        this.queueStore = queueStore;
+    }
+
+    /** Told whenever an in-flight slot of a connection is freed (the session queue reader reads on). */
+    public void onSlotFreed(Consumer<ClientConnection> listener) {
+        this.slotFreed = listener;
+    }
+
+    /** In-flight slots the session queue may fill now: messages already waiting in memory go first. */
+    public int freeSlots(ClientConnection connection) {
+        return window(connection) - connection.inflight().size() - connection.queued().size();
+    }
+
+    /**
+     * Sends a message read from the connection's session queue with the packet id its sequence gives it. The caller
+     * checked that the id is free and that a slot is.
+     */
+    public void sendQueued(ClientConnection connection, OutboundMessage message, int packetId) {
+        if (!connection.channel().isActive()) {
+            return;
+        }
+        if (encodedSize(message) > connection.clientMaximumPacketSize()) {
+            metrics.dropped("client_packet_size");
+            forget(connection, message);
+            return;
+        }
+        message.packetId(packetId);
+        connection.inflight().put(packetId, message);
+        write(connection, message);
+    }
+
+    /** PUBREL owed for a QoS 2 message the client acknowledged with PUBREC over an earlier connection. */
+    public void resendRelease(ClientConnection connection, int packetId) {
+        OutboundMessage owed = new OutboundMessage("", new byte[0], 2, false, null);
+        owed.packetId(packetId);
+        owed.queueSeq(-1);
+        owed.markReleased();
+        connection.inflight().put(packetId, owed);
+        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, (byte) 0, null,
+                connection.isMqtt5()));
     }
 
     public void deliver(ClientConnection connection, OutboundMessage message) {
@@ -66,6 +120,7 @@ public final class OutboundDelivery {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 1) {
             connection.inflight().remove(packetId);
+            forget(connection, m);
             drain(connection);
         }
     }
@@ -76,7 +131,25 @@ public final class OutboundDelivery {
         if (m != null && reasonCode >= 0x80) {
             // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
             connection.inflight().remove(packetId);
+            forget(connection, m);
             drain(connection);
+            return;
+        }
+        if (m != null && m.qos() == 2 && m.fromQueue() && !m.released() && queueStore != null) {
+            // The message must leave the queue before PUBREL goes out: once the client has seen PUBREL it forgets the
+            // packet id, and a PUBLISH re-sent after a crash would then be a second delivery.
+            queueStore.released(connection.clientId(), m.queueSeq(), packetId).whenComplete((ok, error) ->
+                    connection.channel().eventLoop().execute(() -> {
+                        if (error != null) {
+                            metrics.sessionQueueFailure();
+                            log.warn("Closing {}: its PUBREC of queued message {} could not be recorded: {}",
+                                    connection, m.queueSeq(), error.toString());
+                            connection.channel().close();
+                            return;
+                        }
+                        m.markReleased();
+                        writeRelease(connection, packetId, (byte) 0);
+                    }));
             return;
         }
         byte code = 0;
@@ -85,6 +158,10 @@ public final class OutboundDelivery {
         } else {
             m.markReleased();
         }
+        writeRelease(connection, packetId, code);
+    }
+
+    private void writeRelease(ClientConnection connection, int packetId, byte code) {
         connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, code,
                 ProblemInformation.forAck(connection, code == 0 ? null : "no QoS 2 message with packet id " + packetId),
                 connection.isMqtt5()));
@@ -95,7 +172,27 @@ public final class OutboundDelivery {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 2) {
             connection.inflight().remove(packetId);
+            if (m.fromQueue() && queueStore != null) {
+                queueStore.completed(connection.clientId(), packetId).whenComplete((ok, error) -> {
+                    if (error != null) {
+                        // The PUBREL is re-sent at the next connection; the client answers it with PUBCOMP again.
+                        metrics.sessionQueueFailure();
+                    }
+                });
+            }
             drain(connection);
+        }
+    }
+
+    /** The exchange of a message from the session queue is over (or it will never be sent): it leaves the queue. */
+    private void forget(ClientConnection connection, OutboundMessage m) {
+        if (m.fromQueue() && m.queueSeq() > 0 && queueStore != null) {
+            queueStore.remove(connection.clientId(), m.queueSeq()).whenComplete((n, error) -> {
+                if (error != null) {
+                    // It stays in the queue and is sent again (DUP = 1) at the next connection: at least once holds.
+                    metrics.sessionQueueFailure();
+                }
+            });
         }
     }
 
@@ -106,6 +203,9 @@ public final class OutboundDelivery {
     private void drain(ClientConnection connection) {
         while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)) {
             send(connection, connection.queued().pollFirst());
+        }
+        if (connection.queueCursor() != null && freeSlots(connection) > 0) {
+            slotFreed.accept(connection);
         }
     }
 
@@ -121,7 +221,7 @@ public final class OutboundDelivery {
     }
 
     private void write(ClientConnection connection, OutboundMessage message) {
-        MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, false,
+        MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, message.duplicate(),
                 MqttQoS.valueOf(message.qos()), message.retain(), 0);
         String topic = message.topic();
         MqttProperties properties = MqttProperties.NO_PROPERTIES;

@@ -20,6 +20,10 @@ public final class OutboundMessage {
     private final int[] subscriptionIds;
     private int packetId;
     private boolean released;
+    /** Sequence in the session queue this message came from; 0 when it did not come from one. */
+    private long queueSeq;
+    /** Sent with DUP = 1: it may have reached the client before (over an earlier connection). */
+    private boolean duplicate;
 
     public OutboundMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties) {
         this(topic, payload, qos, retain, properties, NO_SUBSCRIPTION_IDS);
@@ -74,5 +78,25 @@ public final class OutboundMessage {
 
     public void markReleased() {
         this.released = true;
+    }
+
+    public long queueSeq() {
+        return queueSeq;
+    }
+
+    public boolean fromQueue() {
+        return queueSeq != 0;
+    }
+
+    public void queueSeq(long seq) {
+        this.queueSeq = seq;
+    }
+
+    public boolean duplicate() {
+        return duplicate;
+    }
+
+    public void markDuplicate() {
+        this.duplicate = true;
     }
 }

@@ -18,6 +18,7 @@ public final class TransportMetrics {
     private final Counter[] publishesOut = new Counter[3];
     private final Timer produceLatency;
     private final Counter connectsAccepted;
+    private final Counter sessionQueueFailures;
     private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
@@ -34,6 +35,9 @@ public final class TransportMetrics {
                 .description("time from send to Kafka acknowledgement of a publish record")
                 .publishPercentiles(0.5, 0.99).register(registry);
         connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
+        sessionQueueFailures = Counter.builder("tributary.session.queue.failures")
+                .description("Session queue commands that failed (retried, or the message comes again later)")
+                .register(registry);
     }
 
     public void gaugeConnections(Supplier<Number> connections) {
@@ -67,6 +71,11 @@ public final class TransportMetrics {
     public void dropped(String reason) {
         drops.computeIfAbsent(reason,
                 r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry)).increment();
+    }
+
+    /** A Redis command of the session queues failed (it is retried, or the message comes again later). */
+    public void sessionQueueFailure() {
+        sessionQueueFailures.increment();
     }
 
     /** A connection closed because of bad input, by cause. */

@@ -109,7 +109,6 @@ public final class PublishRecords {
 
     /** QoS carried in a record's headers (0 when absent). */
     public static int qosOf(Headers headers) {
-        byte[] b = RecordHeaders.readBytes(headers, RecordHeaders.QOS);
-        return b == null || b.length != 1 ? 0 : Math.min(2, Math.max(0, b[0]));
+        return RecordHeaders.readQos(headers);
     }
 }

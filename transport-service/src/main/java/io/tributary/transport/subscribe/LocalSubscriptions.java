@@ -8,6 +8,7 @@ import java.util.function.BiConsumer;
 
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.common.topic.SharedFilters;
+import io.tributary.common.topic.TopicFilters;
 import io.tributary.common.topic.TopicTrie;
 import io.tributary.transport.connection.ClientConnection;
 
@@ -60,7 +61,7 @@ public final class LocalSubscriptions {
         } else {
             trie.put(filter, connection, options);
         }
-        connection.localFilters().add(filter);
+        connection.localFilters().put(filter, options);
     }
 
     /** Must be called on the connection's event loop. */
@@ -71,7 +72,7 @@ public final class LocalSubscriptions {
 
     /** Removes every filter of a closed connection. Must be called on the connection's event loop. */
     public void removeAll(ClientConnection connection) {
-        for (String filter : connection.localFilters()) {
+        for (String filter : connection.localFilters().keySet()) {
             removeFromIndex(connection, filter);
         }
         connection.localFilters().clear();
@@ -119,6 +120,34 @@ public final class LocalSubscriptions {
             });
         }
         merged.forEach(visitor);
+    }
+
+    /**
+     * The subscriptions of one connection that a message from its session queue matches, merged like
+     * {@link #matchPerClient}; {@code null} when none does (it unsubscribed meanwhile). Must be called on the
+     * connection's event loop.
+     *
+     * @param sharedFilters the share groups ({@code $share/g/f}) that chose this client for the message
+     */
+    public Match matchOne(ClientConnection connection, String topic, String publisherClientId,
+            List<String> sharedFilters) {
+        Match merged = null;
+        for (Map.Entry<String, Options> subscription : connection.localFilters().entrySet()) {
+            String filter = subscription.getKey();
+            Options options = subscription.getValue();
+            boolean matches;
+            if (SharedFilters.isShared(filter)) {
+                matches = sharedFilters.contains(filter) && TopicFilters.matches(SharedFilters.innerFilter(filter),
+                        topic);
+            } else {
+                matches = !(options.noLocal() && connection.clientId().equals(publisherClientId))
+                        && TopicFilters.matches(filter, topic);
+            }
+            if (matches) {
+                merged = merged == null ? single(options) : merge(merged, single(options));
+            }
+        }
+        return merged;
     }
 
     private static Match single(Options options) {

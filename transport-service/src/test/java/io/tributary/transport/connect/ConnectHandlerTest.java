@@ -29,6 +29,9 @@ import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
@@ -47,6 +50,8 @@ class ConnectHandlerTest {
     private org.apache.kafka.clients.admin.Admin admin;
     private KafkaAvailability availability;
 
+    private SessionQueueStore queueStore;
+
     @BeforeEach
     void setUp() {
         executor = Executors.newSingleThreadExecutor();
@@ -62,11 +67,16 @@ class ConnectHandlerTest {
                 new TransportProperties.Kafka("127.0.0.1:1",
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0),
-                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)));
+                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)),
+                new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)));
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build());
-        context = new ConnectHandler.ConnectContext(properties, sessions, new ConnectionRegistry(),
-                new LocalSubscriptions(), new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics);
+        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+        LocalSubscriptions subscriptions = new LocalSubscriptions();
+        SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
+                new OutboundDelivery(metrics, 10, 10, queueStore), metrics);
+        context = new ConnectHandler.ConnectContext(properties, sessions, new ConnectionRegistry(), subscriptions,
+                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, queueReader);
     }
 
     @AfterEach
@@ -75,6 +85,7 @@ class ConnectHandlerTest {
         availability.close();
         admin.close(Duration.ZERO);
         executor.shutdownNow();
+        queueStore.close();
     }
 
     private static MqttConnAckMessage awaitConnAck(EmbeddedChannel channel) throws InterruptedException {

@@ -1,0 +1,220 @@
+package io.tributary.transport.sessionqueue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.common.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.queue.EntryHeaders;
+import io.tributary.common.queue.SessionQueueKeys;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.PublishRecords;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+
+/**
+ * Serves a persistent session's QoS 1/2 messages from its session queue, in queue order: at CONNECT it re-sends the
+ * PUBRELs still owed, then reads the queue from its start (what was queued while the client was away, and what an
+ * earlier connection left unacknowledged, re-sent with DUP = 1 and its original packet id), then whatever routing
+ * appends and announces in {@code tributary.queued} wake-ups. Reads are sized by the free in-flight slots, so a
+ * client that stops acknowledging stops the reading and the queue waits in Redis, bounded by its limit.
+ *
+ * <p>Every method runs on the connection's event loop; Redis answers are handed back to it.
+ */
+public final class SessionQueueReader {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionQueueReader.class);
+    private static final int MAX_FETCH = 100;
+    private static final long RETRY_MIN_MS = 200;
+    private static final long RETRY_MAX_MS = 5_000;
+
+    private final SessionQueueStore store;
+    private final LocalSubscriptions subscriptions;
+    private final OutboundDelivery delivery;
+    private final TransportMetrics metrics;
+
+    public SessionQueueReader(SessionQueueStore store, LocalSubscriptions subscriptions, OutboundDelivery delivery,
+            TransportMetrics metrics) {
+        this.store = store;
+        this.subscriptions = subscriptions;
+        this.delivery = delivery;
+        this.metrics = metrics;
+        delivery.onSlotFreed(this::refill);
+    }
+
+    /** After CONNACK of a persistent session. */
+    public void start(ClientConnection connection) {
+        QueueCursor cursor = connection.queueCursor();
+        if (cursor == null) {
+            return;
+        }
+        cursor.moreMayExist = true;
+        store.releasedPacketIds(connection.clientId()).whenComplete((ids, error) ->
+                connection.channel().eventLoop().execute(() -> {
+                    if (error != null) {
+                        retryLater(connection, "reading owed PUBRELs", error, () -> start(connection));
+                        return;
+                    }
+                    if (!connection.channel().isActive()) {
+                        return;
+                    }
+                    cursor.failures = 0;
+                    for (int packetId : ids) {
+                        delivery.resendRelease(connection, packetId);
+                    }
+                    cursor.started = true;
+                    fetch(connection);
+                }));
+    }
+
+    /** Routing appended to this client's queue up to at least {@code seq}. */
+    public void wake(ClientConnection connection, long seq) {
+        QueueCursor cursor = connection.queueCursor();
+        if (cursor == null) {
+            return;
+        }
+        if (seq <= cursor.lastSeq) {
+            return;
+        }
+        if (cursor.fetching) {
+            cursor.wokenDuringFetch = true;
+            return;
+        }
+        cursor.moreMayExist = true;
+        fetch(connection);
+    }
+
+    /** An in-flight slot of {@code connection} was freed. */
+    private void refill(ClientConnection connection) {
+        if (connection.queueCursor() != null) {
+            fetch(connection);
+        }
+    }
+
+    private void fetch(ClientConnection connection) {
+        QueueCursor cursor = connection.queueCursor();
+        if (!cursor.started || cursor.fetching || cursor.retryScheduled || !connection.channel().isActive()
+                || !cursor.moreMayExist) {
+            return;
+        }
+        int room = Math.min(MAX_FETCH, delivery.freeSlots(connection));
+        if (room <= 0) {
+            return;
+        }
+        cursor.fetching = true;
+        cursor.wokenDuringFetch = false;
+        store.fetch(connection.clientId(), cursor.lastSeq + 1, room).whenComplete((fetched, error) ->
+                connection.channel().eventLoop().execute(() -> {
+                    cursor.fetching = false;
+                    if (error != null) {
+                        retryLater(connection, "reading the session queue", error, () -> fetch(connection));
+                        return;
+                    }
+                    cursor.failures = 0;
+                    if (!connection.channel().isActive()) {
+                        return;
+                    }
+                    // A short read reached the end as of now: wait for a wake-up, unless one came while reading.
+                    cursor.moreMayExist = fetched.entries().size() == room || cursor.wokenDuringFetch;
+                    cursor.wokenDuringFetch = false;
+                    if (handOut(connection, fetched)) {
+                        fetch(connection);
+                    }
+                }));
+    }
+
+    /** @return false when it stopped at a packet id still in use (reading resumes when a slot is freed) */
+    private boolean handOut(ClientConnection connection, SessionQueueStore.Fetched fetched) {
+        QueueCursor cursor = connection.queueCursor();
+        for (SessionQueueStore.Entry entry : fetched.entries()) {
+            int packetId = SessionQueueKeys.packetIdOf(entry.seq());
+            if (connection.inflight().containsKey(packetId)) {
+                // An older message with the same packet id is still unacknowledged (the client holds back one ack
+                // while acknowledging 32767 later ones): wait for it, keep the order.
+                cursor.moreMayExist = true;
+                return false;
+            }
+            cursor.lastSeq = entry.seq();
+            OutboundMessage message = toMessage(connection, entry);
+            if (message == null) {
+                store.remove(connection.clientId(), entry.seq());
+                continue;
+            }
+            if (message.qos() == 0) {
+                // Downgraded by the subscription: nothing to acknowledge, so it leaves the queue once written.
+                delivery.deliver(connection, message);
+                store.remove(connection.clientId(), entry.seq());
+            } else {
+                if (entry.seq() <= fetched.sentBefore()) {
+                    message.markDuplicate();
+                }
+                delivery.sendQueued(connection, message, packetId);
+            }
+        }
+        return true;
+    }
+
+    /** The entry as this connection receives it; null when it must not be delivered (expired, unsubscribed). */
+    private OutboundMessage toMessage(ClientConnection connection, SessionQueueStore.Entry entry) {
+        String topic = entry.text(SessionQueueKeys.FIELD_TOPIC);
+        byte[] payload = entry.fields().get(SessionQueueKeys.FIELD_PAYLOAD);
+        Headers headers;
+        try {
+            headers = EntryHeaders.decode(entry.fields().get(SessionQueueKeys.FIELD_HEADERS));
+        } catch (IllegalArgumentException e) {
+            log.warn("Skipping malformed entry {} of the session queue of client '{}': {}", entry.seq(),
+                    connection.clientId(), e.getMessage());
+            metrics.dropped("queue_entry_malformed");
+            return null;
+        }
+        if (topic == null || payload == null) {
+            metrics.dropped("queue_entry_malformed");
+            return null;
+        }
+        MqttProperties properties = PublishRecords.deliveryProperties(headers, System.currentTimeMillis());
+        if (properties == null) {
+            metrics.dropped("expired");
+            return null;
+        }
+        String shared = entry.text(SessionQueueKeys.FIELD_SHARED);
+        List<String> sharedFilters = shared == null ? List.of() : Arrays.asList(shared.split("\u0000"));
+        String publisher = RecordHeaders.readString(headers, RecordHeaders.CLIENT_ID);
+        LocalSubscriptions.Match match = subscriptions.matchOne(connection, topic, publisher, sharedFilters);
+        if (match == null) {
+            metrics.dropped("queue_unsubscribed");
+            return null;
+        }
+        int qos = Math.min(PublishRecords.qosOf(headers), match.qos());
+        boolean retain = RecordHeaders.readFlag(headers, RecordHeaders.RETAIN) && match.retainAsPublished();
+        OutboundMessage message = new OutboundMessage(topic, payload, qos, retain, properties,
+                match.subscriptionIds());
+        message.queueSeq(entry.seq());
+        return message;
+    }
+
+    private void retryLater(ClientConnection connection, String what, Throwable error, Runnable retry) {
+        QueueCursor cursor = connection.queueCursor();
+        if (!connection.channel().isActive() || cursor.retryScheduled) {
+            return;
+        }
+        cursor.failures++;
+        long delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS << Math.min(5, cursor.failures - 1));
+        if (cursor.failures == 1) {
+            log.warn("Redis failed {} for client '{}', retrying every {}..{} ms: {}", what, connection.clientId(),
+                    RETRY_MIN_MS, RETRY_MAX_MS, error.toString());
+        }
+        metrics.sessionQueueFailure();
+        cursor.retryScheduled = true;
+        connection.channel().eventLoop().schedule(() -> {
+            cursor.retryScheduled = false;
+            retry.run();
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,186 @@
+package io.tributary.transport.sessionqueue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.tributary.common.queue.SessionQueueKeys;
+
+/**
+ * This node's access to the session queues in Redis (written by routing-service, see {@link SessionQueueKeys}).
+ * One connection for the process, every command asynchronous: callers get a future completed on a Lettuce thread
+ * and hop back to their event loop themselves.
+ */
+public final class SessionQueueStore implements AutoCloseable {
+
+    /** One stream entry: its sequence and its fields. */
+    public record Entry(long seq, Map<String, byte[]> fields) {
+
+        public String text(String field) {
+            byte[] value = fields.get(field);
+            return value == null ? null : new String(value, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * @param sentBefore the highest sequence fetched for sending before this fetch: an entry at or below it may
+     *                   already have reached the client, so it goes out with DUP = 1
+     */
+    public record Fetched(long sentBefore, List<Entry> entries) {
+    }
+
+    /**
+     * Reads up to ARGV[2] entries from sequence ARGV[1] on and raises {@code sent} to the last one, in one step, so
+     * that an entry handed out here is known to be possibly delivered by whoever reads the queue next.
+     */
+    private static final byte[] FETCH = """
+            local entries = redis.call('XRANGE', KEYS[1], '0-' .. ARGV[1], '+', 'COUNT', ARGV[2])
+            local sent = tonumber(redis.call('HGET', KEYS[2], 'sent') or '0')
+            if #entries > 0 then
+              local last = tonumber(string.sub(entries[#entries][1], 3))
+              if last > sent then
+                redis.call('HSET', KEYS[2], 'sent', last)
+              end
+            end
+            return {sent, entries}""".getBytes(StandardCharsets.UTF_8);
+
+    /** PUBREC of a queued QoS 2 message: the message leaves the queue, its packet id now awaits PUBCOMP. */
+    private static final byte[] RELEASE = """
+            redis.call('XDEL', KEYS[1], ARGV[1])
+            redis.call('SADD', KEYS[2], ARGV[2])
+            return 1""".getBytes(StandardCharsets.UTF_8);
+
+    private final RedisClient client;
+    private StatefulRedisConnection<byte[], byte[]> connection;
+
+    public SessionQueueStore(String redisUrl, Duration commandTimeout) {
+        RedisURI uri = RedisURI.create(redisUrl);
+        uri.setTimeout(commandTimeout);
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .build());
+    }
+
+    /** Opened on first use; a failed attempt is retried at the next call (Lettuce reconnects an open one). */
+    private synchronized StatefulRedisConnection<byte[], byte[]> connection() {
+        if (connection == null) {
+            connection = client.connect(ByteArrayCodec.INSTANCE);
+        }
+        return connection;
+    }
+
+    /** Up to {@code count} entries from {@code fromSeq} on, in order. */
+    public CompletableFuture<Fetched> fetch(String clientId, long fromSeq, int count) {
+        return call(() -> connection().async().<List<Object>>eval(FETCH, ScriptOutputType.MULTI,
+                keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)),
+                bytes(Long.toString(fromSeq)), bytes(Integer.toString(count))).toCompletableFuture()
+                .thenApply(SessionQueueStore::fetched));
+    }
+
+    /** The client acknowledged (or will never get) the message at {@code seq}: it leaves the queue. */
+    public CompletableFuture<Long> remove(String clientId, long seq) {
+        return call(() -> connection().async().xdel(bytes(SessionQueueKeys.queue(clientId)),
+                SessionQueueKeys.entryId(seq)).toCompletableFuture());
+    }
+
+    /** PUBREC of the QoS 2 message at {@code seq}, sent with {@code packetId}. */
+    public CompletableFuture<Object> released(String clientId, long seq, int packetId) {
+        return call(() -> connection().async().eval(RELEASE, ScriptOutputType.INTEGER,
+                keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.released(clientId)),
+                bytes(SessionQueueKeys.entryId(seq)), bytes(Integer.toString(packetId))).toCompletableFuture()
+                .thenApply(r -> r));
+    }
+
+    /** PUBCOMP for {@code packetId}: the QoS 2 exchange is over. */
+    public CompletableFuture<Long> completed(String clientId, int packetId) {
+        return call(() -> connection().async().srem(bytes(SessionQueueKeys.released(clientId)),
+                bytes(Integer.toString(packetId))).toCompletableFuture());
+    }
+
+    /** Packet ids whose PUBREL is still owed to the client. */
+    public CompletableFuture<List<Integer>> releasedPacketIds(String clientId) {
+        return call(() -> connection().async().smembers(bytes(SessionQueueKeys.released(clientId)))
+                .toCompletableFuture()
+                .thenApply(SessionQueueStore::packetIds));
+    }
+
+    private interface Call<T> {
+        CompletableFuture<T> run();
+    }
+
+    private static <T> CompletableFuture<T> call(Call<T> call) {
+        try {
+            return call.run();
+        } catch (RuntimeException e) {
+            // Connecting failed (Redis down): the caller's retry logic sees an ordinary failed future.
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static byte[][] keys(String... keys) {
+        byte[][] out = new byte[keys.length][];
+        for (int i = 0; i < keys.length; i++) {
+            out[i] = bytes(keys[i]);
+        }
+        return out;
+    }
+
+    private static List<Integer> packetIds(Set<byte[]> members) {
+        List<Integer> ids = new ArrayList<>(members.size());
+        for (byte[] m : members) {
+            try {
+                ids.add(Integer.parseInt(new String(m, StandardCharsets.UTF_8)));
+            } catch (NumberFormatException e) {
+                // not ours; ignore
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Fetched fetched(List<Object> reply) {
+        long sent = (Long) reply.get(0);
+        List<Object> raw = (List<Object>) reply.get(1);
+        List<Entry> entries = new ArrayList<>(raw.size());
+        for (Object item : raw) {
+            List<Object> pair = (List<Object>) item;
+            long seq = SessionQueueKeys.seqOf(new String((byte[]) pair.get(0), StandardCharsets.UTF_8));
+            List<Object> flat = (List<Object>) pair.get(1);
+            Map<String, byte[]> fields = new java.util.HashMap<>(flat.size());
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
+            }
+            entries.add(new Entry(seq, fields));
+        }
+        return new Fetched(sent, entries);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            connection.close();
+        }
+        client.shutdown();
+    }
+}
