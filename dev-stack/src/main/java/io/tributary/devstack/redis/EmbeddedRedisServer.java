@@ -2,6 +2,9 @@ package io.tributary.devstack.redis;
 
 import io.tributary.devstack.net.Ports;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -73,8 +76,23 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         return dataDir;
     }
 
-    /** SIGTERM: Redis flushes the append-only file and exits. */
+    /**
+     * A clean shutdown: the SHUTDOWN command makes Redis write and fsync its append-only file before it exits (the
+     * library's own stop may kill the process outright, losing up to a second of writes). Then the library reaps it.
+     */
     public void stop() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("*1\r\n$8\r\nSHUTDOWN\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            // Redis closes the connection once it has saved and is exiting; an error reply is read as well.
+            while (socket.getInputStream().read() >= 0) {
+                // drain
+            }
+        } catch (IOException e) {
+            LOG.debug("SHUTDOWN of Redis on port {} not acknowledged: {}", port, e.toString());
+        }
         try {
             server.stop();
         } catch (IOException e) {

@@ -56,6 +56,18 @@ public final class ContainerEngines implements Engines {
     }
 
     @Override
+    public void restartRedis() {
+        throw new UnsupportedOperationException("restart tests run on the embedded engines (a restarted container "
+                + "gets new mapped ports)");
+    }
+
+    @Override
+    public void restartPostgres() {
+        throw new UnsupportedOperationException("restart tests run on the embedded engines (a restarted container "
+                + "gets new mapped ports)");
+    }
+
+    @Override
     public void close() {
         redis.stop();
         postgres.stop();

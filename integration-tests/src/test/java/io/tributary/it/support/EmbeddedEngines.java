@@ -10,8 +10,8 @@ import io.tributary.devstack.redis.EmbeddedRedisServer;
 public final class EmbeddedEngines implements Engines {
 
     private final KafkaBrokerProcess kafka;
-    private final EmbeddedPostgresServer postgres;
-    private final EmbeddedRedisServer redis;
+    private EmbeddedPostgresServer postgres;
+    private EmbeddedRedisServer redis;
 
     private EmbeddedEngines(KafkaBrokerProcess kafka, EmbeddedPostgresServer postgres, EmbeddedRedisServer redis) {
         this.kafka = kafka;
@@ -69,6 +69,18 @@ public final class EmbeddedEngines implements Engines {
     @Override
     public void restartKafka() throws Exception {
         kafka.start();
+    }
+
+    @Override
+    public synchronized void restartRedis() {
+        redis.stop();
+        redis = EmbeddedRedisServer.start(redis.dataDir(), redis.port());
+    }
+
+    @Override
+    public synchronized void restartPostgres() {
+        postgres.stop();
+        postgres = EmbeddedPostgresServer.start(postgres.dataDir(), postgres.port());
     }
 
     @Override

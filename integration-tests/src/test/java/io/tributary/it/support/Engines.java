@@ -19,6 +19,12 @@ public interface Engines extends AutoCloseable {
     /** Starts the broker again on the same data and address; returns once it answers. */
     void restartKafka() throws Exception;
 
+    /** Stops Redis and starts it again on the same data and address; returns once it answers. */
+    void restartRedis() throws Exception;
+
+    /** Stops PostgreSQL and starts it again on the same data and address; returns once it answers. */
+    void restartPostgres() throws Exception;
+
     @Override
     void close();
 }

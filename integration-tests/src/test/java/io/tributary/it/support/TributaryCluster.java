@@ -22,8 +22,11 @@ public final class TributaryCluster {
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
     private static final int NODE_2_MAX_KEEP_ALIVE = 120;
     private static TributaryCluster shared;
-    /** Small, so a test can fill a session queue quickly; the routing service enforces it. */
-    public static final int SESSION_QUEUE_LIMIT = 100;
+    /**
+     * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
+     * test (a routing outage of about 45 s at 100 messages per second) to fit; the routing service enforces it.
+     */
+    public static final int SESSION_QUEUE_LIMIT = 6000;
 
     private final Path workDir;
     private Engines engines;
@@ -176,6 +179,49 @@ public final class TributaryCluster {
     /** Starts the Kafka broker again on the same data directory and ports; returns once it answers. */
     public void restartKafka() throws Exception {
         engines.restartKafka();
+    }
+
+    /** The services a fault-injection test can kill and start again. */
+    public enum Service { SESSION, ROUTING, TRANSPORT_1, TRANSPORT_2 }
+
+    /** SIGKILL of a service process: a crash, not a shutdown. */
+    public void kill(Service service) {
+        process(service).kill();
+    }
+
+    /** Starts a killed service again with the same settings; returns once it reports healthy. */
+    public void restart(Service service) throws Exception {
+        ServiceProcess process = process(service);
+        process.start();
+        process.awaitHealthy(httpPort(service), HEALTHY_WITHIN);
+    }
+
+    private ServiceProcess process(Service service) {
+        return switch (service) {
+            case SESSION -> session;
+            case ROUTING -> routing;
+            case TRANSPORT_1 -> transports.get(0);
+            case TRANSPORT_2 -> transports.get(1);
+        };
+    }
+
+    private int httpPort(Service service) {
+        return switch (service) {
+            case SESSION -> sessionHttpPort;
+            case ROUTING -> routingHttpPort;
+            case TRANSPORT_1 -> transportHttpPorts[0];
+            case TRANSPORT_2 -> transportHttpPorts[1];
+        };
+    }
+
+    /** Stops Redis (it writes its append-only file) and starts it again on the same data and port. */
+    public void restartRedis() throws Exception {
+        engines.restartRedis();
+    }
+
+    /** Stops PostgreSQL and starts it again on the same data and port. */
+    public void restartPostgres() throws Exception {
+        engines.restartPostgres();
     }
 
     /** The last lines of every service log, for a failing test's report. */

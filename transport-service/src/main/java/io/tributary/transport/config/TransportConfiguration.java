@@ -169,8 +169,8 @@ public class TransportConfiguration {
 
     @Bean
     SessionQueueReader sessionQueueReader(SessionQueueStore sessionQueueStore, LocalSubscriptions subscriptions,
-            OutboundDelivery delivery, TransportMetrics metrics) {
-        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics);
+            OutboundDelivery delivery, TransportMetrics metrics, ConnectionRegistry registry) {
+        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry);
     }
 
     @Bean

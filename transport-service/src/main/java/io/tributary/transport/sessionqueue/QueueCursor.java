@@ -15,6 +15,8 @@ public final class QueueCursor {
     boolean fetching;
     /** PUBRELs owed from a previous connection have been re-sent: the queue may be read. */
     boolean started;
+    /** Bumped when the cursor is rewound; a fetch started before answers for a queue that may have changed. */
+    int generation;
     /** Consecutive failed fetches (Redis unreachable), for the retry delay. */
     int failures;
     /** A retry of a failed fetch is scheduled. */

@@ -13,6 +13,7 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -41,8 +42,16 @@ public final class SessionQueueReader {
     private final TransportMetrics metrics;
 
     public SessionQueueReader(SessionQueueStore store, LocalSubscriptions subscriptions, OutboundDelivery delivery,
-            TransportMetrics metrics) {
+            TransportMetrics metrics, ConnectionRegistry registry) {
         this.store = store;
+        store.onReconnected(() -> {
+            log.info("Reconnected to Redis: reading every session queue of this node from its start again");
+            for (ClientConnection connection : registry.all()) {
+                if (connection.queueCursor() != null) {
+                    connection.channel().eventLoop().execute(() -> rewind(connection));
+                }
+            }
+        });
         this.subscriptions = subscriptions;
         this.delivery = delivery;
         this.metrics = metrics;
@@ -91,6 +100,19 @@ public final class SessionQueueReader {
         fetch(connection);
     }
 
+    /**
+     * Reads the queue from its start again: what is still in it and not in flight is sent again (DUP = 1 where it
+     * was handed out before), nothing appended meanwhile is skipped even if its sequence was handed out twice.
+     */
+    private void rewind(ClientConnection connection) {
+        QueueCursor cursor = connection.queueCursor();
+        cursor.generation++;
+        cursor.lastSeq = 0;
+        cursor.moreMayExist = true;
+        cursor.fetching = false;
+        fetch(connection);
+    }
+
     /** An in-flight slot of {@code connection} was freed. */
     private void refill(ClientConnection connection) {
         if (connection.queueCursor() != null) {
@@ -110,8 +132,13 @@ public final class SessionQueueReader {
         }
         cursor.fetching = true;
         cursor.wokenDuringFetch = false;
+        int generation = cursor.generation;
         store.fetch(connection.clientId(), cursor.lastSeq + 1, room).whenComplete((fetched, error) ->
                 connection.channel().eventLoop().execute(() -> {
+                    if (generation != cursor.generation) {
+                        // Rewound meanwhile: the rewind started a fetch of its own.
+                        return;
+                    }
                     cursor.fetching = false;
                     if (error != null) {
                         retryLater(connection, "reading the session queue", error, () -> fetch(connection));

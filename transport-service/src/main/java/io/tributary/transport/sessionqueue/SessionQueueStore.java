@@ -8,7 +8,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
+import java.net.SocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -64,6 +69,8 @@ public final class SessionQueueStore implements AutoCloseable {
 
     private final RedisClient client;
     private StatefulRedisConnection<byte[], byte[]> connection;
+    private final AtomicInteger connects = new AtomicInteger();
+    private volatile Runnable reconnected = () -> { };
 
     public SessionQueueStore(String redisUrl, Duration commandTimeout) {
         RedisURI uri = RedisURI.create(redisUrl);
@@ -75,6 +82,23 @@ public final class SessionQueueStore implements AutoCloseable {
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .build());
+        client.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+                if (connects.incrementAndGet() > 1) {
+                    reconnected.run();
+                }
+            }
+        });
+    }
+
+    /**
+     * Told after the connection to Redis was re-established. Redis may have come back with less than it had (a crash
+     * loses up to a second of writes with {@code appendfsync everysec}; a failover to a lagging replica too): sequences
+     * may then be handed out again, so readers must read their queues from the start.
+     */
+    public void onReconnected(Runnable listener) {
+        this.reconnected = listener;
     }
 
     /** Opened on first use; a failed attempt is retried at the next call (Lettuce reconnects an open one). */

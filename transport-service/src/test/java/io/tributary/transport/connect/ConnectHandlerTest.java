@@ -73,9 +73,10 @@ class ConnectHandlerTest {
                 executor, JsonMapper.builder().build());
         queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
         LocalSubscriptions subscriptions = new LocalSubscriptions();
+        ConnectionRegistry registry = new ConnectionRegistry();
         SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
-                new OutboundDelivery(metrics, 10, 10, queueStore), metrics);
-        context = new ConnectHandler.ConnectContext(properties, sessions, new ConnectionRegistry(), subscriptions,
+                new OutboundDelivery(metrics, 10, 10, queueStore), metrics, registry);
+        context = new ConnectHandler.ConnectContext(properties, sessions, registry, subscriptions,
                 new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, queueReader);
     }
 
