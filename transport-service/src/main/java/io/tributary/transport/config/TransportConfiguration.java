@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connect.ConnectHandler;
 import io.tributary.transport.connection.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -132,6 +133,12 @@ public class TransportConfiguration {
     }
 
     @Bean
+    UplinkBudget uplinkBudget(TransportProperties properties, TransportMetrics metrics) {
+        return new UplinkBudget(properties.kafka().maxPendingBytesPerConnection().toBytes(),
+                properties.kafka().maxPendingBytes().toBytes(), metrics);
+    }
+
+    @Bean
     Disconnector disconnector(TransportMetrics metrics) {
         return new Disconnector(metrics);
     }
@@ -154,9 +161,12 @@ public class TransportConfiguration {
     }
 
     @Bean
-    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics) {
-        return new OutboundDelivery(metrics, properties.mqtt().maxInflight(),
-                properties.mqtt().maxQueuedPerConnection());
+    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics,
+            Disconnector disconnector) {
+        TransportProperties.Mqtt mqtt = properties.mqtt();
+        return new OutboundDelivery(metrics, disconnector, new OutboundDelivery.Limits(mqtt.maxInflight(),
+                mqtt.maxQueuedPerConnection(), mqtt.maxOutboundBytesPerConnection().toBytes(),
+                mqtt.slowConsumerPolicy()));
     }
 
     @Bean
@@ -170,15 +180,16 @@ public class TransportConfiguration {
     @Bean
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
-            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery) {
+            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget) {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
-                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum()),
+                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
+                        uplinkBudget),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery),
-                new OutboundAckHandler(delivery),
+                new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),

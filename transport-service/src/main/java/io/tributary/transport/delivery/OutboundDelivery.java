@@ -1,7 +1,5 @@
 package io.tributary.transport.delivery;
 
-import java.nio.charset.StandardCharsets;
-
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttFixedHeader;
@@ -12,6 +10,7 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -20,17 +19,31 @@ import io.tributary.transport.metrics.TransportMetrics;
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
  * (the client's Receive Maximum, capped by ours), a bounded queue behind it; MQTT 5 topic aliases and subscription
  * identifiers are added per subscriber. Every method runs on the connection's event loop.
+ *
+ * <p>Memory per subscriber is bounded in bytes as well as in messages: a PUBLISH is written only while the channel
+ * is writable (below Netty's high water mark), otherwise QoS 0 is dropped and QoS 1/2 waits in the queue; the
+ * QoS 1/2 messages held for a subscriber (in flight + queued) never exceed {@code maxQueued} queued messages nor
+ * {@code maxBytes} bytes. Beyond them the {@link SlowConsumerPolicy} applies. A subscriber that does not read
+ * therefore costs at most the high water mark plus {@code maxBytes}, however fast others publish.
  */
 public final class OutboundDelivery {
 
-    private final TransportMetrics metrics;
-    private final int maxInflight;
-    private final int maxQueued;
+    /**
+     * @param maxInflight outbound QoS 1/2 messages awaiting acknowledgement (also capped by Receive Maximum)
+     * @param maxQueued   QoS 1/2 messages waiting behind the window or for the socket to drain
+     * @param maxBytes    bytes of QoS 1/2 messages held per subscriber, in flight and queued
+     */
+    public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {
+    }
 
-    public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued) {
+    private final TransportMetrics metrics;
+    private final Disconnector disconnector;
+    private final Limits limits;
+
+    public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits) {
         this.metrics = metrics;
-        this.maxInflight = maxInflight;
-        this.maxQueued = maxQueued;
+        this.disconnector = disconnector;
+        this.limits = limits;
     }
 
     public void deliver(ClientConnection connection, OutboundMessage message) {
@@ -39,7 +52,7 @@ public final class OutboundDelivery {
             metrics.dropped("connection_closed");
             return;
         }
-        if (encodedSize(message) > connection.clientMaximumPacketSize()) {
+        if (message.wireSize() > connection.clientMaximumPacketSize()) {
             // MQTT 5 section 3.1.2.11.4: a message larger than the client accepts is discarded for that client.
             metrics.dropped("client_packet_size");
             return;
@@ -52,12 +65,36 @@ public final class OutboundDelivery {
             write(connection, message);
             return;
         }
-        if (connection.inflight().size() < window(connection)) {
+        long held = connection.outboundBytes();
+        // One message is always let through when nothing is held, so a message above maxBytes is not starved.
+        if (held > 0 && held + message.wireSize() > limits.maxBytes()) {
+            overLimit(connection, "slow_consumer_bytes");
+            return;
+        }
+        boolean sendNow = connection.queued().isEmpty() && connection.inflight().size() < window(connection)
+                && channel.isWritable();
+        if (!sendNow && connection.queued().size() >= limits.maxQueued()) {
+            overLimit(connection, "queue_full");
+            return;
+        }
+        connection.addOutboundBytes(message.wireSize());
+        if (sendNow) {
             send(connection, message);
-        } else if (connection.queued().size() < maxQueued) {
-            connection.queued().addLast(message);
         } else {
-            metrics.dropped("queue_full");
+            connection.queued().addLast(message);
+        }
+    }
+
+    /** The socket drained below the low water mark: send what waited for it. */
+    public void onWritable(ClientConnection connection) {
+        drain(connection);
+    }
+
+    private void overLimit(ClientConnection connection, String reason) {
+        metrics.dropped(reason);
+        if (limits.policy() == SlowConsumerPolicy.DISCONNECT) {
+            disconnector.disconnect(connection.channel(), (byte) 0x97, null, "slow consumer: more than "
+                    + limits.maxQueued() + " messages or " + limits.maxBytes() + " bytes waiting for it");
         }
     }
 
@@ -65,8 +102,7 @@ public final class OutboundDelivery {
     public void onPubAck(ClientConnection connection, int packetId) {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 1) {
-            connection.inflight().remove(packetId);
-            drain(connection);
+            settled(connection, packetId, m);
         }
     }
 
@@ -75,8 +111,7 @@ public final class OutboundDelivery {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && reasonCode >= 0x80) {
             // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
-            connection.inflight().remove(packetId);
-            drain(connection);
+            settled(connection, packetId, m);
             return;
         }
         byte code = 0;
@@ -94,17 +129,23 @@ public final class OutboundDelivery {
     public void onPubComp(ClientConnection connection, int packetId) {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 2) {
-            connection.inflight().remove(packetId);
-            drain(connection);
+            settled(connection, packetId, m);
         }
     }
 
+    private void settled(ClientConnection connection, int packetId, OutboundMessage message) {
+        connection.inflight().remove(packetId);
+        connection.addOutboundBytes(-message.wireSize());
+        drain(connection);
+    }
+
     private int window(ClientConnection connection) {
-        return Math.min(maxInflight, connection.clientReceiveMaximum());
+        return Math.min(limits.maxInflight(), connection.clientReceiveMaximum());
     }
 
     private void drain(ClientConnection connection) {
-        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)) {
+        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)
+                && connection.channel().isWritable()) {
             send(connection, connection.queued().pollFirst());
         }
     }
@@ -112,6 +153,7 @@ public final class OutboundDelivery {
     private void send(ClientConnection connection, OutboundMessage message) {
         int packetId = connection.allocatePacketId();
         if (packetId < 0) {
+            connection.addOutboundBytes(-message.wireSize());
             metrics.dropped("no_packet_id");
             return;
         }
@@ -158,12 +200,5 @@ public final class OutboundDelivery {
             own.add(new MqttProperties.IntegerProperty(MqttProperties.TOPIC_ALIAS, alias));
         }
         return own;
-    }
-
-    private static long encodedSize(OutboundMessage m) {
-        // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
-        // next to the limits that matter, so they are estimated generously.
-        return 5 + 2 + m.topic().getBytes(StandardCharsets.UTF_8).length + 2 + m.payload().length
-                + (m.properties() == null ? 0 : 64) + 5L * m.subscriptionIds().length;
     }
 }

@@ -21,6 +21,7 @@ public final class TransportMetrics {
     private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> readPauses = new ConcurrentHashMap<>();
 
     public TransportMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -39,6 +40,17 @@ public final class TransportMetrics {
     public void gaugeConnections(Supplier<Number> connections) {
         Gauge.builder("tributary.connections", connections).description("open MQTT connections (after CONNACK)")
                 .register(registry);
+    }
+
+    public void gaugeUplinkPendingBytes(Supplier<Number> bytes) {
+        Gauge.builder("tributary.uplink.pending.bytes", bytes)
+                .description("bytes of publish records handed to Kafka and not yet acknowledged").register(registry);
+    }
+
+    /** Reading from a client was paused (TCP backpressure), by reason. */
+    public void readPaused(String reason) {
+        readPauses.computeIfAbsent(reason,
+                r -> Counter.builder("tributary.reads.paused").tag("reason", r).register(registry)).increment();
     }
 
     public void publishIn(int qos) {

@@ -11,6 +11,8 @@ import java.util.concurrent.Executors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.util.unit.DataSize;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,10 +60,12 @@ class ConnectHandlerTest {
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(meters);
         TransportProperties properties = new TransportProperties("node-t",
-                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1),
+                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1,
+                        DataSize.ofMegabytes(1), SlowConsumerPolicy.DROP),
                 new TransportProperties.Kafka("127.0.0.1:1",
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
-                        Duration.ofMillis(100), Duration.ofSeconds(1), 0),
+                        Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
+                        DataSize.ofMegabytes(16)),
                 new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)));
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build());

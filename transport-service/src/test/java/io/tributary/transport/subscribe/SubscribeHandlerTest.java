@@ -26,6 +26,7 @@ import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,7 +43,8 @@ class SubscribeHandlerTest {
             new SessionServiceClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), executor,
                     JsonMapper.builder().build()),
             subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
-            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), 10, 100));
+            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), null,
+                    new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)));
 
     @AfterEach
     void tearDown() {
