@@ -108,6 +108,7 @@ public class TransportConfiguration {
     TransportMetrics transportMetrics(MeterRegistry registry, ConnectionRegistry connections) {
         TransportMetrics metrics = new TransportMetrics(registry);
         metrics.gaugeConnections(connections::size);
+        metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }
 
