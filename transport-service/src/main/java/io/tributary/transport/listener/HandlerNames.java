@@ -6,6 +6,7 @@ public final class HandlerNames {
     /** Added by CONNECT before the decoder so partial packets count as activity. */
     public static final String KEEP_ALIVE = "keepAlive";
     public static final String FLUSH_CONSOLIDATION = "flushConsolidation";
+    public static final String PROPERTY_CHECK = "duplicatePropertyCheck";
     public static final String DECODER = "mqttDecoder";
     public static final String ENCODER = "mqttEncoder";
     public static final String CONNECT = "connect";
