@@ -108,6 +108,9 @@ public class TransportConfiguration {
     TransportMetrics transportMetrics(MeterRegistry registry, ConnectionRegistry connections) {
         TransportMetrics metrics = new TransportMetrics(registry);
         metrics.gaugeConnections(connections::size);
+        // Read off the event loops: a slightly stale sum is fine for a gauge.
+        metrics.gaugeOutboundHeldBytes(() -> connections.all().stream()
+                .mapToLong(io.tributary.transport.connection.ClientConnection::outboundBytes).sum());
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }

@@ -45,6 +45,12 @@ public final class TransportMetrics {
                 .register(registry);
     }
 
+    public void gaugeOutboundHeldBytes(Supplier<Number> bytes) {
+        Gauge.builder("tributary.outbound.held.bytes", bytes)
+                .description("bytes of outbound QoS 1/2 messages held for subscribers (in flight and queued)")
+                .register(registry);
+    }
+
     public void gaugeUplinkPendingBytes(Supplier<Number> bytes) {
         Gauge.builder("tributary.uplink.pending.bytes", bytes)
                 .description("bytes of publish records handed to Kafka and not yet acknowledged").register(registry);

@@ -17,10 +17,12 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**
- * Found by the fuzz test: a PUBLISH carrying the Payload Format Indicator twice was accepted, because Netty's decoder
- * keeps one copy of a repeated property. The check in front of the decoder makes it a Protocol Error.
+ * Both found by the fuzz test: a PUBLISH carrying the Payload Format Indicator twice was accepted, because Netty's
+ * decoder keeps one copy of a repeated property; and a packet whose property length (or topic length) runs past its
+ * remaining length made the decoder swallow the following packets, leaving the connection hanging. The check in front
+ * of the decoder makes the first a Protocol Error and the second a Malformed Packet.
  */
-class DuplicatePropertyCheckTest {
+class PacketFrameCheckTest {
 
     /** CONNECT, MQTT 5, client id "c", no properties. */
     private static final byte[] CONNECT_5 = {0x10, 14, 0, 4, 'M', 'Q', 'T', 'T', 5, 2, 0, 30, 0, 0, 1, 'c'};
@@ -29,8 +31,9 @@ class DuplicatePropertyCheckTest {
     private final TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
 
     private EmbeddedChannel channel(byte[] connect) {
-        EmbeddedChannel channel = new EmbeddedChannel(new DuplicatePropertyCheck(1 << 20), new MqttDecoder(),
-                new MalformedPacketHandler(new Disconnector(metrics), 1 << 20));
+        PacketFrameCheck.DecodedCounter decoded = new PacketFrameCheck.DecodedCounter();
+        EmbeddedChannel channel = new EmbeddedChannel(new PacketFrameCheck(1 << 20, decoded), new MqttDecoder(),
+                decoded, new MalformedPacketHandler(new Disconnector(metrics), 1 << 20));
         channel.writeInbound(Unpooled.wrappedBuffer(connect));
         assertThat(channel.<Object>readInbound()).isInstanceOf(MqttConnectMessage.class);
         channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1,
@@ -83,9 +86,30 @@ class DuplicatePropertyCheckTest {
         assertThat(channel.isActive()).isTrue();
     }
 
+    private static byte disconnectReason(EmbeddedChannel channel) {
+        MqttMessage disconnect = channel.readOutbound();
+        assertThat(disconnect).as("DISCONNECT sent").isNotNull();
+        assertThat(disconnect.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);
+        assertThat(channel.isActive()).isFalse();
+        return ((MqttReasonCodeAndPropertiesVariableHeader) disconnect.variableHeader()).reasonCode();
+    }
+
     @Test
-    void an_mqtt_311_connection_is_not_checked() {
+    void a_property_length_past_the_end_of_the_packet_is_malformed_instead_of_swallowing_what_follows() {
+        EmbeddedChannel channel = channel(CONNECT_5);
+        // UNSUBSCRIBE, packet id 1, property length 0x7B (123) in a packet of 9 bytes; then PINGREQ.
+        byte[] unsubscribe = {(byte) 0xA2, 9, 0, 1, 0x7B, 0, 3, 'a', '/', 'b', 0};
+        channel.writeInbound(Unpooled.wrappedBuffer(unsubscribe), Unpooled.wrappedBuffer(new byte[] {(byte) 0xC0, 0}));
+        assertThat(disconnectReason(channel)).isEqualTo((byte) 0x81);
+    }
+
+    @Test
+    void a_topic_length_past_the_end_of_a_lone_packet_is_malformed_too() {
         EmbeddedChannel channel = channel(CONNECT_311);
-        assertThat(channel.pipeline().get(DuplicatePropertyCheck.class)).isNull();
+        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true, 30, 0,
+                ClientCapabilities.DEFAULTS, 10, null));
+        // PUBLISH QoS 0 whose topic claims 200 bytes in a packet of 4, and nothing after it.
+        channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {0x30, 4, 0, (byte) 200, 'a', 'b'}));
+        assertThat(disconnectReason(channel)).isEqualTo((byte) 0x81);
     }
 }

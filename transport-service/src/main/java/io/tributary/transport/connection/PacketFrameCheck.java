@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.DecoderResult;
@@ -13,14 +14,22 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttQoS;
 
 /**
- * MQTT 5 forbids most properties more than once per packet (a Protocol Error), but Netty's decoder keeps the last
- * copy and drops the evidence, so this check reads the property sections before it. It sits in front of the
- * decoder and hands it whole packets; a connection whose CONNECT is not MQTT 5 removes the check at once. A
- * duplicate becomes a failed message the pipeline already knows how to refuse, and the rest of the stream is
- * discarded, as the decoder does after a malformed packet. Anything it cannot frame or parse (too long, malformed
- * lengths, unknown property) is passed on untouched: reporting it is the decoder's job.
+ * Sits in front of Netty's MQTT decoder and hands it one whole packet (fixed header + remaining length) at a time, to
+ * catch two kinds of bad input the decoder lets through (both found by the fuzz test):
+ * <ul>
+ * <li>a field whose own length runs past the packet's remaining length (a topic, a property section): the decoder
+ * trusts the inner length and keeps reading the following packets as part of this one, so the connection hangs or
+ * later packets are misread. Each whole packet must produce one decoded message; when one did not, the packet was
+ * malformed (0x81).</li>
+ * <li>MQTT 5 only: a property included more than once where the specification makes that a Protocol Error (0x82);
+ * the decoder keeps one copy and hides it.</li>
+ * </ul>
+ * Either becomes a failed message the pipeline already refuses, and the rest of the stream is discarded, as the
+ * decoder does after a malformed packet. What it cannot frame (remaining length above the maximum packet size or not
+ * a valid variable byte integer) is passed on untouched and the check leaves the pipeline: reporting that is the
+ * decoder's job.
  */
-public final class DuplicatePropertyCheck extends ByteToMessageDecoder {
+public final class PacketFrameCheck extends ByteToMessageDecoder {
 
     /** The cause carried by the failed message; refused as Protocol Error (0x82). */
     public static final class DuplicatePropertyException extends DecoderException {
@@ -29,19 +38,38 @@ public final class DuplicatePropertyCheck extends ByteToMessageDecoder {
         }
     }
 
+    /**
+     * Counts the messages the decoder produced; placed right after it. Frames are handed on one per {@link #decode}
+     * call, and ByteToMessageDecoder passes them down before its next call, so at each call every frame handed on
+     * so far has been through the decoder.
+     */
+    public static final class DecodedCounter extends ChannelInboundHandlerAdapter {
+        private long decoded;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            decoded++;
+            ctx.fireChannelRead(msg);
+        }
+    }
+
     private final int maxPacketSize;
+    private final DecodedCounter counter;
+    private long framesHandedOn;
+    private boolean mqtt5;
     private boolean firstPacket = true;
     private boolean failed;
 
-    public DuplicatePropertyCheck(int maxPacketSize) {
+    public PacketFrameCheck(int maxPacketSize, DecodedCounter counter) {
         this.maxPacketSize = maxPacketSize;
+        this.counter = counter;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (in.isReadable()) {
-            if (failed) {
-                in.skipBytes(in.readableBytes());
+        if (in.isReadable() && !failed) {
+            if (counter.decoded < framesHandedOn) {
+                fail(in, out, 0, overrun());
                 return;
             }
             int start = in.readerIndex();
@@ -72,25 +100,51 @@ public final class DuplicatePropertyCheck extends ByteToMessageDecoder {
             int type = (in.getUnsignedByte(start) >> 4) & 0x0F;
             if (firstPacket) {
                 firstPacket = false;
-                if (type != 1 || !isMqtt5Connect(in, bodyStart, (int) remaining)) {
-                    passThrough(ctx, in, out);
-                    return;
-                }
+                mqtt5 = type == 1 && isMqtt5Connect(in, bodyStart, (int) remaining);
             }
-            String duplicate = duplicateIn(in, in.getUnsignedByte(start), bodyStart, (int) remaining);
+            String duplicate = mqtt5 ? duplicateIn(in, in.getUnsignedByte(start), bodyStart, (int) remaining) : null;
             if (duplicate != null) {
-                failed = true;
-                in.skipBytes(in.readableBytes());
-                out.add(new MqttMessage(new MqttFixedHeader(MqttMessageType.valueOf(type), false,
-                        MqttQoS.AT_MOST_ONCE, false, (int) remaining), null, null, DecoderResult.failure(
-                        new DuplicatePropertyException("property " + duplicate + " included more than once"))));
+                fail(in, out, type, new DuplicatePropertyException("property " + duplicate
+                        + " included more than once"));
                 return;
             }
+            // One frame per call, so that the counter can be checked against it at the next call.
+            framesHandedOn++;
             out.add(in.readRetainedSlice(bodyStart - start + (int) remaining));
+        } else if (failed) {
+            in.skipBytes(in.readableBytes());
         }
     }
 
-    /** Hands everything on and leaves the pipeline: not MQTT 5, or nothing this check can frame. */
+    /** The last frame of a read is checked here, so a malformed packet followed by silence is not missed. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (!failed && counter.decoded < framesHandedOn) {
+            failed = true;
+            ctx.fireChannelRead(failure(0, overrun()));
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    private void fail(ByteBuf in, List<Object> out, int type, DecoderException cause) {
+        failed = true;
+        in.skipBytes(in.readableBytes());
+        out.add(failure(type, cause));
+    }
+
+    private static DecoderException overrun() {
+        return new DecoderException("a field is longer than what is left of its packet");
+    }
+
+    private static MqttMessage failure(int type, DecoderException cause) {
+        // Type 0 (unknown): reported as PUBLISH, only so the message has a header; handlers look at the cause.
+        MqttMessageType messageType = type >= 1 && type <= 15 ? MqttMessageType.valueOf(type)
+                : MqttMessageType.PUBLISH;
+        return new MqttMessage(new MqttFixedHeader(messageType, false, MqttQoS.AT_MOST_ONCE, false, 0), null, null,
+                DecoderResult.failure(cause));
+    }
+
+    /** Hands everything on and leaves the pipeline: nothing this check can frame. */
     private void passThrough(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         out.add(in.readRetainedSlice(in.readableBytes()));
         ctx.pipeline().remove(this);
