@@ -21,6 +21,11 @@ public final class TributaryCluster {
     private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
     private static final int NODE_2_MAX_KEEP_ALIVE = 120;
+    /**
+     * Node 0 holds at most this many bytes of QoS 1/2 messages per subscriber (the default is 16 MB), so the slow
+     * consumer test reaches the limit within seconds at a rate a small shared machine sustains.
+     */
+    private static final long NODE_1_MAX_OUTBOUND_BYTES = 4L * 1024 * 1024;
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -88,6 +93,9 @@ public final class TributaryCluster {
             int httpPort = Ports.freePort();
             transportHttpPorts[i] = httpPort;
             ServiceProcess.Builder transport = service(NODE_IDS[i], "tributary.jars.transport");
+            if (i == 0) {
+                transport.env("MQTT_MAX_OUTBOUND_BYTES_PER_CONNECTION", NODE_1_MAX_OUTBOUND_BYTES + "B");
+            }
             if (i == 1) {
                 transport.env("MQTT_MAX_KEEP_ALIVE", NODE_2_MAX_KEEP_ALIVE);
             }
@@ -147,6 +155,16 @@ public final class TributaryCluster {
 
     public String nodeId(int node) {
         return NODE_IDS[node];
+    }
+
+    /** {@code MQTT_MAX_OUTBOUND_BYTES_PER_CONNECTION} of a transport node. */
+    public long maxOutboundBytesPerConnection(int node) {
+        return node == 0 ? NODE_1_MAX_OUTBOUND_BYTES : 16L * 1024 * 1024;
+    }
+
+    /** The log file of a transport node (stdout and stderr of its process). */
+    public Path transportLog(int node) {
+        return log(NODE_IDS[node]);
     }
 
     /** {@code MQTT_MAX_KEEP_ALIVE} of a transport node: 65535 (the default) on node 0, lower on node 1. */

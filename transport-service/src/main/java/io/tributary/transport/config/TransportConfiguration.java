@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connect.ConnectHandler;
 import io.tributary.transport.connection.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -109,6 +110,10 @@ public class TransportConfiguration {
     TransportMetrics transportMetrics(MeterRegistry registry, ConnectionRegistry connections) {
         TransportMetrics metrics = new TransportMetrics(registry);
         metrics.gaugeConnections(connections::size);
+        // Read off the event loops: a slightly stale sum is fine for a gauge.
+        metrics.gaugeOutboundHeldBytes(() -> connections.all().stream()
+                .mapToLong(io.tributary.transport.connection.ClientConnection::outboundBytes).sum());
+        metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }
 
@@ -131,6 +136,12 @@ public class TransportConfiguration {
     PublishProducer publishProducer(Producer<byte[], byte[]> publishKafkaProducer, TransportMetrics metrics,
             KafkaAvailability kafkaAvailability) {
         return new PublishProducer(publishKafkaProducer, metrics, kafkaAvailability);
+    }
+
+    @Bean
+    UplinkBudget uplinkBudget(TransportProperties properties, TransportMetrics metrics) {
+        return new UplinkBudget(properties.kafka().maxPendingBytesPerConnection().toBytes(),
+                properties.kafka().maxPendingBytes().toBytes(), metrics);
     }
 
     @Bean
@@ -162,9 +173,11 @@ public class TransportConfiguration {
 
     @Bean
     OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics,
-            SessionQueueStore sessionQueueStore) {
-        return new OutboundDelivery(metrics, properties.mqtt().maxInflight(),
-                properties.mqtt().maxQueuedPerConnection(), sessionQueueStore);
+            Disconnector disconnector, SessionQueueStore sessionQueueStore) {
+        TransportProperties.Mqtt mqtt = properties.mqtt();
+        return new OutboundDelivery(metrics, disconnector, new OutboundDelivery.Limits(mqtt.maxInflight(),
+                mqtt.maxQueuedPerConnection(), mqtt.maxOutboundBytesPerConnection().toBytes(),
+                mqtt.slowConsumerPolicy()), sessionQueueStore);
     }
 
     @Bean
@@ -184,16 +197,17 @@ public class TransportConfiguration {
     @Bean
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
-            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery,
+            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
             SessionQueueReader queueReader) {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, queueReader);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
-                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum()),
+                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
+                        uplinkBudget),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery),
-                new OutboundAckHandler(delivery),
+                new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),

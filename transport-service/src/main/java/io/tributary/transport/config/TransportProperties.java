@@ -4,10 +4,13 @@ import java.net.URI;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import io.tributary.common.kafka.TopicLayout;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -42,6 +45,11 @@ public record TransportProperties(
      *                             Maximum)
      * @param topicAliasMaximum    topic aliases an MQTT 5 client may define per connection (CONNACK Topic Alias
      *                             Maximum); 0 refuses aliases
+     * @param maxOutboundBytesPerConnection bytes of outbound QoS 1/2 messages held per connection (in flight and
+     *                             queued); with the socket's high water mark this bounds what a subscriber that stops
+     *                             reading costs
+     * @param slowConsumerPolicy   what happens to a QoS 1/2 message beyond the queue or byte limit: dropped, or
+     *                             dropped and the subscriber disconnected
      */
     public record Mqtt(
             @NotBlank String host,
@@ -53,21 +61,38 @@ public record TransportProperties(
             @Min(0) int maxQueuedPerConnection,
             @Min(1) @Max(65535) int receiveMaximum,
             @Min(0) @Max(65535) int topicAliasMaximum,
-            @Min(0) int ioThreads) {
+            @Min(0) int ioThreads,
+            @NotNull DataSize maxOutboundBytesPerConnection,
+            @NotNull SlowConsumerPolicy slowConsumerPolicy) {
     }
 
     /**
      * @param topics    layout of the topics, shared with the other services
      * @param maxBlock  longest a produce may block the caller (metadata or a full buffer); bounded small because the
      *                  caller is an event loop
+     * @param maxPendingBytesPerConnection bytes of one connection's publishes waiting for Kafka; above it the node
+     *                  stops reading from that client until half of it is acknowledged
+     * @param maxPendingBytes bytes of all publishes of the node waiting for Kafka; above it the node stops reading
+     *                  from every client that publishes until half of it is acknowledged. Kept below the producer's
+     *                  buffer.memory (32 MiB), so a send never blocks an event loop on a full buffer
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
             @Valid @NotNull TopicLayout topics,
             @NotNull Duration maxBlock,
             @NotNull Duration deliveryTimeout,
-            @Min(0) int lingerMs) {
+            @Min(0) int lingerMs,
+            @NotNull DataSize maxPendingBytesPerConnection,
+            @NotNull DataSize maxPendingBytes) {
+
+        @AssertTrue(message = "max-pending-bytes must be below the producer's buffer.memory (32 MiB)")
+        public boolean isMaxPendingBelowProducerBuffer() {
+            return maxPendingBytes == null || maxPendingBytes.toBytes() < PRODUCER_BUFFER_MEMORY;
+        }
     }
+
+    /** Kafka's default buffer.memory, which the publish producer keeps. */
+    public static final long PRODUCER_BUFFER_MEMORY = 32L * 1024 * 1024;
 
     /**
      * Redis holding the session queues of persistent sessions (shared with routing-service and session-service).

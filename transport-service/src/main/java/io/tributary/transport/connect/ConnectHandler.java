@@ -28,6 +28,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.session.SessionApi;
+import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -191,7 +192,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         int keepAlive = v5 && lower ? maxKeepAlive : requestedKeepAlive;
 
         connecting = true;
-        ctx.channel().config().setAutoRead(false);
+        ReadGate.pause(ctx.channel(), ReadGate.Reason.CONNECTING);
         String finalClientId = clientId;
         boolean finalAssigned = assigned;
         WillMessage finalWill = will;
@@ -261,7 +262,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         while (!held.isEmpty()) {
             ctx.fireChannelRead(held.poll());
         }
-        ctx.channel().config().setAutoRead(true);
+        ReadGate.resume(ctx.channel(), ReadGate.Reason.CONNECTING);
     }
 
     private MqttConnAckMessage connAck(ClientConnection connection, boolean sessionPresent, boolean assignedId,

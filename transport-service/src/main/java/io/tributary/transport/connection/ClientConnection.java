@@ -14,6 +14,7 @@ import io.netty.util.AttributeKey;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
+import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.publish.WillMessage;
@@ -58,6 +59,10 @@ public final class ClientConnection {
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
     private final Set<Integer> inboundQos2 = new HashSet<>();
     private final InboundAcks inboundAcks = new InboundAcks();
+    /** Bytes of outbound QoS 1/2 messages held for this client: in flight plus queued. */
+    private long outboundBytes;
+    /** Bytes of this client's publishes waiting for Kafka; also touched by the producer thread (atomic). */
+    private final UplinkBudget.Account uplinkAccount = new UplinkBudget.Account();
     /** Aliases the client defined for its publishes; null for MQTT 3.x, which has none. */
     private final InboundTopicAliases inboundAliases;
     /** Aliases we assign to topics we deliver; null when the client accepts none. */
@@ -191,6 +196,18 @@ public final class ClientConnection {
 
     public ArrayDeque<OutboundMessage> queued() {
         return queued;
+    }
+
+    public long outboundBytes() {
+        return outboundBytes;
+    }
+
+    public void addOutboundBytes(long delta) {
+        outboundBytes += delta;
+    }
+
+    public UplinkBudget.Account uplinkAccount() {
+        return uplinkAccount;
     }
 
     public InboundAcks inboundAcks() {

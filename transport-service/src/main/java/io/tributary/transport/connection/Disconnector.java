@@ -1,6 +1,7 @@
 package io.tributary.transport.connection;
 
 import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,8 @@ import io.tributary.transport.metrics.TransportMetrics;
 public final class Disconnector {
 
     private static final Logger log = LoggerFactory.getLogger(Disconnector.class);
+
+    private static final long DISCONNECT_FLUSH_GRACE_MS = 2_000;
 
     private final TransportMetrics metrics;
 
@@ -44,12 +47,19 @@ public final class Disconnector {
         } else {
             log.info("Closing {} from {}: {}", who, address, cause);
         }
-        if (connection != null && connection.isMqtt5()) {
+        if (connection != null && connection.isMqtt5() && channel.isWritable()) {
             // A reason string is allowed on DISCONNECT whatever Request Problem Information says.
             MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode)
                     .properties(ProblemInformation.withReason(cause)).build();
             channel.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
+            // The flush completes only once the client reads what was queued before it; one that stopped reading
+            // is closed anyway, or the connection and its buffers would outlive the decision to end it.
+            channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, DISCONNECT_FLUSH_GRACE_MS, TimeUnit.MILLISECONDS);
         } else {
+            // Also when the socket is not writable: a DISCONNECT queued behind data the client does not read would
+            // never be flushed, and its close-on-flush listener would keep the connection (and its memory) forever.
             channel.close();
         }
     }

@@ -28,7 +28,9 @@ public final class MalformedPacketHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             Throwable cause = m.decoderResult().cause();
             String text = String.valueOf(cause.getMessage());
-            if (cause instanceof TooLongFrameException) {
+            if (cause instanceof PacketFrameCheck.DuplicatePropertyException) {
+                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", text);
+            } else if (cause instanceof TooLongFrameException) {
                 disconnector.disconnect(ctx.channel(), (byte) 0x95, "packet_too_large",
                         "packet larger than " + maxPacketSize + " bytes");
             } else if (text.startsWith("invalid publish topic name")) {

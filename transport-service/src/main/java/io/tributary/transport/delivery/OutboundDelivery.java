@@ -1,6 +1,5 @@
 package io.tributary.transport.delivery;
 
-import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -16,6 +15,7 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -25,52 +25,78 @@ import io.tributary.transport.sessionqueue.SessionQueueStore;
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
  * (the client's Receive Maximum, capped by ours), a bounded queue behind it; MQTT 5 topic aliases and subscription
  * identifiers are added per subscriber. Every method runs on the connection's event loop.
+ *
+ * <p>Memory per subscriber is bounded in bytes as well as in messages: a PUBLISH is written only while the channel
+ * is writable (below Netty's high water mark), otherwise QoS 0 is dropped and QoS 1/2 waits in the queue; the
+ * QoS 1/2 messages held for a subscriber (in flight + queued) never exceed {@code maxQueued} queued messages nor
+ * {@code maxBytes} bytes. Beyond them the {@link SlowConsumerPolicy} applies. A subscriber that does not read
+ * therefore costs at most the high water mark plus {@code maxBytes}, however fast others publish.
+ *
+ * <p>Messages of a persistent session's queue come in through {@link #sendQueued}, with the packet id their
+ * sequence gives them, only as far as {@link #freeSlots} allows; their acknowledgements remove them from the queue
+ * in Redis.
  */
 public final class OutboundDelivery {
+
+    /**
+     * @param maxInflight outbound QoS 1/2 messages awaiting acknowledgement (also capped by Receive Maximum)
+     * @param maxQueued   QoS 1/2 messages waiting behind the window or for the socket to drain
+     * @param maxBytes    bytes of QoS 1/2 messages held per subscriber, in flight and queued
+     */
+    public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {
+    }
 
     private static final Logger log = LoggerFactory.getLogger(OutboundDelivery.class);
 
     private final TransportMetrics metrics;
-    private final int maxInflight;
-    private final int maxQueued;
-    /** Null when the node serves no session queues (some unit tests). */
+    private final Disconnector disconnector;
+    private final Limits limits;
+    /** Null when the node serves no session queues (unit tests of the in-memory path). */
     private final SessionQueueStore queueStore;
     private Consumer<ClientConnection> slotFreed = connection -> { };
 
-    public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued) {
-        this(metrics, maxInflight, maxQueued, null);
+    public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits) {
+        this(metrics, disconnector, limits, null);
     }
 
-    public OutboundDelivery(TransportMetrics metrics, int maxInflight, int maxQueued, SessionQueueStore queueStore) {
+    public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits,
+            SessionQueueStore queueStore) {
         this.metrics = metrics;
-        this.maxInflight = maxInflight;
-        this.maxQueued = maxQueued;
+        this.disconnector = disconnector;
+        this.limits = limits;
         this.queueStore = queueStore;
     }
 
-    /** Told whenever an in-flight slot of a connection is freed (the session queue reader reads on). */
+    /** Told whenever a connection of a persistent session may take more from its queue. */
     public void onSlotFreed(Consumer<ClientConnection> listener) {
         this.slotFreed = listener;
     }
 
-    /** In-flight slots the session queue may fill now: messages already waiting in memory go first. */
+    /**
+     * How many messages the session queue may hand over now: free in-flight slots, after the messages already waiting
+     * in memory; none while the socket is not writable or the bytes held reach the limit.
+     */
     public int freeSlots(ClientConnection connection) {
+        if (!connection.channel().isWritable() || connection.outboundBytes() >= limits.maxBytes()) {
+            return 0;
+        }
         return window(connection) - connection.inflight().size() - connection.queued().size();
     }
 
     /**
      * Sends a message read from the connection's session queue with the packet id its sequence gives it. The caller
-     * checked that the id is free and that a slot is.
+     * checked that the id and a slot are free.
      */
     public void sendQueued(ClientConnection connection, OutboundMessage message, int packetId) {
         if (!connection.channel().isActive()) {
             return;
         }
-        if (encodedSize(message) > connection.clientMaximumPacketSize()) {
+        if (message.wireSize() > connection.clientMaximumPacketSize()) {
             metrics.dropped("client_packet_size");
             forget(connection, message);
             return;
         }
+        connection.addOutboundBytes(message.wireSize());
         message.packetId(packetId);
         connection.inflight().put(packetId, message);
         write(connection, message);
@@ -82,9 +108,9 @@ public final class OutboundDelivery {
         owed.packetId(packetId);
         owed.queueSeq(-1);
         owed.markReleased();
+        connection.addOutboundBytes(owed.wireSize());
         connection.inflight().put(packetId, owed);
-        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, (byte) 0, null,
-                connection.isMqtt5()));
+        writeRelease(connection, packetId, (byte) 0);
     }
 
     public void deliver(ClientConnection connection, OutboundMessage message) {
@@ -93,7 +119,7 @@ public final class OutboundDelivery {
             metrics.dropped("connection_closed");
             return;
         }
-        if (encodedSize(message) > connection.clientMaximumPacketSize()) {
+        if (message.wireSize() > connection.clientMaximumPacketSize()) {
             // MQTT 5 section 3.1.2.11.4: a message larger than the client accepts is discarded for that client.
             metrics.dropped("client_packet_size");
             return;
@@ -106,12 +132,36 @@ public final class OutboundDelivery {
             write(connection, message);
             return;
         }
-        if (connection.inflight().size() < window(connection)) {
+        long held = connection.outboundBytes();
+        // One message is always let through when nothing is held, so a message above maxBytes is not starved.
+        if (held > 0 && held + message.wireSize() > limits.maxBytes()) {
+            overLimit(connection, "slow_consumer_bytes");
+            return;
+        }
+        boolean sendNow = connection.queued().isEmpty() && connection.inflight().size() < window(connection)
+                && channel.isWritable();
+        if (!sendNow && connection.queued().size() >= limits.maxQueued()) {
+            overLimit(connection, "queue_full");
+            return;
+        }
+        connection.addOutboundBytes(message.wireSize());
+        if (sendNow) {
             send(connection, message);
-        } else if (connection.queued().size() < maxQueued) {
-            connection.queued().addLast(message);
         } else {
-            metrics.dropped("queue_full");
+            connection.queued().addLast(message);
+        }
+    }
+
+    /** The socket drained below the low water mark: send what waited for it. */
+    public void onWritable(ClientConnection connection) {
+        drain(connection);
+    }
+
+    private void overLimit(ClientConnection connection, String reason) {
+        metrics.dropped(reason);
+        if (limits.policy() == SlowConsumerPolicy.DISCONNECT) {
+            disconnector.disconnect(connection.channel(), (byte) 0x97, null, "slow consumer: more than "
+                    + limits.maxQueued() + " messages or " + limits.maxBytes() + " bytes waiting for it");
         }
     }
 
@@ -119,9 +169,7 @@ public final class OutboundDelivery {
     public void onPubAck(ClientConnection connection, int packetId) {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 1) {
-            connection.inflight().remove(packetId);
-            forget(connection, m);
-            drain(connection);
+            settled(connection, packetId, m);
         }
     }
 
@@ -130,9 +178,7 @@ public final class OutboundDelivery {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && reasonCode >= 0x80) {
             // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
-            connection.inflight().remove(packetId);
-            forget(connection, m);
-            drain(connection);
+            settled(connection, packetId, m);
             return;
         }
         if (m != null && m.qos() == 2 && m.fromQueue() && !m.released() && queueStore != null) {
@@ -171,17 +217,26 @@ public final class OutboundDelivery {
     public void onPubComp(ClientConnection connection, int packetId) {
         OutboundMessage m = connection.inflight().get(packetId);
         if (m != null && m.qos() == 2) {
-            connection.inflight().remove(packetId);
-            if (m.fromQueue() && queueStore != null) {
-                queueStore.completed(connection.clientId(), packetId).whenComplete((ok, error) -> {
+            settled(connection, packetId, m);
+        }
+    }
+
+    private void settled(ClientConnection connection, int packetId, OutboundMessage message) {
+        connection.inflight().remove(packetId);
+        connection.addOutboundBytes(-message.wireSize());
+        if (message.fromQueue() && queueStore != null) {
+            if (message.released()) {
+                queueStore.completed(connection.clientId(), packetId).whenComplete((n, error) -> {
                     if (error != null) {
                         // The PUBREL is re-sent at the next connection; the client answers it with PUBCOMP again.
                         metrics.sessionQueueFailure();
                     }
                 });
+            } else {
+                forget(connection, message);
             }
-            drain(connection);
         }
+        drain(connection);
     }
 
     /** The exchange of a message from the session queue is over (or it will never be sent): it leaves the queue. */
@@ -197,11 +252,12 @@ public final class OutboundDelivery {
     }
 
     private int window(ClientConnection connection) {
-        return Math.min(maxInflight, connection.clientReceiveMaximum());
+        return Math.min(limits.maxInflight(), connection.clientReceiveMaximum());
     }
 
     private void drain(ClientConnection connection) {
-        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)) {
+        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)
+                && connection.channel().isWritable()) {
             send(connection, connection.queued().pollFirst());
         }
         if (connection.queueCursor() != null && freeSlots(connection) > 0) {
@@ -212,6 +268,7 @@ public final class OutboundDelivery {
     private void send(ClientConnection connection, OutboundMessage message) {
         int packetId = connection.allocatePacketId();
         if (packetId < 0) {
+            connection.addOutboundBytes(-message.wireSize());
             metrics.dropped("no_packet_id");
             return;
         }
@@ -258,12 +315,5 @@ public final class OutboundDelivery {
             own.add(new MqttProperties.IntegerProperty(MqttProperties.TOPIC_ALIAS, alias));
         }
         return own;
-    }
-
-    private static long encodedSize(OutboundMessage m) {
-        // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
-        // next to the limits that matter, so they are estimated generously.
-        return 5 + 2 + m.topic().getBytes(StandardCharsets.UTF_8).length + 2 + m.payload().length
-                + (m.properties() == null ? 0 : 64) + 5L * m.subscriptionIds().length;
     }
 }

@@ -1,5 +1,7 @@
 package io.tributary.transport.delivery;
 
+import java.nio.charset.StandardCharsets;
+
 import io.netty.handler.codec.mqtt.MqttProperties;
 
 /**
@@ -18,6 +20,7 @@ public final class OutboundMessage {
     private final boolean retain;
     private final MqttProperties properties;
     private final int[] subscriptionIds;
+    private final long wireSize;
     private int packetId;
     private boolean released;
     /** Sequence in the session queue this message came from; 0 when it did not come from one. */
@@ -38,6 +41,15 @@ public final class OutboundMessage {
         this.retain = retain;
         this.properties = properties;
         this.subscriptionIds = subscriptionIds;
+        // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
+        // next to the limits that matter, so they are estimated generously.
+        this.wireSize = 5 + 2 + topic.getBytes(StandardCharsets.UTF_8).length + 2 + payload.length
+                + (properties == null ? 0 : 64) + 5L * subscriptionIds.length;
+    }
+
+    /** Upper estimate of the encoded PUBLISH, in bytes: what the size and memory limits are checked against. */
+    public long wireSize() {
+        return wireSize;
     }
 
     public String topic() {

@@ -6,7 +6,9 @@ public final class HandlerNames {
     /** Added by CONNECT before the decoder so partial packets count as activity. */
     public static final String KEEP_ALIVE = "keepAlive";
     public static final String FLUSH_CONSOLIDATION = "flushConsolidation";
+    public static final String FRAME_CHECK = "packetFrameCheck";
     public static final String DECODER = "mqttDecoder";
+    public static final String DECODED_COUNTER = "decodedCounter";
     public static final String ENCODER = "mqttEncoder";
     public static final String CONNECT = "connect";
     public static final String MALFORMED = "malformed";

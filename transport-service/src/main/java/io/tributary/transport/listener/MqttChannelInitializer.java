@@ -9,6 +9,7 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.tributary.transport.connect.ConnectHandler;
 import io.tributary.transport.connection.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.DisconnectHandler;
+import io.tributary.transport.connection.PacketFrameCheck;
 import io.tributary.transport.connection.MalformedPacketHandler;
 import io.tributary.transport.connection.PingHandler;
 import io.tributary.transport.connection.TerminalHandler;
@@ -43,7 +44,10 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline p = channel.pipeline();
         p.addLast(HandlerNames.FLUSH_CONSOLIDATION, new FlushConsolidationHandler(64, true));
+        PacketFrameCheck.DecodedCounter decoded = new PacketFrameCheck.DecodedCounter();
+        p.addLast(HandlerNames.FRAME_CHECK, new PacketFrameCheck(maxPacketSize, decoded));
         p.addLast(HandlerNames.DECODER, new MqttDecoder(maxPacketSize));
+        p.addLast(HandlerNames.DECODED_COUNTER, decoded);
         p.addLast(HandlerNames.ENCODER, MqttEncoder.INSTANCE);
         p.addLast(HandlerNames.CONNECT, new ConnectHandler(connectContext));
         p.addLast(HandlerNames.MALFORMED, handlers.malformed());

@@ -9,6 +9,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 
 /** The meters of a transport node, created once so hot paths only increment. */
 public final class TransportMetrics {
@@ -22,6 +25,7 @@ public final class TransportMetrics {
     private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> readPauses = new ConcurrentHashMap<>();
 
     public TransportMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -43,6 +47,37 @@ public final class TransportMetrics {
     public void gaugeConnections(Supplier<Number> connections) {
         Gauge.builder("tributary.connections", connections).description("open MQTT connections (after CONNACK)")
                 .register(registry);
+    }
+
+    public void gaugeOutboundHeldBytes(Supplier<Number> bytes) {
+        Gauge.builder("tributary.outbound.held.bytes", bytes)
+                .description("bytes of outbound QoS 1/2 messages held for subscribers (in flight and queued)")
+                .register(registry);
+    }
+
+    public void gaugeUplinkPendingBytes(Supplier<Number> bytes) {
+        Gauge.builder("tributary.uplink.pending.bytes", bytes)
+                .description("bytes of publish records handed to Kafka and not yet acknowledged").register(registry);
+    }
+
+    /**
+     * Memory held by Netty's buffers (socket output waiting for slow clients, among others): direct memory is not in
+     * the JVM heap metrics, so without this a subscriber that does not read would grow the process unseen.
+     */
+    public void gaugeNettyMemory(ByteBufAllocator allocator) {
+        if (allocator instanceof ByteBufAllocatorMetricProvider provider) {
+            ByteBufAllocatorMetric metric = provider.metric();
+            Gauge.builder("tributary.netty.memory.used", metric, ByteBufAllocatorMetric::usedDirectMemory)
+                    .baseUnit("bytes").tag("area", "direct").register(registry);
+            Gauge.builder("tributary.netty.memory.used", metric, ByteBufAllocatorMetric::usedHeapMemory)
+                    .baseUnit("bytes").tag("area", "heap").register(registry);
+        }
+    }
+
+    /** Reading from a client was paused (TCP backpressure), by reason. */
+    public void readPaused(String reason) {
+        readPauses.computeIfAbsent(reason,
+                r -> Counter.builder("tributary.reads.paused").tag("reason", r).register(registry)).increment();
     }
 
     public void publishIn(int qos) {

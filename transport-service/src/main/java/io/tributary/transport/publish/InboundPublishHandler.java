@@ -17,6 +17,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.alias.InboundTopicAliases;
+import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
@@ -37,9 +38,11 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
     private final int receiveMaximum;
+    private final UplinkBudget budget;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum) {
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
+        this.budget = budget;
         this.nodeId = nodeId;
         this.producer = producer;
         this.disconnector = disconnector;
@@ -129,8 +132,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
                 connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
                 System.currentTimeMillis());
+        // Counted until Kafka answers; past the limits this stops reading from the client (TCP backpressure).
+        UplinkBudget.Release release = budget.acquire(ctx.channel(), connection.uplinkAccount(),
+                UplinkBudget.sizeOf(record));
         if (qos == 0) {
             producer.send(record, failure -> {
+                release.run();
                 if (failure != null) {
                     metrics.dropped("kafka_qos0");
                 }
@@ -138,17 +145,23 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Object slot = connection.inboundAcks().expect(packetId, qos);
-        producer.send(record, failure -> ctx.executor().execute(() -> {
-            if (failure == null) {
-                connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
-            } else {
-                if (qos == 2) {
-                    connection.inboundQos2().remove(packetId);
-                }
-                disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
-                        "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
+        producer.send(record, failure -> {
+            release.run();
+            ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
+        });
+    }
+
+    private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
+            boolean v5, Exception failure) {
+        if (failure == null) {
+            connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+        } else {
+            if (qos == 2) {
+                connection.inboundQos2().remove(packetId);
             }
-        }));
+            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                    "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
+        }
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {

@@ -75,6 +75,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         int packetId = message.variableHeader().messageId();
         boolean v5 = connection.isMqtt5();
         List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
+        if (requested.isEmpty()) {
+            // MQTT 3.1.1 section 3.8.3 / 5.0 section 3.8.3: at least one filter; the decoder lets an empty one through.
+            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "SUBSCRIBE without topic filters");
+            return;
+        }
         int subscriptionId = 0;
         if (v5) {
             List<? extends MqttProperties.MqttProperty> ids = message.idAndPropertiesVariableHeader().properties()
@@ -167,6 +172,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             MqttUnsubscribeMessage message) {
         int packetId = message.variableHeader().messageId();
         List<String> filters = message.payload().topics();
+        if (filters.isEmpty()) {
+            // MQTT 3.1.1 section 3.10.3 / 5.0 section 3.10.3: at least one filter.
+            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "UNSUBSCRIBE without topic filters");
+            return;
+        }
         SessionApi.UnsubscribeRequest request = new SessionApi.UnsubscribeRequest(connection.clientId(),
                 connection.epoch(), filters);
         connection.serialSessionCall(() -> sessions.unsubscribe(request))

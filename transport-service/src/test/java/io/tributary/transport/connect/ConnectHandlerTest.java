@@ -14,6 +14,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -26,10 +27,12 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.subscribe.LocalSubscriptions;
@@ -63,10 +66,12 @@ class ConnectHandlerTest {
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(meters);
         TransportProperties properties = new TransportProperties("node-t",
-                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1),
+                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1,
+                        DataSize.ofMegabytes(1), SlowConsumerPolicy.DROP),
                 new TransportProperties.Kafka("127.0.0.1:1",
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
-                        Duration.ofMillis(100), Duration.ofSeconds(1), 0),
+                        Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
+                        DataSize.ofMegabytes(16)),
                 new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)));
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
@@ -75,7 +80,8 @@ class ConnectHandlerTest {
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();
         SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
-                new OutboundDelivery(metrics, 10, 10, queueStore), metrics, registry);
+                new OutboundDelivery(metrics, new Disconnector(metrics), new OutboundDelivery.Limits(10, 10, 1 << 20,
+                        SlowConsumerPolicy.DROP), queueStore), metrics, registry);
         context = new ConnectHandler.ConnectContext(properties, sessions, registry, subscriptions,
                 new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, queueReader);
     }

@@ -13,12 +13,15 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 
 class OutboundDeliveryTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OutboundDelivery delivery = new OutboundDelivery(new TransportMetrics(meters), 2, 1);
+    private final TransportMetrics metrics = new TransportMetrics(meters);
+    private final OutboundDelivery delivery = new OutboundDelivery(metrics, new Disconnector(metrics),
+            new OutboundDelivery.Limits(2, 1, 1 << 20, SlowConsumerPolicy.DROP));
 
     private ClientConnection connection(EmbeddedChannel channel, int receiveMaximum) {
         return new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,

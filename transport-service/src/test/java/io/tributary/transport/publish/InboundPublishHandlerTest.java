@@ -25,6 +25,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
@@ -54,7 +55,7 @@ class InboundPublishHandlerTest {
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
         handler = new InboundPublishHandler("node-t", new PublishProducer(kafka, metrics, availability),
-                new Disconnector(metrics), metrics, 100);
+                new Disconnector(metrics), metrics, 100, new UplinkBudget(1 << 20, 16 << 20, metrics));
     }
 
     @AfterEach

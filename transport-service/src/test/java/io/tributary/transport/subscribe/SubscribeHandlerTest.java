@@ -11,7 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
@@ -26,6 +28,7 @@ import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,7 +45,8 @@ class SubscribeHandlerTest {
             new SessionServiceClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), executor,
                     JsonMapper.builder().build()),
             subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
-            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), 10, 100));
+            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), null,
+                    new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)));
 
     @AfterEach
     void tearDown() {
@@ -138,5 +142,21 @@ class SubscribeHandlerTest {
         assertThat((String) ack.idAndPropertiesVariableHeader().properties()
                 .getProperty(MqttProperties.REASON_STRING).value()).contains("could not be recorded");
         assertThat(subscriptions.size()).isZero();
+    }
+
+    /** Found by the fuzz test: Netty's decoder accepts a SUBSCRIBE or UNSUBSCRIBE whose payload holds no filter. */
+    @Test
+    void subscribe_or_unsubscribe_without_filters_is_a_protocol_error() {
+        for (byte[] packet : new byte[][] {{(byte) 0x82, 2, 0, 1}, {(byte) 0xA2, 2, 0, 1}}) {
+            EmbeddedChannel channel = new EmbeddedChannel(new MqttDecoder(), handler);
+            channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true,
+                    60, 0, new ClientCapabilities(10, 268_435_460L, 0, true), 10, null));
+            channel.writeInbound(Unpooled.wrappedBuffer(packet));
+            MqttMessage disconnect = channel.readOutbound();
+            assertThat(disconnect.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);
+            assertThat(((MqttReasonCodeAndPropertiesVariableHeader) disconnect.variableHeader()).reasonCode())
+                    .isEqualTo((byte) 0x82);
+            assertThat(channel.isActive()).isFalse();
+        }
     }
 }
