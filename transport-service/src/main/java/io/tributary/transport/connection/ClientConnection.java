@@ -38,6 +38,7 @@ public final class ClientConnection {
     private WillMessage will;
     private boolean normalDisconnect;
     private boolean takenOver;
+    private boolean fenced;
     /** Filters this connection holds in the node's local index, so they can be removed when it closes. */
     private final Set<String> localFilters = new HashSet<>();
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
@@ -162,6 +163,18 @@ public final class ClientConnection {
 
     public void markTakenOver() {
         this.takenOver = true;
+    }
+
+    /**
+     * Session-service declared this node's incarnation dead and already ended the session and took care of the will:
+     * closing the connection must neither publish the will nor report a disconnect.
+     */
+    public boolean fenced() {
+        return fenced;
+    }
+
+    public void markFenced() {
+        this.fenced = true;
     }
 
     public Set<String> localFilters() {
