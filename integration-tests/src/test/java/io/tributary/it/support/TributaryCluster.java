@@ -21,6 +21,13 @@ public final class TributaryCluster {
     private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
     private static final int NODE_2_MAX_KEEP_ALIVE = 120;
+    /**
+     * Node liveness, shorter than the defaults (2 s / 10 s) so the dead-node test is quick, and still five heartbeats
+     * per timeout, so a transport JVM starved of CPU on a busy CI machine is not declared dead by mistake.
+     */
+    public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration NODE_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration NODE_CHECK_INTERVAL = Duration.ofMillis(500);
     private static TributaryCluster shared;
 
     private final Path workDir;
@@ -74,6 +81,8 @@ public final class TributaryCluster {
                 .env("POSTGRES_USER", engines.dbUser())
                 .env("POSTGRES_PASSWORD", engines.dbPassword())
                 .env("REDIS_URL", engines.redisUrl())
+                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
+                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort).build();
@@ -91,6 +100,7 @@ public final class TributaryCluster {
                     .env("MQTT_PORT", mqttPorts[i])
                     .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
                     .env("SESSION_SERVICE_URL", sessionApiUrl())
+                    .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
                     .env("KAFKA_DELIVERY_TIMEOUT", "6s")
                     .build());
@@ -170,6 +180,23 @@ public final class TributaryCluster {
     /** Starts the Kafka broker again on the same data directory and ports; returns once it answers. */
     public void restartKafka() throws Exception {
         engines.restartKafka();
+    }
+
+    /** SIGKILL of a transport node process: a crash, its connections die without any cleanup. */
+    public void killTransport(int node) {
+        transports.get(node).kill();
+    }
+
+    /**
+     * Starts a killed transport node again (same node id and ports, a new incarnation) and returns once it is
+     * healthy, which includes being registered with session-service, so later tests find it ready for clients.
+     */
+    public void restartTransport(int node) throws Exception {
+        ServiceProcess transport = transports.get(node);
+        if (!transport.isAlive()) {
+            transport.start();
+        }
+        transport.awaitHealthy(transportHttpPorts[node], HEALTHY_WITHIN);
     }
 
     /** The last lines of every service log, for a failing test's report. */

@@ -59,12 +59,14 @@ public class NodeStore {
                 UPDATE transport_nodes n SET dead_at = now()
                 FROM (SELECT o.node_id, o.incarnation,
                              EXISTS (SELECT 1 FROM transport_nodes r
-                                     WHERE r.node_id = o.node_id AND r.first_seen > o.last_seen) AS replaced
+                                     WHERE r.node_id = o.node_id AND r.incarnation <> o.incarnation
+                                       AND r.first_seen > o.last_seen) AS replaced
                       FROM transport_nodes o
                       WHERE o.dead_at IS NULL
                         AND (o.last_seen < now() - :timeoutMs * interval '1 millisecond'
                              OR EXISTS (SELECT 1 FROM transport_nodes r
-                                        WHERE r.node_id = o.node_id AND r.first_seen > o.last_seen))
+                                        WHERE r.node_id = o.node_id AND r.incarnation <> o.incarnation
+                                       AND r.first_seen > o.last_seen))
                       FOR UPDATE OF o SKIP LOCKED) c
                 WHERE n.node_id = c.node_id AND n.incarnation = c.incarnation AND n.dead_at IS NULL
                 RETURNING n.node_id, n.incarnation, n.last_seen, c.replaced""")
