@@ -15,6 +15,9 @@ CREATE TABLE transport_nodes (
 -- The incarnation of the node holding the live connection; null while offline (and for sessions connected through
 -- a transport that predates liveness, which the detector cannot attribute).
 ALTER TABLE sessions ADD COLUMN node_incarnation text NULL;
+-- The detector looks, every run, for sessions still connected on each dead incarnation (almost always none): one
+-- probe per dead incarnation, not a walk over all sessions of a node id that has live sessions of a newer one.
+CREATE INDEX sessions_connected_node_incarnation_idx ON sessions (node_id, node_incarnation) WHERE connected;
 
 -- Wills (MQTT 3.1.3.2 / 3.1.3.3), one per client: the will of its current connection, or a will waiting for its
 -- delay to pass. Not tied to the session row by a foreign key: a will may have to be published after the session
