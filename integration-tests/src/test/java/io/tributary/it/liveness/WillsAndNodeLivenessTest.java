@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.tributary.it.support.Clients;
@@ -160,6 +161,25 @@ class WillsAndNodeLivenessTest {
 
     @Test
     @Order(4)
+    void disconnect_with_reason_0x04_publishes_the_will() throws Exception {
+        String topic = "it/wills/" + Clients.id("w4");
+        Mqtt5BlockingClient sub = subscriber(topic);
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = sub.publishes(MqttGlobalPublishFilter.ALL)) {
+            Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(WILL_NODE), Clients.id("w4c"));
+            client.connectWith().willPublish().topic(topic).payload(utf8("asked for")).qos(MqttQos.AT_LEAST_ONCE)
+                    .applyWillPublish().send();
+            client.disconnectWith().reasonCode(Mqtt5DisconnectReasonCode.DISCONNECT_WITH_WILL_MESSAGE).send();
+            Optional<Mqtt5Publish> will = received.receive(5, TimeUnit.SECONDS);
+            assertThat(will).as("will after DISCONNECT 0x04").isPresent();
+            assertThat(new String(will.get().getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("asked for");
+            assertThat(received.receive(1, TimeUnit.SECONDS)).as("a second copy").isEmpty();
+        } finally {
+            sub.disconnect();
+        }
+    }
+
+    @Test
+    @Order(5)
     void will_of_a_client_on_a_killed_node_reaches_the_other_node_once_and_its_session_ends() throws Exception {
         String persistent = Clients.id("wk-p");
         String clean = Clients.id("wk-c");
