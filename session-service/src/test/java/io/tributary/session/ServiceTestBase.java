@@ -55,6 +55,10 @@ abstract class ServiceTestBase {
         registry.add("tributary.session.redis.url", TestEngines::redisUrl);
         // The tests run the sweep themselves; keep the scheduled one out of their way.
         registry.add("tributary.session.expiry.sweep-interval", () -> "1h");
+        // Likewise the node liveness detector and the will publisher: tests call them.
+        registry.add("tributary.session.liveness.check-interval", () -> "1h");
+        registry.add("tributary.session.liveness.node-timeout", () -> "1s");
+        registry.add("tributary.session.wills.publish-interval", () -> "1h");
     }
 
     private static RedisClient redisClient;

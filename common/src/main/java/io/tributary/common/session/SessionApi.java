@@ -2,6 +2,8 @@ package io.tributary.common.session;
 
 import java.util.List;
 
+import io.tributary.common.kafka.PublishProperties;
+
 /**
  * The internal HTTP API that transport nodes call on session-service (JSON bodies). All calls are idempotent for a
  * given epoch; session-service answers 409 when the caller's epoch is not the client's current one (the connection
@@ -13,6 +15,7 @@ public final class SessionApi {
     public static final String SUBSCRIBE = "/internal/v1/sessions/subscribe";
     public static final String UNSUBSCRIBE = "/internal/v1/sessions/unsubscribe";
     public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
+    public static final String HEARTBEAT = "/internal/v1/nodes/heartbeat";
 
     private SessionApi() {
     }
@@ -24,9 +27,42 @@ public final class SessionApi {
      *
      * @param sessionExpirySeconds 0 = session ends with the connection; for MQTT 3.1.1 clean session = 0 send
      *                             {@code 0xFFFFFFFF} (never expires)
+     * @param nodeIncarnation      the incarnation of the node process (see {@link HeartbeatRequest}); sessions are
+     *                             ended by node liveness only for the incarnation that was declared dead, so a
+     *                             restarted node's new sessions are never touched. Null from an older transport:
+     *                             such sessions are not covered by liveness.
+     * @param will                 the client's will, or null; stored so that it is published even if the node dies
      */
     public record ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
-            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
+            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, String nodeIncarnation,
+            Will will) {
+
+        public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
+                int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
+            this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
+                    username, null, null);
+        }
+    }
+
+    /**
+     * A will (MQTT 3.1.3.2 / 3.1.3.3) as the client left it in CONNECT.
+     *
+     * @param delaySeconds MQTT 5 Will Delay Interval (0 for MQTT 3.x): the will is published that long after the
+     *                     connection ended (at most the session expiry), unless the client connects again first
+     * @param properties   the will's MQTT 5 properties that travel with the message, or null
+     */
+    public record Will(String topic, byte[] payload, int qos, boolean retain, long delaySeconds,
+            PublishProperties properties) {
+    }
+
+    /** What became of a connection's will when the connection ended (told to session-service at disconnect). */
+    public enum WillOutcome {
+        /** No will, or a normal DISCONNECT without reason 0x04: the will is deleted, never published. */
+        DISCARD,
+        /** The node published it itself (no will delay): session-service deletes its copy. */
+        PUBLISHED,
+        /** Session-service publishes it min(will delay, session expiry) after now, unless the client returns. */
+        SCHEDULE
     }
 
     /**
@@ -92,7 +128,32 @@ public final class SessionApi {
      *
      * @param sessionExpirySeconds the expiry in force at the end (MQTT 5 DISCONNECT may change it); 0 removes the
      *                             session and its subscriptions now
+     * @param will                 what to do with the stored will; null (an older transport, which published wills
+     *                             itself) is treated as {@link WillOutcome#PUBLISHED}
      */
-    public record DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds) {
+    public record DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds,
+            WillOutcome will) {
+
+        public DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds) {
+            this(clientId, epoch, nodeId, sessionExpirySeconds, WillOutcome.DISCARD);
+        }
+    }
+
+    /**
+     * A transport node is alive. Sent every few seconds; a node not heard of for the configured timeout is declared
+     * dead and the sessions still connected on that incarnation are ended (wills published).
+     *
+     * @param incarnation random id of this process, new at every start: a restarted node with the same node id is a
+     *                    new incarnation, and only the old one's sessions are ended
+     */
+    public record HeartbeatRequest(String nodeId, String incarnation) {
+    }
+
+    /**
+     * @param declaredDead true when this incarnation was already declared dead (it missed heartbeats): its sessions
+     *                     were ended, so the node must close its connections without wills and start a new
+     *                     incarnation before accepting clients again
+     */
+    public record HeartbeatResponse(boolean declaredDead) {
     }
 }

@@ -52,6 +52,37 @@ public final class Mqtt5Packets {
         return RawMqtt.packet(0x10, body.toByteArray());
     }
 
+    /**
+     * CONNECT, MQTT 5, clean start, with a will: Session Expiry Interval {@code sessionExpirySeconds}, Will Delay
+     * Interval {@code willDelaySeconds}.
+     */
+    public static byte[] connectWithWill(String clientId, int keepAliveSeconds, int sessionExpirySeconds,
+            String willTopic, byte[] willPayload, int willQos, int willDelaySeconds) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(0x02 | 0x04 | (willQos << 3));
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body, new Property(int32Property(0x11, sessionExpirySeconds)));
+        RawMqtt.writeString(body, clientId);
+        writeProperties(body, new Property(int32Property(0x18, willDelaySeconds)));
+        RawMqtt.writeString(body, willTopic);
+        body.write(willPayload.length >> 8);
+        body.write(willPayload.length & 0xFF);
+        body.writeBytes(willPayload);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** DISCONNECT, reason 0x00 (normal: the will is discarded). */
+    public static byte[] disconnect() {
+        return new byte[] {(byte) 0xE0, 0x00};
+    }
+
+    private static byte[] int32Property(int id, int value) {
+        return new byte[] {(byte) id, (byte) (value >> 24), (byte) (value >> 16), (byte) (value >> 8), (byte) value};
+    }
+
     public static byte[] publish(String topic, int qos, int packetId, byte[] payload, Property... properties) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         RawMqtt.writeString(body, topic);

@@ -26,6 +26,13 @@ public final class TributaryCluster {
      * consumer test reaches the limit within seconds at a rate a small shared machine sustains.
      */
     private static final long NODE_1_MAX_OUTBOUND_BYTES = 4L * 1024 * 1024;
+    /**
+     * Node liveness, shorter than the defaults (2 s / 10 s) so the dead-node test is quick, and still five heartbeats
+     * per timeout, so a transport JVM starved of CPU on a busy CI machine is not declared dead by mistake.
+     */
+    public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration NODE_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration NODE_CHECK_INTERVAL = Duration.ofMillis(500);
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -84,6 +91,8 @@ public final class TributaryCluster {
                 .env("POSTGRES_USER", engines.dbUser())
                 .env("POSTGRES_PASSWORD", engines.dbPassword())
                 .env("REDIS_URL", engines.redisUrl())
+                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
+                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort)
@@ -105,6 +114,7 @@ public final class TributaryCluster {
                     .env("MQTT_PORT", mqttPorts[i])
                     .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
                     .env("SESSION_SERVICE_URL", sessionApiUrl())
+                    .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
                     .env("KAFKA_DELIVERY_TIMEOUT", "6s")
                     .build());
@@ -240,6 +250,23 @@ public final class TributaryCluster {
     /** Stops PostgreSQL and starts it again on the same data and port. */
     public void restartPostgres() throws Exception {
         engines.restartPostgres();
+    }
+
+    /** SIGKILL of a transport node process: a crash, its connections die without any cleanup. */
+    public void killTransport(int node) {
+        transports.get(node).kill();
+    }
+
+    /**
+     * Starts a killed transport node again (same node id and ports, a new incarnation) and returns once it is
+     * healthy, which includes being registered with session-service, so later tests find it ready for clients.
+     */
+    public void restartTransport(int node) throws Exception {
+        ServiceProcess transport = transports.get(node);
+        if (!transport.isAlive()) {
+            transport.start();
+        }
+        transport.awaitHealthy(transportHttpPorts[node], HEALTHY_WITHIN);
     }
 
     /** The last lines of every service log, for a failing test's report. */

@@ -24,7 +24,9 @@ public record SessionServiceProperties(
         @Valid @NotNull Redis redis,
         @Valid @NotNull Expiry expiry,
         @Valid @NotNull Metrics metrics,
-        @Valid @NotNull Retained retained) {
+        @Valid @NotNull Retained retained,
+        @Valid @NotNull Liveness liveness,
+        @Valid @NotNull Wills wills) {
 
     /**
      * @param topics             layout of the topics, shared with the other services; the publish partition count
@@ -71,5 +73,31 @@ public record SessionServiceProperties(
             @NotNull Duration catchUpTimeout,
             @Min(1) @Max(1_000_000) int maxPerSubscribe,
             @NotNull Duration countRefresh) {
+    }
+
+    /**
+     * @param nodeTimeout       a transport node incarnation not heard from for this long is declared dead and the
+     *                          sessions still connected on it are ended; keep it several heartbeat intervals long
+     * @param checkInterval     pause between two runs of the detector
+     * @param batchSize         sessions of dead nodes ended per transaction
+     * @param maxBatchesPerRun  bound on the work of one run
+     */
+    public record Liveness(
+            @NotNull Duration nodeTimeout,
+            @NotNull Duration checkInterval,
+            @Min(1) @Max(10_000) int batchSize,
+            @Min(1) int maxBatchesPerRun) {
+    }
+
+    /**
+     * @param publishInterval  pause between two runs of the will publisher: a delayed will is published at most this
+     *                         long after it is due
+     * @param batchSize        wills published per transaction
+     * @param maxBatchesPerRun bound on the work of one run
+     */
+    public record Wills(
+            @NotNull Duration publishInterval,
+            @Min(1) @Max(10_000) int batchSize,
+            @Min(1) int maxBatchesPerRun) {
     }
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -25,6 +26,9 @@ import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.will.StoredWill;
+import io.tributary.session.will.WillStore;
+import io.tributary.session.will.WillTiming;
 
 /**
  * A client passed CONNECT on a transport node. Under the session's row lock: draw a new epoch from the global
@@ -39,6 +43,7 @@ public class ConnectService {
 
     private final SessionStore sessions;
     private final SubscriptionStore subscriptions;
+    private final WillStore wills;
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
@@ -46,11 +51,13 @@ public class ConnectService {
     private final SessionMetrics metrics;
     private final Clock clock;
 
-    public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock) {
+    public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
+            FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
+            SessionMetrics metrics, Clock clock) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
+        this.wills = wills;
         this.topics = topics;
         this.sender = sender;
         this.presence = presence;
@@ -86,6 +93,14 @@ public class ConnectService {
                 resumed.add(s.toApi());
             }
         }
+        // The client is back: a will its previous connection left pending is cancelled (MQTT 5 3.1.3.2.2), unless
+        // it is due already and only waits for the publisher's next run — then it is published now, with this.
+        Optional<StoredWill> pendingWill = wills.replace(clientId, epoch, request.nodeId(), request.protocolVersion(),
+                request.will());
+        boolean publishPending = pendingWill.isPresent() && WillTiming.dueAt(pendingWill.get().publishAt(), now);
+        if (publishPending) {
+            records.add(pendingWill.get().toRecord(now.toEpochMilli()));
+        }
         if (plan.takeover()) {
             topics.ensureDownlink(plan.takeoverNode());
             records.add(DownlinkCommands.takeover(plan.takeoverNode(), clientId, epoch));
@@ -98,11 +113,14 @@ public class ConnectService {
 
         sessions.markConnected(clientId, new SessionStore.Connection(request.nodeId(), epoch, request.cleanStart(),
                 request.sessionExpirySeconds(), request.protocolVersion(), request.keepAliveSeconds(),
-                request.remoteAddress(), request.username(), now));
+                request.remoteAddress(), request.username(), now, request.nodeIncarnation()));
         // Written under the row lock, so presence writes of one client land in epoch order.
         presence.set(clientId, new Presence(request.nodeId(), epoch, now));
         boolean wasConnected = row.connected();
         AfterCommit.run(() -> metrics.connected(wasConnected, plan.takeover()));
+        if (pendingWill.isPresent()) {
+            AfterCommit.run(publishPending ? () -> metrics.willsPublished(1) : metrics::willCancelled);
+        }
         if (plan.takeover()) {
             log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
                     request.nodeId(), epoch);

@@ -23,17 +23,24 @@ import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
+import io.tributary.session.will.WillStore;
+import io.tributary.session.will.WillTiming;
 
 /**
  * The connection of a given epoch ended. A stale epoch (the client connected again since) changes nothing. With
  * expiry 0 the session ends now; otherwise it goes offline: its subscriptions stay, marked offline in the feed, until
- * it expires or the client returns.
+ * it expires or the client returns. The connection's stored will is deleted, or scheduled for publishing when the
+ * connection ended abnormally and the node left it to session-service.
+ *
+ * <p>Node liveness ends the sessions of a dead node through {@link #end} and {@link #ended}, the same steps a
+ * disconnect request takes, so a session ends the same way whether its node reported it or died.
  */
 @Service
 public class DisconnectService {
 
     private final SessionStore sessions;
     private final SubscriptionStore subscriptions;
+    private final WillStore wills;
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
@@ -41,11 +48,13 @@ public class DisconnectService {
     private final SessionMetrics metrics;
     private final Clock clock;
 
-    public DisconnectService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock) {
+    public DisconnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
+            FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
+            SessionMetrics metrics, Clock clock) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
+        this.wills = wills;
         this.topics = topics;
         this.sender = sender;
         this.presence = presence;
@@ -61,27 +70,54 @@ public class DisconnectService {
         if (locked.isEmpty() || locked.get().epoch() != request.epoch() || !locked.get().connected()) {
             return false;
         }
-        long epoch = request.epoch();
-        int partitions = topics.publishPartitions();
+        // An older transport does not say; it published wills itself.
+        SessionApi.WillOutcome will = request.will() == null ? SessionApi.WillOutcome.PUBLISHED : request.will();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        if (request.sessionExpirySeconds() == 0) {
+        end(locked.get(), request.sessionExpirySeconds(), will, clock.instant(), records);
+        sender.sendAndAwait(records);
+        ended(locked.get());
+        return true;
+    }
+
+    /**
+     * Ends the connection of {@code session}, whose row the caller has locked in its transaction and found connected:
+     * changes the stores and appends the feed records to {@code records}, which the caller must have acknowledged by
+     * Kafka before it commits, then call {@link #ended}.
+     *
+     * @param sessionExpirySeconds the expiry in force at the end; 0 removes the session and its subscriptions
+     * @param will                 what becomes of the connection's will
+     */
+    public void end(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will, Instant now,
+            List<ProducerRecord<byte[], byte[]>> records) {
+        String clientId = session.clientId();
+        long epoch = session.epoch();
+        int partitions = topics.publishPartitions();
+        if (sessionExpirySeconds == 0) {
             for (String filter : subscriptions.deleteAll(clientId)) {
                 records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
             }
-            sender.sendAndAwait(records);
             sessions.delete(clientId);
             queues.delete(clientId);
         } else {
             for (StoredSubscription s : subscriptions.list(clientId)) {
                 records.add(SubscriptionRecords.upsert(s.toRecord(null, epoch, true), partitions));
             }
-            sender.sendAndAwait(records);
-            Instant now = clock.instant();
-            sessions.markDisconnected(clientId, request.sessionExpirySeconds(), now,
-                    ExpiryPolicy.expiresAt(now, request.sessionExpirySeconds()));
+            sessions.markDisconnected(clientId, sessionExpirySeconds, now,
+                    ExpiryPolicy.expiresAt(now, sessionExpirySeconds));
         }
-        presence.removeIfEpoch(clientId, epoch);
+        if (will == SessionApi.WillOutcome.SCHEDULE) {
+            Optional<Long> delay = wills.delayOf(clientId, epoch);
+            if (delay.isPresent()) {
+                wills.schedule(clientId, epoch, WillTiming.publishAt(now, delay.get(), sessionExpirySeconds));
+            }
+        } else {
+            wills.delete(clientId, epoch);
+        }
+    }
+
+    /** After the records of {@link #end} were acknowledged: presence and the connected gauge follow. */
+    public void ended(SessionRecord session) {
+        presence.removeIfEpoch(session.clientId(), session.epoch());
         AfterCommit.run(metrics::disconnected);
-        return true;
     }
 }

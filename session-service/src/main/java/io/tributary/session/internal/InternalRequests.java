@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.expiry.ExpiryPolicy;
 import io.tributary.session.web.ApiException;
 
@@ -28,6 +29,40 @@ public final class InternalRequests {
         }
         if (r.keepAliveSeconds() < 0 || r.keepAliveSeconds() > 65535) {
             throw ApiException.badRequest("keepAliveSeconds must be 0..65535: " + r.keepAliveSeconds());
+        }
+        if (r.nodeIncarnation() != null) {
+            incarnation(r.nodeIncarnation());
+        }
+        if (r.will() != null) {
+            will(r.will());
+        }
+    }
+
+    public static void check(SessionApi.HeartbeatRequest r) {
+        requireBody(r);
+        nodeId(r.nodeId());
+        incarnation(r.incarnation());
+    }
+
+    private static void will(SessionApi.Will w) {
+        String problem = w.topic() == null ? "missing" : TopicFilters.topicNameProblem(w.topic());
+        if (problem != null) {
+            throw ApiException.badRequest("will topic invalid: " + problem);
+        }
+        if (w.payload() == null) {
+            throw ApiException.badRequest("will payload is required (may be empty)");
+        }
+        if (w.qos() < 0 || w.qos() > 2) {
+            throw ApiException.badRequest("will qos must be 0, 1 or 2: " + w.qos());
+        }
+        if (w.delaySeconds() < 0 || w.delaySeconds() > 0xFFFFFFFFL) {
+            throw ApiException.badRequest("will delaySeconds must be 0..4294967295: " + w.delaySeconds());
+        }
+    }
+
+    private static void incarnation(String incarnation) {
+        if (incarnation == null || !NODE_ID.matcher(incarnation).matches()) {
+            throw ApiException.badRequest("incarnation must match [A-Za-z0-9._-]{1,200}: " + incarnation);
         }
     }
 

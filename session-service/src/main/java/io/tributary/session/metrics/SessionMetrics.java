@@ -21,6 +21,10 @@ public class SessionMetrics {
     private final Counter connects;
     private final Counter takeovers;
     private final Timer kafkaProduceLatency;
+    private final Counter nodesDeclaredDead;
+    private final Counter sessionsEndedForDeadNodes;
+    private final Counter willsPublished;
+    private final Counter willsCancelled;
 
     public SessionMetrics(MeterRegistry registry) {
         Gauge.builder("tributary.sessions.connected", connected, AtomicLong::get)
@@ -36,6 +40,34 @@ public class SessionMetrics {
                 .description("Time from producing a request's records to the last acknowledgement")
                 .tag("service", "session")
                 .register(registry);
+        nodesDeclaredDead = Counter.builder("tributary.nodes.declared.dead")
+                .description("Transport node incarnations declared dead (heartbeats stopped, or replaced by a restart)")
+                .register(registry);
+        sessionsEndedForDeadNodes = Counter.builder("tributary.sessions.ended.dead.node")
+                .description("Sessions still connected on a dead transport node, ended by session-service")
+                .register(registry);
+        willsPublished = Counter.builder("tributary.wills.published")
+                .description("Wills published by session-service (delayed wills, wills of dead nodes)")
+                .register(registry);
+        willsCancelled = Counter.builder("tributary.wills.cancelled")
+                .description("Delayed wills cancelled because the client connected again within the delay")
+                .register(registry);
+    }
+
+    public void nodeDeclaredDead() {
+        nodesDeclaredDead.increment();
+    }
+
+    public void sessionsEndedForDeadNodes(int n) {
+        sessionsEndedForDeadNodes.increment(n);
+    }
+
+    public void willsPublished(int n) {
+        willsPublished.increment(n);
+    }
+
+    public void willCancelled() {
+        willsCancelled.increment();
     }
 
     public void connected(boolean wasConnected, boolean tookOver) {

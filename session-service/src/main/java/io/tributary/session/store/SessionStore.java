@@ -29,7 +29,12 @@ public class SessionStore {
 
     /** What a CONNECT stores about the new connection. */
     public record Connection(String nodeId, long epoch, boolean cleanStart, long sessionExpirySeconds,
-            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, Instant connectedAt) {
+            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, Instant connectedAt,
+            String nodeIncarnation) {
+    }
+
+    /** A connected session locked because its node incarnation was declared dead. */
+    public record OnDeadNode(SessionRecord session, String nodeIncarnation) {
     }
 
     private final JdbcClient jdbc;
@@ -80,8 +85,9 @@ public class SessionStore {
                 UPDATE sessions SET node_id = :nodeId, epoch = :epoch, connected = true, clean_start = :cleanStart,
                     session_expiry_seconds = :expiry, protocol_version = :protocolVersion, keep_alive = :keepAlive,
                     remote_address = :remoteAddress, username = :username, connected_at = :connectedAt,
-                    disconnected_at = NULL, expires_at = NULL
+                    disconnected_at = NULL, expires_at = NULL, node_incarnation = :incarnation
                 WHERE client_id = :clientId""")
+                .param("incarnation", c.nodeIncarnation())
                 .param("nodeId", c.nodeId())
                 .param("epoch", c.epoch())
                 .param("cleanStart", c.cleanStart())
@@ -99,7 +105,8 @@ public class SessionStore {
     public void markDisconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
             Instant expiresAt) {
         jdbc.sql("""
-                UPDATE sessions SET node_id = NULL, connected = false, session_expiry_seconds = :expiry,
+                UPDATE sessions SET node_id = NULL, node_incarnation = NULL, connected = false,
+                    session_expiry_seconds = :expiry,
                     disconnected_at = :disconnectedAt, expires_at = :expiresAt
                 WHERE client_id = :clientId""")
                 .param("expiry", sessionExpirySeconds)
@@ -136,6 +143,28 @@ public class SessionStore {
                 .param("limit", limit)
                 .query((rs, n) -> new ExpiredSession(rs.getString("client_id"), rs.getLong("epoch")))
                 .list();
+    }
+
+    /**
+     * Locks up to {@code limit} sessions still marked connected on a node incarnation that was declared dead. The
+     * join keeps to the incarnation: a restarted node with the same id is another incarnation, and its sessions are
+     * not matched. Rows locked by a concurrent CONNECT or detector are skipped (the CONNECT moves the session
+     * anyway); a row changed and committed meanwhile is re-checked against the condition before it is returned.
+     */
+    public List<OnDeadNode> lockConnectedOnDeadNodes(int limit) {
+        return jdbc.sql("SELECT " + prefixed("s.") + """
+                , s.node_incarnation FROM sessions s
+                JOIN transport_nodes n ON n.node_id = s.node_id AND n.incarnation = s.node_incarnation
+                WHERE s.connected AND n.dead_at IS NOT NULL
+                LIMIT :limit
+                FOR UPDATE OF s SKIP LOCKED""")
+                .param("limit", limit)
+                .query((rs, n) -> new OnDeadNode(map(rs, n), rs.getString("node_incarnation")))
+                .list();
+    }
+
+    private static String prefixed(String alias) {
+        return alias + COLUMNS.replace(", ", ", " + alias);
     }
 
     /** A page of sessions ordered by client id; {@code connected} null = all. */

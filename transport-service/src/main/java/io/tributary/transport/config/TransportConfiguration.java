@@ -33,6 +33,8 @@ import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.liveness.NodeHeartbeat;
+import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.sessionclient.SessionServiceClient;
@@ -195,13 +197,25 @@ public class TransportConfiguration {
     }
 
     @Bean
+    NodeHeartbeat nodeHeartbeat(TransportProperties properties, SessionServiceClient sessions,
+            ConnectionRegistry registry, Disconnector disconnector) {
+        return new NodeHeartbeat(properties.nodeId(), sessions, properties.session().heartbeatInterval(),
+                properties.session().requestTimeout(), registry, disconnector);
+    }
+
+    @Bean("nodeRegistration")
+    NodeRegistrationHealthIndicator nodeRegistrationHealthIndicator(NodeHeartbeat nodeHeartbeat) {
+        return new NodeRegistrationHealthIndicator(nodeHeartbeat);
+    }
+
+    @Bean
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader) {
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat) {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
-                registry, subscriptions, producer, disconnector, metrics, queueReader);
+                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),

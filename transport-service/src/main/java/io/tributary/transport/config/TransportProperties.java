@@ -104,7 +104,11 @@ public record TransportProperties(
     public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {
     }
 
-    /** @param url base URL of session-service */
-    public record Session(@NotNull URI url, @NotNull Duration requestTimeout) {
+    /**
+     * @param url               base URL of session-service
+     * @param heartbeatInterval how often the node tells session-service it is alive; must stay well below
+     *                          session-service's node timeout, or a live node is declared dead
+     */
+    public record Session(@NotNull URI url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval) {
     }
 }

@@ -36,6 +36,7 @@ import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.listener.HandlerNames;
+import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.WillMessage;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
@@ -174,6 +175,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             will = new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
                     header.isWillRetain(), payload.willProperties());
         }
+        if (!context.liveness().registered()) {
+            // A session of an incarnation session-service does not know could never be found dead with its node.
+            refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+                    : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "node_not_registered",
+                    "node not registered with session-service yet");
+            return;
+        }
         if (context.producer().unavailable()) {
             refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
                     : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "kafka_unavailable",
@@ -196,9 +204,11 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         String finalClientId = clientId;
         boolean finalAssigned = assigned;
         WillMessage finalWill = will;
+        String incarnation = context.liveness().incarnation();
         SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
                 header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
-                String.valueOf(ctx.channel().remoteAddress()), payload.userName());
+                String.valueOf(ctx.channel().remoteAddress()), payload.userName(), incarnation,
+                will == null ? null : will.toApi());
         context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
@@ -210,6 +220,14 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
                     version, header.isCleanSession(), keepAlive, expiry, capabilities,
                     context.properties().mqtt().topicAliasMaximum(), finalWill);
+            if (!incarnation.equals(context.liveness().incarnation())) {
+                // The node was fenced while session-service answered: that session was ended with the old
+                // incarnation, so this connection must not live on.
+                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "node_fenced",
+                        "node incarnation changed during CONNECT");
+                return;
+            }
             accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
         }));
     }
@@ -315,7 +333,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     /** The collaborators a connect needs, bundled so the handler can be created per channel cheaply. */
     public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
             SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
+            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics, NodeRegistration liveness,
             SessionQueueReader queueReader) {
     }
 

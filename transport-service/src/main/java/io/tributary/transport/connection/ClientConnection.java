@@ -45,6 +45,7 @@ public final class ClientConnection {
     private WillMessage will;
     private boolean normalDisconnect;
     private boolean takenOver;
+    private boolean fenced;
     /**
      * Filters this connection holds in the node's local index, with their options: so they can be removed when it
      * closes, and so a message from its session queue can be matched against this connection alone.
@@ -179,6 +180,18 @@ public final class ClientConnection {
 
     public void markTakenOver() {
         this.takenOver = true;
+    }
+
+    /**
+     * Session-service declared this node's incarnation dead and already ended the session and took care of the will:
+     * closing the connection must neither publish the will nor report a disconnect.
+     */
+    public boolean fenced() {
+        return fenced;
+    }
+
+    public void markFenced() {
+        this.fenced = true;
     }
 
     public Map<String, LocalSubscriptions.Options> localFilters() {

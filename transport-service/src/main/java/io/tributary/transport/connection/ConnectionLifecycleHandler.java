@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.WillDelay;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.publish.WillMessage;
@@ -16,8 +17,9 @@ import io.tributary.transport.uplink.PublishProducer;
 
 /**
  * What happens when an accepted connection ends, however it ends: its local subscriptions and registry entry go,
- * its will is published unless it disconnected normally, and session-service is told (unless a newer connection
- * already owns the session, in which case session-service would ignore the stale epoch anyway).
+ * its will is published (or handed to session-service when it has a delay) unless it disconnected normally, and
+ * session-service is told, with what became of the will (unless a newer connection already owns the session, in
+ * which case session-service would ignore the stale epoch anyway).
  */
 @ChannelHandler.Sharable
 public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapter {
@@ -51,21 +53,39 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
             for (int i = 0; i < undelivered; i++) {
                 metrics.dropped("connection_closed");
             }
-            WillMessage will = connection.will();
-            if (will != null && !connection.normalDisconnect()) {
-                publishWill(connection, will);
-            }
-            if (!connection.takenOver()) {
-                SessionApi.DisconnectRequest request = new SessionApi.DisconnectRequest(connection.clientId(),
-                        connection.epoch(), nodeId, connection.sessionExpirySeconds());
-                connection.serialSessionCall(() -> sessions.disconnect(request)).whenComplete((ok, failure) -> {
-                    if (failure != null) {
-                        log.warn("Could not record the disconnect of {}: {}", connection, failure.getMessage());
-                    }
-                });
+            if (!connection.fenced()) {
+                SessionApi.WillOutcome outcome = handleWill(connection);
+                if (!connection.takenOver()) {
+                    SessionApi.DisconnectRequest request = new SessionApi.DisconnectRequest(connection.clientId(),
+                            connection.epoch(), nodeId, connection.sessionExpirySeconds(), outcome);
+                    connection.serialSessionCall(() -> sessions.disconnect(request)).whenComplete((ok, failure) -> {
+                        if (failure != null) {
+                            log.warn("Could not record the disconnect of {}: {}", connection, failure.getMessage());
+                        }
+                    });
+                }
             }
         }
         super.channelInactive(ctx);
+    }
+
+    /**
+     * A will still attached here is due (DisconnectHandler drops it at a normal DISCONNECT without reason 0x04).
+     * Without a delay it is published now, from here; with one, session-service holds it and publishes it when the
+     * delay is over, unless the client connects again first. A connection taken over is that reconnect: its delayed
+     * will is cancelled (session-service already replaced it with the new connection's).
+     */
+    private SessionApi.WillOutcome handleWill(ClientConnection connection) {
+        WillMessage will = connection.will();
+        if (will == null) {
+            return SessionApi.WillOutcome.DISCARD;
+        }
+        long delay = WillDelay.effectiveSeconds(will.delaySeconds(), connection.sessionExpirySeconds());
+        if (delay == 0) {
+            publishWill(connection, will);
+            return SessionApi.WillOutcome.PUBLISHED;
+        }
+        return connection.takenOver() ? SessionApi.WillOutcome.DISCARD : SessionApi.WillOutcome.SCHEDULE;
     }
 
     private void publishWill(ClientConnection connection, WillMessage will) {

@@ -1,21 +1,22 @@
 package io.tributary.transport.publish;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeader;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.kafka.PublishProperties;
+import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
 
 /**
- * Maps an MQTT PUBLISH to the publish record (key = topic, value = payload untouched, metadata in headers) and
- * the headers of a delivered record back to MQTT 5 properties.
+ * Maps an MQTT PUBLISH to the publish record (the format is defined once, in common {@link PublishRecordFormat})
+ * and the headers of a delivered record back to MQTT 5 properties.
  */
 public final class PublishRecords {
 
@@ -24,39 +25,38 @@ public final class PublishRecords {
 
     public static ProducerRecord<byte[], byte[]> toRecord(String topic, byte[] payload, int qos, boolean retain,
             String clientId, MqttVersion version, String nodeId, MqttProperties properties, long receivedAtMillis) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH,
-                topic.getBytes(StandardCharsets.UTF_8), payload);
-        Headers h = record.headers();
-        h.add(new RecordHeader(RecordHeaders.QOS, new byte[] {(byte) qos}));
-        h.add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
-        h.add(new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8(clientId)));
-        h.add(new RecordHeader(RecordHeaders.PROTOCOL_VERSION, new byte[] {version.protocolLevel()}));
-        h.add(new RecordHeader(RecordHeaders.NODE_ID, RecordHeaders.utf8(nodeId)));
-        h.add(new RecordHeader(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(receivedAtMillis)));
+        return PublishRecordFormat.toRecord(topic, payload, qos, retain, clientId, version.protocolLevel(), nodeId,
+                publishProperties(properties), receivedAtMillis);
+    }
+
+    /**
+     * The properties of a PUBLISH (or will) that travel with the message, in the library-neutral form of the
+     * record contract; null when there are none. Other properties (topic alias, subscription identifier, will
+     * delay) are not part of the message.
+     */
+    public static PublishProperties publishProperties(MqttProperties properties) {
         if (properties == null || properties.isEmpty()) {
-            return record;
+            return null;
         }
         MqttProperties.MqttProperty<?> p;
-        if ((p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR)) != null) {
-            h.add(new RecordHeader(RecordHeaders.PAYLOAD_FORMAT, new byte[] {((Integer) p.value()).byteValue()}));
-        }
-        if ((p = properties.getProperty(MqttProperties.CONTENT_TYPE)) != null) {
-            h.add(new RecordHeader(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8((String) p.value())));
-        }
-        if ((p = properties.getProperty(MqttProperties.RESPONSE_TOPIC)) != null) {
-            h.add(new RecordHeader(RecordHeaders.RESPONSE_TOPIC, RecordHeaders.utf8((String) p.value())));
-        }
-        if ((p = properties.getProperty(MqttProperties.CORRELATION_DATA)) != null) {
-            h.add(new RecordHeader(RecordHeaders.CORRELATION_DATA, (byte[]) p.value()));
-        }
-        if ((p = properties.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL)) != null) {
-            h.add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32((Integer) p.value())));
-        }
+        Integer payloadFormat = (p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR)) == null ? null
+                : (Integer) p.value();
+        String contentType = (p = properties.getProperty(MqttProperties.CONTENT_TYPE)) == null ? null
+                : (String) p.value();
+        String responseTopic = (p = properties.getProperty(MqttProperties.RESPONSE_TOPIC)) == null ? null
+                : (String) p.value();
+        byte[] correlation = (p = properties.getProperty(MqttProperties.CORRELATION_DATA)) == null ? null
+                : (byte[]) p.value();
+        Long expiry = (p = properties.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL)) == null ? null
+                : Integer.toUnsignedLong((Integer) p.value());
+        List<PublishProperties.UserProperty> users = new ArrayList<>();
         for (MqttProperties.MqttProperty<?> user : properties.getProperties(MqttProperties.USER_PROPERTY)) {
             MqttProperties.StringPair pair = ((MqttProperties.UserProperty) user).value();
-            h.add(new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + pair.key, RecordHeaders.utf8(pair.value)));
+            users.add(new PublishProperties.UserProperty(pair.key, pair.value));
         }
-        return record;
+        PublishProperties out = new PublishProperties(payloadFormat, contentType, responseTopic, correlation, expiry,
+                users);
+        return out.isEmpty() ? null : out;
     }
 
     /**

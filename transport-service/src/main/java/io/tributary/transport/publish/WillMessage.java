@@ -1,7 +1,27 @@
 package io.tributary.transport.publish;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.session.SessionApi;
 
-/** The will a client left in CONNECT, published if its connection ends without a normal DISCONNECT. */
+/**
+ * The will a client left in CONNECT, published if its connection ends without a normal DISCONNECT.
+ *
+ * @param properties the CONNECT's will properties (MQTT 5), or null for MQTT 3.x
+ */
 public record WillMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties) {
+
+    /** MQTT 5 Will Delay Interval (3.1.3.2.2), 0 when absent or for MQTT 3.x. */
+    public long delaySeconds() {
+        if (properties == null) {
+            return 0;
+        }
+        MqttProperties.MqttProperty<?> p = properties.getProperty(MqttProperties.WILL_DELAY_INTERVAL);
+        return p == null ? 0 : Integer.toUnsignedLong((Integer) p.value());
+    }
+
+    /** The will as session-service stores it. */
+    public SessionApi.Will toApi() {
+        return new SessionApi.Will(topic, payload, qos, retain, delaySeconds(),
+                PublishRecords.publishProperties(properties));
+    }
 }

@@ -60,6 +60,10 @@ public final class SessionServiceClient {
         return post(SessionApi.DISCONNECT, request, null).thenApply(ignored -> null);
     }
 
+    public CompletableFuture<SessionApi.HeartbeatResponse> heartbeat(SessionApi.HeartbeatRequest request) {
+        return post(SessionApi.HEARTBEAT, request, SessionApi.HeartbeatResponse.class);
+    }
+
     private <T> CompletableFuture<T> post(String path, Object body, Class<T> responseType) {
         byte[] bytes;
         try {

@@ -29,6 +29,7 @@ import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.delivery.OutboundDelivery;
@@ -52,6 +53,22 @@ class ConnectHandlerTest {
     private SimpleMeterRegistry meters;
     private org.apache.kafka.clients.admin.Admin admin;
     private KafkaAvailability availability;
+    /** Registered unless a test says otherwise, so the other refusals are reached. */
+    private final Registration registration = new Registration();
+
+    private static final class Registration implements NodeRegistration {
+        volatile boolean registered = true;
+
+        @Override
+        public String incarnation() {
+            return "incarnation-1";
+        }
+
+        @Override
+        public boolean registered() {
+            return registered;
+        }
+    }
 
     private SessionQueueStore queueStore;
 
@@ -72,7 +89,8 @@ class ConnectHandlerTest {
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
                         DataSize.ofMegabytes(16)),
-                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2)),
+                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
+                        Duration.ofSeconds(2)),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)));
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build());
@@ -83,7 +101,8 @@ class ConnectHandlerTest {
                 new OutboundDelivery(metrics, new Disconnector(metrics), new OutboundDelivery.Limits(10, 10, 1 << 20,
                         SlowConsumerPolicy.DROP), queueStore), metrics, registry);
         context = new ConnectHandler.ConnectContext(properties, sessions, registry, subscriptions,
-                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, queueReader);
+                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, registration,
+                queueReader);
     }
 
     @AfterEach
@@ -136,6 +155,19 @@ class ConnectHandlerTest {
                 .properties(props).build());
         assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD);
+    }
+
+    @Test
+    void node_not_registered_with_session_service_refuses_connect_as_server_unavailable() throws Exception {
+        registration.registered = false;
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c2")
+                .cleanSession(true).build());
+        assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5);
+        assertThat(meters.get("tributary.connects").tag("result", "refused").tag("reason", "node_not_registered")
+                .counter().count()).isEqualTo(1.0);
+        assertThat(context.registry().size()).isZero();
     }
 
     @Test

@@ -64,4 +64,39 @@ class PublishRecordsTest {
                 .getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL).value()).isEqualTo(7);
         assertThat(PublishRecords.deliveryProperties(r.headers(), 11_000L)).isNull();
     }
+
+    @Test
+    void a_will_handed_to_session_service_becomes_the_same_record_the_node_would_produce() throws Exception {
+        MqttProperties props = new MqttProperties();
+        props.add(new MqttProperties.IntegerProperty(MqttProperties.WILL_DELAY_INTERVAL, 30));
+        props.add(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, 1));
+        props.add(new MqttProperties.IntegerProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL, -2));
+        props.add(new MqttProperties.StringProperty(MqttProperties.CONTENT_TYPE, "text/plain"));
+        props.add(new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, "reply/w"));
+        props.add(new MqttProperties.BinaryProperty(MqttProperties.CORRELATION_DATA, new byte[] {1, 2}));
+        props.add(new MqttProperties.UserProperty("k", "v1"));
+        props.add(new MqttProperties.UserProperty("k", "v2"));
+        WillMessage will = new WillMessage("dev/1/status", "offline".getBytes(StandardCharsets.UTF_8), 1, true,
+                props);
+        io.tributary.common.session.SessionApi.Will api = will.toApi();
+        assertThat(api.delaySeconds()).isEqualTo(30);
+        // Through JSON, as the internal API carries it, then built by the common format as session-service does.
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        api = json.readValue(json.writeValueAsBytes(api), io.tributary.common.session.SessionApi.Will.class);
+        ProducerRecord<byte[], byte[]> byNode = PublishRecords.toRecord(will.topic(), will.payload(), will.qos(),
+                will.retain(), "dev-1", MqttVersion.MQTT_5, "node-a", will.properties(), 5000L);
+        ProducerRecord<byte[], byte[]> bySessionService = io.tributary.common.kafka.PublishRecordFormat.toRecord(
+                api.topic(), api.payload(), api.qos(), api.retain(), "dev-1", 5, "node-a", api.properties(), 5000L);
+        assertThat(bySessionService.key()).isEqualTo(byNode.key());
+        assertThat(bySessionService.value()).isEqualTo(byNode.value());
+        assertThat(List.of(bySessionService.headers().toArray())).hasSameSizeAs(List.of(byNode.headers().toArray()));
+        var a = byNode.headers().toArray();
+        var b = bySessionService.headers().toArray();
+        for (int i = 0; i < a.length; i++) {
+            assertThat(b[i].key()).isEqualTo(a[i].key());
+            assertThat(b[i].value()).as(a[i].key()).isEqualTo(a[i].value());
+        }
+        assertThat(Integer.toUnsignedLong(RecordHeaders.readInt(byNode.headers(), RecordHeaders.MESSAGE_EXPIRY)))
+                .isEqualTo(0xFFFFFFFEL);
+    }
 }

@@ -1,0 +1,63 @@
+package io.tributary.common.kafka;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * The one definition of a record on {@link TopicNames#PUBLISH}: key = MQTT topic (UTF-8), value = the payload
+ * untouched, MQTT metadata in {@link RecordHeaders} in a fixed order. Transport nodes use it for every PUBLISH and
+ * for wills they publish themselves; session-service for the wills it publishes (delayed wills, wills of clients
+ * whose node died). Routing and the retained store cannot tell the two apart, which is the point.
+ */
+public final class PublishRecordFormat {
+
+    private PublishRecordFormat() {
+    }
+
+    /**
+     * @param protocolLevel    MQTT protocol level of the publishing client (3, 4 or 5)
+     * @param nodeId           transport node the message came in through (for a will: the node that held the
+     *                         connection)
+     * @param properties       MQTT 5 properties, or null (always null for MQTT 3.x clients)
+     * @param receivedAtMillis when the message entered the broker; the message expiry counts from here
+     */
+    public static ProducerRecord<byte[], byte[]> toRecord(String topic, byte[] payload, int qos, boolean retain,
+            String clientId, int protocolLevel, String nodeId, PublishProperties properties, long receivedAtMillis) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH,
+                topic.getBytes(StandardCharsets.UTF_8), payload);
+        Headers h = record.headers();
+        h.add(new RecordHeader(RecordHeaders.QOS, new byte[] {(byte) qos}));
+        h.add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
+        h.add(new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8(clientId)));
+        h.add(new RecordHeader(RecordHeaders.PROTOCOL_VERSION, new byte[] {(byte) protocolLevel}));
+        h.add(new RecordHeader(RecordHeaders.NODE_ID, RecordHeaders.utf8(nodeId)));
+        h.add(new RecordHeader(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(receivedAtMillis)));
+        if (properties == null) {
+            return record;
+        }
+        if (properties.payloadFormat() != null) {
+            h.add(new RecordHeader(RecordHeaders.PAYLOAD_FORMAT, new byte[] {properties.payloadFormat().byteValue()}));
+        }
+        if (properties.contentType() != null) {
+            h.add(new RecordHeader(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8(properties.contentType())));
+        }
+        if (properties.responseTopic() != null) {
+            h.add(new RecordHeader(RecordHeaders.RESPONSE_TOPIC, RecordHeaders.utf8(properties.responseTopic())));
+        }
+        if (properties.correlationData() != null) {
+            h.add(new RecordHeader(RecordHeaders.CORRELATION_DATA, properties.correlationData()));
+        }
+        if (properties.messageExpirySeconds() != null) {
+            // 4-byte big-endian of the unsigned value, as MQTT carries it.
+            h.add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY,
+                    RecordHeaders.int32(properties.messageExpirySeconds().intValue())));
+        }
+        for (PublishProperties.UserProperty user : properties.userProperties()) {
+            h.add(new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + user.name(), RecordHeaders.utf8(user.value())));
+        }
+        return record;
+    }
+}

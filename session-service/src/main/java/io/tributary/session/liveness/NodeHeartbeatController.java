@@ -1,0 +1,27 @@
+package io.tributary.session.liveness;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.internal.InternalRequests;
+
+/** Heartbeats of transport nodes ({@link SessionApi#HEARTBEAT}). */
+@RestController
+public class NodeHeartbeatController {
+
+    private final NodeStore nodes;
+
+    public NodeHeartbeatController(NodeStore nodes) {
+        this.nodes = nodes;
+    }
+
+    @PostMapping(path = SessionApi.HEARTBEAT, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.HeartbeatResponse heartbeat(@RequestBody SessionApi.HeartbeatRequest request) {
+        InternalRequests.check(request);
+        return new SessionApi.HeartbeatResponse(!nodes.heartbeat(request.nodeId(), request.incarnation()));
+    }
+}

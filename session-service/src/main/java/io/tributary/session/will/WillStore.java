@@ -1,0 +1,129 @@
+package io.tributary.session.will;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import io.tributary.common.kafka.PublishProperties;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.store.Timestamps;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code wills} table. Changes for one client are made under that client's session row lock (CONNECT,
+ * disconnect, liveness), except the publisher's, which locks due will rows themselves with SKIP LOCKED.
+ */
+@Repository
+public class WillStore {
+
+    private static final String COLUMNS = "client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,"
+            + " delay_seconds, properties::text AS properties, will_publish_at";
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    public WillStore(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /**
+     * A new connection of the client: the will of any earlier connection goes (a pending one is cancelled — the
+     * client came back — or, if already due, returned for publishing), and the new connection's will, if any, is
+     * stored.
+     *
+     * @return the earlier connection's will if one was pending (its {@code publishAt} set)
+     */
+    public Optional<StoredWill> replace(String clientId, long epoch, String nodeId, int protocolVersion,
+            SessionApi.Will will) {
+        Optional<StoredWill> previous = jdbc.sql("DELETE FROM wills WHERE client_id = :clientId RETURNING "
+                + COLUMNS).param("clientId", clientId).query(this::map).optional()
+                .filter(w -> w.publishAt() != null);
+        if (will != null) {
+            jdbc.sql("""
+                    INSERT INTO wills (client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,
+                        delay_seconds, properties)
+                    VALUES (:clientId, :epoch, :nodeId, :protocolVersion, :topic, :payload, :qos, :retain,
+                        :delay, CAST(:properties AS jsonb))""")
+                    .param("clientId", clientId)
+                    .param("epoch", epoch)
+                    .param("nodeId", nodeId)
+                    .param("protocolVersion", protocolVersion)
+                    .param("topic", will.topic())
+                    .param("payload", will.payload())
+                    .param("qos", will.qos())
+                    .param("retain", will.retain())
+                    .param("delay", will.delaySeconds())
+                    .param("properties", will.properties() == null ? null : json.writeValueAsString(will.properties()))
+                    .update();
+        }
+        return previous;
+    }
+
+    /** Will Delay Interval of the will left by the connection of {@code epoch}; empty when it left none. */
+    public Optional<Long> delayOf(String clientId, long epoch) {
+        return jdbc.sql("SELECT delay_seconds FROM wills WHERE client_id = :clientId AND epoch = :epoch")
+                .param("clientId", clientId).param("epoch", epoch).query(Long.class).optional();
+    }
+
+    /** The connection of {@code epoch} ended abnormally: its will becomes due at {@code publishAt}. */
+    public void schedule(String clientId, long epoch, Instant publishAt) {
+        jdbc.sql("UPDATE wills SET will_publish_at = :at WHERE client_id = :clientId AND epoch = :epoch")
+                .param("at", Timestamps.toDb(publishAt))
+                .param("clientId", clientId)
+                .param("epoch", epoch)
+                .update();
+    }
+
+    /** The will of the connection of {@code epoch} will never be published by session-service. */
+    public void delete(String clientId, long epoch) {
+        jdbc.sql("DELETE FROM wills WHERE client_id = :clientId AND epoch = :epoch")
+                .param("clientId", clientId).param("epoch", epoch).update();
+    }
+
+    /**
+     * Locks up to {@code limit} wills due at {@code now}, earliest first, through the partial index on
+     * {@code will_publish_at}. Rows locked by another instance's publisher or by a CONNECT of the client are
+     * skipped, so each due will is taken by one transaction.
+     */
+    public List<StoredWill> lockDue(Instant now, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + """
+                 FROM wills WHERE will_publish_at <= :now
+                ORDER BY will_publish_at
+                LIMIT :limit
+                FOR UPDATE SKIP LOCKED""")
+                .param("now", Timestamps.toDb(now))
+                .param("limit", limit)
+                .query(this::map)
+                .list();
+    }
+
+    public void deleteAll(Collection<String> clientIds) {
+        if (clientIds.isEmpty()) {
+            return;
+        }
+        jdbc.sql("DELETE FROM wills WHERE client_id IN (:clientIds)").param("clientIds", clientIds).update();
+    }
+
+    private StoredWill map(ResultSet rs, int rowNum) throws SQLException {
+        String properties = rs.getString("properties");
+        return new StoredWill(
+                rs.getString("client_id"),
+                rs.getLong("epoch"),
+                rs.getString("node_id"),
+                rs.getInt("protocol_version"),
+                rs.getString("topic"),
+                rs.getBytes("payload"),
+                rs.getInt("qos"),
+                rs.getBoolean("retain"),
+                rs.getLong("delay_seconds"),
+                properties == null ? null : json.readValue(properties, PublishProperties.class),
+                Timestamps.read(rs, "will_publish_at"));
+    }
+}
