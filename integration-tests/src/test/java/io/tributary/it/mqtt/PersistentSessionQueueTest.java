@@ -224,6 +224,79 @@ class PersistentSessionQueueTest {
         back.close();
     }
 
+    @Test
+    void session_expiry_is_enforced_to_the_second_and_the_queue_goes_with_the_session() throws Exception {
+        String clientId = id("qexp");
+        String topic = "it/queue/" + id("t");
+        long expirySeconds = 3;
+        Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), clientId);
+        subscriber.connectWith().cleanStart(true).sessionExpiryInterval(expirySeconds).send();
+        subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+        subscriber.disconnect();
+        try (Pub pub = Pub.on(cluster.mqttPort(1))) {
+            pub.client().publishWith().topic(topic).payload("kept".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            // Back within the expiry: the session and its queued message are there.
+            Mqtt5BlockingClient back = hive5(cluster.mqttPort(1), clientId);
+            try (Mqtt5BlockingClient.Mqtt5Publishes in = back.publishes(MqttGlobalPublishFilter.ALL)) {
+                assertThat(back.connectWith().cleanStart(false).sessionExpiryInterval(expirySeconds).send()
+                        .isSessionPresent()).isTrue();
+                assertThat(in.receive(10, TimeUnit.SECONDS)).get()
+                        .satisfies(p -> assertThat(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                                .isEqualTo("kept"));
+            }
+            back.disconnect();
+            long disconnectedAt = System.nanoTime();
+            pub.client().publishWith().topic(topic).payload("expires".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            assertThat(awaitQueuedCount(clientId, 1)).as("queued while offline").isEqualTo(1);
+
+            // The session is removed once its expiry has passed, not before, and within the sweep interval after.
+            long goneAfterMs = awaitSessionGone(clientId, 15);
+            long sinceDisconnectMs = TimeUnit.NANOSECONDS.toMillis(goneAfterMs - disconnectedAt);
+            System.out.printf("[expiry] session with expiry %d s removed %d ms after its connection ended%n",
+                    expirySeconds, sinceDisconnectMs);
+            assertThat(sinceDisconnectMs).isBetween(expirySeconds * 1000 - 200, expirySeconds * 1000 + 3_000);
+        }
+        // A new session of the same client id starts empty: the expired session's queue went with it.
+        Mqtt5BlockingClient fresh = hive5(cluster.mqttPort(0), clientId);
+        try (Mqtt5BlockingClient.Mqtt5Publishes in = fresh.publishes(MqttGlobalPublishFilter.ALL)) {
+            assertThat(fresh.connectWith().cleanStart(false).sessionExpiryInterval(60).send().isSessionPresent())
+                    .isFalse();
+            assertThat(in.receive(2, TimeUnit.SECONDS)).as("nothing of the expired session").isEmpty();
+        } finally {
+            fresh.disconnect();
+        }
+    }
+
+    private long awaitQueuedCount(String clientId, long expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long queued;
+        do {
+            queued = queueStats(clientId).queued();
+            if (queued >= expected) {
+                return queued;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < deadline);
+        return queued;
+    }
+
+    /** Polls the REST API until the session is gone; returns System.nanoTime() of the first 404. */
+    private long awaitSessionGone(String clientId, int timeoutSeconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 404) {
+                return System.nanoTime();
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("session of " + clientId + " still there after " + timeoutSeconds + " s");
+    }
+
     private record QueueStats(long queued, long dropped, long lastSeq) {
     }
 

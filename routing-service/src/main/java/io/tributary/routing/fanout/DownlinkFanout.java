@@ -26,6 +26,7 @@ import org.apache.kafka.common.header.Headers;
 
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.routing.metrics.RoutingMetrics;
@@ -96,9 +97,10 @@ public final class DownlinkFanout {
             int qos = RecordHeaders.readQos(publish.headers());
             DeliveryPlan plan = planner.plan(publish.partition(), topic, qos, publisher);
             List<CompletableFuture<SessionQueueAppender.Appended>> own = new ArrayList<>(plan.queued().size());
+            byte[] encodedHeaders = plan.queued().isEmpty() ? null : EntryHeaders.encode(publish.headers());
             for (DeliveryPlan.QueueTarget target : plan.queued()) {
                 CompletableFuture<SessionQueueAppender.Appended> append = queues.append(target.clientId(), publish,
-                        target.sharedFilters());
+                        encodedHeaders, target.sharedFilters());
                 own.add(append);
                 appends.add(append);
             }

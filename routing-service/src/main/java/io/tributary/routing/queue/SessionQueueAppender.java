@@ -102,13 +102,21 @@ public final class SessionQueueAppender implements AutoCloseable {
         return connection;
     }
 
+    /** As {@link #append(String, ConsumerRecord, byte[], String)}, encoding the record's headers itself. */
+    public CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
+            String sharedFilters) {
+        return append(clientId, publish, EntryHeaders.encode(publish.headers()), sharedFilters);
+    }
+
     /**
      * Appends {@code publish} to the queue of {@code clientId}.
      *
-     * @param sharedFilters the share groups ({@code $share/g/f}, U+0000-separated) that chose this client, or empty
+     * @param encodedHeaders {@link EntryHeaders#encode} of the record's headers, made once per record however many
+     *                       queues it goes to
+     * @param sharedFilters  the share groups ({@code $share/g/f}, U+0000-separated) that chose this client, or empty
      */
     public CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
-            String sharedFilters) {
+            byte[] encodedHeaders, String sharedFilters) {
         byte[][] keys = {bytes(SessionQueueKeys.queue(clientId)), bytes(SessionQueueKeys.meta(clientId))};
         byte[][] args = {
             bytes(SessionQueueKeys.partitionField(publish.partition())),
@@ -117,7 +125,7 @@ public final class SessionQueueAppender implements AutoCloseable {
             policy,
             publish.key(),
             publish.value() == null ? EMPTY : publish.value(),
-            EntryHeaders.encode(publish.headers()),
+            encodedHeaders,
             sharedFilters.isEmpty() ? EMPTY : bytes(sharedFilters)};
         try {
             return connection().async().<List<Long>>eval(APPEND, ScriptOutputType.MULTI, keys, args)
