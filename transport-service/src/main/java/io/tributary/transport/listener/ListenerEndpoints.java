@@ -35,17 +35,18 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
         }
         if (tlsSettings.enabled()) {
             endpoints.add(new MqttListener.Endpoint(TLS, tlsSettings.port(),
-                    new TlsChannelInitializer(tls, tlsSettings.handshakeTimeout(), mqtt), "MQTT_TLS_PORT"));
+                    new TlsChannelInitializer(tls, tlsSettings.handshakeTimeout(), mqtt::addMqttHandlers),
+                    "MQTT_TLS_PORT"));
         }
         int maxPacketSize = properties.mqtt().maxPacketSize();
         if (ws.enabled()) {
             endpoints.add(new MqttListener.Endpoint(WEBSOCKET, ws.port(), new WebSocketChannelInitializer(ws.path(),
-                    maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt), "MQTT_WS_PORT"));
+                    maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt::addMqttHandlers), "MQTT_WS_PORT"));
         }
         if (ws.secureEnabled(tlsSettings)) {
             endpoints.add(new MqttListener.Endpoint(SECURE_WEBSOCKET, ws.securePort(),
                     new WebSocketChannelInitializer(ws.path(), maxPacketSize, tls, tlsSettings.handshakeTimeout(),
-                            UPGRADE_TIMEOUT, mqtt), "MQTT_WSS_PORT"));
+                            UPGRADE_TIMEOUT, mqtt::addMqttHandlers), "MQTT_WSS_PORT"));
         }
         return new ListenerEndpoints(endpoints, tls);
     }

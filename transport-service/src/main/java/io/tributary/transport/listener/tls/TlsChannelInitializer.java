@@ -1,6 +1,7 @@
 package io.tributary.transport.listener.tls;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,9 +13,11 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.tributary.transport.listener.MqttChannelInitializer;
 
-/** MQTT over TLS: the TLS handler in front of the MQTT pipeline of {@link MqttChannelInitializer}. */
+/**
+ * MQTT over TLS: the TLS handler in front of the MQTT pipeline ({@code MqttChannelInitializer::addMqttHandlers}
+ * in production; tests pass their own).
+ */
 public final class TlsChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     public static final String TLS = "tls";
@@ -22,10 +25,10 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
 
     private final ReloadingSslContext contexts;
     private final Duration handshakeTimeout;
-    private final MqttChannelInitializer mqtt;
+    private final Consumer<ChannelPipeline> mqtt;
 
     public TlsChannelInitializer(ReloadingSslContext contexts, Duration handshakeTimeout,
-            MqttChannelInitializer mqtt) {
+            Consumer<ChannelPipeline> mqtt) {
         this.contexts = contexts;
         this.handshakeTimeout = handshakeTimeout;
         this.mqtt = mqtt;
@@ -34,7 +37,7 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
     @Override
     protected void initChannel(SocketChannel channel) {
         addTls(channel.pipeline(), contexts, handshakeTimeout);
-        mqtt.addMqttHandlers(channel.pipeline());
+        mqtt.accept(channel.pipeline());
     }
 
     /** Adds the TLS handler (with the context current now) first in the pipeline; shared with secure WebSocket. */

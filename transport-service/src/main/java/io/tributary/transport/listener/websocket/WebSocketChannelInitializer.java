@@ -1,6 +1,7 @@
 package io.tributary.transport.listener.websocket;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -10,7 +11,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.tls.ReloadingSslContext;
 import io.tributary.transport.listener.tls.TlsChannelInitializer;
 
@@ -34,7 +34,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
     private final ReloadingSslContext tls;
     private final Duration tlsHandshakeTimeout;
     private final Duration upgradeTimeout;
-    private final MqttChannelInitializer mqtt;
+    private final Consumer<ChannelPipeline> mqtt;
 
     /**
      * @param maxPacketSize the MQTT maximum packet size: a frame can hold one such packet (plus its header);
@@ -42,7 +42,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
      * @param tls           null for plain WebSocket
      */
     public WebSocketChannelInitializer(String path, int maxPacketSize, ReloadingSslContext tls,
-            Duration tlsHandshakeTimeout, Duration upgradeTimeout, MqttChannelInitializer mqtt) {
+            Duration tlsHandshakeTimeout, Duration upgradeTimeout, Consumer<ChannelPipeline> mqtt) {
         this.path = path;
         // Fixed header: 1 byte type + up to 4 bytes remaining length.
         this.maxFramePayload = Math.max(64 * 1024, maxPacketSize + 5);
@@ -73,6 +73,6 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
                         .expectMaskedFrames(true).allowExtensions(false).build())
                 .build()));
         p.addLast(WEBSOCKET_MQTT, WebSocketMqttCodec.INSTANCE);
-        mqtt.addMqttHandlers(p);
+        mqtt.accept(p);
     }
 }
