@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 
 /**
  * Between the WebSocket protocol handler and the MQTT pipeline: the payload of binary frames (and their
@@ -50,6 +51,11 @@ public final class WebSocketMqttCodec extends MessageToMessageCodec<Object, Byte
             ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
                     "MQTT needs binary frames")).addListener(ChannelFutureListener.CLOSE);
         } else if (msg instanceof HttpRequest) {
+            // Not an upgrade on our path: this connection never becomes a WebSocket, so the protocol handler must
+            // not answer the close below with a WebSocket close frame.
+            if (ctx.pipeline().get(WebSocketServerProtocolHandler.class) != null) {
+                ctx.pipeline().remove(WebSocketServerProtocolHandler.class);
+            }
             DefaultFullHttpResponse notFound = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.NOT_FOUND);
             notFound.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
