@@ -181,6 +181,21 @@ final class ComposeWiringChecks {
         }
     }
 
+    /** The ports a transport listens on for MQTT: plain always, TLS and WebSocket when their variables enable them. */
+    static Set<Integer> listenerPorts(ServiceSettings settings, Map<String, String> env) {
+        Set<Integer> ports = new TreeSet<>();
+        ports.add(Integer.parseInt(settings.effective(env, "MQTT_PORT")));
+        for (String variable : List.of("MQTT_TLS_PORT", "MQTT_WS_PORT", "MQTT_WSS_PORT")) {
+            if (settings.reads(variable)) {
+                String value = settings.effective(env, variable);
+                if (!value.isBlank() && Integer.parseInt(value) > 0) {
+                    ports.add(Integer.parseInt(value));
+                }
+            }
+        }
+        return ports;
+    }
+
     private void haproxy() {
         Map<String, ServiceSettings> transports = new java.util.TreeMap<>();
         tributary.forEach((name, settings) -> {
@@ -213,8 +228,9 @@ final class ComposeWiringChecks {
                     continue;
                 }
                 Map<String, String> env = project.services().get(server.host()).environment();
-                if (server.port() != Integer.parseInt(settings.effective(env, "MQTT_PORT"))) {
-                    findings.add("haproxy.cfg server " + server.name() + ": port " + server.port() + " is not its MQTT_PORT");
+                if (!listenerPorts(settings, env).contains(server.port())) {
+                    findings.add("haproxy.cfg server " + server.name() + ": port " + server.port()
+                            + " is none of its MQTT listener ports " + listenerPorts(settings, env));
                 }
                 if (server.checkPort() == null || server.checkPort() != settings.httpPort(env)) {
                     findings.add("haproxy.cfg server " + server.name() + ": health check not on its HTTP_PORT");

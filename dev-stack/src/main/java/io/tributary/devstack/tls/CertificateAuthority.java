@@ -58,6 +58,17 @@ public final class CertificateAuthority {
     /** An issued certificate and its key. */
     public record Issued(X509Certificate certificate, KeyPair keys, List<X509Certificate> chain) {
 
+        /** Presents this certificate (a TLS client's key material). */
+        public javax.net.ssl.KeyManagerFactory keyManagerFactory() throws GeneralSecurityException, IOException {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("key", keys.getPrivate(), new char[0], chain.toArray(X509Certificate[]::new));
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory
+                    .getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(store, new char[0]);
+            return kmf;
+        }
+
         /** Writes {@code <base>.crt} (certificate, then the CA) and {@code <base>.key}; atomically replaces them. */
         public Files written(Path dir, String base) throws IOException {
             Path cert = dir.resolve(base + ".crt");
@@ -67,6 +78,28 @@ public final class CertificateAuthority {
             writeAtomically(cert, pem(objects));
             return new Files(cert, key);
         }
+    }
+
+    /**
+     * A JDK client TLS context trusting this CA and presenting {@code client} (null: no client certificate), for
+     * test clients (JDK sockets, Paho's socket factory).
+     */
+    public javax.net.ssl.SSLContext clientContext(Issued client) throws GeneralSecurityException, IOException {
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(client == null ? null : client.keyManagerFactory().getKeyManagers(),
+                trustManagerFactory().getTrustManagers(), RANDOM);
+        return context;
+    }
+
+    /** Trust in this CA only. */
+    public javax.net.ssl.TrustManagerFactory trustManagerFactory() throws GeneralSecurityException, IOException {
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", certificate);
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory
+                .getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        return tmf;
     }
 
     /** Paths of a written certificate and key. */

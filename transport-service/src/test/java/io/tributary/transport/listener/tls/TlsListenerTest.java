@@ -133,7 +133,7 @@ class TlsListenerTest {
     @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
     void serves_tls_1_2_and_1_3_and_refuses_1_1(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
-        SSLContext client = TlsTestSupport.clientContext(ca.certificate(), null);
+        SSLContext client = ca.clientContext(null);
         SSLSocket[] keep = new SSLSocket[1];
         assertThat(exchange(client, port, "TLSv1.3", keep)).isEqualTo("none");
         assertThat(keep[0].getSession().getProtocol()).isEqualTo("TLSv1.3");
@@ -142,7 +142,7 @@ class TlsListenerTest {
         assertThat(keep[0].getSession().getProtocol()).isEqualTo("TLSv1.2");
         keep[0].close();
         // A ServerHello would start with 0x16 (handshake); the server must answer with an alert or close.
-        assertThat(TlsTestSupport.answerToTls11Hello(port)).isIn(0x15, -1);
+        assertThat(io.tributary.devstack.tls.TlsProbe.answerToTls11Hello(port)).isIn(0x15, -1);
     }
 
     @ParameterizedTest
@@ -153,15 +153,15 @@ class TlsListenerTest {
         CertificateAuthority rogue = CertificateAuthority.create("Rogue CA");
         CertificateAuthority.Issued bad = rogue.issueClient("device-42", List.of());
 
-        assertThat(exchange(TlsTestSupport.clientContext(ca.certificate(), good), port, null, null))
+        assertThat(exchange(ca.clientContext(good), port, null, null))
                 .isEqualTo("device-42");
         ClientCertificate identity = (ClientCertificate) seen.poll(5, TimeUnit.SECONDS);
         assertThat(identity.commonName()).isEqualTo("device-42");
         assertThat(identity.subjectAltNames()).containsExactly("DNS:device-42.example");
         assertThat(identity.subject()).contains("CN=device-42").contains("O=Tributary Test");
 
-        for (SSLContext refused : List.of(TlsTestSupport.clientContext(ca.certificate(), null),
-                TlsTestSupport.clientContext(ca.certificate(), bad))) {
+        for (SSLContext refused : List.of(ca.clientContext(null),
+                ca.clientContext(bad))) {
             // TLS 1.3 clients learn of the refusal at their first read (the alert follows their Finished).
             assertThatThrownBy(() -> exchange(refused, port, null, null)).isInstanceOf(IOException.class);
         }
@@ -172,10 +172,10 @@ class TlsListenerTest {
     @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
     void optional_client_certificates_admit_clients_without_one(Provider provider) throws Exception {
         int port = start(ClientAuthMode.OPTIONAL, provider);
-        assertThat(exchange(TlsTestSupport.clientContext(ca.certificate(), null), port, null, null))
+        assertThat(exchange(ca.clientContext(null), port, null, null))
                 .isEqualTo("none");
         CertificateAuthority.Issued good = ca.issueClient("device-7", List.of());
-        assertThat(exchange(TlsTestSupport.clientContext(ca.certificate(), good), port, null, null))
+        assertThat(exchange(ca.clientContext(good), port, null, null))
                 .isEqualTo("device-7");
     }
 
@@ -183,7 +183,7 @@ class TlsListenerTest {
     @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
     void new_connections_get_the_new_certificate_after_the_files_change(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
-        SSLContext client = TlsTestSupport.clientContext(ca.certificate(), null);
+        SSLContext client = ca.clientContext(null);
         SSLSocket[] before = new SSLSocket[1];
         exchange(client, port, null, before);
         assertThat(peer(before[0])).contains("CN=server-1");
@@ -216,7 +216,7 @@ class TlsListenerTest {
     @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
     void tls_1_2_sessions_are_resumed(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
-        SSLContext client = TlsTestSupport.clientContext(ca.certificate(), null);
+        SSLContext client = ca.clientContext(null);
         SSLSocket[] first = new SSLSocket[1];
         exchange(client, port, "TLSv1.2", first);
         byte[] id = first[0].getSession().getId();
