@@ -49,8 +49,9 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
     }
 
     /**
-     * Logs failed handshakes (no or untrusted client certificate, old protocol, timeout) at debug: they are the
-     * client's problem and can be frequent on an Internet-facing port. SslHandler closes the connection itself.
+     * Failed handshakes (no or untrusted client certificate, an old protocol, a timeout) and broken TLS records are
+     * the client's problem and can be frequent on an Internet-facing port: logged at debug and closed here, rather
+     * than reaching the MQTT chain's error handling as internal errors. SslHandler has already sent the alert.
      */
     @io.netty.channel.ChannelHandler.Sharable
     static final class HandshakeLogger extends ChannelInboundHandlerAdapter {
@@ -59,16 +60,22 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-            if (evt instanceof SslHandshakeCompletionEvent done) {
-                if (!done.isSuccess()) {
-                    log.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(),
-                            String.valueOf(done.cause()));
-                }
-                super.userEventTriggered(ctx, evt);
-                ctx.pipeline().remove(this);
-                return;
+            if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                log.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), String.valueOf(done.cause()));
             }
             super.userEventTriggered(ctx, evt);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+            for (Throwable t = cause; t != null; t = t.getCause()) {
+                if (t instanceof javax.net.ssl.SSLException) {
+                    log.debug("TLS error on {}: {}", ctx.channel().remoteAddress(), t.toString());
+                    ctx.close();
+                    return;
+                }
+            }
+            super.exceptionCaught(ctx, cause);
         }
     }
 }
