@@ -181,19 +181,29 @@ final class ComposeWiringChecks {
         }
     }
 
-    /** The ports a transport listens on for MQTT: plain always, TLS and WebSocket when their variables enable them. */
+    /**
+     * The ports a transport listens on for MQTT: plain always; WebSocket when its port is not 0; TLS and secure
+     * WebSocket only where the deployment wires a certificate (gives MQTT_TLS_CERT, possibly from .env, where it may
+     * be left empty until the operator adds the files), secure WebSocket only when its port is set explicitly.
+     */
     static Set<Integer> listenerPorts(ServiceSettings settings, Map<String, String> env) {
         Set<Integer> ports = new TreeSet<>();
         ports.add(Integer.parseInt(settings.effective(env, "MQTT_PORT")));
-        for (String variable : List.of("MQTT_TLS_PORT", "MQTT_WS_PORT", "MQTT_WSS_PORT")) {
-            if (settings.reads(variable)) {
-                String value = settings.effective(env, variable);
-                if (!value.isBlank() && Integer.parseInt(value) > 0) {
-                    ports.add(Integer.parseInt(value));
-                }
+        boolean tlsWired = env.containsKey("MQTT_TLS_CERT");
+        addPort(ports, settings, env, "MQTT_WS_PORT", true);
+        addPort(ports, settings, env, "MQTT_TLS_PORT", tlsWired);
+        addPort(ports, settings, env, "MQTT_WSS_PORT", tlsWired && env.containsKey("MQTT_WSS_PORT"));
+        return ports;
+    }
+
+    private static void addPort(Set<Integer> ports, ServiceSettings settings, Map<String, String> env,
+            String variable, boolean wired) {
+        if (wired && settings.reads(variable)) {
+            String value = settings.effective(env, variable);
+            if (!value.isBlank() && Integer.parseInt(value) > 0) {
+                ports.add(Integer.parseInt(value));
             }
         }
-        return ports;
     }
 
     private void haproxy() {
