@@ -32,15 +32,25 @@ public final class SessionApi {
      *                             restarted node's new sessions are never touched. Null from an older transport:
      *                             such sessions are not covered by liveness.
      * @param will                 the client's will, or null; stored so that it is published even if the node dies
+     * @param certificateCommonName the CN of the client certificate the client presented on a mutual-TLS listener
+     *                             (verified against the configured CA), or null (no TLS, or no certificate): lets
+     *                             authentication map a certificate to credentials. Session-service does not store it
      */
     public record ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
             int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, String nodeIncarnation,
-            Will will) {
+            Will will, String certificateCommonName) {
+
+        public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
+                int protocolVersion, int keepAliveSeconds, String remoteAddress, String username,
+                String nodeIncarnation, Will will) {
+            this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
+                    username, nodeIncarnation, will, null);
+        }
 
         public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
                 int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
             this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
-                    username, null, null);
+                    username, null, null, null);
         }
     }
 

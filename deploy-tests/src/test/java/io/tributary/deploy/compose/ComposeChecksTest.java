@@ -50,7 +50,9 @@ class ComposeChecksTest {
         ComposeProject project = ComposeProject.load();
         assertThat(project.services()).containsKeys("kafka", "postgres", "redis", "session", "routing",
                 "transport-1", "transport-2", "haproxy");
-        assertThat(project.services().get("haproxy").ports()).extracting(ComposeProject.Port::target).containsExactly(1883);
+        // MQTT, MQTT over TLS (passed through), MQTT over WebSocket.
+        assertThat(project.services().get("haproxy").ports()).extracting(ComposeProject.Port::target)
+                .containsExactly(1883, 8883, 8083);
         assertThat(project.services().get("session").ports()).extracting(ComposeProject.Port::target).containsExactly(8080);
     }
 
@@ -109,6 +111,13 @@ class ComposeChecksTest {
         String drifted = replace(dotEnv(), "POSTGRES_PASSWORD=", "POSTGRES_PASSWORD_X=");
         assertThat(findings(compose(), drifted, haproxy()))
                 .anyMatch(f -> f.startsWith("${POSTGRES_PASSWORD} has no value in .env"));
+    }
+
+    @Test
+    void aWebSocketBackendOnAPortNoListenerUsesIsCaught() {
+        String drifted = replace(haproxy(), "server transport-2 transport-2:8083", "server transport-2 transport-2:8084");
+        assertThat(findings(compose(), dotEnv(), drifted))
+                .anyMatch(f -> f.contains("transport-2: port 8084 is none of its MQTT listener ports"));
     }
 
     @Test

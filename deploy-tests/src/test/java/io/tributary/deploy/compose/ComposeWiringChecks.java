@@ -181,6 +181,31 @@ final class ComposeWiringChecks {
         }
     }
 
+    /**
+     * The ports a transport listens on for MQTT: plain always; WebSocket when its port is not 0; TLS and secure
+     * WebSocket only where the deployment wires a certificate (gives MQTT_TLS_CERT, possibly from .env, where it may
+     * be left empty until the operator adds the files), secure WebSocket only when its port is set explicitly.
+     */
+    static Set<Integer> listenerPorts(ServiceSettings settings, Map<String, String> env) {
+        Set<Integer> ports = new TreeSet<>();
+        ports.add(Integer.parseInt(settings.effective(env, "MQTT_PORT")));
+        boolean tlsWired = env.containsKey("MQTT_TLS_CERT");
+        addPort(ports, settings, env, "MQTT_WS_PORT", true);
+        addPort(ports, settings, env, "MQTT_TLS_PORT", tlsWired);
+        addPort(ports, settings, env, "MQTT_WSS_PORT", tlsWired && env.containsKey("MQTT_WSS_PORT"));
+        return ports;
+    }
+
+    private static void addPort(Set<Integer> ports, ServiceSettings settings, Map<String, String> env,
+            String variable, boolean wired) {
+        if (wired && settings.reads(variable)) {
+            String value = settings.effective(env, variable);
+            if (!value.isBlank() && Integer.parseInt(value) > 0) {
+                ports.add(Integer.parseInt(value));
+            }
+        }
+    }
+
     private void haproxy() {
         Map<String, ServiceSettings> transports = new java.util.TreeMap<>();
         tributary.forEach((name, settings) -> {
@@ -213,8 +238,9 @@ final class ComposeWiringChecks {
                     continue;
                 }
                 Map<String, String> env = project.services().get(server.host()).environment();
-                if (server.port() != Integer.parseInt(settings.effective(env, "MQTT_PORT"))) {
-                    findings.add("haproxy.cfg server " + server.name() + ": port " + server.port() + " is not its MQTT_PORT");
+                if (!listenerPorts(settings, env).contains(server.port())) {
+                    findings.add("haproxy.cfg server " + server.name() + ": port " + server.port()
+                            + " is none of its MQTT listener ports " + listenerPorts(settings, env));
                 }
                 if (server.checkPort() == null || server.checkPort() != settings.httpPort(env)) {
                     findings.add("haproxy.cfg server " + server.name() + ": health check not on its HTTP_PORT");

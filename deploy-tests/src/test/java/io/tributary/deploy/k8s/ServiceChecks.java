@@ -78,6 +78,10 @@ final class ServiceChecks {
         expectPort(pod, "http", http);
         if (service.reads("MQTT_PORT")) {
             expectPort(pod, "mqtt", Integer.parseInt(service.effective(literals, "MQTT_PORT")));
+            String ws = service.reads("MQTT_WS_PORT") ? service.effective(literals, "MQTT_WS_PORT") : "0";
+            if (!ws.isBlank() && Integer.parseInt(ws) > 0) {
+                expectPort(pod, "mqtt-ws", Integer.parseInt(ws));
+            }
         }
         probe(pod, "livenessProbe", "/actuator/health/liveness", http, true);
         probe(pod, "readinessProbe", "/actuator/health/readiness", http, true);

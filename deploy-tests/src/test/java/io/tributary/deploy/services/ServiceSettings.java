@@ -39,6 +39,9 @@ public record ServiceSettings(String module, String image, Map<String, String> v
         return Integer.parseInt(effective(environment, "HTTP_PORT"));
     }
 
+    /** Empty defaults that switch a feature off (TLS without certificate files), not secrets to be filled in. */
+    static final Set<String> OFF_WHEN_EMPTY = Set.of("MQTT_TLS_CERT", "MQTT_TLS_KEY", "MQTT_TLS_CA");
+
     /**
      * Variables a deployment must set: defaults that only make sense on a developer machine (localhost), are
      * empty (a password), or derive from the host (the node id from HOSTNAME).
@@ -46,7 +49,7 @@ public record ServiceSettings(String module, String image, Map<String, String> v
     public Set<String> mustBeSet() {
         Set<String> required = new TreeSet<>();
         variables.forEach((name, fallback) -> {
-            if (name.equals("HOSTNAME")) {
+            if (name.equals("HOSTNAME") || OFF_WHEN_EMPTY.contains(name)) {
                 return;
             }
             if (fallback.isEmpty() || fallback.contains("localhost") || fallback.contains("${")) {

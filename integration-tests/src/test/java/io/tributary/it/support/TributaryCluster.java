@@ -45,6 +45,8 @@ public final class TributaryCluster {
     private ServiceProcess session;
     private ServiceProcess routing;
     private final List<ServiceProcess> transports = new ArrayList<>();
+    /** Nodes started by one test class for its own settings (TLS, WebSocket); logged with the others. */
+    private final List<ServiceProcess> extraTransports = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final int[] mqttPorts = new int[NODE_IDS.length];
     private final int[] transportHttpPorts = new int[NODE_IDS.length];
     private int routingHttpPort;
@@ -269,6 +271,37 @@ public final class TributaryCluster {
         transport.awaitHealthy(transportHttpPorts[node], HEALTHY_WITHIN);
     }
 
+    /** A transport node started by {@link #startTransport}; closing it stops the process. */
+    public record ExtraTransport(ServiceProcess process, int mqttPort, int httpPort) implements AutoCloseable {
+        @Override
+        public void close() {
+            process.stop();
+        }
+    }
+
+    /**
+     * Starts one more transport node with its own settings on top of the shared ones (for listeners the shared nodes
+     * do not open), connected to the same session-service, routing and Kafka, and waits until it is healthy. The
+     * caller stops it; its sessions are then ended by node liveness like any stopped node's.
+     */
+    public ExtraTransport startTransport(String nodeId, java.util.Map<String, Object> env) throws Exception {
+        int mqttPort = Ports.freePort();
+        int httpPort = Ports.freePort();
+        ServiceProcess.Builder builder = service(nodeId, "tributary.jars.transport")
+                .env("HTTP_PORT", httpPort)
+                .env("MQTT_HOST", "127.0.0.1")
+                .env("MQTT_PORT", mqttPort)
+                .env("TRIBUTARY_NODE_ID", nodeId)
+                .env("SESSION_SERVICE_URL", sessionApiUrl())
+                .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms");
+        env.forEach(builder::env);
+        ServiceProcess process = builder.build();
+        extraTransports.add(process);
+        process.start();
+        process.awaitHealthy(httpPort, HEALTHY_WITHIN);
+        return new ExtraTransport(process, mqttPort, httpPort);
+    }
+
     /** The last lines of every service log, for a failing test's report. */
     public String logTails(int lines) {
         StringBuilder out = new StringBuilder();
@@ -280,6 +313,7 @@ public final class TributaryCluster {
             all.add(routing);
         }
         all.addAll(transports);
+        all.addAll(extraTransports);
         for (ServiceProcess p : all) {
             out.append("----- ").append(p.name()).append(" (").append(p.logFile()).append(") -----\n")
                     .append(p.tail(lines)).append('\n');
@@ -290,6 +324,9 @@ public final class TributaryCluster {
     /** Stops the services, then the engines. */
     public synchronized void stop() {
         for (ServiceProcess t : transports) {
+            t.stop();
+        }
+        for (ServiceProcess t : extraTransports) {
             t.stop();
         }
         if (routing != null) {

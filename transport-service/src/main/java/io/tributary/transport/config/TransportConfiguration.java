@@ -31,6 +31,7 @@ import io.tributary.transport.connection.TerminalHandler;
 import io.tributary.transport.delivery.DownlinkConsumer;
 import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
 import io.tributary.transport.liveness.NodeHeartbeat;
@@ -212,7 +213,7 @@ public class TransportConfiguration {
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat) {
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat) throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader);
@@ -226,8 +227,10 @@ public class TransportConfiguration {
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
                 new TerminalHandler(disconnector));
-        return new MqttListener(properties.mqtt().host(), properties.mqtt().port(), properties.mqtt().ioThreads(),
-                new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext, handlers), registry,
-                disconnector);
+        MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
+                handlers);
+        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
+        return new MqttListener(properties.mqtt().host(), properties.mqtt().ioThreads(), listeners.endpoints(),
+                registry, disconnector, listeners.tls());
     }
 }

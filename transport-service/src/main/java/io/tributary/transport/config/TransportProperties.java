@@ -31,7 +31,30 @@ public record TransportProperties(
         @Valid @NotNull Mqtt mqtt,
         @Valid @NotNull Kafka kafka,
         @Valid @NotNull Session session,
-        @Valid @NotNull Redis redis) {
+        @Valid @NotNull Redis redis,
+        @Valid @NotNull Tls tls,
+        @Valid @NotNull WebSocket websocket) {
+
+    /** Listeners must not share a port: a clash would only show up as a bind error half-way through start-up. */
+    @AssertTrue(message = "the MQTT, TLS, WebSocket and secure WebSocket listeners need distinct ports")
+    public boolean isListenerPortsDistinct() {
+        if (mqtt == null || tls == null || websocket == null) {
+            return true;
+        }
+        java.util.List<Integer> ports = new java.util.ArrayList<>();
+        ports.add(mqtt.port());
+        if (tls.enabled()) {
+            ports.add(tls.port());
+        }
+        if (websocket.enabled()) {
+            ports.add(websocket.port());
+        }
+        if (websocket.secureEnabled(tls)) {
+            ports.add(websocket.securePort());
+        }
+        // Port 0 (ephemeral) never clashes.
+        return ports.stream().filter(p -> p != 0).distinct().count() == ports.stream().filter(p -> p != 0).count();
+    }
 
     /**
      * @param maxPacketSize        largest packet accepted from a client, in bytes (CONNACK Maximum Packet Size)
@@ -110,5 +133,97 @@ public record TransportProperties(
      *                          session-service's node timeout, or a live node is declared dead
      */
     public record Session(@NotNull URI url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval) {
+    }
+
+    /**
+     * The MQTT over TLS listener, also used by the secure WebSocket listener. Off unless a certificate and key are
+     * configured. Certificates are PEM files re-read when they change (see {@code listener/tls/ReloadingSslContext}).
+     *
+     * @param port             TLS listener port; null or 0 disables the listener (secure WebSocket can still run)
+     * @param cert             PEM certificate chain, server certificate first; empty = TLS off
+     * @param key              PEM private key (PKCS#8, unencrypted) matching the certificate
+     * @param clientAuth       whether clients must present a certificate signed by {@code ca}
+     * @param ca               PEM bundle of CAs trusted for client certificates; required unless clientAuth is none
+     * @param handshakeTimeout a TLS handshake not finished by then is aborted
+     * @param reloadInterval   how often the certificate, key and CA files are checked for changes
+     * @param provider         {@code auto} uses OpenSSL (netty-tcnative BoringSSL) when it loads, else the JDK
+     * @param sessionCacheSize TLS sessions kept for resumption (TLS 1.2 session ids)
+     * @param sessionTimeout   how long a TLS session (or TLS 1.3 ticket) may be resumed
+     */
+    public record Tls(
+            @Min(0) @Max(65535) Integer port,
+            String cert,
+            String key,
+            @NotNull ClientAuthMode clientAuth,
+            String ca,
+            @NotNull Duration handshakeTimeout,
+            @NotNull Duration reloadInterval,
+            @NotNull Provider provider,
+            @Min(0) int sessionCacheSize,
+            @NotNull Duration sessionTimeout) {
+
+        public enum ClientAuthMode { NONE, OPTIONAL, REQUIRED }
+
+        /** No TLS (the application.yml defaults without a certificate). */
+        public static Tls off() {
+            return new Tls(8883, null, null, ClientAuthMode.NONE, null, Duration.ofSeconds(10),
+                    Duration.ofSeconds(10), Provider.AUTO, 20_000, Duration.ofHours(1));
+        }
+
+        public enum Provider { AUTO, OPENSSL, JDK }
+
+        /** A certificate is configured: TLS can be served (on this listener and on secure WebSocket). */
+        public boolean configured() {
+            return cert != null && !cert.isBlank();
+        }
+
+        /** The MQTT over TLS listener runs. */
+        public boolean enabled() {
+            return configured() && port != null && port > 0;
+        }
+
+        @AssertTrue(message = "tls: a certificate (MQTT_TLS_CERT) needs its private key (MQTT_TLS_KEY) and vice versa")
+        public boolean isKeyWithCertificate() {
+            return configured() == (key != null && !key.isBlank());
+        }
+
+        @AssertTrue(message = "tls: client-auth optional or required needs a CA bundle (MQTT_TLS_CA)")
+        public boolean isCaForClientAuth() {
+            return clientAuth == null || clientAuth == ClientAuthMode.NONE || (ca != null && !ca.isBlank());
+        }
+
+        @AssertTrue(message = "tls: handshake-timeout and reload-interval must be positive")
+        public boolean isDurationsPositive() {
+            return handshakeTimeout == null || reloadInterval == null || sessionTimeout == null
+                    || (!handshakeTimeout.isNegative() && !handshakeTimeout.isZero() && !reloadInterval.isNegative()
+                            && !reloadInterval.isZero() && !sessionTimeout.isNegative());
+        }
+    }
+
+    /**
+     * MQTT over WebSocket (RFC 6455, MQTT 5 section 6): binary frames carry the MQTT byte stream.
+     *
+     * @param port       plain WebSocket port; null or 0 disables it (the default: opt-in, see README)
+     * @param securePort secure WebSocket port, served with the {@link Tls} certificate and client-auth settings;
+     *                   null or 0 disables it, and it only runs when a TLS certificate is configured
+     * @param path       HTTP path of the upgrade request
+     */
+    public record WebSocket(
+            @Min(0) @Max(65535) Integer port,
+            @Min(0) @Max(65535) Integer securePort,
+            @NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*") String path) {
+
+        /** No WebSocket listeners (the application.yml defaults without a certificate). */
+        public static WebSocket off() {
+            return new WebSocket(null, 8084, "/mqtt");
+        }
+
+        public boolean enabled() {
+            return port != null && port > 0;
+        }
+
+        public boolean secureEnabled(Tls tls) {
+            return securePort != null && securePort > 0 && tls.configured();
+        }
     }
 }

@@ -36,6 +36,7 @@ import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.listener.HandlerNames;
+import io.tributary.transport.listener.tls.ClientCertificate;
 import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.WillMessage;
@@ -205,10 +206,12 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         boolean finalAssigned = assigned;
         WillMessage finalWill = will;
         String incarnation = context.liveness().incarnation();
+        // Verified by the TLS handshake already (mutual TLS); authentication maps it to credentials.
+        ClientCertificate certificate = ClientCertificate.of(ctx.channel());
         SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
                 header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
                 String.valueOf(ctx.channel().remoteAddress()), payload.userName(), incarnation,
-                will == null ? null : will.toApi());
+                will == null ? null : will.toApi(), certificate == null ? null : certificate.commonName());
         context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;

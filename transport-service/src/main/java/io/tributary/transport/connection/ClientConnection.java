@@ -103,6 +103,14 @@ public final class ClientConnection {
         return channel;
     }
 
+    /**
+     * The verified client certificate (CN, subject alternative names) when the client connected over mutual TLS,
+     * else null. Read once from the TLS session at CONNECT and kept on the channel.
+     */
+    public io.tributary.transport.listener.tls.ClientCertificate clientCertificate() {
+        return channel.attr(io.tributary.transport.listener.tls.ClientCertificate.KEY).get();
+    }
+
     public String clientId() {
         return clientId;
     }

@@ -18,7 +18,8 @@ import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.subscribe.SubscribeHandler;
 
 /**
- * The whole MQTT pipeline in one place. Bytes are decoded, the CONNECT handler admits the client (and removes
+ * The whole MQTT pipeline in one place (plain TCP; {@code listener/tls} and {@code listener/websocket} put their
+ * handlers in front of the same chain). Bytes are decoded, the CONNECT handler admits the client (and removes
  * itself), then each packet type has its own handler; the terminal handler sees only what nobody consumed.
  */
 public final class MqttChannelInitializer extends ChannelInitializer<SocketChannel> {
@@ -42,7 +43,14 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
 
     @Override
     protected void initChannel(SocketChannel channel) {
-        ChannelPipeline p = channel.pipeline();
+        addMqttHandlers(channel.pipeline());
+    }
+
+    /**
+     * Appends the MQTT handler chain. The TLS and WebSocket listeners call this after their own handlers, so all
+     * listeners share one chain; the first handler must receive the MQTT byte stream as ByteBufs.
+     */
+    public void addMqttHandlers(ChannelPipeline p) {
         p.addLast(HandlerNames.FLUSH_CONSOLIDATION, new FlushConsolidationHandler(64, true));
         PacketFrameCheck.DecodedCounter decoded = new PacketFrameCheck.DecodedCounter();
         p.addLast(HandlerNames.FRAME_CHECK, new PacketFrameCheck(maxPacketSize, decoded));

@@ -1,6 +1,9 @@
 package io.tributary.transport.listener;
 
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,6 +11,7 @@ import org.springframework.context.SmartLifecycle;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -23,32 +27,49 @@ import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 
 /**
- * The MQTT TCP listener. Uses epoll where available. On stop it closes the listening socket first, then tells
- * every MQTT 5 client the server is shutting down (reason 0x8B) and closes the connections.
+ * The MQTT listeners of the node: plain TCP and, when configured, TLS, WebSocket and secure WebSocket. They share
+ * one set of event loops, so a node's connections are spread over the same threads whatever they came through.
+ * Uses epoll where available. On stop it closes the listening sockets first, then tells every MQTT 5 client the
+ * server is shutting down (reason 0x8B) and closes the connections.
  */
 public final class MqttListener implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(MqttListener.class);
 
+    /** One listening socket: a name for logs ("mqtt", "mqtt-tls", ...), its port and its pipeline. */
+    public record Endpoint(String name, int port, ChannelHandler initializer, String variable) {
+    }
+
+    public static final String PLAIN = "mqtt";
+
     private final String host;
-    private final int port;
     private final int ioThreads;
-    private final MqttChannelInitializer initializer;
+    private final List<Endpoint> endpoints;
     private final ConnectionRegistry registry;
     private final Disconnector disconnector;
+    private final AutoCloseable onStop;
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
-    private Channel serverChannel;
+    private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
     private volatile boolean running;
+
+    /**
+     * @param onStop closed after the listeners stop (the TLS certificate poller), or null
+     */
+    public MqttListener(String host, int ioThreads, List<Endpoint> endpoints, ConnectionRegistry registry,
+            Disconnector disconnector, AutoCloseable onStop) {
+        this.host = host;
+        this.ioThreads = ioThreads;
+        this.endpoints = List.copyOf(endpoints);
+        this.registry = registry;
+        this.disconnector = disconnector;
+        this.onStop = onStop;
+    }
 
     public MqttListener(String host, int port, int ioThreads, MqttChannelInitializer initializer,
             ConnectionRegistry registry, Disconnector disconnector) {
-        this.host = host;
-        this.port = port;
-        this.ioThreads = ioThreads;
-        this.initializer = initializer;
-        this.registry = registry;
-        this.disconnector = disconnector;
+        this(host, ioThreads, List.of(new Endpoint(PLAIN, port, initializer, "MQTT_PORT")), registry, disconnector,
+                null);
     }
 
     @Override
@@ -59,36 +80,48 @@ public final class MqttListener implements SmartLifecycle {
                 : NioServerSocketChannel.class;
         bossGroup = new MultiThreadIoEventLoopGroup(1, io);
         workerGroup = new MultiThreadIoEventLoopGroup(ioThreads, io);
-        ServerBootstrap bootstrap = new ServerBootstrap().group(bossGroup, workerGroup).channel(channelType)
-                .option(ChannelOption.SO_BACKLOG, 4096)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 256 * 1024))
-                .childHandler(initializer);
-        try {
-            serverChannel = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-        } catch (Exception e) {
-            workerGroup.shutdownGracefully();
-            bossGroup.shutdownGracefully();
-            throw new IllegalStateException("cannot listen for MQTT on " + host + ":" + port
-                    + " (is the port in use? set MQTT_PORT): " + e.getMessage(), e);
+        for (Endpoint endpoint : endpoints) {
+            ServerBootstrap bootstrap = new ServerBootstrap().group(bossGroup, workerGroup).channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(32 * 1024, 256 * 1024))
+                    .childHandler(endpoint.initializer());
+            try {
+                Channel channel = bootstrap.bind(new InetSocketAddress(host, endpoint.port())).syncUninterruptibly()
+                        .channel();
+                serverChannels.put(endpoint.name(), channel);
+            } catch (Exception e) {
+                serverChannels.values().forEach(c -> c.close().syncUninterruptibly());
+                workerGroup.shutdownGracefully();
+                bossGroup.shutdownGracefully();
+                throw new IllegalStateException("cannot listen for " + endpoint.name() + " on " + host + ":"
+                        + endpoint.port() + " (is the port in use? set " + endpoint.variable() + "): "
+                        + e.getMessage(), e);
+            }
+            log.info("{} listening on {} ({})", endpoint.name(), serverChannels.get(endpoint.name()).localAddress(),
+                    epoll ? "epoll" : "nio");
         }
         running = true;
-        log.info("MQTT listening on {} ({})", serverChannel.localAddress(), epoll ? "epoll" : "nio");
     }
 
-    /** The bound port (useful when configured as 0). */
+    /** The bound port of the plain MQTT listener (useful when configured as 0). */
     public int boundPort() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return boundPort(PLAIN);
+    }
+
+    /** The bound port of a listener by name, or -1 when it does not run. */
+    public int boundPort(String name) {
+        Channel channel = serverChannels.get(name);
+        return channel == null ? -1 : ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
     @Override
     public void stop() {
         running = false;
-        if (serverChannel != null) {
-            serverChannel.close().syncUninterruptibly();
-        }
+        serverChannels.values().forEach(c -> c.close().syncUninterruptibly());
         for (var connection : registry.all()) {
             connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), (byte) 0x8B,
                     null, "server shutting down"));
@@ -98,7 +131,14 @@ public final class MqttListener implements SmartLifecycle {
                     .syncUninterruptibly();
             bossGroup.shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         }
-        log.info("MQTT listener stopped");
+        if (onStop != null) {
+            try {
+                onStop.close();
+            } catch (Exception e) {
+                log.warn("closing listener resources: {}", e.toString());
+            }
+        }
+        log.info("MQTT listeners stopped");
     }
 
     @Override

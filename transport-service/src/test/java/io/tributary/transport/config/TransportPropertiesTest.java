@@ -29,4 +29,32 @@ class TransportPropertiesTest {
         assertThat(validator.validate(kafka(DataSize.ofMegabytes(32)))).extracting(ConstraintViolation::getMessage)
                 .containsExactly("max-pending-bytes must be below the producer's buffer.memory (32 MiB)");
     }
+
+    private static TransportProperties.Tls tls(String cert, String key, TransportProperties.Tls.ClientAuthMode auth,
+            String ca) {
+        return new TransportProperties.Tls(8883, cert, key, auth, ca, Duration.ofSeconds(10), Duration.ofSeconds(10),
+                TransportProperties.Tls.Provider.AUTO, 100, Duration.ofHours(1));
+    }
+
+    @Test
+    void tls_needs_certificate_and_key_together_and_a_ca_for_client_certificates() {
+        var none = TransportProperties.Tls.ClientAuthMode.NONE;
+        var required = TransportProperties.Tls.ClientAuthMode.REQUIRED;
+        assertThat(validator.validate(TransportProperties.Tls.off())).isEmpty();
+        assertThat(validator.validate(tls("/c.pem", "/k.pem", none, null))).isEmpty();
+        assertThat(validator.validate(tls("/c.pem", null, none, null))).extracting(ConstraintViolation::getMessage)
+                .containsExactly("tls: a certificate (MQTT_TLS_CERT) needs its private key (MQTT_TLS_KEY) and vice versa");
+        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, ""))).extracting(ConstraintViolation::getMessage)
+                .containsExactly("tls: client-auth optional or required needs a CA bundle (MQTT_TLS_CA)");
+        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, "/ca.pem"))).isEmpty();
+        assertThat(TransportProperties.Tls.off().enabled()).isFalse();
+        assertThat(new TransportProperties.WebSocket(8084, 0, "/mqtt").secureEnabled(TransportProperties.Tls.off()))
+                .isFalse();
+        assertThat(new TransportProperties.WebSocket(null, 8084, "/mqtt").secureEnabled(TransportProperties.Tls.off()))
+                .isFalse();
+        assertThat(new TransportProperties.WebSocket(null, 8084, "/mqtt")
+                .secureEnabled(tls("/c.pem", "/k.pem", none, null))).isTrue();
+        assertThat(validator.validate(new TransportProperties.WebSocket(8083, 8084, "mqtt")))
+                .extracting(v -> v.getPropertyPath().toString()).containsExactly("path");
+    }
 }

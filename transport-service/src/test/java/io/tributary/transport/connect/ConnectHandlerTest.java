@@ -91,7 +91,8 @@ class ConnectHandlerTest {
                         DataSize.ofMegabytes(16)),
                 new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
                         Duration.ofSeconds(2)),
-                new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)));
+                new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)),
+                TransportProperties.Tls.off(), TransportProperties.WebSocket.off());
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build());
         queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
