@@ -14,6 +14,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.session.auth.Authentication;
+import io.tributary.session.auth.CredentialStore;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
@@ -26,6 +28,7 @@ import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.web.ApiException;
 import io.tributary.session.will.StoredWill;
 import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
@@ -50,10 +53,12 @@ public class ConnectService {
     private final SessionQueues queues;
     private final SessionMetrics metrics;
     private final Clock clock;
+    private final CredentialStore credentials;
 
     public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
             FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
-            SessionMetrics metrics, Clock clock) {
+            SessionMetrics metrics, Clock clock, CredentialStore credentials) {
+        this.credentials = credentials;
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -65,10 +70,23 @@ public class ConnectService {
         this.clock = clock;
     }
 
+    /**
+     * @param auth the outcome of {@link io.tributary.session.auth.ConnectAuthenticator}, decided before this
+     *             transaction; its credential is share-locked here and must still be at the version that was checked
+     */
     @Transactional
-    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request) {
+    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
         String clientId = request.clientId();
         Instant now = clock.instant();
+        if (!auth.anonymous()) {
+            // Held until commit: a credential change waits for this CONNECT and then finds its connection to close;
+            // a change that committed first is seen here and the client is asked to come back (server unavailable).
+            Optional<Long> version = credentials.lockVersionForConnect(auth.credentialId());
+            if (version.isEmpty() || version.get() != auth.version()) {
+                throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
+                        "credential " + auth.credentialId() + " changed during CONNECT; connect again");
+            }
+        }
         Locked locked = lockOrCreate(clientId);
         SessionRecord row = locked.row();
         // Drawn only once the row is locked: the previous holder of the lock drew its epoch before, so the epochs of
@@ -114,6 +132,7 @@ public class ConnectService {
         sessions.markConnected(clientId, new SessionStore.Connection(request.nodeId(), epoch, request.cleanStart(),
                 request.sessionExpirySeconds(), request.protocolVersion(), request.keepAliveSeconds(),
                 request.remoteAddress(), request.username(), now, request.nodeIncarnation()));
+        credentials.linkSession(clientId, auth.credentialId());
         // Written under the row lock, so presence writes of one client land in epoch order.
         presence.set(clientId, new Presence(request.nodeId(), epoch, now));
         boolean wasConnected = row.connected();
@@ -125,7 +144,7 @@ public class ConnectService {
             log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
                     request.nodeId(), epoch);
         }
-        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed);
+        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed, auth.acl());
     }
 
     private record Locked(SessionRecord row, boolean created) {
