@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
@@ -106,7 +107,17 @@ public class ConnectService {
                 queues.delete(clientId);
             }
         } else {
+            TopicPermissions permissions = TopicPermissions.of(auth.acl());
             for (StoredSubscription s : subscriptions.list(clientId)) {
+                if (!permissions.maySubscribe(s.filter())) {
+                    // Made under an ACL that has since changed: the resumed session must not keep receiving what
+                    // the client may no longer subscribe to.
+                    subscriptions.delete(clientId, s.filter());
+                    records.add(SubscriptionRecords.removal(s.filter(), clientId, epoch, partitions));
+                    log.info("Client {}: subscription '{}' of the resumed session removed, its ACL no longer allows it",
+                            clientId, s.filter());
+                    continue;
+                }
                 records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, request.sessionExpirySeconds() > 0), partitions));
                 resumed.add(s.toApi());
             }
