@@ -2,6 +2,7 @@ package io.tributary.session.auth;
 
 import java.nio.charset.StandardCharsets;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.stereotype.Component;
 
@@ -22,6 +23,7 @@ public class PasswordHasher {
      */
     private final String decoy;
 
+    @Autowired
     public PasswordHasher(AuthProperties properties) {
         this(properties.bcryptCost());
     }
