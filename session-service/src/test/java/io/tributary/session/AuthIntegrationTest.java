@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 import io.tributary.common.kafka.DownlinkType;
@@ -22,7 +23,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Credentials, CONNECT authentication and ACL resolution over real HTTP against real PostgreSQL, Redis and Kafka:
  * what is stored, what the node is told, which downlink commands a change produces.
+ * Ordered before {@link OutageIntegrationTest}, which stops the shared engines.
  */
+@Order(3)
 class AuthIntegrationTest extends ServiceTestBase {
 
     private Response sendJson(String method, String path, Object body) throws Exception {
