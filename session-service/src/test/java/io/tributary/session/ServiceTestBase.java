@@ -59,6 +59,11 @@ abstract class ServiceTestBase {
         registry.add("tributary.session.liveness.check-interval", () -> "1h");
         registry.add("tributary.session.liveness.node-timeout", () -> "1s");
         registry.add("tributary.session.wills.publish-interval", () -> "1h");
+        // These tests connect without credentials, as the quick start lets clients do; AuthIntegrationTest covers
+        // credentials, and the refusal of anonymous clients in the default (production) configuration.
+        registry.add("tributary.session.auth.anonymous", () -> "true");
+        // The cheapest cost bcrypt allows: the tests check behaviour, not hash strength.
+        registry.add("tributary.session.auth.bcrypt-cost", () -> "4");
     }
 
     private static RedisClient redisClient;

@@ -32,26 +32,61 @@ public final class SessionApi {
      *                             restarted node's new sessions are never touched. Null from an older transport:
      *                             such sessions are not covered by liveness.
      * @param will                 the client's will, or null; stored so that it is published even if the node dies
+     * @param password             the CONNECT password as sent (MQTT allows binary data), or null; session-service
+     *                             verifies it against the stored hash and never stores or logs it
      * @param certificateCommonName the CN of the client certificate the client presented on a mutual-TLS listener
      *                             (verified against the configured CA), or null (no TLS, or no certificate): lets
      *                             authentication map a certificate to credentials. Session-service does not store it
      */
     public record ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
             int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, String nodeIncarnation,
-            Will will, String certificateCommonName) {
+            Will will, byte[] password, String certificateCommonName) {
 
         public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
                 int protocolVersion, int keepAliveSeconds, String remoteAddress, String username,
                 String nodeIncarnation, Will will) {
             this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
-                    username, nodeIncarnation, will, null);
+                    username, nodeIncarnation, will, null, null);
         }
 
         public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
                 int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
             this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
-                    username, null, null, null);
+                    username, null, null, null, null);
         }
+
+        @Override
+        public String toString() {
+            // Records print every component; the password must never reach a log line.
+            return "ConnectRequest[clientId=" + clientId + ", nodeId=" + nodeId + ", username=" + username
+                    + ", password=" + (password == null ? "none" : "***") + "]";
+        }
+    }
+
+    /** HTTP status of a CONNECT that session-service refused; the body is a {@link ConnectRefusal}. */
+    public static final int CONNECT_REFUSED_STATUS = 403;
+
+    /** Why a CONNECT was refused by authentication or authorization. */
+    public enum RefusalReason {
+        /** Unknown user name or client id with credentials, missing or wrong password: MQTT 5 0x86, 3.1.1 code 4. */
+        BAD_USERNAME_OR_PASSWORD,
+        /**
+         * Authenticated (or anonymous) but not allowed: anonymous access disabled, a blocked credential, or a will
+         * topic outside the publish ACL: MQTT 5 0x87, 3.1.1 code 5.
+         */
+        NOT_AUTHORIZED
+    }
+
+    /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */
+    public record ConnectRefusal(RefusalReason reason, String message) {
+    }
+
+    /**
+     * The ACL of a connection with its placeholders already filled in: topic filters the client may publish to
+     * (a PUBLISH topic must match one) and subscribe to (a SUBSCRIBE filter must lie within one). Empty lists allow
+     * nothing.
+     */
+    public record Acl(List<String> publish, List<String> subscribe) {
     }
 
     /**
@@ -78,8 +113,14 @@ public final class SessionApi {
     /**
      * @param subscriptions the subscriptions of a resumed session (already re-pointed to the new node in the feed);
      *                      empty when {@code sessionPresent} is false
+     * @param acl           what the connection may publish and subscribe to, enforced by the transport node; null
+     *                      when unrestricted (anonymous access where it is enabled)
      */
-    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
+    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl) {
+
+        public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
+            this(epoch, sessionPresent, subscriptions, null);
+        }
     }
 
     /**

@@ -156,6 +156,9 @@ final class QuickstartStack {
         env.put("MQTT_PORT", String.valueOf(settings.mqttPort()));
         env.put("TRIBUTARY_NODE_ID", "node-1");
         env.put("SESSION_SERVICE_URL", "http://127.0.0.1:" + settings.httpPort());
+        // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
+        // caller says otherwise; the services' own default, for production, is to refuse them.
+        env.put("TRIBUTARY_AUTH_ANONYMOUS", System.getenv().getOrDefault("TRIBUTARY_AUTH_ANONYMOUS", "true"));
         return env;
     }
 

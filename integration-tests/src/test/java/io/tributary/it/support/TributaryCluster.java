@@ -95,6 +95,10 @@ public final class TributaryCluster {
                 .env("REDIS_URL", engines.redisUrl())
                 .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
                 .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
+                // Most tests connect without credentials, as in the quick start; AuthenticationTest creates its own
+                // credentials (which then apply also with anonymous access on) and checks the refusal of anonymous
+                // clients on a session-service of its own with the production default.
+                .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort)
@@ -300,6 +304,63 @@ public final class TributaryCluster {
         process.start();
         process.awaitHealthy(httpPort, HEALTHY_WITHIN);
         return new ExtraTransport(process, mqttPort, httpPort);
+    }
+
+    /**
+     * A session-service of its own (same engines, {@code sessionEnv} on top of the shared settings) with one transport
+     * node that uses it: for settings the shared cluster cannot have, such as anonymous access off. Close it at the
+     * end of the test; the node's sessions are then ended by node liveness like those of any stopped node.
+     */
+    public Satellite startSatellite(String name, java.util.Map<String, String> sessionEnv) throws Exception {
+        int sessionPort = Ports.freePort();
+        ServiceProcess.Builder sessionBuilder = service(name + "-session", "tributary.jars.session")
+                .env("HTTP_PORT", sessionPort)
+                .env("POSTGRES_URL", engines.jdbcUrl())
+                .env("POSTGRES_USER", engines.dbUser())
+                .env("POSTGRES_PASSWORD", engines.dbPassword())
+                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
+                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
+                // Its own retained group, so the shared session-service keeps all partitions of its own.
+                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name);
+        sessionEnv.forEach(sessionBuilder::env);
+        ServiceProcess satelliteSession = sessionBuilder.build();
+        int mqttPort = Ports.freePort();
+        int transportHttpPort = Ports.freePort();
+        ServiceProcess satelliteTransport = service(name + "-node", "tributary.jars.transport")
+                .env("HTTP_PORT", transportHttpPort)
+                .env("MQTT_HOST", "127.0.0.1")
+                .env("MQTT_PORT", mqttPort)
+                .env("TRIBUTARY_NODE_ID", name + "-node")
+                .env("SESSION_SERVICE_URL", "http://127.0.0.1:" + sessionPort)
+                .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
+                .build();
+        Satellite satellite = new Satellite(satelliteSession, satelliteTransport, mqttPort);
+        try {
+            satelliteSession.start();
+            satelliteTransport.start();
+            satelliteSession.awaitHealthy(sessionPort, HEALTHY_WITHIN);
+            satelliteTransport.awaitHealthy(transportHttpPort, HEALTHY_WITHIN);
+        } catch (Exception | Error e) {
+            System.err.println(satelliteSession.tail(60) + "\n" + satelliteTransport.tail(60));
+            satellite.close();
+            throw e;
+        }
+        return satellite;
+    }
+
+    /** A session-service and a transport node beside the shared cluster; see {@link #startSatellite}. */
+    public record Satellite(ServiceProcess session, ServiceProcess transport, int mqttPort) implements AutoCloseable {
+
+        public String logTails(int lines) {
+            return "----- " + session.name() + " -----\n" + session.tail(lines) + "\n----- " + transport.name()
+                    + " -----\n" + transport.tail(lines);
+        }
+
+        @Override
+        public void close() {
+            transport.stop();
+            session.stop();
+        }
     }
 
     /** The last lines of every service log, for a failing test's report. */

@@ -12,8 +12,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.session.auth.Authentication;
+import io.tributary.session.auth.CredentialStore;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
@@ -26,6 +29,7 @@ import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.web.ApiException;
 import io.tributary.session.will.StoredWill;
 import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
@@ -50,10 +54,12 @@ public class ConnectService {
     private final SessionQueues queues;
     private final SessionMetrics metrics;
     private final Clock clock;
+    private final CredentialStore credentials;
 
     public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
             FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
-            SessionMetrics metrics, Clock clock) {
+            SessionMetrics metrics, Clock clock, CredentialStore credentials) {
+        this.credentials = credentials;
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -65,10 +71,23 @@ public class ConnectService {
         this.clock = clock;
     }
 
+    /**
+     * @param auth the outcome of {@link io.tributary.session.auth.ConnectAuthenticator}, decided before this
+     *             transaction; its credential is share-locked here and must still be at the version that was checked
+     */
     @Transactional
-    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request) {
+    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
         String clientId = request.clientId();
         Instant now = clock.instant();
+        if (!auth.anonymous()) {
+            // Held until commit: a credential change waits for this CONNECT and then finds its connection to close;
+            // a change that committed first is seen here and the client is asked to come back (server unavailable).
+            Optional<Long> version = credentials.lockVersionForConnect(auth.credentialId());
+            if (version.isEmpty() || version.get() != auth.version()) {
+                throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
+                        "credential " + auth.credentialId() + " changed during CONNECT; connect again");
+            }
+        }
         Locked locked = lockOrCreate(clientId);
         SessionRecord row = locked.row();
         // Drawn only once the row is locked: the previous holder of the lock drew its epoch before, so the epochs of
@@ -88,7 +107,17 @@ public class ConnectService {
                 queues.delete(clientId);
             }
         } else {
+            TopicPermissions permissions = TopicPermissions.of(auth.acl());
             for (StoredSubscription s : subscriptions.list(clientId)) {
+                if (!permissions.maySubscribe(s.filter())) {
+                    // Made under an ACL that has since changed: the resumed session must not keep receiving what
+                    // the client may no longer subscribe to.
+                    subscriptions.delete(clientId, s.filter());
+                    records.add(SubscriptionRecords.removal(s.filter(), clientId, epoch, partitions));
+                    log.info("Client {}: subscription '{}' of the resumed session removed, its ACL no longer allows it",
+                            clientId, s.filter());
+                    continue;
+                }
                 records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, request.sessionExpirySeconds() > 0), partitions));
                 resumed.add(s.toApi());
             }
@@ -114,6 +143,7 @@ public class ConnectService {
         sessions.markConnected(clientId, new SessionStore.Connection(request.nodeId(), epoch, request.cleanStart(),
                 request.sessionExpirySeconds(), request.protocolVersion(), request.keepAliveSeconds(),
                 request.remoteAddress(), request.username(), now, request.nodeIncarnation()));
+        credentials.linkSession(clientId, auth.credentialId());
         // Written under the row lock, so presence writes of one client land in epoch order.
         presence.set(clientId, new Presence(request.nodeId(), epoch, now));
         boolean wasConnected = row.connected();
@@ -125,7 +155,7 @@ public class ConnectService {
             log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
                     request.nodeId(), epoch);
         }
-        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed);
+        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed, auth.acl());
     }
 
     private record Locked(SessionRecord row, boolean created) {

@@ -7,6 +7,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.connect.ConnectService;
 import io.tributary.session.connect.DisconnectService;
 import io.tributary.session.retained.RetainedLookup;
@@ -20,9 +21,11 @@ public class InternalSessionController {
     private final DisconnectService disconnects;
     private final SubscriptionService subscriptions;
     private final RetainedLookup retained;
+    private final ConnectAuthenticator authenticator;
 
     public InternalSessionController(ConnectService connects, DisconnectService disconnects,
-            SubscriptionService subscriptions, RetainedLookup retained) {
+            SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator) {
+        this.authenticator = authenticator;
         this.connects = connects;
         this.disconnects = disconnects;
         this.subscriptions = subscriptions;
@@ -33,7 +36,9 @@ public class InternalSessionController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.ConnectResponse connect(@RequestBody SessionApi.ConnectRequest request) {
         InternalRequests.check(request);
-        return connects.connect(request);
+        // Before the session transaction: a refused CONNECT changes no session (403 with the reason), and the
+        // bcrypt check holds no row lock.
+        return connects.connect(request, authenticator.authenticate(request));
     }
 
     @PostMapping(path = SessionApi.SUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,

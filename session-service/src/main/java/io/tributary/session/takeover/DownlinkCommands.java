@@ -18,6 +18,8 @@ public final class DownlinkCommands {
 
     /** MQTT 5 reason code 0x98, Administrative action. */
     public static final int ADMINISTRATIVE_ACTION = 0x98;
+    /** MQTT 5 reason code 0x87, Not authorized: the connection's credential was blocked or deleted. */
+    public static final int NOT_AUTHORIZED = 0x87;
 
     private DownlinkCommands() {
     }

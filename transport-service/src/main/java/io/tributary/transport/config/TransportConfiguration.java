@@ -221,7 +221,7 @@ public class TransportConfiguration {
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
                         uplinkBudget),
-                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery),
+                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),

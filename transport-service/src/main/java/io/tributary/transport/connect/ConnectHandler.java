@@ -27,6 +27,7 @@ import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
@@ -211,10 +212,15 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
                 header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
                 String.valueOf(ctx.channel().remoteAddress()), payload.userName(), incarnation,
-                will == null ? null : will.toApi(), certificate == null ? null : certificate.commonName());
+                will == null ? null : will.toApi(), header.hasPassword() ? payload.passwordInBytes() : null,
+                certificate == null ? null : certificate.commonName());
         context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
+                    refuseAuth(ctx, finalClientId, v5, refused.refusal());
+                    return;
+                }
                 refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
                         : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "session_unavailable",
                         "session-service: " + cause.getMessage());
@@ -243,6 +249,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                     context.properties().nodeId(), connection.sessionExpirySeconds()));
             return;
         }
+        // Compiled once here; every later PUBLISH and SUBSCRIBE is checked against it on the event loop.
+        connection.permissions(TopicPermissions.of(response.acl()));
         ctx.channel().attr(ClientConnection.KEY).set(connection);
         ClientConnection displaced = context.registry().register(connection);
         if (displaced == connection) {
@@ -320,6 +328,22 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             ack.properties(ProblemInformation.withReason(cause));
         }
         ctx.writeAndFlush(ack.build()).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password) or 0x87 (not authorized),
+     * MQTT 3.x return codes 4 and 5. Session-service logged it with the details; the node logs one line as for any
+     * refused CONNECT.
+     */
+    private void refuseAuth(ChannelHandlerContext ctx, String clientId, boolean v5, SessionApi.ConnectRefusal refusal) {
+        boolean badCredentials = refusal.reason() == SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD;
+        MqttConnectReturnCode code = badCredentials
+                ? (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD)
+                : (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED);
+        refuse(ctx, code, badCredentials ? "bad_credentials" : "not_authorized",
+                "client '" + clientId + "': " + refusal.message());
     }
 
     private static long intProperty(MqttProperties props, int id, long absent) {

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
+import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
@@ -41,6 +42,10 @@ public final class ClientConnection {
     private final ClientCapabilities capabilities;
 
     // --- event-loop-only state ---
+    /** What this connection may publish and subscribe to; set once at CONNECT, before any other packet is read. */
+    private TopicPermissions permissions = TopicPermissions.UNRESTRICTED;
+    /** The first ACL denial of a connection is logged; later ones are only counted, so a client cannot flood logs. */
+    private boolean aclDenialLogged;
     private long sessionExpirySeconds;
     private WillMessage will;
     private boolean normalDisconnect;
@@ -93,6 +98,21 @@ public final class ClientConnection {
         this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
         int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
         this.outboundAliases = v5 && outbound > 0 ? new OutboundTopicAliases(outbound) : null;
+    }
+
+    public TopicPermissions permissions() {
+        return permissions;
+    }
+
+    public void permissions(TopicPermissions permissions) {
+        this.permissions = permissions;
+    }
+
+    /** True the first time it is called for this connection: whether to log an ACL denial. */
+    public boolean firstAclDenial() {
+        boolean first = !aclDenialLogged;
+        aclDenialLogged = true;
+        return first;
     }
 
     public static ClientConnection of(Channel channel) {

@@ -26,6 +26,7 @@ public final class TransportMetrics {
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> readPauses = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> aclDenials = new ConcurrentHashMap<>();
 
     public TransportMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -109,6 +110,12 @@ public final class TransportMetrics {
     }
 
     /** A Redis command of the session queues failed (it is retried, or the message comes again later). */
+    /** A PUBLISH or SUBSCRIBE refused by the connection's ACL ({@code action} publish / subscribe). */
+    public void aclDenied(String action) {
+        aclDenials.computeIfAbsent(action, a -> Counter.builder("tributary.acl.denied").tag("action", a)
+                .description("PUBLISH / SUBSCRIBE refused by the connection's ACL").register(registry)).increment();
+    }
+
     public void sessionQueueFailure() {
         sessionQueueFailures.increment();
     }

@@ -16,6 +16,7 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
@@ -28,10 +29,13 @@ import io.tributary.transport.uplink.PublishProducer;
  * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record; PUBACK / PUBREC go out only after Kafka has
  * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
- * carries the full topic name.
+ * carries the full topic name. The connection's ACL is checked here, locally, before anything reaches Kafka.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
+
+    /** MQTT 5 reason code 0x87, Not authorized. */
+    private static final byte NOT_AUTHORIZED = (byte) 0x87;
 
     private final String nodeId;
     private final PublishProducer producer;
@@ -105,6 +109,11 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                     "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
             return;
         }
+        if (!connection.permissions().mayPublish(topic)) {
+            metrics.publishIn(qos);
+            deny(ctx, connection, topic, qos, packetId, v5);
+            return;
+        }
         byte[] payload = ByteBufUtil.getBytes(publish.payload());
         metrics.publishIn(qos);
         if (v5 && isUtf8Declared(properties) && !validUtf8(payload)) {
@@ -149,6 +158,34 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             release.run();
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
         });
+    }
+
+    /**
+     * A PUBLISH (retained or not) the connection's ACL does not allow: never produced to Kafka. MQTT 5: PUBACK /
+     * PUBREC 0x87 (Not authorized), in arrival order; a PUBREC with a failure code ends the QoS 2 exchange. MQTT 3.x
+     * has no negative acknowledgement, so QoS 1/2 are acknowledged as usual and dropped (MQTT 3.1.1 section 3.3.5
+     * allows exactly that) and the QoS 2 packet id awaits its PUBREL as usual. QoS 0 is dropped. All counted.
+     */
+    private void deny(ChannelHandlerContext ctx, ClientConnection connection, String topic, int qos, int packetId,
+            boolean v5) {
+        AclDenials.publishDenied(metrics, connection, topic);
+        if (qos == 0) {
+            metrics.dropped("not_authorized");
+            return;
+        }
+        if (qos == 2 && !v5) {
+            if (connection.inboundQos2().contains(packetId)) {
+                if (!connection.inboundAcks().awaiting(packetId)) {
+                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, false));
+                }
+                return;
+            }
+            connection.inboundQos2().add(packetId);
+        }
+        Object slot = connection.inboundAcks().expect(packetId, qos);
+        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, v5
+                ? ProblemInformation.forAck(connection, "not authorized to publish to '" + topic + "'")
+                : MqttProperties.NO_PROPERTIES, ctx.channel(), v5);
     }
 
     private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,

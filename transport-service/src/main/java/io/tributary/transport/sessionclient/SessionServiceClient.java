@@ -24,6 +24,20 @@ public final class SessionServiceClient {
         }
     }
 
+    /** session-service refused a CONNECT: bad credentials or not authorized. */
+    public static final class ConnectRefusedException extends RuntimeException {
+        private final SessionApi.ConnectRefusal refusal;
+
+        public ConnectRefusedException(SessionApi.ConnectRefusal refusal) {
+            super(refusal.message());
+            this.refusal = refusal;
+        }
+
+        public SessionApi.ConnectRefusal refusal() {
+            return refusal;
+        }
+    }
+
     /** session-service could not be reached or answered with an error. */
     public static final class UnavailableException extends RuntimeException {
         public UnavailableException(String message, Throwable cause) {
@@ -84,6 +98,10 @@ public final class SessionServiceClient {
                     if (status == 409) {
                         throw new StaleEpochException(new String(response.body(),
                                 java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    if (status == SessionApi.CONNECT_REFUSED_STATUS && path.equals(SessionApi.CONNECT)) {
+                        throw new ConnectRefusedException(json.readValue(response.body(),
+                                SessionApi.ConnectRefusal.class));
                     }
                     if (status < 200 || status >= 300) {
                         throw new UnavailableException("session-service answered " + status + " to " + path + ": "

@@ -23,11 +23,13 @@ import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
@@ -44,15 +46,18 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int FAILURE_V3 = 0x80;
     private static final int UNSPECIFIED_ERROR = 0x80;
     private static final int TOPIC_FILTER_INVALID = 0x8F;
+    private static final int NOT_AUTHORIZED = 0x87;
 
     private final String nodeId;
     private final SessionServiceClient sessions;
     private final LocalSubscriptions subscriptions;
     private final Disconnector disconnector;
     private final OutboundDelivery delivery;
+    private final TransportMetrics metrics;
 
     public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
-            Disconnector disconnector, OutboundDelivery delivery) {
+            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics) {
+        this.metrics = metrics;
         this.nodeId = nodeId;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -111,6 +116,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             if (problem != null) {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
                 problems.add("'" + filter + "': " + problem);
+            } else if (!connection.permissions().maySubscribe(filter)) {
+                // Refused here and never sent to session-service, so it is neither stored nor ever matched.
+                codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
+                problems.add("'" + filter + "': not authorized");
+                AclDenials.subscribeDenied(metrics, connection, filter);
             } else {
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);

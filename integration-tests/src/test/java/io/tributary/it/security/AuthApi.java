@@ -1,0 +1,66 @@
+package io.tributary.it.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The credentials admin API of session-service, as an operator (or curl) uses it. */
+final class AuthApi {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final String base;
+
+    AuthApi(String sessionApiUrl) {
+        this.base = sessionApiUrl + "/api/v1/auth";
+    }
+
+    static ObjectNode credential(String username, String clientId, String password, List<String> publish,
+            List<String> subscribe) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("username", username);
+        body.put("clientId", clientId);
+        body.put("password", password);
+        body.putArray("publish").addAll(publish.stream().map(JSON.getNodeFactory()::textNode).toList());
+        body.putArray("subscribe").addAll(subscribe.stream().map(JSON.getNodeFactory()::textNode).toList());
+        return body;
+    }
+
+    /** Creates the credential; returns its id. */
+    long create(ObjectNode body) throws Exception {
+        JsonNode created = send("POST", "/credentials", body.toString(), 201);
+        assertThat(created.has("password")).as("password never returned").isFalse();
+        return created.path("id").asLong();
+    }
+
+    JsonNode update(long id, ObjectNode body) throws Exception {
+        return send("PUT", "/credentials/" + id, body.toString(), 200);
+    }
+
+    void delete(long id) throws Exception {
+        send("DELETE", "/credentials/" + id, null, 204);
+    }
+
+    JsonNode failures() throws Exception {
+        return send("GET", "/failures?size=1000", null, 200);
+    }
+
+    JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(method + " " + path + " -> " + response.body()).isEqualTo(expectedStatus);
+        return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+}

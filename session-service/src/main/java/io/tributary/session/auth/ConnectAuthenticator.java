@@ -1,0 +1,148 @@
+package io.tributary.session.auth;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.acl.AclPlaceholders;
+import io.tributary.common.acl.TopicPermissions;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SessionApi.RefusalReason;
+
+/**
+ * Authentication and ACL resolution of a CONNECT, before its session transaction: bcrypt takes tens of milliseconds
+ * and must not hold a session row lock or a pooled connection. Runs on a servlet thread of session-service, inside
+ * the transport node's asynchronous CONNECT call, so no event loop ever waits for it.
+ *
+ * <p>Rules: the best-fitting credential ({@link CredentialStore#match}) must be given its password; a CONNECT that no
+ * credential fits is anonymous when it carries no password, and anonymous access is allowed only when configured.
+ * A password for which no credential fits is a bad user name or password, also with anonymous access on.
+ */
+@Service
+public class ConnectAuthenticator {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectAuthenticator.class);
+
+    private final CredentialStore credentials;
+    private final AuthFailureStore failures;
+    private final PasswordHasher hasher;
+    private final AuthProperties properties;
+    private final Clock clock;
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Counter> failureCounters = new ConcurrentHashMap<>();
+    private final Counter passwordSuccesses;
+    private final Counter anonymousSuccesses;
+
+    public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
+            AuthProperties properties, Clock clock, MeterRegistry registry) {
+        this.credentials = credentials;
+        this.failures = failures;
+        this.hasher = hasher;
+        this.properties = properties;
+        this.clock = clock;
+        this.registry = registry;
+        this.passwordSuccesses = Counter.builder("tributary.auth.successes").tag("method", "password")
+                .description("CONNECTs authenticated").register(registry);
+        this.anonymousSuccesses = Counter.builder("tributary.auth.successes").tag("method", "anonymous")
+                .description("CONNECTs authenticated").register(registry);
+    }
+
+    /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
+    public Authentication authenticate(SessionApi.ConnectRequest request) {
+        try {
+            Authentication result = decide(request);
+            (result.anonymous() ? anonymousSuccesses : passwordSuccesses).increment();
+            return result;
+        } catch (ConnectRefusedException e) {
+            recordFailure(request, e);
+            throw e;
+        }
+    }
+
+    private Authentication decide(SessionApi.ConnectRequest request) {
+        Optional<Credential> match = credentials.match(request.username(), request.clientId());
+        if (match.isEmpty()) {
+            if (request.password() != null) {
+                hasher.burnDecoy(request.password());
+                throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "unknown_credentials",
+                        "bad user name or password");
+            }
+            if (!properties.anonymous()) {
+                throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "anonymous_denied",
+                        "anonymous access is disabled: a user name and password are required");
+            }
+            return Authentication.ANONYMOUS;
+        }
+        Credential credential = match.get();
+        if (request.password() == null) {
+            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "missing_password",
+                    "bad user name or password");
+        }
+        if (!hasher.matches(request.password(), credential.passwordHash())) {
+            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "bad_password",
+                    "bad user name or password");
+        }
+        // Checked after the password, so a blocked credential tells nothing to somebody who does not know it.
+        if (credential.blocked()) {
+            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
+        }
+        // %cn stays unresolved (entries naming it match nothing) until TLS client certificates reach this call.
+        SessionApi.Acl acl = new SessionApi.Acl(
+                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), request.username(), null),
+                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), request.username(), null));
+        if (request.will() != null && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
+            // Refused now rather than dropped when the client dies: the client learns it at once (MQTT 5 3.1.4
+            // lets the server refuse a CONNECT that fails authorization), not never.
+            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "will_not_authorized",
+                    "will topic '" + request.will().topic() + "' is not allowed by the publish ACL");
+        }
+        return new Authentication(credential.id(), credential.version(), acl);
+    }
+
+    private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {
+        String ip = remoteIp(request.remoteAddress());
+        log.warn("CONNECT refused: client '{}', user name '{}', from {}: {} ({})", printable(request.clientId()),
+                printable(request.username()), ip, e.getMessage(), e.metricCause());
+        failureCounters.computeIfAbsent(e.metricCause(), cause -> Counter.builder("tributary.auth.failures")
+                .tag("cause", cause).description("CONNECTs refused by authentication or authorization")
+                .register(registry)).increment();
+        try {
+            failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
+        } catch (RuntimeException dbFailure) {
+            // The refusal stands without its bookkeeping; the log line and the counter still tell.
+            log.warn("Could not record the failed CONNECT of '{}': {}", printable(request.clientId()),
+                    dbFailure.toString());
+        }
+    }
+
+    /** "/10.0.0.7:51234", "10.0.0.7:51234", "/0:0:0:0:0:0:0:1:5" → the address without port; "unknown" when absent. */
+    static String remoteIp(String remoteAddress) {
+        if (remoteAddress == null || remoteAddress.isBlank() || remoteAddress.equals("null")) {
+            return "unknown";
+        }
+        String a = remoteAddress.startsWith("/") ? remoteAddress.substring(1) : remoteAddress;
+        int slash = a.indexOf('/');
+        if (slash >= 0) {
+            // "host/1.2.3.4:5": InetSocketAddress with a resolved name
+            a = a.substring(slash + 1);
+        }
+        // The transport sends "address:port" (Java prints IPv6 as "0:0:0:0:0:0:0:1:51234"): the port is last.
+        int colon = a.lastIndexOf(':');
+        if (colon > 0) {
+            a = a.substring(0, colon);
+        }
+        return a.startsWith("[") && a.endsWith("]") ? a.substring(1, a.length() - 1) : a;
+    }
+
+    /** Client ids and user names come from the network: no control characters into the log. */
+    private static String printable(String s) {
+        return s == null ? null : s.replaceAll("\\p{Cntrl}", "?");
+    }
+}

@@ -1,0 +1,161 @@
+package io.tributary.session.auth;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import java.time.Clock;
+
+import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.web.ApiException;
+
+/**
+ * Credentials and their ACLs, managed over the admin API. A change takes effect on every node without a restart:
+ * the connections that authenticated with the credential are closed (DISCONNECT commands on their nodes' downlink
+ * topics, in the same transaction as the change), and they get the new rules when they connect again.
+ */
+@Service
+public class CredentialAdminService {
+
+    private static final Logger log = LoggerFactory.getLogger(CredentialAdminService.class);
+
+    private final CredentialStore credentials;
+    private final AuthFailureStore failures;
+    private final PasswordHasher hasher;
+    private final FeedTopics topics;
+    private final RecordSender sender;
+    private final Clock clock;
+
+    public CredentialAdminService(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
+            FeedTopics topics, RecordSender sender, Clock clock) {
+        this.credentials = credentials;
+        this.failures = failures;
+        this.hasher = hasher;
+        this.topics = topics;
+        this.sender = sender;
+        this.clock = clock;
+    }
+
+    public CredentialView create(CredentialRequest request) {
+        requireBody(request);
+        request.check(true);
+        try {
+            long id = credentials.insert(values(request, hasher.hash(request.password())), clock.instant());
+            log.info("Credential {} created (username {}, client id {})", id, request.username(), request.clientId());
+            return get(id);
+        } catch (DuplicateKeyException e) {
+            throw duplicate(request);
+        }
+    }
+
+    public CredentialView get(long id) {
+        return CredentialView.of(require(id));
+    }
+
+    public AuthPages.CredentialPage list(int page, int size) {
+        checkPage(page, size);
+        List<CredentialView> items = credentials.page((long) page * size, size).stream().map(CredentialView::of)
+                .toList();
+        return new AuthPages.CredentialPage(items, page, size, credentials.count());
+    }
+
+    /**
+     * Replaces the credential. Unless only its description changed, its live connections are closed: with MQTT 5
+     * reason 0x87 (not authorized) when it is now blocked, else 0x98 (administrative action), so clients reconnect
+     * under the new password and ACLs.
+     */
+    @Transactional
+    public CredentialView update(long id, CredentialRequest request) {
+        requireBody(request);
+        request.check(false);
+        Credential before = require(id);
+        String hash = request.password() == null ? null : hasher.hash(request.password());
+        try {
+            // The UPDATE takes the row lock first: a CONNECT holding it (FOR SHARE) commits before we look for
+            // live connections, and one coming later sees the new version and is refused.
+            credentials.update(id, values(request, hash), clock.instant());
+        } catch (DuplicateKeyException e) {
+            throw duplicate(request);
+        }
+        boolean accessChanged = hash != null || before.blocked() != request.blockedOrFalse()
+                || !Objects.equals(before.username(), request.username())
+                || !Objects.equals(before.clientId(), request.clientId())
+                || !before.publishAcl().equals(request.publishOrEmpty())
+                || !before.subscribeAcl().equals(request.subscribeOrEmpty());
+        if (accessChanged) {
+            int code = request.blockedOrFalse() ? DownlinkCommands.NOT_AUTHORIZED
+                    : DownlinkCommands.ADMINISTRATIVE_ACTION;
+            int closed = disconnectLive(id, code);
+            log.info("Credential {} changed (blocked {}): {} live connection(s) closed with reason 0x{}", id,
+                    request.blockedOrFalse(), closed, Integer.toHexString(code));
+        }
+        return get(id);
+    }
+
+    /** Deletes the credential and closes its live connections with MQTT 5 reason 0x87 (not authorized). */
+    @Transactional
+    public void delete(long id) {
+        if (!credentials.delete(id)) {
+            throw ApiException.notFound("no credential " + id);
+        }
+        int closed = disconnectLive(id, DownlinkCommands.NOT_AUTHORIZED);
+        log.info("Credential {} deleted: {} live connection(s) closed", id, closed);
+    }
+
+    public AuthPages.FailurePage failures(int page, int size) {
+        checkPage(page, size);
+        return new AuthPages.FailurePage(failures.page((long) page * size, size), page, size, failures.count());
+    }
+
+    private int disconnectLive(long id, int reasonCode) {
+        List<CredentialStore.LiveConnection> live = credentials.liveConnections(id);
+        List<ProducerRecord<byte[], byte[]>> commands = new ArrayList<>(live.size());
+        for (CredentialStore.LiveConnection c : live) {
+            topics.ensureDownlink(c.nodeId());
+            commands.add(DownlinkCommands.disconnect(c.nodeId(), c.clientId(), c.epoch(), reasonCode));
+        }
+        // Awaited inside the transaction: if Kafka cannot take the commands, the change is rolled back (503), so
+        // a credential is never changed while its old connections live on unnoticed.
+        sender.sendAndAwait(commands);
+        return live.size();
+    }
+
+    private static CredentialStore.Values values(CredentialRequest r, String hash) {
+        return new CredentialStore.Values(r.username(), r.clientId(), hash, r.blockedOrFalse(), r.publishOrEmpty(),
+                r.subscribeOrEmpty(), r.description());
+    }
+
+    private Credential require(long id) {
+        return credentials.find(id).orElseThrow(() -> ApiException.notFound("no credential " + id));
+    }
+
+    private static ApiException duplicate(CredentialRequest r) {
+        return ApiException.conflict("a credential with username " + r.username() + " and clientId " + r.clientId()
+                + " exists already");
+    }
+
+    private static void checkPage(int page, int size) {
+        if (page < 0) {
+            throw ApiException.badRequest("page must not be negative: " + page);
+        }
+        if (size < 1 || size > SessionAdminService.MAX_PAGE_SIZE) {
+            throw ApiException.badRequest("size must be 1.." + SessionAdminService.MAX_PAGE_SIZE + ": " + size);
+        }
+    }
+
+    private static void requireBody(Object body) {
+        if (body == null) {
+            throw ApiException.badRequest("request body is required");
+        }
+    }
+}

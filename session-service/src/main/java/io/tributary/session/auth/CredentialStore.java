@@ -1,0 +1,155 @@
+package io.tributary.session.auth;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+import io.tributary.session.store.Timestamps;
+
+/** The {@code credentials} table, and the link from live sessions to the credential they authenticated with. */
+@Repository
+public class CredentialStore {
+
+    private static final String COLUMNS = "id, username, client_id, password_hash, blocked, publish_acl,"
+            + " subscribe_acl, description, version, created_at, updated_at";
+    private static final RowMapper<Credential> ROW = CredentialStore::map;
+
+    /** A live connection that authenticated with a credential. */
+    public record LiveConnection(String clientId, String nodeId, long epoch) {
+    }
+
+    /** What an admin sets; {@code passwordHash} null keeps the stored one (update only). */
+    public record Values(String username, String clientId, String passwordHash, boolean blocked,
+            List<String> publishAcl, List<String> subscribeAcl, String description) {
+    }
+
+    private final JdbcClient jdbc;
+
+    public CredentialStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The credential that fits a CONNECT best: one naming both its user name and client id, else one naming only
+     * its user name, else one naming only its client id. Empty when none fits.
+     */
+    public Optional<Credential> match(String username, String clientId) {
+        List<Credential> candidates = jdbc.sql("SELECT " + COLUMNS + " FROM credentials"
+                        + " WHERE (username = :username AND (client_id = :clientId OR client_id IS NULL))"
+                        + " OR (username IS NULL AND client_id = :clientId)")
+                .param("username", username)
+                .param("clientId", clientId)
+                .query(ROW)
+                .list();
+        return candidates.stream().max(Comparator.comparingInt(Credential::specificity));
+    }
+
+    /**
+     * Share-locks the credential until the end of the CONNECT's transaction and returns its version, so a change
+     * committed meanwhile is seen (and one committing later waits and then finds this connection).
+     */
+    public Optional<Long> lockVersionForConnect(long id) {
+        return jdbc.sql("SELECT version FROM credentials WHERE id = :id AND NOT blocked FOR SHARE")
+                .param("id", id)
+                .query(Long.class)
+                .optional();
+    }
+
+    public Optional<Credential> find(long id) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE id = :id").param("id", id).query(ROW)
+                .optional();
+    }
+
+    public List<Credential> page(long offset, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials ORDER BY id LIMIT :limit OFFSET :offset")
+                .param("limit", limit)
+                .param("offset", offset)
+                .query(ROW)
+                .list();
+    }
+
+    public long count() {
+        return jdbc.sql("SELECT count(*) FROM credentials").query(Long.class).single();
+    }
+
+    /** Inserts a credential; a duplicate (user name, client id) pair fails with a DuplicateKeyException. */
+    public long insert(Values v, Instant now) {
+        return jdbc.sql("""
+                INSERT INTO credentials (username, client_id, password_hash, blocked, publish_acl, subscribe_acl,
+                    description, created_at, updated_at)
+                VALUES (:username, :clientId, :hash, :blocked, :publish, :subscribe, :description, :now, :now)
+                RETURNING id""")
+                .param("username", v.username())
+                .param("clientId", v.clientId())
+                .param("hash", v.passwordHash())
+                .param("blocked", v.blocked())
+                .param("publish", v.publishAcl().toArray(String[]::new))
+                .param("subscribe", v.subscribeAcl().toArray(String[]::new))
+                .param("description", v.description())
+                .param("now", Timestamps.toDb(now))
+                .query(Long.class)
+                .single();
+    }
+
+    /** Replaces a credential (row-locked until commit) and bumps its version; false when it does not exist. */
+    public boolean update(long id, Values v, Instant now) {
+        return jdbc.sql("""
+                UPDATE credentials SET username = :username, client_id = :clientId,
+                    password_hash = COALESCE(:hash, password_hash), blocked = :blocked, publish_acl = :publish,
+                    subscribe_acl = :subscribe, description = :description, version = version + 1,
+                    updated_at = :now
+                WHERE id = :id""")
+                .param("username", v.username())
+                .param("clientId", v.clientId())
+                .param("hash", v.passwordHash())
+                .param("blocked", v.blocked())
+                .param("publish", v.publishAcl().toArray(String[]::new))
+                .param("subscribe", v.subscribeAcl().toArray(String[]::new))
+                .param("description", v.description())
+                .param("now", Timestamps.toDb(now))
+                .param("id", id)
+                .update() == 1;
+    }
+
+    public boolean delete(long id) {
+        return jdbc.sql("DELETE FROM credentials WHERE id = :id").param("id", id).update() == 1;
+    }
+
+    /** Connections that authenticated with the credential and are live now. */
+    public List<LiveConnection> liveConnections(long credentialId) {
+        return jdbc.sql("SELECT client_id, node_id, epoch FROM sessions"
+                        + " WHERE connected AND credential_id = :id AND node_id IS NOT NULL")
+                .param("id", credentialId)
+                .query((rs, n) -> new LiveConnection(rs.getString("client_id"), rs.getString("node_id"),
+                        rs.getLong("epoch")))
+                .list();
+    }
+
+    /** Records which credential the session's new connection used (null: anonymous); under the session row lock. */
+    public void linkSession(String clientId, Long credentialId) {
+        jdbc.sql("UPDATE sessions SET credential_id = :id WHERE client_id = :clientId")
+                .param("id", credentialId)
+                .param("clientId", clientId)
+                .update();
+    }
+
+    private static Credential map(ResultSet rs, int row) throws SQLException {
+        return new Credential(rs.getLong("id"), rs.getString("username"), rs.getString("client_id"),
+                rs.getString("password_hash"), rs.getBoolean("blocked"), strings(rs.getArray("publish_acl")),
+                strings(rs.getArray("subscribe_acl")), rs.getString("description"), rs.getLong("version"),
+                Timestamps.read(rs, "created_at"), Timestamps.read(rs, "updated_at"));
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+}
