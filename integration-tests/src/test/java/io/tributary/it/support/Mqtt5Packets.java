@@ -52,6 +52,37 @@ public final class Mqtt5Packets {
         return RawMqtt.packet(0x10, body.toByteArray());
     }
 
+    /** CONNECT, MQTT 5, with Session Expiry Interval {@code sessionExpirySeconds}; clean start as given. */
+    public static byte[] connectPersistent(String clientId, int keepAliveSeconds, boolean cleanStart,
+            int sessionExpirySeconds) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(cleanStart ? 0x02 : 0x00);
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body, new Property(int32Property(0x11, sessionExpirySeconds)));
+        RawMqtt.writeString(body, clientId);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** PUBREL, reason 0x00. */
+    public static byte[] pubrel(int packetId) {
+        return new byte[] {0x62, 0x02, (byte) (packetId >> 8), (byte) packetId};
+    }
+
+    /** The same packet with the DUP flag set (a PUBLISH sent again). */
+    public static byte[] withDup(byte[] publish) {
+        byte[] copy = publish.clone();
+        copy[0] |= 0x08;
+        return copy;
+    }
+
+    /** Session Present of a CONNACK as {@link RawMqtt#readPacket} returns it. */
+    public static boolean sessionPresent(byte[] connack) {
+        return (connack[1] & 0x01) != 0;
+    }
+
     /**
      * CONNECT, MQTT 5, clean start, with a will: Session Expiry Interval {@code sessionExpirySeconds}, Will Delay
      * Interval {@code willDelaySeconds}.

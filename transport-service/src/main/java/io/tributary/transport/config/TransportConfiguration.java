@@ -212,14 +212,15 @@ public class TransportConfiguration {
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat) {
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore) {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
-                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader);
+                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
+                sessionQueueStore);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget),
+                        uplinkBudget, sessionQueueStore),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),

@@ -29,6 +29,11 @@ import io.tributary.transport.uplink.PublishProducer;
  * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
  * carries the full topic name.
+ *
+ * <p>QoS 2 de-duplication (MQTT 4.3.3): the packet ids answered with PUBREC are kept per connection, and for a
+ * persistent session also in {@link InboundQos2Store} (Redis), written before PUBREC and removed before PUBCOMP, so a
+ * client that reconnects to any node with its session and re-sends a PUBLISH is acknowledged, not stored again.
+ * The connection's copy is loaded from the store at CONNECT, so no PUBLISH waits for Redis.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
@@ -39,9 +44,17 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final TransportMetrics metrics;
     private final int receiveMaximum;
     private final UplinkBudget budget;
+    /** Null: de-duplication per connection only (unit tests without Redis). */
+    private final InboundQos2Store qos2Store;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, null);
+    }
+
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store) {
+        this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
         this.producer = producer;
@@ -153,7 +166,20 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
             boolean v5, Exception failure) {
-        if (failure == null) {
+        if (failure == null && qos == 2 && persistent(connection)) {
+            // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
+            qos2Store.recordInboundQos2(connection.clientId(), packetId).whenComplete((recorded, error) ->
+                    ctx.executor().execute(() -> {
+                        if (error != null) {
+                            // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
+                            metrics.sessionQueueFailure();
+                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                                    "QoS 2 packet id " + packetId + " could not be recorded: " + error);
+                            return;
+                        }
+                        connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+                    }));
+        } else if (failure == null) {
             connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
         } else {
             if (qos == 2) {
@@ -165,11 +191,35 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
+        if (connection.inboundQos2().contains(packetId) && persistent(connection)) {
+            // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
+            qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
+                    ctx.executor().execute(() -> {
+                        if (error != null) {
+                            // The client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
+                            metrics.sessionQueueFailure();
+                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                                    "PUBREL " + packetId + " could not be recorded: " + error);
+                            return;
+                        }
+                        pubComp(ctx, connection, packetId);
+                    }));
+            return;
+        }
+        pubComp(ctx, connection, packetId);
+    }
+
+    private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         boolean known = connection.inboundQos2().remove(packetId);
         byte code = known || !connection.isMqtt5() ? 0 : (byte) 0x92;
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
                 ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
                 connection.isMqtt5()));
+    }
+
+    /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
+    private boolean persistent(ClientConnection connection) {
+        return qos2Store != null && connection.queueCursor() != null;
     }
 
     private static boolean isUtf8Declared(MqttProperties properties) {
