@@ -59,6 +59,8 @@ abstract class ServiceTestBase {
         registry.add("tributary.session.liveness.check-interval", () -> "1h");
         registry.add("tributary.session.liveness.node-timeout", () -> "1s");
         registry.add("tributary.session.wills.publish-interval", () -> "1h");
+        // $SYS records would land among the records tests read; SysStatsIntegrationTest calls ClusterStats itself.
+        registry.add("tributary.sys.interval", () -> "0s");
     }
 
     private static RedisClient redisClient;

@@ -40,6 +40,8 @@ import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
+import io.tributary.transport.sys.SysProperties;
+import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
@@ -117,6 +119,12 @@ public class TransportConfiguration {
                 .mapToLong(io.tributary.transport.connection.ClientConnection::outboundBytes).sum());
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    SysStatsPublisher sysStatsPublisher(TransportProperties properties, SysProperties sys, PublishProducer producer,
+            TransportMetrics metrics, ConnectionRegistry connections) {
+        return new SysStatsPublisher(properties.nodeId(), sys.interval(), producer, metrics, connections::size);
     }
 
     @Bean

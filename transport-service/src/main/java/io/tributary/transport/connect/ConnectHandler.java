@@ -28,6 +28,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.sys.SysTopics;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientCapabilities;
@@ -171,6 +172,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             String problem = TopicFilters.topicNameProblem(payload.willTopic());
             if (problem != null) {
                 context.disconnector().close(ctx.channel(), "invalid_will_topic", "will topic invalid: " + problem);
+                return;
+            }
+            if (SysTopics.isSys(payload.willTopic())) {
+                // The same rule as for a PUBLISH: $SYS is the broker's (MQTT 5 section 4.7.2).
+                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "sys_will_topic",
+                        "will topic " + payload.willTopic() + " is in $SYS");
                 return;
             }
             will = new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),

@@ -15,6 +15,7 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.sys.SysTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
@@ -118,6 +119,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                     "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
             return;
         }
+        if (SysTopics.isSys(topic)) {
+            refuseSys(ctx, connection, topic, packetId, qos);
+            return;
+        }
         byte[] payload = ByteBufUtil.getBytes(publish.payload());
         metrics.publishIn(qos);
         if (v5 && isUtf8Declared(properties) && !validUtf8(payload)) {
@@ -162,6 +167,24 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             release.run();
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
         });
+    }
+
+    /**
+     * {@code $SYS} is the broker's own (MQTT 5 section 4.7.2: the server should keep clients from exchanging messages
+     * on {@code $} topics). MQTT 5: PUBACK / PUBREC 0x87 Not authorized, in order with other acknowledgements.
+     * MQTT 3.x cannot refuse a PUBLISH except by closing the connection (3.1.1 section 3.3.5): it gets the normal
+     * acknowledgement and the message is dropped, as Mosquitto does. QoS 0 is dropped. Counted as {@code sys_topic}.
+     */
+    private void refuseSys(ChannelHandlerContext ctx, ClientConnection connection, String topic, int packetId,
+            int qos) {
+        metrics.dropped("sys_topic");
+        if (qos == 0) {
+            return;
+        }
+        Object slot = connection.inboundAcks().expect(packetId, qos);
+        boolean v5 = connection.isMqtt5();
+        connection.inboundAcks().complete(slot, v5 ? (byte) 0x87 : 0, ProblemInformation.forAck(connection,
+                v5 ? "clients may not publish to " + topic : null), ctx.channel(), v5);
     }
 
     private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
