@@ -26,6 +26,14 @@ public final class Mqtt5Packets {
             return new Property(new byte[] {0x22, (byte) (maximum >> 8), (byte) maximum});
         }
 
+        /** Authentication Method (0x15), a UTF-8 string. */
+        public static Property authenticationMethod(String method) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(0x15);
+            RawMqtt.writeString(out, method);
+            return new Property(out.toByteArray());
+        }
+
         public static Property subscriptionIdentifier(int id) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.write(0x0B);
