@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -17,6 +18,7 @@ import io.tributary.session.sys.ClusterStats;
  * The cluster-wide $SYS figures read from PostgreSQL, the once-per-interval claim shared by all instances, and the
  * inbound QoS 2 packet ids of a session deleted with its queue keys.
  */
+@Order(3) // before OutageIntegrationTest stops the shared engines
 class SysStatsIntegrationTest extends ServiceTestBase {
 
     @Autowired

@@ -1,8 +1,11 @@
 package io.tributary.session.sys;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -17,7 +20,7 @@ import io.tributary.common.sys.SysTopics;
 public class ClusterStats {
 
     /** A payload we sum must be a plain count: anything else in the retained store is ignored. */
-    private static final String COUNT_PATTERN = "^[0-9]{1,18}$";
+    private static final Pattern COUNT = Pattern.compile("[0-9]{1,18}");
 
     private final JdbcClient jdbc;
 
@@ -67,14 +70,23 @@ public class ClusterStats {
      * the retained store holds them: the counters live in each node's memory, and each node publishes its own.
      */
     private long sumOfLiveNodes(String statistic) {
-        return jdbc.sql("""
-                SELECT coalesce(sum(convert_from(r.payload, 'UTF8')::bigint), 0) FROM retained_messages r
-                WHERE r.topic IN (SELECT :prefix || n.node_id || :suffix FROM transport_nodes n WHERE n.dead_at IS NULL)
-                  AND convert_from(r.payload, 'UTF8') ~ :pattern""")
+        // Summed here, not in SQL: PostgreSQL may decode payloads before filtering rows, and other retained
+        // payloads are arbitrary bytes. One row per live node.
+        List<byte[]> payloads = jdbc.sql("""
+                SELECT r.payload FROM retained_messages r
+                WHERE r.topic IN (SELECT :prefix || n.node_id || :suffix FROM transport_nodes n
+                                  WHERE n.dead_at IS NULL)""")
                 .param("prefix", SysTopics.NODES)
                 .param("suffix", "/" + statistic)
-                .param("pattern", COUNT_PATTERN)
-                .query(Long.class).single();
+                .query(byte[].class).list();
+        long sum = 0;
+        for (byte[] payload : payloads) {
+            String text = new String(payload, StandardCharsets.UTF_8);
+            if (COUNT.matcher(text).matches()) {
+                sum += Long.parseLong(text);
+            }
+        }
+        return sum;
     }
 
     private long count(String sql) {
