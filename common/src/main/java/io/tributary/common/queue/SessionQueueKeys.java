@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
  * Where a persistent session's queue lives in Redis, shared by its writer (routing-service), its reader
  * (transport-service) and its owner (session-service, which creates and deletes it with the session).
  *
- * <p>Per client id {@code c}, three keys with the hash tag {@code {c}}, so they share one Redis Cluster slot and the
+ * <p>Per client id {@code c}, four keys with the hash tag {@code {c}}, so they share one Redis Cluster slot and the
  * scripts that touch several of them stay atomic:
  * <ul>
  *   <li>{@link #queue} — a stream of the QoS 1/2 messages not yet acknowledged by the client, entry id
@@ -17,7 +17,11 @@ import java.nio.charset.StandardCharsets;
  *       persistent: a queue is only written while it exists), and one field {@code p<partition>} per publish partition
  *       holding the last publish offset appended (a router that routes a batch again appends nothing twice);</li>
  *   <li>{@link #released} — a set of packet ids of QoS 2 messages the client acknowledged with PUBREC: their PUBREL
- *       is re-sent when the client reconnects, the message never again.</li>
+ *       is re-sent when the client reconnects, the message never again;</li>
+ *   <li>{@link #inboundQos2} — a set of packet ids of QoS 2 PUBLISHes <em>from</em> the client that were stored in
+ *       Kafka and answered with PUBREC, until its PUBREL: a PUBLISH re-sent with one of them after a reconnect (on
+ *       any node) is acknowledged again, not stored twice (MQTT 4.3.3). Written by the transport node before PUBREC,
+ *       only while {@link #CREATED} is set.</li>
  * </ul>
  */
 public final class SessionQueueKeys {
@@ -54,6 +58,10 @@ public final class SessionQueueKeys {
 
     public static String released(String clientId) {
         return "tributary:queue-rel:{" + clientId + "}";
+    }
+
+    public static String inboundQos2(String clientId) {
+        return "tributary:qos2-in:{" + clientId + "}";
     }
 
     public static byte[] bytes(String key) {

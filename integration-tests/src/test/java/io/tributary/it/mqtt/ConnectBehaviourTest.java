@@ -156,6 +156,18 @@ class ConnectBehaviourTest {
     }
 
     @Test
+    void raw_connect_with_an_authentication_method_gets_connack_0x8c_and_is_closed() throws Exception {
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
+            raw.send(Mqtt5Packets.connect(id("auth"), 60,
+                    Mqtt5Packets.Property.authenticationMethod("SCRAM-SHA-1")));
+            byte[] connack = raw.readPacket(10_000);
+            assertThat(Mqtt5Packets.type(connack)).isEqualTo(2);
+            assertThat(Mqtt5Packets.reasonCode(connack)).as("Bad authentication method").isEqualTo(0x8C);
+            assertThat(raw.awaitClosed(5_000)).isNotNegative();
+        }
+    }
+
+    @Test
     void auth_packet_without_an_authentication_method_is_a_protocol_error() throws Exception {
         try (RawMqtt raw = new RawMqtt(cluster.mqttPort(1))) {
             raw.send(Mqtt5Packets.connect(id("auth"), 60));

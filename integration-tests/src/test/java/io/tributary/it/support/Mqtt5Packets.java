@@ -26,6 +26,14 @@ public final class Mqtt5Packets {
             return new Property(new byte[] {0x22, (byte) (maximum >> 8), (byte) maximum});
         }
 
+        /** Authentication Method (0x15), a UTF-8 string. */
+        public static Property authenticationMethod(String method) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(0x15);
+            RawMqtt.writeString(out, method);
+            return new Property(out.toByteArray());
+        }
+
         public static Property subscriptionIdentifier(int id) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.write(0x0B);
@@ -50,6 +58,37 @@ public final class Mqtt5Packets {
         writeProperties(body, properties);
         RawMqtt.writeString(body, clientId);
         return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** CONNECT, MQTT 5, with Session Expiry Interval {@code sessionExpirySeconds}; clean start as given. */
+    public static byte[] connectPersistent(String clientId, int keepAliveSeconds, boolean cleanStart,
+            int sessionExpirySeconds) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(cleanStart ? 0x02 : 0x00);
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body, new Property(int32Property(0x11, sessionExpirySeconds)));
+        RawMqtt.writeString(body, clientId);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** PUBREL, reason 0x00. */
+    public static byte[] pubrel(int packetId) {
+        return new byte[] {0x62, 0x02, (byte) (packetId >> 8), (byte) packetId};
+    }
+
+    /** The same packet with the DUP flag set (a PUBLISH sent again). */
+    public static byte[] withDup(byte[] publish) {
+        byte[] copy = publish.clone();
+        copy[0] |= 0x08;
+        return copy;
+    }
+
+    /** Session Present of a CONNACK as {@link RawMqtt#readPacket} returns it. */
+    public static boolean sessionPresent(byte[] connack) {
+        return (connack[1] & 0x01) != 0;
     }
 
     /**

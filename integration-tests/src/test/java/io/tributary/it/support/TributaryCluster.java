@@ -33,6 +33,8 @@ public final class TributaryCluster {
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     public static final Duration NODE_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration NODE_CHECK_INTERVAL = Duration.ofMillis(500);
+    /** $SYS statistics every second, so a test sees figures that include its own clients quickly. */
+    public static final Duration SYS_INTERVAL = Duration.ofSeconds(1);
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -99,6 +101,7 @@ public final class TributaryCluster {
                 // credentials (which then apply also with anonymous access on) and checks the refusal of anonymous
                 // clients on a session-service of its own with the production default.
                 .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
+                .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort)
@@ -121,6 +124,7 @@ public final class TributaryCluster {
                     .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
                     .env("SESSION_SERVICE_URL", sessionApiUrl())
                     .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
+                    .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
                     .env("KAFKA_DELIVERY_TIMEOUT", "6s")
                     .build());

@@ -35,10 +35,13 @@ public class SessionQueues {
         redis.commands().hsetnx(SessionQueueKeys.meta(clientId), SessionQueueKeys.CREATED, now.toString());
     }
 
-    /** Deletes the queue of {@code clientId}, with everything it held. */
+    /**
+     * Deletes the queue of {@code clientId}, with everything it held, and the packet ids of the client's own QoS 2
+     * publishes awaiting PUBREL: they belong to the session too.
+     */
     public void delete(String clientId) {
         redis.commands().del(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId),
-                SessionQueueKeys.released(clientId));
+                SessionQueueKeys.released(clientId), SessionQueueKeys.inboundQos2(clientId));
     }
 
     public Stats stats(String clientId) {

@@ -26,6 +26,15 @@ public final class OutboundTopicAliases {
         this.maximum = maximum;
     }
 
+    /** What {@link #use} would return now, without assigning anything. */
+    public Use peek(String topic) {
+        Integer alias = aliases.get(topic);
+        if (alias != null) {
+            return new Use("", alias);
+        }
+        return aliases.size() < maximum ? new Use(topic, aliases.size() + 1) : new Use(topic, 0);
+    }
+
     /**
      * Call only when the PUBLISH is actually written, in write order: the first PUBLISH carrying a new alias also
      * carries the topic name, which is what teaches the client the mapping.

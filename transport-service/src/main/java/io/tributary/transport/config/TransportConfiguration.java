@@ -41,6 +41,8 @@ import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
+import io.tributary.transport.sys.SysProperties;
+import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
@@ -118,6 +120,12 @@ public class TransportConfiguration {
                 .mapToLong(io.tributary.transport.connection.ClientConnection::outboundBytes).sum());
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    SysStatsPublisher sysStatsPublisher(TransportProperties properties, SysProperties sys, PublishProducer producer,
+            TransportMetrics metrics, ConnectionRegistry connections) {
+        return new SysStatsPublisher(properties.nodeId(), sys.interval(), producer, metrics, connections::size);
     }
 
     @Bean
@@ -213,14 +221,16 @@ public class TransportConfiguration {
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat) throws Exception {
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore)
+            throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
-                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader);
+                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
+                sessionQueueStore);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget),
+                        uplinkBudget, sessionQueueStore),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),

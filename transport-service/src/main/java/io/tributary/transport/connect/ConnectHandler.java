@@ -29,6 +29,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.sys.SysTopics;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientCapabilities;
@@ -40,6 +41,7 @@ import io.tributary.transport.listener.HandlerNames;
 import io.tributary.transport.listener.tls.ClientCertificate;
 import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.InboundQos2Store;
 import io.tributary.transport.publish.WillMessage;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionclient.SessionServiceClient;
@@ -174,6 +176,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 context.disconnector().close(ctx.channel(), "invalid_will_topic", "will topic invalid: " + problem);
                 return;
             }
+            if (SysTopics.isSys(payload.willTopic())) {
+                // The same rule as for a PUBLISH: $SYS is the broker's (MQTT 5 section 4.7.2).
+                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "sys_will_topic",
+                        "will topic " + payload.willTopic() + " is in $SYS");
+                return;
+            }
             will = new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
                     header.isWillRetain(), payload.willProperties());
         }
@@ -237,8 +246,37 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                         "node incarnation changed during CONNECT");
                 return;
             }
+            if (connection.queueCursor() != null && response.sessionPresent() && context.inboundQos2() != null) {
+                loadInboundQos2(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
+                return;
+            }
             accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
         }));
+    }
+
+    /**
+     * A resumed persistent session gets back the QoS 2 packet ids it acknowledged with PUBREC over an earlier
+     * connection (on any node), before any PUBLISH of this connection is read: a re-sent one is then recognised.
+     */
+    private void loadInboundQos2(ChannelHandlerContext ctx, ClientConnection connection,
+            SessionApi.ConnectResponse response, boolean assignedId, boolean keepAliveChanged) {
+        context.inboundQos2().inboundQos2Ids(connection.clientId()).whenComplete((ids, failure) ->
+                ctx.executor().execute(() -> {
+                    if (failure != null) {
+                        // Accepting without them could store a re-sent QoS 2 publish twice; the session opened at
+                        // session-service is closed again like one whose client left during CONNECT.
+                        context.sessions().disconnect(new SessionApi.DisconnectRequest(connection.clientId(),
+                                connection.epoch(), context.properties().nodeId(),
+                                connection.sessionExpirySeconds()));
+                        refuse(ctx, connection.isMqtt5()
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "redis_unavailable",
+                                "inbound QoS 2 packet ids could not be read: " + failure);
+                        return;
+                    }
+                    connection.inboundQos2().addAll(ids);
+                    accept(ctx, connection, response, assignedId, keepAliveChanged);
+                }));
     }
 
     private void accept(ChannelHandlerContext ctx, ClientConnection connection, SessionApi.ConnectResponse response,
@@ -361,7 +399,16 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
             SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
             PublishProducer producer, Disconnector disconnector, TransportMetrics metrics, NodeRegistration liveness,
-            SessionQueueReader queueReader) {
+            SessionQueueReader queueReader, InboundQos2Store inboundQos2) {
+
+        /** Without inbound QoS 2 ids across connections (tests without Redis). */
+        public ConnectContext(io.tributary.transport.config.TransportProperties properties,
+                SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
+                PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
+                NodeRegistration liveness, SessionQueueReader queueReader) {
+            this(properties, sessions, registry, subscriptions, producer, disconnector, metrics, liveness, queueReader,
+                    null);
+        }
     }
 
 }

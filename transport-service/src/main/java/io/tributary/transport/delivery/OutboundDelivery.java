@@ -91,7 +91,8 @@ public final class OutboundDelivery {
         if (!connection.channel().isActive()) {
             return;
         }
-        if (message.wireSize() > connection.clientMaximumPacketSize()) {
+        Wire wire = wire(connection, message);
+        if (wire == null) {
             metrics.dropped("client_packet_size");
             forget(connection, message);
             return;
@@ -99,7 +100,7 @@ public final class OutboundDelivery {
         connection.addOutboundBytes(message.wireSize());
         message.packetId(packetId);
         connection.inflight().put(packetId, message);
-        write(connection, message);
+        write(connection, message, wire);
     }
 
     /** PUBREL owed for a QoS 2 message the client acknowledged with PUBREC over an earlier connection. */
@@ -119,8 +120,10 @@ public final class OutboundDelivery {
             metrics.dropped("connection_closed");
             return;
         }
-        if (message.wireSize() > connection.clientMaximumPacketSize()) {
+        Wire wire = wire(connection, message);
+        if (wire == null) {
             // MQTT 5 section 3.1.2.11.4: a message larger than the client accepts is discarded for that client.
+            // Checked again when a waiting message is sent: its topic may have an alias by then.
             metrics.dropped("client_packet_size");
             return;
         }
@@ -129,7 +132,7 @@ public final class OutboundDelivery {
                 metrics.dropped("slow_consumer_qos0");
                 return;
             }
-            write(connection, message);
+            write(connection, message, wire);
             return;
         }
         long held = connection.outboundBytes();
@@ -266,6 +269,12 @@ public final class OutboundDelivery {
     }
 
     private void send(ClientConnection connection, OutboundMessage message) {
+        Wire wire = wire(connection, message);
+        if (wire == null) {
+            connection.addOutboundBytes(-message.wireSize());
+            metrics.dropped("client_packet_size");
+            return;
+        }
         int packetId = connection.allocatePacketId();
         if (packetId < 0) {
             connection.addOutboundBytes(-message.wireSize());
@@ -274,22 +283,43 @@ public final class OutboundDelivery {
         }
         message.packetId(packetId);
         connection.inflight().put(packetId, message);
-        write(connection, message);
+        write(connection, message, wire);
     }
 
-    private void write(ClientConnection connection, OutboundMessage message) {
+    /** How a PUBLISH names its topic on one connection: the topic name written and the alias added (0 = none). */
+    private record Wire(String topicOnWire, int alias) {
+    }
+
+    /**
+     * How {@code message} is written to {@code connection} now, or null when even its smallest form is above the
+     * client's Maximum Packet Size. The topic alias the connection would use comes first; when the 3 bytes of its
+     * property are what tips the packet over, it goes without alias (aliases are optional for the sender). Nothing is
+     * assigned here: {@link #write} assigns, right after this on the same event loop task, so the choice holds.
+     */
+    private Wire wire(ClientConnection connection, OutboundMessage message) {
+        long maximum = connection.clientMaximumPacketSize();
+        boolean v5 = connection.isMqtt5();
+        String topic = message.topic();
+        if (v5 && connection.outboundAliases() != null) {
+            OutboundTopicAliases.Use use = connection.outboundAliases().peek(topic);
+            if (use.alias() != 0 && message.encodedSize(true, use.topicOnWire(), true) <= maximum) {
+                return new Wire(use.topicOnWire(), use.alias());
+            }
+        }
+        return message.encodedSize(v5, topic, false) <= maximum ? new Wire(topic, 0) : null;
+    }
+
+    private void write(ClientConnection connection, OutboundMessage message, Wire wire) {
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, message.duplicate(),
                 MqttQoS.valueOf(message.qos()), message.retain(), 0);
-        String topic = message.topic();
+        String topic = wire.topicOnWire();
         MqttProperties properties = MqttProperties.NO_PROPERTIES;
         if (connection.isMqtt5()) {
-            // Decided at write time, in write order: the first PUBLISH with a new alias must also carry the topic.
-            OutboundTopicAliases.Use alias = connection.outboundAliases() == null ? null
-                    : connection.outboundAliases().use(topic);
-            if (alias != null) {
-                topic = alias.topicOnWire();
+            if (wire.alias() != 0) {
+                // Assigned at write time, in write order: the first PUBLISH with a new alias also carries the topic.
+                connection.outboundAliases().use(message.topic());
             }
-            properties = wireProperties(message, alias == null ? 0 : alias.alias());
+            properties = wireProperties(message, wire.alias());
         }
         MqttPublishVariableHeader variable = new MqttPublishVariableHeader(topic,
                 message.qos() == 0 ? -1 : message.packetId(), properties);

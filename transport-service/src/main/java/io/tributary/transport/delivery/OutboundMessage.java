@@ -1,7 +1,5 @@
 package io.tributary.transport.delivery;
 
-import java.nio.charset.StandardCharsets;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 
 /**
@@ -21,6 +19,9 @@ public final class OutboundMessage {
     private final MqttProperties properties;
     private final int[] subscriptionIds;
     private final long wireSize;
+    /** UTF-8 bytes of the topic name, and of the MQTT 5 properties written for every subscriber of this copy. */
+    private final int topicBytes;
+    private final int propertyBytes;
     private int packetId;
     private boolean released;
     /** Sequence in the session queue this message came from; 0 when it did not come from one. */
@@ -41,15 +42,35 @@ public final class OutboundMessage {
         this.retain = retain;
         this.properties = properties;
         this.subscriptionIds = subscriptionIds;
-        // Fixed header (at most 5) + topic length prefix and bytes + packet id + payload; properties are small
-        // next to the limits that matter, so they are estimated generously.
-        this.wireSize = 5 + 2 + topic.getBytes(StandardCharsets.UTF_8).length + 2 + payload.length
-                + (properties == null ? 0 : 64) + 5L * subscriptionIds.length;
+        this.topicBytes = PublishWireSize.utf8Length(topic);
+        int length = PublishWireSize.propertiesLength(properties);
+        for (int id : subscriptionIds) {
+            length += 1 + PublishWireSize.varIntSize(id);
+        }
+        this.propertyBytes = length;
+        this.wireSize = PublishWireSize.packet(topicBytes, qos, propertyBytes, payload.length);
     }
 
-    /** Upper estimate of the encoded PUBLISH, in bytes: what the size and memory limits are checked against. */
+    /**
+     * Bytes of this PUBLISH as an MQTT 5 client gets it with its full topic name and no topic alias: what the memory
+     * held per subscriber is counted in. The exact size for one connection is {@link #encodedSize}.
+     */
     public long wireSize() {
         return wireSize;
+    }
+
+    /**
+     * Exact bytes of this PUBLISH as written to one connection.
+     *
+     * @param mqtt5          false for MQTT 3.x (no properties on the wire)
+     * @param topicOnWire    the topic name written: empty when a known topic alias stands for it
+     * @param withTopicAlias whether a Topic Alias property is added (3 bytes)
+     */
+    public long encodedSize(boolean mqtt5, String topicOnWire, boolean withTopicAlias) {
+        int topicLength = topicOnWire.isEmpty() ? 0 : topicOnWire.equals(topic) ? topicBytes
+                : PublishWireSize.utf8Length(topicOnWire);
+        int props = mqtt5 ? propertyBytes + (withTopicAlias ? 3 : 0) : -1;
+        return PublishWireSize.packet(topicLength, qos, props, payload.length);
     }
 
     public String topic() {

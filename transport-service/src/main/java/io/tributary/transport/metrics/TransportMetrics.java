@@ -89,6 +89,24 @@ public final class TransportMetrics {
         publishesOut[qos].increment();
     }
 
+    /** PUBLISH packets received since the node started, all QoS ($SYS/broker/nodes/.../messages/received). */
+    public long publishesInTotal() {
+        return total(publishesIn);
+    }
+
+    /** PUBLISH packets sent since the node started, all QoS. */
+    public long publishesOutTotal() {
+        return total(publishesOut);
+    }
+
+    private static long total(Counter[] counters) {
+        double sum = 0;
+        for (Counter c : counters) {
+            sum += c.count();
+        }
+        return (long) sum;
+    }
+
     public void produceLatency(long nanos) {
         produceLatency.record(nanos, TimeUnit.NANOSECONDS);
     }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.sys.SysTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.alias.InboundTopicAliases;
@@ -30,6 +31,11 @@ import io.tributary.transport.uplink.PublishProducer;
  * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
  * carries the full topic name. The connection's ACL is checked here, locally, before anything reaches Kafka.
+ *
+ * <p>QoS 2 de-duplication (MQTT 4.3.3): the packet ids answered with PUBREC are kept per connection, and for a
+ * persistent session also in {@link InboundQos2Store} (Redis), written before PUBREC and removed before PUBCOMP, so a
+ * client that reconnects to any node with its session and re-sends a PUBLISH is acknowledged, not stored again.
+ * The connection's copy is loaded from the store at CONNECT, so no PUBLISH waits for Redis.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
@@ -43,9 +49,17 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final TransportMetrics metrics;
     private final int receiveMaximum;
     private final UplinkBudget budget;
+    /** Null: de-duplication per connection only (unit tests without Redis). */
+    private final InboundQos2Store qos2Store;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, null);
+    }
+
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store) {
+        this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
         this.producer = producer;
@@ -107,6 +121,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos > 0 && connection.inboundAcks().size() >= receiveMaximum) {
             disconnector.disconnect(ctx.channel(), (byte) 0x93, "receive_maximum",
                     "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
+            return;
+        }
+        if (SysTopics.isSys(topic)) {
+            refuseSys(ctx, connection, topic, packetId, qos);
             return;
         }
         if (!connection.permissions().mayPublish(topic)) {
@@ -188,9 +206,40 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 : MqttProperties.NO_PROPERTIES, ctx.channel(), v5);
     }
 
+    /**
+     * {@code $SYS} is the broker's own (MQTT 5 section 4.7.2: the server should keep clients from exchanging messages
+     * on {@code $} topics). MQTT 5: PUBACK / PUBREC 0x87 Not authorized, in order with other acknowledgements.
+     * MQTT 3.x cannot refuse a PUBLISH except by closing the connection (3.1.1 section 3.3.5): it gets the normal
+     * acknowledgement and the message is dropped, as Mosquitto does. QoS 0 is dropped. Counted as {@code sys_topic}.
+     */
+    private void refuseSys(ChannelHandlerContext ctx, ClientConnection connection, String topic, int packetId,
+            int qos) {
+        metrics.dropped("sys_topic");
+        if (qos == 0) {
+            return;
+        }
+        Object slot = connection.inboundAcks().expect(packetId, qos);
+        boolean v5 = connection.isMqtt5();
+        connection.inboundAcks().complete(slot, v5 ? (byte) 0x87 : 0, ProblemInformation.forAck(connection,
+                v5 ? "clients may not publish to " + topic : null), ctx.channel(), v5);
+    }
+
     private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
             boolean v5, Exception failure) {
-        if (failure == null) {
+        if (failure == null && qos == 2 && persistent(connection)) {
+            // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
+            qos2Store.recordInboundQos2(connection.clientId(), packetId).whenComplete((recorded, error) ->
+                    ctx.executor().execute(() -> {
+                        if (error != null) {
+                            // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
+                            metrics.sessionQueueFailure();
+                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                                    "QoS 2 packet id " + packetId + " could not be recorded: " + error);
+                            return;
+                        }
+                        connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+                    }));
+        } else if (failure == null) {
             connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
         } else {
             if (qos == 2) {
@@ -202,11 +251,35 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
+        if (connection.inboundQos2().contains(packetId) && persistent(connection)) {
+            // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
+            qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
+                    ctx.executor().execute(() -> {
+                        if (error != null) {
+                            // The client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
+                            metrics.sessionQueueFailure();
+                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                                    "PUBREL " + packetId + " could not be recorded: " + error);
+                            return;
+                        }
+                        pubComp(ctx, connection, packetId);
+                    }));
+            return;
+        }
+        pubComp(ctx, connection, packetId);
+    }
+
+    private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         boolean known = connection.inboundQos2().remove(packetId);
         byte code = known || !connection.isMqtt5() ? 0 : (byte) 0x92;
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
                 ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
                 connection.isMqtt5()));
+    }
+
+    /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
+    private boolean persistent(ClientConnection connection) {
+        return qos2Store != null && connection.queueCursor() != null;
     }
 
     private static boolean isUtf8Declared(MqttProperties properties) {

@@ -22,13 +22,15 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.tributary.common.queue.SessionQueueKeys;
+import io.tributary.transport.publish.InboundQos2Store;
 
 /**
  * This node's access to the session queues in Redis (written by routing-service, see {@link SessionQueueKeys}).
  * One connection for the process, every command asynchronous: callers get a future completed on a Lettuce thread
- * and hop back to their event loop themselves.
+ * and hop back to their event loop themselves. It also keeps the packet ids of the session's inbound QoS 2 publishes
+ * awaiting PUBREL ({@link InboundQos2Store}), which live and die with the queue's keys.
  */
-public final class SessionQueueStore implements AutoCloseable {
+public final class SessionQueueStore implements AutoCloseable, InboundQos2Store {
 
     /** One stream entry: its sequence and its fields. */
     public record Entry(long seq, Map<String, byte[]> fields) {
@@ -65,6 +67,17 @@ public final class SessionQueueStore implements AutoCloseable {
     private static final byte[] RELEASE = """
             redis.call('XDEL', KEYS[1], ARGV[1])
             redis.call('SADD', KEYS[2], ARGV[2])
+            return 1""".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Adds an inbound QoS 2 packet id only while the session is persistent: a record arriving after session-service
+     * deleted the session's keys must not leave an id behind that a later session would take for a duplicate.
+     */
+    private static final byte[] RECORD_INBOUND = """
+            if redis.call('HEXISTS', KEYS[1], 'created') == 0 then
+              return 0
+            end
+            redis.call('SADD', KEYS[2], ARGV[1])
             return 1""".getBytes(StandardCharsets.UTF_8);
 
     private final RedisClient client;
@@ -142,6 +155,26 @@ public final class SessionQueueStore implements AutoCloseable {
         return call(() -> connection().async().smembers(bytes(SessionQueueKeys.released(clientId)))
                 .toCompletableFuture()
                 .thenApply(SessionQueueStore::packetIds));
+    }
+
+    @Override
+    public CompletableFuture<List<Integer>> inboundQos2Ids(String clientId) {
+        return call(() -> connection().async().smembers(bytes(SessionQueueKeys.inboundQos2(clientId)))
+                .toCompletableFuture()
+                .thenApply(SessionQueueStore::packetIds));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> recordInboundQos2(String clientId, int packetId) {
+        return call(() -> connection().async().<Long>eval(RECORD_INBOUND, ScriptOutputType.INTEGER,
+                keys(SessionQueueKeys.meta(clientId), SessionQueueKeys.inboundQos2(clientId)),
+                bytes(Integer.toString(packetId))).toCompletableFuture().thenApply(r -> r == 1L));
+    }
+
+    @Override
+    public CompletableFuture<Long> releaseInboundQos2(String clientId, int packetId) {
+        return call(() -> connection().async().srem(bytes(SessionQueueKeys.inboundQos2(clientId)),
+                bytes(Integer.toString(packetId))).toCompletableFuture());
     }
 
     private interface Call<T> {

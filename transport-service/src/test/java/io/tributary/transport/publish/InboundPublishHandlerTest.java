@@ -154,4 +154,29 @@ class InboundPublishHandlerTest {
         assertThat(v.reasonCode()).isEqualTo((byte) 0x99);
         assertThat(v.properties().isEmpty()).as("Request Problem Information = 0").isTrue();
     }
+
+    @Test
+    void publish_to_sys_is_refused_0x87_for_mqtt5_and_acknowledged_but_dropped_for_mqtt311() {
+        // Answered at once: a publish handed to Kafka would wait for the broker that is not there.
+        EmbeddedChannel v5 = channel(true);
+        v5.writeInbound(publish("$SYS/broker/clients/connected", 1, new MqttProperties(), new byte[] {'9'}));
+        MqttMessage ack = v5.readOutbound();
+        assertThat(ack.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
+        assertThat(((MqttPubReplyMessageVariableHeader) ack.variableHeader()).reasonCode()).isEqualTo((byte) 0x87);
+        assertThat(v5.isActive()).isTrue();
+
+        EmbeddedChannel v311 = new EmbeddedChannel(handler);
+        v311.attr(ClientConnection.KEY).set(new ClientConnection(v311, "c3", 1, MqttVersion.MQTT_3_1_1, true, 60,
+                0, ClientCapabilities.DEFAULTS, TOPIC_ALIAS_MAXIMUM, null));
+        v311.writeInbound(MqttMessageBuilders.publish().topicName("$SYS/x").qos(MqttQoS.EXACTLY_ONCE).messageId(3)
+                .payload(Unpooled.wrappedBuffer(new byte[] {1})).build());
+        MqttMessage pubrec = v311.readOutbound();
+        assertThat(pubrec.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBREC);
+        assertThat(v311.isActive()).isTrue();
+
+        EmbeddedChannel qos0 = channel(true);
+        qos0.writeInbound(publish("$SYS", 0, new MqttProperties(), new byte[] {1}));
+        assertThat((Object) qos0.readOutbound()).isNull();
+        assertThat(qos0.isActive()).isTrue();
+    }
 }

@@ -1,0 +1,28 @@
+package io.tributary.transport.sys;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * {@code $SYS} statistics of this node. Bound from {@code tributary.sys.*} ({@code TRIBUTARY_SYS_INTERVAL}).
+ *
+ * @param interval how often the node publishes its {@code $SYS/broker/nodes/<node>/...} topics; 0 disables them
+ */
+@Validated
+@ConfigurationProperties("tributary.sys")
+public record SysProperties(@NotNull Duration interval) {
+
+    @AssertTrue(message = "tributary.sys.interval must be 0 (disabled) or at least 100ms")
+    public boolean isIntervalValid() {
+        return interval == null || interval.isZero() || interval.toMillis() >= 100;
+    }
+
+    public boolean enabled() {
+        return !interval.isZero();
+    }
+}
