@@ -269,6 +269,77 @@ class PersistentSessionQueueTest {
         }
     }
 
+    @Test
+    void a_persistent_subscriber_that_stops_reading_leaves_its_backlog_in_the_queue_not_in_the_node() throws Exception {
+        String clientId = id("qslow");
+        String topic = "it/queue/" + id("t");
+        int published = 3000;
+        byte[] payload = new byte[512];
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
+            raw.send(RawMqtt.connect311(clientId, 600, false));
+            assertThat(raw.readPacket(10_000)[0]).isEqualTo((byte) 0x20);
+            raw.send(RawMqtt.subscribe311(1, topic, 1));
+            assertThat(raw.readPacket(10_000)[0]).isEqualTo((byte) 0x90);
+            // From here on the subscriber reads nothing and acknowledges nothing.
+            try (Pub pub = Pub.on(cluster.mqttPort(1))) {
+                Mqtt5AsyncClient publisher = pub.client().toAsync();
+                List<CompletableFuture<?>> acks = new ArrayList<>(published);
+                for (int i = 0; i < published; i++) {
+                    byte[] body = payload.clone();
+                    byte[] number = Integer.toString(i).getBytes(StandardCharsets.UTF_8);
+                    System.arraycopy(number, 0, body, 0, number.length);
+                    acks.add(publisher.publishWith().topic(topic).payload(body).qos(MqttQos.AT_LEAST_ONCE).send());
+                }
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            }
+            QueueStats stalled = awaitAppended(clientId, published);
+            // The node took at most its in-flight window (MQTT_MAX_INFLIGHT, 1000) off the queue; the rest waits in
+            // Redis, none of it dropped.
+            assertThat(stalled.lastSeq()).isEqualTo(published);
+            assertThat(stalled.queued()).as("backlog kept in the session queue").isEqualTo(published);
+            assertThat(stalled.dropped()).isZero();
+            long held = transportGauge(0, "tributary_outbound_held_bytes");
+            System.out.printf("[slow-persistent] %d messages of %d bytes queued; node 0 holds %d bytes for its "
+                    + "subscribers%n", published, payload.length, held);
+            assertThat(held).as("bytes the node holds for subscribers: at most the in-flight window")
+                    .isLessThanOrEqualTo(1000L * (payload.length + 100));
+        }
+        // It comes back and reads: everything, in order, once.
+        List<Integer> got = new ArrayList<>();
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(1))) {
+            raw.send(RawMqtt.connect311(clientId, 600, false));
+            assertThat(raw.readPacket(10_000)[0]).isEqualTo((byte) 0x20);
+            while (got.size() < published) {
+                byte[] packet = raw.readPacket(20_000);
+                assertThat(packet).as("message " + got.size() + " of " + published).isNotNull();
+                if ((packet[0] & 0xF0) != 0x30) {
+                    continue;
+                }
+                // The number, then zero bytes, which trim() removes.
+                got.add(Integer.parseInt(new String(RawMqtt.publishPayload(packet), StandardCharsets.UTF_8).trim()));
+                raw.send(RawMqtt.puback(RawMqtt.publishPacketId(packet)));
+            }
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < published; i++) {
+            expected.add(i);
+        }
+        assertThat(got).containsExactlyElementsOf(expected);
+    }
+
+    private long transportGauge(int node, String metric) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                URI.create(cluster.transportHttpUrl(node) + "/actuator/prometheus")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        double total = 0;
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith(metric + " ") || line.startsWith(metric + "{")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return (long) total;
+    }
+
     private long awaitQueuedCount(String clientId, long expected) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         long queued;
