@@ -61,7 +61,12 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
 
     private long connect(String clientId, String nodeId, String incarnation, long expiry, SessionApi.Will will)
             throws Exception {
-        Response r = post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, nodeId, true, expiry, 5, 30,
+        return connect(clientId, nodeId, incarnation, expiry, will, true);
+    }
+
+    private long connect(String clientId, String nodeId, String incarnation, long expiry, SessionApi.Will will,
+            boolean cleanStart) throws Exception {
+        Response r = post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30,
                 "127.0.0.1:1", null, incarnation, will));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body().get("epoch").asLong();
@@ -257,7 +262,8 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest(client, epoch, node, 600,
                 SessionApi.WillOutcome.SCHEDULE));
         double cancelledBefore = metricValue(scrape(), "tributary_wills_cancelled_total");
-        long second = connect(client, node, inc, 600, will(topic, 2));
+        // Clean start 0: the session goes on, so the pending will is cancelled.
+        long second = connect(client, node, inc, 600, will(topic, 2), false);
         assertThat(metricValue(scrape(), "tributary_wills_cancelled_total"))
                 .isEqualTo(cancelledBefore + 1);
         // The new connection's will is stored, not due.
@@ -270,5 +276,23 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         Thread.sleep(2_200);
         publisher.publishDue();
         assertThat(published(topic)).isEmpty();
+    }
+
+    @Test
+    void reconnect_with_clean_start_ends_the_old_session_and_publishes_its_pending_will_at_once() throws Exception {
+        String node = unique("ln-f");
+        String inc = unique("i");
+        heartbeat(node, inc);
+        String client = unique("wc");
+        String topic = "wills/" + client;
+        long epoch = connect(client, node, inc, 600, will(topic, 60));
+        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest(client, epoch, node, 600,
+                SessionApi.WillOutcome.SCHEDULE));
+        assertThat(published(topic)).as("delay of 60 s not over").isEmpty();
+        // MQTT 5 3.1.3.2.2: published when the delay passes or the session ends, whichever comes first.
+        connect(client, node, inc, 600, null, true);
+        assertThat(published(topic)).as("the ended session's will, once").hasSize(1);
+        publisher.publishDue();
+        assertThat(published(topic)).hasSize(1);
     }
 }

@@ -130,7 +130,8 @@ class WillsAndNodeLivenessTest {
             rawClientWithWill(clientId, topic, delay).close();
             // Back within the delay (on the other node, too), this time leaving no will.
             Mqtt5BlockingClient again = Clients.hive5(cluster.mqttPort(SUBSCRIBER_NODE), clientId);
-            again.connectWith().sessionExpiryInterval(300).send();
+            // Clean start 0: the session continues, so its pending will is cancelled.
+            again.connectWith().cleanStart(false).sessionExpiryInterval(300).send();
             assertThat(received.receive(delay * 1000L + 3000, TimeUnit.MILLISECONDS))
                     .as("will of a client that came back within the delay").isEmpty();
             again.disconnect();

@@ -123,10 +123,13 @@ public class ConnectService {
             }
         }
         // The client is back: a will its previous connection left pending is cancelled (MQTT 5 3.1.3.2.2), unless
-        // it is due already and only waits for the publisher's next run — then it is published now, with this.
+        // its session ends now (clean start, or expired) — the will goes out when the delay passes "or the Session
+        // ends, whichever happens first" — or it is due already and only waits for the publisher's next run; then
+        // it is published now, with this CONNECT's records.
         Optional<StoredWill> pendingWill = wills.replace(clientId, epoch, request.nodeId(), request.protocolVersion(),
                 request.will());
-        boolean publishPending = pendingWill.isPresent() && WillTiming.dueAt(pendingWill.get().publishAt(), now);
+        boolean publishPending = pendingWill.isPresent()
+                && (plan.discardSession() || WillTiming.dueAt(pendingWill.get().publishAt(), now));
         if (publishPending) {
             records.add(pendingWill.get().toRecord(now.toEpochMilli()));
         }
