@@ -2,12 +2,20 @@
 # Builds the three service images and the perf-tests runner image with Jib (no Docker daemon) and pushes them to
 # the account's ECR registry, tagged IMAGE_TAG (default: the current commit).
 #   IMAGE_TAG=v1 k8s/aws/scripts/build-images.sh
+# Base image: the Debian JRE tarball deploy/images/build-base-image.sh writes (needs Linux, root and debootstrap;
+# cached in ~/.cache/tributary), or a registry image given as BASE_IMAGE (e.g. eclipse-temurin:17-jre@sha256:...).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 need aws java
 
 reg="$(registry)"
 cd "$REPO_ROOT"
 log "building (tests skipped: run ./mvnw verify before releasing)"
+from=()
+if [[ -n ${BASE_IMAGE:-} ]]; then
+  from=("-Djib.from.image=$BASE_IMAGE")
+else
+  "$REPO_ROOT/deploy/images/build-base-image.sh"
+fi
 ./mvnw -B -q -DskipTests -pl common install
 ./mvnw -B -q -DskipTests -pl transport-service,routing-service,session-service,perf-tests package
 
@@ -20,7 +28,7 @@ else
 fi
 for service in "${SERVICES[@]}"; do
   log "pushing $reg/tributary/$service:$IMAGE_TAG"
-  ./mvnw -B -q -pl "$service" jib:build "-Djib.to.image=$reg/tributary/$service:$IMAGE_TAG" "${auth[@]}"
+  ./mvnw -B -q -pl "$service" jib:build "-Djib.to.image=$reg/tributary/$service:$IMAGE_TAG" "${from[@]}" "${auth[@]}"
 done
 log "pushing $reg/tributary/perf-tests:$IMAGE_TAG"
-./mvnw -B -q -Pimages -pl deploy-tests jib:build "-Djib.to.image=$reg/tributary/perf-tests:$IMAGE_TAG" "${auth[@]}"
+./mvnw -B -q -Pimages -pl deploy-tests jib:build "-Djib.to.image=$reg/tributary/perf-tests:$IMAGE_TAG" "${from[@]}" "${auth[@]}"

@@ -15,10 +15,13 @@ import io.tributary.deploy.support.Repo;
 
 /**
  * The Jib configuration of the three services (and of the perf-tests runner image): one base, one non-root user,
- * exposed ports and environment that match what the service reads, an entry point that exists. Building the
- * images needs the base image from its registry, which this check does not (docs/deploy.md).
+ * exposed ports and environment that match what the service reads, an entry point that exists. The base is the
+ * tar file deploy/images/build-base-image.sh writes (docs/deploy.md); this check does not need it, and
+ * {@link BuiltImageTest} checks the image tars themselves when they were built.
  */
 class ImageConfigTest {
+
+    private static final String BASE_IMAGE_CACHE_PATH = ".cache/tributary/jre17-base.tar";
 
     private final ServiceCatalog catalog = ServiceCatalog.load();
 
@@ -30,6 +33,10 @@ class ImageConfigTest {
     void theServicesShareBaseUserAndPluginVersion() {
         JibImage transport = image("transport-service");
         assertThat(transport.from()).isNotBlank().doesNotEndWith(":latest").contains(":");
+        // The base is the tarball the base-image script writes by default (a registry base is a -Djib.from.image away).
+        assertThat(transport.from()).isEqualTo("tar://${user.home}/" + BASE_IMAGE_CACHE_PATH);
+        assertThat(Repo.read("deploy/images/build-base-image.sh")).contains("$HOME/" + BASE_IMAGE_CACHE_PATH);
+        assertThat(Files.isExecutable(Repo.path("deploy/images/build-base-image.sh"))).isTrue();
         assertThat(transport.user()).matches("[1-9][0-9]*:[1-9][0-9]*");
         for (String module : List.of("routing-service", "session-service", "deploy-tests")) {
             JibImage other = image(module);
