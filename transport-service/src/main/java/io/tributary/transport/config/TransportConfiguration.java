@@ -236,7 +236,7 @@ public class TransportConfiguration {
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
-                new TerminalHandler(disconnector));
+                new TerminalHandler(disconnector), metrics.byteCountingHandler());
         MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
                 handlers);
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
