@@ -46,6 +46,7 @@ import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
+import io.tributary.transport.uplink.KafkaAvailabilityHealthIndicator;
 import io.tributary.transport.uplink.PublishProducer;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -210,6 +211,12 @@ public class TransportConfiguration {
             ConnectionRegistry registry, Disconnector disconnector) {
         return new NodeHeartbeat(properties.nodeId(), sessions, properties.session().heartbeatInterval(),
                 properties.session().requestTimeout(), registry, disconnector);
+    }
+
+    /** {@code kafka} in /actuator/health and the readiness group. */
+    @Bean("kafka")
+    KafkaAvailabilityHealthIndicator kafkaAvailabilityHealthIndicator(KafkaAvailability kafkaAvailability) {
+        return new KafkaAvailabilityHealthIndicator(kafkaAvailability);
     }
 
     @Bean("nodeRegistration")
