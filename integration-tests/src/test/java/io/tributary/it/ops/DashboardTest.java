@@ -26,8 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * docs/grafana/tributary.json only reads metrics the services really expose: every metric name of every panel
- * query is in the /actuator/prometheus scrape of a freshly started cluster (before any traffic of this test, so
- * meters that only appear once something happens do not count).
+ * query is in the /actuator/prometheus scrape of the running cluster. Run alone, on a cluster that has seen no
+ * traffic yet, this also proves the dashboard does not rely on meters that only appear once something happens.
  */
 @ExtendWith(LogsOnFailure.class)
 class DashboardTest {
