@@ -3,6 +3,11 @@ package io.tributary.it.mqtt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -23,12 +28,14 @@ import io.tributary.it.support.TributaryCluster;
 
 /**
  * Kafka crashes (SIGKILL) under connected clients: a QoS 1 publish is never acknowledged, new clients are refused
- * as server unavailable, and everything works again once the broker is back. Runs last: it disturbs the cluster.
+ * as server unavailable, the readiness probes of the node and of session-service fail while liveness holds, and
+ * everything works again once the broker is back. Runs last: it disturbs the cluster.
  */
 @Order(Integer.MAX_VALUE)
 @ExtendWith(LogsOnFailure.class)
 class KafkaOutageTest {
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static TributaryCluster cluster;
 
     @BeforeAll
@@ -58,6 +65,12 @@ class KafkaOutageTest {
             assertThatThrownBy(late::connect).isInstanceOfSatisfying(Mqtt5ConnAckException.class,
                     e -> assertThat(e.getMqttMessage().getReasonCode())
                             .isEqualTo(Mqtt5ConnAckReasonCode.SERVER_UNAVAILABLE));
+
+            // The probes agree: node 1 and session-service are alive but not ready (out of the load balancers).
+            assertThat(probe(cluster.transportHttpUrl(1), "readiness")).isEqualTo(503);
+            assertThat(probe(cluster.transportHttpUrl(1), "liveness")).isEqualTo(200);
+            assertThat(probe(cluster.sessionApiUrl(), "readiness")).isEqualTo(503);
+            assertThat(probe(cluster.sessionApiUrl(), "liveness")).isEqualTo(200);
         } finally {
             cluster.restartKafka();
         }
@@ -68,6 +81,8 @@ class KafkaOutageTest {
         while (System.nanoTime() < deadline) {
             try {
                 assertEndToEnd(topic);
+                assertThat(probe(cluster.transportHttpUrl(1), "readiness")).as("node 1 ready again").isEqualTo(200);
+                assertThat(probe(cluster.sessionApiUrl(), "readiness")).as("session ready again").isEqualTo(200);
                 return;
             } catch (RuntimeException | AssertionError e) {
                 last = e instanceof AssertionError a ? a : new AssertionError(e);
@@ -75,6 +90,12 @@ class KafkaOutageTest {
             }
         }
         throw last;
+    }
+
+    /** The HTTP status of {@code /actuator/health/<group>}. */
+    private static int probe(String baseUrl, String group) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health/" + group))
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static void assertEndToEnd(String topic) throws Exception {

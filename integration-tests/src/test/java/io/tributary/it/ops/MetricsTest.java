@@ -18,7 +18,7 @@ import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 
-/** Every service serves Prometheus metrics, and the transport's move when clients connect and publish. */
+/** Every service serves Prometheus metrics, and the transport's (connections, publishes, bytes) move with traffic. */
 @ExtendWith(LogsOnFailure.class)
 class MetricsTest {
 
@@ -45,7 +45,10 @@ class MetricsTest {
     @Test
     void transport_counts_connections_publishes_and_kafka_latency() throws Exception {
         String base = cluster.transportHttpUrl(0);
-        double publishedBefore = value(scrape(base), "tributary_publishes_in_total{");
+        String before = scrape(base);
+        double publishedBefore = value(before, "tributary_publishes_in_total{");
+        double bytesInBefore = value(before, "tributary_mqtt_bytes_in_total{");
+        double bytesOutBefore = value(before, "tributary_mqtt_bytes_out_total{");
         Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(0), Clients.id("metrics"));
         client.connect();
         try {
@@ -55,6 +58,9 @@ class MetricsTest {
             assertThat(value(scrape, "tributary_publishes_in_total{")).isGreaterThanOrEqualTo(publishedBefore + 1);
             assertThat(scrape).contains("tributary_publishes_out_total{");
             assertThat(value(scrape, "tributary_kafka_produce_latency_seconds_count{")).isGreaterThanOrEqualTo(1);
+            // At least the CONNECT and the PUBLISH came in; at least the CONNACK and the PUBACK went out.
+            assertThat(value(scrape, "tributary_mqtt_bytes_in_total{")).isGreaterThanOrEqualTo(bytesInBefore + 20);
+            assertThat(value(scrape, "tributary_mqtt_bytes_out_total{")).isGreaterThanOrEqualTo(bytesOutBefore + 8);
         } finally {
             client.disconnect();
         }

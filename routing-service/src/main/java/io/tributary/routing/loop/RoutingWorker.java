@@ -79,6 +79,7 @@ final class RoutingWorker implements AutoCloseable {
             throw e;
         }
         this.subscriptionConsumer = feedConsumer;
+        metrics.watchConsumerLag(publishConsumer);
         this.feed = new SubscriptionFeedReader(subscriptionConsumer, index, metrics);
     }
 
@@ -107,6 +108,7 @@ final class RoutingWorker implements AutoCloseable {
 
     @Override
     public void close() {
+        metrics.forgetConsumerLag(publishConsumer);
         closeQuietly(publishConsumer, "publish");
         closeQuietly(subscriptionConsumer, "subscription");
     }

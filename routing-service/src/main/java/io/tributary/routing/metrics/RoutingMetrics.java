@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -33,6 +34,7 @@ public class RoutingMetrics {
     private final Counter queued;
     private final Counter queueReplaySkipped;
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final ConsumerLag lag = new ConsumerLag();
 
     public RoutingMetrics(MeterRegistry registry, SubscriptionIndex index) {
         this.registry = registry;
@@ -48,6 +50,7 @@ public class RoutingMetrics {
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("Time from send to acknowledgement of a produced record")
                 .tag("service", "routing")
+                .publishPercentiles(0.5, 0.99)
                 .register(registry);
         queued = Counter.builder("tributary.routing.queued")
                 .description("Messages appended to session queues of persistent sessions")
@@ -65,6 +68,19 @@ public class RoutingMetrics {
                 .description("Indexed subscriptions of offline sessions (not routed yet)").register(registry);
         Gauge.builder("tributary.routing.partitions.owned", index, i -> i.ownedPartitions().size())
                 .description("Publish partitions this router owns").register(registry);
+        Gauge.builder("tributary.routing.consumer.lag", lag, ConsumerLag::records)
+                .description("Records of tributary.publish not yet read by this router, over its partitions")
+                .register(registry);
+    }
+
+    /** The publish consumer whose lag the gauge reports (each routing worker has its own). */
+    public void watchConsumerLag(Consumer<?, ?> publishConsumer) {
+        lag.watch(publishConsumer);
+    }
+
+    /** The worker closed this consumer: report no lag until the next one starts. */
+    public void forgetConsumerLag(Consumer<?, ?> publishConsumer) {
+        lag.forget(publishConsumer);
     }
 
     public void publishesRouted(int count) {

@@ -52,6 +52,15 @@ public class ConnectAuthenticator {
                 .description("CONNECTs authenticated").register(registry);
         this.anonymousSuccesses = Counter.builder("tributary.auth.successes").tag("method", "anonymous")
                 .description("CONNECTs authenticated").register(registry);
+        // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
+        failureCounter("unknown_credentials");
+        failureCounter("bad_password");
+    }
+
+    private Counter failureCounter(String cause) {
+        return failureCounters.computeIfAbsent(cause, c -> Counter.builder("tributary.auth.failures")
+                .tag("cause", c).description("CONNECTs refused by authentication or authorization")
+                .register(registry));
     }
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
@@ -110,9 +119,7 @@ public class ConnectAuthenticator {
         String ip = remoteIp(request.remoteAddress());
         log.warn("CONNECT refused: client '{}', user name '{}', from {}: {} ({})", printable(request.clientId()),
                 printable(request.username()), ip, e.getMessage(), e.metricCause());
-        failureCounters.computeIfAbsent(e.metricCause(), cause -> Counter.builder("tributary.auth.failures")
-                .tag("cause", cause).description("CONNECTs refused by authentication or authorization")
-                .register(registry)).increment();
+        failureCounter(e.metricCause()).increment();
         try {
             failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
         } catch (RuntimeException dbFailure) {

@@ -39,6 +39,7 @@ public class SessionMetrics {
         kafkaProduceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("Time from producing a request's records to the last acknowledgement")
                 .tag("service", "session")
+                .publishPercentiles(0.5, 0.99)
                 .register(registry);
         nodesDeclaredDead = Counter.builder("tributary.nodes.declared.dead")
                 .description("Transport node incarnations declared dead (heartbeats stopped, or replaced by a restart)")

@@ -46,6 +46,7 @@ import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
+import io.tributary.transport.uplink.KafkaAvailabilityHealthIndicator;
 import io.tributary.transport.uplink.PublishProducer;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -212,6 +213,12 @@ public class TransportConfiguration {
                 properties.session().requestTimeout(), registry, disconnector);
     }
 
+    /** {@code kafka} in /actuator/health and the readiness group. */
+    @Bean("kafka")
+    KafkaAvailabilityHealthIndicator kafkaAvailabilityHealthIndicator(KafkaAvailability kafkaAvailability) {
+        return new KafkaAvailabilityHealthIndicator(kafkaAvailability);
+    }
+
     @Bean("nodeRegistration")
     NodeRegistrationHealthIndicator nodeRegistrationHealthIndicator(NodeHeartbeat nodeHeartbeat) {
         return new NodeRegistrationHealthIndicator(nodeHeartbeat);
@@ -236,7 +243,7 @@ public class TransportConfiguration {
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
-                new TerminalHandler(disconnector));
+                new TerminalHandler(disconnector), metrics.byteCountingHandler());
         MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
                 handlers);
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);

@@ -64,6 +64,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ScheduledFuture<?> connectTimeout;
     private boolean connecting;
+    /** The client id of the CONNECT once read (empty when the client asked for one), for the refusal log line. */
+    private String connectingClientId;
 
     public ConnectHandler(ConnectContext context) {
         this.context = context;
@@ -158,6 +160,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String clientId = payload.clientIdentifier() == null ? "" : payload.clientIdentifier();
+        connectingClientId = clientId;
         boolean assigned = false;
         if (clientId.isEmpty()) {
             if (!v5 && !header.isCleanSession()) {
@@ -168,6 +171,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             }
             clientId = "auto-" + UUID.randomUUID();
             assigned = true;
+            connectingClientId = clientId;
         }
         WillMessage will = null;
         if (header.isWillFlag()) {
@@ -227,7 +231,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
                 if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
-                    refuseAuth(ctx, finalClientId, v5, refused.refusal());
+                    refuseAuth(ctx, v5, refused.refusal());
                     return;
                 }
                 refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
@@ -359,7 +363,9 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     private void refuse(ChannelHandlerContext ctx, MqttConnectReturnCode code, String metricCause, String cause) {
         context.metrics().connectRefused(metricCause);
-        log.warn("Refusing CONNECT from {}: {}", ctx.channel().remoteAddress(), cause);
+        log.warn("Refusing CONNECT of {} from {}: {}",
+                connectingClientId == null ? "unidentified client" : "client '" + connectingClientId + "'",
+                ctx.channel().remoteAddress(), cause);
         MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
         if ((code.byteValue() & 0xFF) >= 0x80) {
             // An MQTT 5 reason code, so an MQTT 5 client: tell it why.
@@ -373,15 +379,14 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
      * MQTT 3.x return codes 4 and 5. Session-service logged it with the details; the node logs one line as for any
      * refused CONNECT.
      */
-    private void refuseAuth(ChannelHandlerContext ctx, String clientId, boolean v5, SessionApi.ConnectRefusal refusal) {
+    private void refuseAuth(ChannelHandlerContext ctx, boolean v5, SessionApi.ConnectRefusal refusal) {
         boolean badCredentials = refusal.reason() == SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD;
         MqttConnectReturnCode code = badCredentials
                 ? (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
                         : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD)
                 : (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
                         : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED);
-        refuse(ctx, code, badCredentials ? "bad_credentials" : "not_authorized",
-                "client '" + clientId + "': " + refusal.message());
+        refuse(ctx, code, badCredentials ? "bad_credentials" : "not_authorized", refusal.message());
     }
 
     private static long intProperty(MqttProperties props, int id, long absent) {

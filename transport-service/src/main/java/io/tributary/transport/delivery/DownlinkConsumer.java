@@ -96,7 +96,9 @@ public final class DownlinkConsumer implements SmartLifecycle {
         while (running) {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+                long polledAt = System.currentTimeMillis();
                 for (ConsumerRecord<byte[], byte[]> record : records) {
+                    metrics.downlinkConsumeLatency(polledAt - record.timestamp());
                     dispatch(record);
                 }
                 backoffMs = 100;

@@ -5,6 +5,7 @@ public final class HandlerNames {
 
     /** Added by CONNECT before the decoder so partial packets count as activity. */
     public static final String KEEP_ALIVE = "keepAlive";
+    public static final String BYTE_COUNTER = "byteCounter";
     public static final String FLUSH_CONSOLIDATION = "flushConsolidation";
     public static final String FRAME_CHECK = "packetFrameCheck";
     public static final String DECODER = "mqttDecoder";

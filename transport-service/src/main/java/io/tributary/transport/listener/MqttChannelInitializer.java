@@ -14,6 +14,7 @@ import io.tributary.transport.connection.MalformedPacketHandler;
 import io.tributary.transport.connection.PingHandler;
 import io.tributary.transport.connection.TerminalHandler;
 import io.tributary.transport.delivery.OutboundAckHandler;
+import io.tributary.transport.metrics.ByteCountingHandler;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.subscribe.SubscribeHandler;
 
@@ -27,7 +28,8 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     /** Sharable handlers, created once per node. */
     public record Handlers(MalformedPacketHandler malformed, InboundPublishHandler publish,
             SubscribeHandler subscribe, OutboundAckHandler outboundAcks, PingHandler ping,
-            DisconnectHandler disconnect, ConnectionLifecycleHandler lifecycle, TerminalHandler terminal) {
+            DisconnectHandler disconnect, ConnectionLifecycleHandler lifecycle, TerminalHandler terminal,
+            ByteCountingHandler bytes) {
     }
 
     private final int maxPacketSize;
@@ -51,6 +53,8 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
      * listeners share one chain; the first handler must receive the MQTT byte stream as ByteBufs.
      */
     public void addMqttHandlers(ChannelPipeline p) {
+        // First of the chain: sees the MQTT bytes read and, last on the way out, the encoded bytes written.
+        p.addLast(HandlerNames.BYTE_COUNTER, handlers.bytes());
         p.addLast(HandlerNames.FLUSH_CONSOLIDATION, new FlushConsolidationHandler(64, true));
         PacketFrameCheck.DecodedCounter decoded = new PacketFrameCheck.DecodedCounter();
         p.addLast(HandlerNames.FRAME_CHECK, new PacketFrameCheck(maxPacketSize, decoded));

@@ -16,10 +16,16 @@ import io.netty.buffer.ByteBufAllocatorMetricProvider;
 /** The meters of a transport node, created once so hot paths only increment. */
 public final class TransportMetrics {
 
+    /** Drop reasons shown from start-up; others appear the first time they happen. */
+    static final String[] EAGER_DROP_REASONS = {"slow_consumer_qos0", "slow_consumer_bytes", "queue_full", "expired",
+        "client_packet_size", "connection_closed"};
+
     private final MeterRegistry registry;
     private final Counter[] publishesIn = new Counter[3];
     private final Counter[] publishesOut = new Counter[3];
     private final Timer produceLatency;
+    private final Timer downlinkConsumeLatency;
+    private final ByteCountingHandler byteCounting;
     private final Counter connectsAccepted;
     private final Counter sessionQueueFailures;
     private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
@@ -39,6 +45,18 @@ public final class TransportMetrics {
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("time from send to Kafka acknowledgement of a publish record")
                 .publishPercentiles(0.5, 0.99).register(registry);
+        downlinkConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "downlink")
+                .description("time from the downlink record's timestamp (routing produced it) to this node reading it")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        byteCounting = new ByteCountingHandler(
+                Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
+                        .register(registry),
+                Counter.builder("tributary.mqtt.bytes.out").description("MQTT bytes written to clients")
+                        .register(registry));
+        // Registered up front so dashboards and alerts see them at zero rather than absent.
+        for (String reason : EAGER_DROP_REASONS) {
+            dropped(reason, 0);
+        }
         connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
         sessionQueueFailures = Counter.builder("tributary.session.queue.failures")
                 .description("Session queue commands that failed (retried, or the message comes again later)")
@@ -107,6 +125,16 @@ public final class TransportMetrics {
         return (long) sum;
     }
 
+    /** The counting handler at the front of every connection's pipeline (one per node). */
+    public ByteCountingHandler byteCountingHandler() {
+        return byteCounting;
+    }
+
+    /** A downlink record read {@code millis} after its timestamp (clock skew between hosts may make it negative). */
+    public void downlinkConsumeLatency(long millis) {
+        downlinkConsumeLatency.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
     public void produceLatency(long nanos) {
         produceLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
@@ -123,17 +151,22 @@ public final class TransportMetrics {
 
     /** A message that was not delivered to one subscriber, by reason. */
     public void dropped(String reason) {
-        drops.computeIfAbsent(reason,
-                r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry)).increment();
+        dropped(reason, 1);
     }
 
-    /** A Redis command of the session queues failed (it is retried, or the message comes again later). */
+    private void dropped(String reason, int count) {
+        drops.computeIfAbsent(reason,
+                r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry))
+                .increment(count);
+    }
+
     /** A PUBLISH or SUBSCRIBE refused by the connection's ACL ({@code action} publish / subscribe). */
     public void aclDenied(String action) {
         aclDenials.computeIfAbsent(action, a -> Counter.builder("tributary.acl.denied").tag("action", a)
                 .description("PUBLISH / SUBSCRIBE refused by the connection's ACL").register(registry)).increment();
     }
 
+    /** A Redis command of the session queues failed (it is retried, or the message comes again later). */
     public void sessionQueueFailure() {
         sessionQueueFailures.increment();
     }

@@ -1,0 +1,42 @@
+package io.tributary.transport.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+
+/**
+ * Counts the MQTT bytes a node reads from and writes to its clients (after TLS and WebSocket framing are removed),
+ * for all connections of the node. Sharable: one instance per node, two counters registered once; each buffer only
+ * adds its size, nothing is allocated per message. Written bytes are counted when handed to the socket, not when
+ * flushed.
+ */
+@ChannelHandler.Sharable
+public final class ByteCountingHandler extends ChannelDuplexHandler {
+
+    private final Counter in;
+    private final Counter out;
+
+    public ByteCountingHandler(Counter in, Counter out) {
+        this.in = in;
+        this.out = out;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof ByteBuf buf) {
+            in.increment(buf.readableBytes());
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof ByteBuf buf) {
+            out.increment(buf.readableBytes());
+        }
+        ctx.write(msg, promise);
+    }
+}
