@@ -59,6 +59,10 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
         assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'cert-client-1'")
                 .query(Long.class).single()).isEqualTo(id);
 
+        // The certificate does not prove a user name: %u entries of a credential not naming one match nothing.
+        create(Map.of("certificateCn", "cn-u", "publish", List.of("users/%u/#", "cn/%cn")));
+        assertThat(acl(connect("cert-client-3", "bob", null, "cn-u")).publish()).containsExactly("cn/cn-u");
+
         // Another CN is not this credential: no credential fits, anonymous (on in these tests) and unrestricted.
         Response other = connect("cert-client-2", null, null, "someone-else");
         assertThat(other.status()).isEqualTo(200);

@@ -92,7 +92,10 @@ public class ConnectAuthenticator {
         if (credential.blocked()) {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
-        return Optional.of(authorized(request, credential));
+        // The certificate proves the CN, not the user name: %u resolves only when the credential names the user
+        // name (then the CONNECT's equals it), so a certificate cannot claim another user's %u topics.
+        String provenUsername = credential.username() == null ? null : request.username();
+        return Optional.of(authorized(request, credential, provenUsername));
     }
 
     private Authentication decide(SessionApi.ConnectRequest request) {
@@ -128,18 +131,18 @@ public class ConnectAuthenticator {
         if (credential.blocked()) {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
-        return authorized(request, credential);
+        return authorized(request, credential, request.username());
     }
 
     /**
      * The credential's ACL resolved for this connection ({@code %cn}: the verified certificate CN, entries naming it
      * match nothing without a certificate); refuses a will the publish ACL does not allow.
      */
-    private Authentication authorized(SessionApi.ConnectRequest request, Credential credential) {
+    private Authentication authorized(SessionApi.ConnectRequest request, Credential credential, String username) {
         String cn = request.certificateCommonName();
         SessionApi.Acl acl = new SessionApi.Acl(
-                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), request.username(), cn),
-                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), request.username(), cn));
+                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), username, cn),
+                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), username, cn));
         if (request.will() != null && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
             // Refused now rather than dropped when the client dies: the client learns it at once (MQTT 5 3.1.4
             // lets the server refuse a CONNECT that fails authorization), not never.
