@@ -27,6 +27,15 @@ if ! kubectl -n "$NAMESPACE" get secret tributary-postgres >/dev/null 2>&1; then
   fi
   kubectl -n "$NAMESPACE" create secret generic tributary-postgres --from-literal=POSTGRES_PASSWORD="$password"
 fi
+# The first admin of the REST API (session-service creates it when no admin exists). The password is generated
+# unless TRIBUTARY_ADMIN_PASSWORD is set, and printed once; read it later from the secret.
+if ! kubectl -n "$NAMESPACE" get secret tributary-admin >/dev/null 2>&1; then
+  admin_password="${TRIBUTARY_ADMIN_PASSWORD:-$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
+  kubectl -n "$NAMESPACE" create secret generic tributary-admin \
+    --from-literal=TRIBUTARY_ADMIN_USER="${TRIBUTARY_ADMIN_USER:-admin}" \
+    --from-literal=TRIBUTARY_ADMIN_PASSWORD="$admin_password"
+  log "REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (secret tributary-admin)"
+fi
 
 dir="$(render_with_images "overlays/$overlay" "$overlay")"
 log "applying $overlay with images tagged $IMAGE_TAG"

@@ -29,7 +29,7 @@ import tools.jackson.databind.JsonNode;
 class AuthIntegrationTest extends ServiceTestBase {
 
     private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+        return exchange(request(path)
                 .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build());
     }

@@ -66,7 +66,15 @@ abstract class ServiceTestBase {
         registry.add("tributary.session.auth.bcrypt-cost", () -> "4");
         // $SYS records would land among the records tests read; SysStatsIntegrationTest calls ClusterStats itself.
         registry.add("tributary.sys.interval", () -> "0s");
+        // The first admin of the REST API, as TRIBUTARY_ADMIN_USER / TRIBUTARY_ADMIN_PASSWORD configure it.
+        registry.add("tributary.session.admin.user", () -> ADMIN_USER);
+        registry.add("tributary.session.admin.password", () -> ADMIN_PASSWORD);
     }
+
+    protected static final String ADMIN_USER = "admin";
+    protected static final String ADMIN_PASSWORD = "test-admin-password";
+    /** Bearer token of the admin REST API, shared by the tests of this context. */
+    private static volatile String adminToken;
 
     private static RedisClient redisClient;
     protected static StatefulRedisConnection<String, String> redis;
@@ -150,20 +158,43 @@ abstract class ServiceTestBase {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 
+    /** A request to {@code path}, carrying the admin bearer token when it goes to the admin API. */
+    protected HttpRequest.Builder request(String path) throws Exception {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        return path.startsWith("/api/") ? builder.header("Authorization", "Bearer " + adminToken()) : builder;
+    }
+
+    /** Makes the next admin request log in again (after a test removed the admins and their tokens). */
+    protected static void forgetAdminToken() {
+        adminToken = null;
+    }
+
+    protected String adminToken() throws Exception {
+        if (adminToken == null) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"" + ADMIN_USER
+                            + "\",\"password\":\"" + ADMIN_PASSWORD + "\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("admin token: %s", r.body()).isEqualTo(201);
+            adminToken = json.readTree(r.body()).get("token").asString();
+        }
+        return adminToken;
+    }
+
     protected Response post(String path, Object body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+        HttpRequest request = request(path)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build();
         return exchange(request);
     }
 
     protected Response get(String path) throws Exception {
-        return exchange(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).GET().build());
+        return exchange(request(path).GET().build());
     }
 
     protected Response send(String method, String path) throws Exception {
-        return exchange(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build());
+        return exchange(request(path).method(method, HttpRequest.BodyPublishers.noBody()).build());
     }
 
     protected Response exchange(HttpRequest request) throws Exception {

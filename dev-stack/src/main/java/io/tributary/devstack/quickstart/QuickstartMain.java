@@ -126,6 +126,12 @@ public final class QuickstartMain {
             console.line("  MQTT broker         mqtt://127.0.0.1:" + settings.mqttPort() + "   (e.g. mosquitto_sub -p "
                     + settings.mqttPort() + " -t '#' -v)");
             console.line("  REST API            http://127.0.0.1:" + settings.httpPort() + "   (session-service)");
+            console.line("  REST API admin      user " + QuickstartStack.adminUser() + ", password "
+                    + QuickstartStack.adminPassword() + "   (created at the first start of this data directory)");
+            console.line("                      TOKEN=$(curl -s -X POST http://127.0.0.1:" + settings.httpPort()
+                    + "/api/v1/admin/tokens -H 'Content-Type: application/json' -d '{\"username\":\""
+                    + QuickstartStack.adminUser() + "\",\"password\":\"" + QuickstartStack.adminPassword()
+                    + "\"}' | sed 's/.*\"token\":\"\\([^\"]*\\)\".*/\\1/')");
             console.line("  Prometheus metrics  http://127.0.0.1:" + settings.httpPort() + "/actuator/prometheus"
                     + "  (session)");
             console.line("                      http://127.0.0.1:" + settings.transportHttpPort()

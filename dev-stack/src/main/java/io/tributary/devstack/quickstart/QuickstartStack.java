@@ -159,7 +159,21 @@ final class QuickstartStack {
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
         // caller says otherwise; the services' own default, for production, is to refuse them.
         env.put("TRIBUTARY_AUTH_ANONYMOUS", System.getenv().getOrDefault("TRIBUTARY_AUTH_ANONYMOUS", "true"));
+        // The first admin of the REST API: a fixed development password (printed by the banner), so it stays right
+        // across restarts on the same data directory, where the admin created at the first start is kept.
+        env.put("TRIBUTARY_ADMIN_USER", adminUser());
+        env.put("TRIBUTARY_ADMIN_PASSWORD", adminPassword());
         return env;
+    }
+
+    /** User name of the first REST API admin: {@code TRIBUTARY_ADMIN_USER}, else {@code admin}. */
+    static String adminUser() {
+        return System.getenv().getOrDefault("TRIBUTARY_ADMIN_USER", "admin");
+    }
+
+    /** Its password: {@code TRIBUTARY_ADMIN_PASSWORD}, else the development password {@code tributary-dev}. */
+    static String adminPassword() {
+        return System.getenv().getOrDefault("TRIBUTARY_ADMIN_PASSWORD", "tributary-dev");
     }
 
     private JavaMainProcess.Builder infra(String name, String mainClass, String heap) {

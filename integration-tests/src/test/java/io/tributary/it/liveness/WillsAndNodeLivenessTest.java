@@ -2,7 +2,6 @@ package io.tributary.it.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,6 +28,7 @@ import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.TributaryCluster;
 
 /**
@@ -80,13 +80,15 @@ class WillsAndNodeLivenessTest {
     }
 
     private int sessionStatus(String clientId) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId))
+        return http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/" + clientId)
                 .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
     private String session(String clientId) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.sessionApiUrl()
-                + "/api/v1/sessions/" + clientId)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/" + clientId).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("GET session %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body();
     }

@@ -4,7 +4,6 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -38,6 +37,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.TributaryCluster;
 
 /**
@@ -357,8 +357,8 @@ class PersistentSessionQueueTest {
     private long awaitSessionGone(String clientId, int timeoutSeconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                    URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId)).GET().build(),
+            HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/" + clientId).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 404) {
                 return System.nanoTime();
@@ -385,8 +385,8 @@ class PersistentSessionQueueTest {
     }
 
     private QueueStats queueStats(String clientId) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId)).GET().build(),
+        HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/" + clientId).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return new QueueStats(number(response.body(), "queued"), number(response.body(), "dropped"),

@@ -20,6 +20,7 @@ import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,7 +49,8 @@ class SessionTakeoverTest {
     }
 
     private JsonNode get(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(cluster.sessionApiUrl() + path))
+        HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                path)
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET " + path + " -> " + response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
@@ -91,18 +93,25 @@ class SessionTakeoverTest {
         JsonNode subscriptions = get("/api/v1/sessions/" + clientId + "/subscriptions");
         assertThat(subscriptions.toString()).contains("it/rest/" + clientId + "/#");
 
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId + "/disconnect"))
+        HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/" + clientId + "/disconnect")
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isBetween(200, 299);
         Throwable cause = closed.get(15, TimeUnit.SECONDS);
         assertThat(((Mqtt5DisconnectException) cause).getMqttMessage().getReasonCode())
                 .isEqualTo(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION);
 
-        HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(
-                URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/no-such-client-" + clientId)).GET().build(),
+        HttpResponse<String> unknown = http.send(AdminRequests.to(cluster.sessionApiUrl(),
+                "/api/v1/sessions/no-such-client-" + clientId).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.body()).contains("error");
+
+        // Without the admin bearer token the same API answers 401 with a JSON message.
+        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(
+                URI.create(cluster.sessionApiUrl() + "/api/v1/sessions/" + clientId)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).contains("bearer token");
     }
 }

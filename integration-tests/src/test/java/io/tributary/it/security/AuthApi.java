@@ -2,12 +2,12 @@ package io.tributary.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 
+import io.tributary.it.support.AdminRequests;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,10 +18,10 @@ final class AuthApi {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final String base;
+    private final String sessionApiUrl;
 
     AuthApi(String sessionApiUrl) {
-        this.base = sessionApiUrl + "/api/v1/auth";
+        this.sessionApiUrl = sessionApiUrl;
     }
 
     static ObjectNode credential(String username, String clientId, String password, List<String> publish,
@@ -55,7 +55,7 @@ final class AuthApi {
     }
 
     JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.Builder request = AdminRequests.to(sessionApiUrl, "/api/v1/auth" + path)
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));

@@ -17,6 +17,10 @@ import io.tributary.devstack.process.ServiceProcess;
  */
 public final class TributaryCluster {
 
+    /** The first admin of the REST API of every session-service started here (see {@link AdminRequests}). */
+    public static final String ADMIN_USER = "admin";
+    public static final String ADMIN_PASSWORD = "it-admin-password";
+
     private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
     private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
@@ -101,6 +105,9 @@ public final class TributaryCluster {
                 // credentials (which then apply also with anonymous access on) and checks the refusal of anonymous
                 // clients on a session-service of its own with the production default.
                 .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
+                // The first admin of the REST API; tests get its token through AdminRequests.
+                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
+                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 .build();
         routingHttpPort = Ports.freePort();
@@ -325,7 +332,9 @@ public final class TributaryCluster {
                 .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
                 .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
                 // Its own retained group, so the shared session-service keeps all partitions of its own.
-                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name);
+                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name)
+                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
+                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD);
         sessionEnv.forEach(sessionBuilder::env);
         ServiceProcess satelliteSession = sessionBuilder.build();
         int mqttPort = Ports.freePort();

@@ -39,6 +39,7 @@ public class ConnectAuthenticator {
     private final ConcurrentMap<String, Counter> failureCounters = new ConcurrentHashMap<>();
     private final Counter passwordSuccesses;
     private final Counter anonymousSuccesses;
+    private final Counter certificateSuccesses;
 
     public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
             AuthProperties properties, Clock clock, MeterRegistry registry) {
@@ -51,6 +52,8 @@ public class ConnectAuthenticator {
         this.passwordSuccesses = Counter.builder("tributary.auth.successes").tag("method", "password")
                 .description("CONNECTs authenticated").register(registry);
         this.anonymousSuccesses = Counter.builder("tributary.auth.successes").tag("method", "anonymous")
+                .description("CONNECTs authenticated").register(registry);
+        this.certificateSuccesses = Counter.builder("tributary.auth.successes").tag("method", "certificate")
                 .description("CONNECTs authenticated").register(registry);
         // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
         failureCounter("unknown_credentials");
@@ -66,6 +69,11 @@ public class ConnectAuthenticator {
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
     public Authentication authenticate(SessionApi.ConnectRequest request) {
         try {
+            Optional<Authentication> byCertificate = byCertificate(request);
+            if (byCertificate.isPresent()) {
+                certificateSuccesses.increment();
+                return byCertificate.get();
+            }
             Authentication result = decide(request);
             (result.anonymous() ? anonymousSuccesses : passwordSuccesses).increment();
             return result;
@@ -73,6 +81,30 @@ public class ConnectAuthenticator {
             recordFailure(request, e);
             throw e;
         }
+    }
+
+    /**
+     * A mutual-TLS CONNECT whose verified certificate CN a credential names (and whose user name and client id fit
+     * it) is authenticated without a password; a password it carries is not checked. Empty: no such credential, the
+     * password rules apply.
+     */
+    private Optional<Authentication> byCertificate(SessionApi.ConnectRequest request) {
+        String cn = request.certificateCommonName();
+        if (cn == null || cn.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Credential> match = credentials.matchCertificate(cn, request.username(), request.clientId());
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        Credential credential = match.get();
+        if (credential.blocked()) {
+            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
+        }
+        // The certificate proves the CN, not the user name: %u resolves only when the credential names the user
+        // name (then the CONNECT's equals it), so a certificate cannot claim another user's %u topics.
+        String provenUsername = credential.username() == null ? null : request.username();
+        return Optional.of(authorized(request, credential, provenUsername));
     }
 
     private Authentication decide(SessionApi.ConnectRequest request) {
@@ -90,6 +122,12 @@ public class ConnectAuthenticator {
             return Authentication.ANONYMOUS;
         }
         Credential credential = match.get();
+        if (credential.passwordHash() == null) {
+            // A certificate-only credential protects its user name / client id: without that certificate, no entry.
+            hasher.burnDecoy(request.password());
+            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "certificate_required",
+                    "bad user name or password");
+        }
         if (request.password() == null) {
             throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "missing_password",
                     "bad user name or password");
@@ -102,10 +140,18 @@ public class ConnectAuthenticator {
         if (credential.blocked()) {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
-        // %cn stays unresolved (entries naming it match nothing) until TLS client certificates reach this call.
+        return authorized(request, credential, request.username());
+    }
+
+    /**
+     * The credential's ACL resolved for this connection ({@code %cn}: the verified certificate CN, entries naming it
+     * match nothing without a certificate); refuses a will the publish ACL does not allow.
+     */
+    private Authentication authorized(SessionApi.ConnectRequest request, Credential credential, String username) {
+        String cn = request.certificateCommonName();
         SessionApi.Acl acl = new SessionApi.Acl(
-                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), request.username(), null),
-                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), request.username(), null));
+                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), username, cn),
+                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), username, cn));
         if (request.will() != null && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
             // Refused now rather than dropped when the client dies: the client learns it at once (MQTT 5 3.1.4
             // lets the server refuse a CONNECT that fails authorization), not never.

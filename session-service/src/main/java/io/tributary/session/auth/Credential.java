@@ -5,11 +5,12 @@ import java.util.List;
 
 /**
  * A stored credential. {@code username} and {@code clientId} say what it matches (at least one is set); the ACL
- * lists are templates with placeholders.
+ * lists are templates with placeholders. {@code certificateCn}, when set, lets a mutual-TLS CONNECT presenting that
+ * certificate CN in without a password; {@code passwordHash} is null for a credential usable only that way.
  */
 public record Credential(long id, String username, String clientId, String passwordHash, boolean blocked,
         List<String> publishAcl, List<String> subscribeAcl, String description, long version, Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt, String certificateCn) {
 
     /** How closely it fits a CONNECT: user name and client id both, then user name only, then client id only. */
     int specificity() {
@@ -19,6 +20,6 @@ public record Credential(long id, String username, String clientId, String passw
     @Override
     public String toString() {
         return "Credential[id=" + id + ", username=" + username + ", clientId=" + clientId + ", blocked=" + blocked
-                + "]";
+                + ", certificateCn=" + certificateCn + "]";
     }
 }

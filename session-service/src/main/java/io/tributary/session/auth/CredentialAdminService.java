@@ -50,7 +50,8 @@ public class CredentialAdminService {
         requireBody(request);
         request.check(true);
         try {
-            long id = credentials.insert(values(request, hasher.hash(request.password())), clock.instant());
+            String hash = request.password() == null ? null : hasher.hash(request.password());
+            long id = credentials.insert(values(request, hash), clock.instant());
             log.info("Credential {} created (username {}, client id {})", id, request.username(), request.clientId());
             return get(id);
         } catch (DuplicateKeyException e) {
@@ -79,6 +80,9 @@ public class CredentialAdminService {
         requireBody(request);
         request.check(false);
         Credential before = require(id);
+        if (request.password() == null && request.certificateCn() == null && before.passwordHash() == null) {
+            throw ApiException.badRequest("password is required: the credential has none and no certificateCn");
+        }
         String hash = request.password() == null ? null : hasher.hash(request.password());
         try {
             // The UPDATE takes the row lock first: a CONNECT holding it (FOR SHARE) commits before we look for
@@ -90,6 +94,7 @@ public class CredentialAdminService {
         boolean accessChanged = hash != null || before.blocked() != request.blockedOrFalse()
                 || !Objects.equals(before.username(), request.username())
                 || !Objects.equals(before.clientId(), request.clientId())
+                || !Objects.equals(before.certificateCn(), request.certificateCn())
                 || !before.publishAcl().equals(request.publishOrEmpty())
                 || !before.subscribeAcl().equals(request.subscribeOrEmpty());
         if (accessChanged) {
@@ -132,7 +137,7 @@ public class CredentialAdminService {
 
     private static CredentialStore.Values values(CredentialRequest r, String hash) {
         return new CredentialStore.Values(r.username(), r.clientId(), hash, r.blockedOrFalse(), r.publishOrEmpty(),
-                r.subscribeOrEmpty(), r.description());
+                r.subscribeOrEmpty(), r.description(), r.certificateCn());
     }
 
     private Credential require(long id) {

@@ -13,9 +13,11 @@ import io.tributary.session.web.ApiException;
  *
  * @param publish   ACL templates of topics the client may publish to; null = none
  * @param subscribe ACL templates of filters the client may subscribe within; null = none
+ * @param certificateCn CN of a client certificate that authenticates without a password over mutual TLS; with it
+ *                  the password is optional
  */
 public record CredentialRequest(String username, String clientId, String password, Boolean blocked,
-        List<String> publish, List<String> subscribe, String description) {
+        List<String> publish, List<String> subscribe, String description, String certificateCn) {
 
     static final int MAX_ACL_ENTRIES = 1000;
     static final int MAX_DESCRIPTION = 1000;
@@ -23,14 +25,15 @@ public record CredentialRequest(String username, String clientId, String passwor
 
     /** @throws ApiException 400 naming the first problem */
     void check(boolean passwordRequired) {
-        if (username == null && clientId == null) {
-            throw ApiException.badRequest("a credential needs a username, a clientId, or both");
+        if (username == null && clientId == null && certificateCn == null) {
+            throw ApiException.badRequest("a credential needs a username, a clientId, a certificateCn, or several");
         }
         identity("username", username);
         identity("clientId", clientId);
+        identity("certificateCn", certificateCn);
         if (password == null) {
-            if (passwordRequired) {
-                throw ApiException.badRequest("password is required");
+            if (passwordRequired && certificateCn == null) {
+                throw ApiException.badRequest("password is required (or a certificateCn)");
             }
         } else {
             String problem = PasswordHasher.problem(password);
@@ -93,7 +96,8 @@ public record CredentialRequest(String username, String clientId, String passwor
 
     @Override
     public String toString() {
-        return "CredentialRequest[username=" + username + ", clientId=" + clientId + ", password="
+        return "CredentialRequest[username=" + username + ", clientId=" + clientId + ", certificateCn="
+                + certificateCn + ", password="
                 + (password == null ? "none" : "***") + "]";
     }
 }

@@ -20,7 +20,7 @@ import io.tributary.session.store.Timestamps;
 public class CredentialStore {
 
     private static final String COLUMNS = "id, username, client_id, password_hash, blocked, publish_acl,"
-            + " subscribe_acl, description, version, created_at, updated_at";
+            + " subscribe_acl, description, version, created_at, updated_at, certificate_cn";
     private static final RowMapper<Credential> ROW = CredentialStore::map;
 
     /** A live connection that authenticated with a credential. */
@@ -29,7 +29,7 @@ public class CredentialStore {
 
     /** What an admin sets; {@code passwordHash} null keeps the stored one (update only). */
     public record Values(String username, String clientId, String passwordHash, boolean blocked,
-            List<String> publishAcl, List<String> subscribeAcl, String description) {
+            List<String> publishAcl, List<String> subscribeAcl, String description, String certificateCn) {
     }
 
     private final JdbcClient jdbc;
@@ -46,6 +46,24 @@ public class CredentialStore {
         List<Credential> candidates = jdbc.sql("SELECT " + COLUMNS + " FROM credentials"
                         + " WHERE (username = :username AND (client_id = :clientId OR client_id IS NULL))"
                         + " OR (username IS NULL AND client_id = :clientId)")
+                .param("username", username)
+                .param("clientId", clientId)
+                .query(ROW)
+                .list();
+        // Same identity: the one with a password before a certificate-only one.
+        return candidates.stream().max(Comparator.comparingInt(Credential::specificity)
+                .thenComparing(c -> c.passwordHash() != null));
+    }
+
+    /**
+     * The credential naming the certificate CN of a mutual-TLS CONNECT and fitting its user name and client id (a
+     * credential that names them requires them), the most specific first. Empty when none fits.
+     */
+    public Optional<Credential> matchCertificate(String certificateCn, String username, String clientId) {
+        List<Credential> candidates = jdbc.sql("SELECT " + COLUMNS + " FROM credentials"
+                        + " WHERE certificate_cn = :cn AND (username IS NULL OR username = :username)"
+                        + " AND (client_id IS NULL OR client_id = :clientId)")
+                .param("cn", certificateCn)
                 .param("username", username)
                 .param("clientId", clientId)
                 .query(ROW)
@@ -85,8 +103,8 @@ public class CredentialStore {
     public long insert(Values v, Instant now) {
         return jdbc.sql("""
                 INSERT INTO credentials (username, client_id, password_hash, blocked, publish_acl, subscribe_acl,
-                    description, created_at, updated_at)
-                VALUES (:username, :clientId, :hash, :blocked, :publish, :subscribe, :description, :now, :now)
+                    description, created_at, updated_at, certificate_cn)
+                VALUES (:username, :clientId, :hash, :blocked, :publish, :subscribe, :description, :now, :now, :cn)
                 RETURNING id""")
                 .param("username", v.username())
                 .param("clientId", v.clientId())
@@ -95,6 +113,7 @@ public class CredentialStore {
                 .param("publish", v.publishAcl().toArray(String[]::new))
                 .param("subscribe", v.subscribeAcl().toArray(String[]::new))
                 .param("description", v.description())
+                .param("cn", v.certificateCn())
                 .param("now", Timestamps.toDb(now))
                 .query(Long.class)
                 .single();
@@ -106,7 +125,7 @@ public class CredentialStore {
                 UPDATE credentials SET username = :username, client_id = :clientId,
                     password_hash = COALESCE(:hash, password_hash), blocked = :blocked, publish_acl = :publish,
                     subscribe_acl = :subscribe, description = :description, version = version + 1,
-                    updated_at = :now
+                    updated_at = :now, certificate_cn = :cn
                 WHERE id = :id""")
                 .param("username", v.username())
                 .param("clientId", v.clientId())
@@ -115,6 +134,7 @@ public class CredentialStore {
                 .param("publish", v.publishAcl().toArray(String[]::new))
                 .param("subscribe", v.subscribeAcl().toArray(String[]::new))
                 .param("description", v.description())
+                .param("cn", v.certificateCn())
                 .param("now", Timestamps.toDb(now))
                 .param("id", id)
                 .update() == 1;
@@ -146,7 +166,7 @@ public class CredentialStore {
         return new Credential(rs.getLong("id"), rs.getString("username"), rs.getString("client_id"),
                 rs.getString("password_hash"), rs.getBoolean("blocked"), strings(rs.getArray("publish_acl")),
                 strings(rs.getArray("subscribe_acl")), rs.getString("description"), rs.getLong("version"),
-                Timestamps.read(rs, "created_at"), Timestamps.read(rs, "updated_at"));
+                Timestamps.read(rs, "created_at"), Timestamps.read(rs, "updated_at"), rs.getString("certificate_cn"));
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -14,7 +14,7 @@ class CredentialRequestTest {
 
     private static CredentialRequest request(String username, String clientId, String password, List<String> publish,
             List<String> subscribe) {
-        return new CredentialRequest(username, clientId, password, null, publish, subscribe, null);
+        return new CredentialRequest(username, clientId, password, null, publish, subscribe, null, null);
     }
 
     private static void assertBad(CredentialRequest r, boolean passwordRequired, String message) {
@@ -33,7 +33,7 @@ class CredentialRequestTest {
 
     @Test
     void invalid_requests_are_refused_with_a_message() {
-        assertBad(request(null, null, "pw", null, null), true, "username, a clientId, or both");
+        assertBad(request(null, null, "pw", null, null), true, "a username, a clientId, a certificateCn, or several");
         assertBad(request("", null, "pw", null, null), true, "username must not be empty");
         assertBad(request("u", null, null, null, null), true, "password is required");
         assertBad(request("u", null, "", null, null), false, "password must not be empty");

@@ -1,0 +1,50 @@
+package io.tributary.session.adminauth;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.tributary.session.web.ApiError;
+import io.tributary.session.web.ApiException;
+import jakarta.servlet.http.HttpServletRequest;
+
+/** {@code /api/v1/admin/tokens}: log in (user name and password → bearer token) and log out (revoke the token). */
+@RestController
+@RequestMapping(path = AdminTokenFilter.TOKENS_PATH, produces = "application/json")
+public class AdminTokenController {
+
+    /** Body of {@code POST /api/v1/admin/tokens}. */
+    public record TokenRequest(String username, String password) {
+    }
+
+    private final AdminTokenService tokens;
+
+    public AdminTokenController(AdminTokenService tokens) {
+        this.tokens = tokens;
+    }
+
+    @PostMapping(consumes = "application/json")
+    public ResponseEntity<?> issue(@RequestBody(required = false) TokenRequest request) {
+        if (request == null || request.username() == null || request.password() == null) {
+            throw ApiException.badRequest("username and password are required");
+        }
+        return tokens.issue(request.username(), request.password())
+                .<ResponseEntity<?>>map(token -> ResponseEntity.status(HttpStatus.CREATED).body(token))
+                .orElseGet(() -> ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                        .body(new ApiError("bad user name or password")));
+    }
+
+    /** Revokes the token this request is authenticated with (the filter has checked it). */
+    @DeleteMapping
+    public ResponseEntity<Void> revoke(HttpServletRequest request) {
+        String token = AdminTokenFilter.bearerToken(request);
+        if (token == null || !tokens.revoke(token)) {
+            throw new ApiException(HttpStatus.UNAUTHORIZED, "invalid, expired or revoked bearer token");
+        }
+        return ResponseEntity.noContent().build();
+    }
+}
