@@ -4,6 +4,7 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
