@@ -64,7 +64,8 @@ record DeployContext(ServiceCatalog catalog, String projectVersion, Map<String, 
         Map<String, Set<String>> secrets = new LinkedHashMap<>();
         try (Stream<Path> files = Files.list(scripts)) {
             for (Path script : files.filter(p -> p.toString().endsWith(".sh")).toList()) {
-                Matcher matcher = CREATE_SECRET.matcher(Repo.read(script));
+                // A command continued over several lines ("\" at the end of a line) is read as one line.
+                Matcher matcher = CREATE_SECRET.matcher(Repo.read(script).replace("\\\n", " "));
                 while (matcher.find()) {
                     Matcher key = LITERAL_KEY.matcher(matcher.group(2));
                     while (key.find()) {
