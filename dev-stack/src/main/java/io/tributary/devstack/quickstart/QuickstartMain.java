@@ -31,6 +31,16 @@ public final class QuickstartMain {
         Map<String, Path> jars;
         try {
             settings = QuickstartSettings.from(System.getenv(), args);
+            if (!settings.infraOnly() && !System.getenv().containsKey("MQTT_PORT")) {
+                // Another broker (often a system Mosquitto) holding 1883 should not stop a first try: move aside,
+                // loudly. An MQTT_PORT the user chose is never changed.
+                int free = settings.mqttPortOrNextFree(Ports::isFree);
+                if (free != settings.mqttPort()) {
+                    console.line("quickstart: port " + settings.mqttPort() + " (MQTT) is in use, using " + free
+                            + " instead (set MQTT_PORT to choose)");
+                    settings = settings.withMqttPort(free);
+                }
+            }
             jars = settings.infraOnly() ? Map.of() : serviceJars(settings);
             checkPorts(settings);
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * What the quickstart starts where, from environment variables (and two flags). Relative paths are resolved
@@ -56,6 +57,21 @@ record QuickstartSettings(
                 env.getOrDefault("SERVICE_HEAP", "512m"),
                 flags.contains("--infra-only") || "true".equalsIgnoreCase(env.get("QUICKSTART_INFRA_ONLY")),
                 flags.contains("--verbose") || "true".equalsIgnoreCase(env.get("QUICKSTART_VERBOSE")));
+    }
+
+    /** The MQTT port if {@code free} says so, else the first free one of the next 16; the MQTT port if none is. */
+    int mqttPortOrNextFree(IntPredicate free) {
+        for (int port = mqttPort; port <= mqttPort + 16 && port <= 65535; port++) {
+            if (free.test(port)) {
+                return port;
+            }
+        }
+        return mqttPort;
+    }
+
+    QuickstartSettings withMqttPort(int port) {
+        return new QuickstartSettings(home, dataDir, port, httpPort, kafkaPort, kafkaControllerPort, postgresPort,
+                redisPort, publishPartitions, serviceHeap, infraOnly, verbose);
     }
 
     int transportHttpPort() {
