@@ -20,7 +20,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.publish.InboundQos2Store;
@@ -82,14 +81,12 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
             return 1""".getBytes(StandardCharsets.UTF_8);
 
     private final RedisClient client;
-    private final RedisURI uri;
-    /** Opened on first use, without blocking the caller (an event loop); Lettuce reconnects it once it is open. */
-    private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection;
+    private StatefulRedisConnection<byte[], byte[]> connection;
     private final AtomicInteger connects = new AtomicInteger();
     private volatile Runnable reconnected = () -> { };
 
     public SessionQueueStore(String redisUrl, Duration commandTimeout) {
-        this.uri = RedisURI.create(redisUrl);
+        RedisURI uri = RedisURI.create(redisUrl);
         uri.setTimeout(commandTimeout);
         this.client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
@@ -117,17 +114,17 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
         this.reconnected = listener;
     }
 
-    /** The connection, asynchronously; a failed first attempt is made again at the next call. */
-    private synchronized CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection() {
-        if (connection == null || connection.isCompletedExceptionally()) {
-            connection = client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture();
+    /** Opened on first use; a failed attempt is retried at the next call (Lettuce reconnects an open one). */
+    private synchronized StatefulRedisConnection<byte[], byte[]> connection() {
+        if (connection == null) {
+            connection = client.connect(ByteArrayCodec.INSTANCE);
         }
         return connection;
     }
 
     /** Up to {@code count} entries from {@code fromSeq} on, in order. */
     public CompletableFuture<Fetched> fetch(String clientId, long fromSeq, int count) {
-        return call(redis -> redis.<List<Object>>eval(FETCH, ScriptOutputType.MULTI,
+        return call(() -> connection().async().<List<Object>>eval(FETCH, ScriptOutputType.MULTI,
                 keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)),
                 bytes(Long.toString(fromSeq)), bytes(Integer.toString(count))).toCompletableFuture()
                 .thenApply(SessionQueueStore::fetched));
@@ -135,57 +132,62 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
 
     /** The client acknowledged (or will never get) the message at {@code seq}: it leaves the queue. */
     public CompletableFuture<Long> remove(String clientId, long seq) {
-        return call(redis -> redis.xdel(bytes(SessionQueueKeys.queue(clientId)),
+        return call(() -> connection().async().xdel(bytes(SessionQueueKeys.queue(clientId)),
                 SessionQueueKeys.entryId(seq)).toCompletableFuture());
     }
 
     /** PUBREC of the QoS 2 message at {@code seq}, sent with {@code packetId}. */
     public CompletableFuture<Object> released(String clientId, long seq, int packetId) {
-        return call(redis -> redis.eval(RELEASE, ScriptOutputType.INTEGER,
+        return call(() -> connection().async().eval(RELEASE, ScriptOutputType.INTEGER,
                 keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.released(clientId)),
-                bytes(SessionQueueKeys.entryId(seq)), bytes(Integer.toString(packetId))).toCompletableFuture());
+                bytes(SessionQueueKeys.entryId(seq)), bytes(Integer.toString(packetId))).toCompletableFuture()
+                .thenApply(r -> r));
     }
 
     /** PUBCOMP for {@code packetId}: the QoS 2 exchange is over. */
     public CompletableFuture<Long> completed(String clientId, int packetId) {
-        return call(redis -> redis.srem(bytes(SessionQueueKeys.released(clientId)),
+        return call(() -> connection().async().srem(bytes(SessionQueueKeys.released(clientId)),
                 bytes(Integer.toString(packetId))).toCompletableFuture());
     }
 
     /** Packet ids whose PUBREL is still owed to the client. */
     public CompletableFuture<List<Integer>> releasedPacketIds(String clientId) {
-        return call(redis -> redis.smembers(bytes(SessionQueueKeys.released(clientId)))
+        return call(() -> connection().async().smembers(bytes(SessionQueueKeys.released(clientId)))
                 .toCompletableFuture()
                 .thenApply(SessionQueueStore::packetIds));
     }
 
     @Override
     public CompletableFuture<List<Integer>> inboundQos2Ids(String clientId) {
-        return call(redis -> redis.smembers(bytes(SessionQueueKeys.inboundQos2(clientId)))
+        return call(() -> connection().async().smembers(bytes(SessionQueueKeys.inboundQos2(clientId)))
                 .toCompletableFuture()
                 .thenApply(SessionQueueStore::packetIds));
     }
 
     @Override
     public CompletableFuture<Boolean> recordInboundQos2(String clientId, int packetId) {
-        return call(redis -> redis.<Long>eval(RECORD_INBOUND, ScriptOutputType.INTEGER,
+        return call(() -> connection().async().<Long>eval(RECORD_INBOUND, ScriptOutputType.INTEGER,
                 keys(SessionQueueKeys.meta(clientId), SessionQueueKeys.inboundQos2(clientId)),
                 bytes(Integer.toString(packetId))).toCompletableFuture().thenApply(r -> r == 1L));
     }
 
     @Override
     public CompletableFuture<Long> releaseInboundQos2(String clientId, int packetId) {
-        return call(redis -> redis.srem(bytes(SessionQueueKeys.inboundQos2(clientId)),
+        return call(() -> connection().async().srem(bytes(SessionQueueKeys.inboundQos2(clientId)),
                 bytes(Integer.toString(packetId))).toCompletableFuture());
     }
 
     private interface Call<T> {
-        CompletableFuture<T> run(RedisAsyncCommands<byte[], byte[]> redis);
+        CompletableFuture<T> run();
     }
 
-    /** Runs {@code call} once connected; a failed connection is an ordinary failed future for the caller's retry. */
-    private <T> CompletableFuture<T> call(Call<T> call) {
-        return connection().thenCompose(c -> call.run(c.async()));
+    private static <T> CompletableFuture<T> call(Call<T> call) {
+        try {
+            return call.run();
+        } catch (RuntimeException e) {
+            // Connecting failed (Redis down): the caller's retry logic sees an ordinary failed future.
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static byte[][] keys(String... keys) {
@@ -234,7 +236,7 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
     @Override
     public synchronized void close() {
         if (connection != null) {
-            connection.thenAccept(StatefulRedisConnection::close);
+            connection.close();
         }
         client.shutdown();
     }
