@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.springframework.stereotype.Component;
 
-import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScriptOutputType;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.session.redis.RedisAccess;
 
@@ -23,6 +23,10 @@ public class SessionQueues {
     public record Stats(long queued, long dropped, long lastSeq) {
         public static final Stats NONE = new Stats(0, 0, 0);
     }
+
+    private static final String STATS = """
+            local meta = redis.call('HMGET', KEYS[2], ARGV[1], ARGV[2])
+            return {redis.call('XLEN', KEYS[1]), meta[1], meta[2]}""";
 
     private final RedisAccess redis;
 
@@ -44,14 +48,21 @@ public class SessionQueues {
                 SessionQueueKeys.released(clientId), SessionQueueKeys.inboundQos2(clientId));
     }
 
+    /**
+     * Length, drops and last sequence read in one step: read one after the other while routing appends, the length
+     * could lag the sequence and show acknowledged-looking gaps that are not there.
+     */
     public Stats stats(String clientId) {
-        long length = redis.commands().xlen(SessionQueueKeys.queue(clientId));
-        List<KeyValue<String, String>> meta = redis.commands().hmget(SessionQueueKeys.meta(clientId),
+        List<Object> read = redis.commands().eval(STATS, ScriptOutputType.MULTI,
+                new String[] {SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)},
                 SessionQueueKeys.DROPPED, SessionQueueKeys.SEQ);
-        return new Stats(length, number(meta.get(0)), number(meta.get(1)));
+        return new Stats(number(read.get(0)), number(read.get(1)), number(read.get(2)));
     }
 
-    private static long number(KeyValue<String, String> value) {
-        return value.hasValue() ? Long.parseLong(value.getValue()) : 0;
+    private static long number(Object value) {
+        if (value instanceof Long n) {
+            return n;
+        }
+        return value == null ? 0 : Long.parseLong(value.toString());
     }
 }
