@@ -1,5 +1,6 @@
 package io.tributary.transport.sessionqueue;
 
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,12 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-
-import java.net.SocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -31,6 +37,9 @@ import io.tributary.transport.publish.InboundQos2Store;
  * awaiting PUBREL ({@link InboundQos2Store}), which live and die with the queue's keys.
  */
 public final class SessionQueueStore implements AutoCloseable, InboundQos2Store {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionQueueStore.class);
+    private static final long CONNECT_RETRY_MS = 1_000;
 
     /** One stream entry: its sequence and its fields. */
     public record Entry(long seq, Map<String, byte[]> fields) {
@@ -81,8 +90,16 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
             return 1""".getBytes(StandardCharsets.UTF_8);
 
     private final RedisClient client;
-    private StatefulRedisConnection<byte[], byte[]> connection;
+    /** Null until the first connect succeeded; from then on Lettuce keeps it connected. */
+    private volatile StatefulRedisConnection<byte[], byte[]> connection;
+    private final ScheduledExecutorService connector = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "session-queue-redis-connect");
+        t.setDaemon(true);
+        return t;
+    });
     private final AtomicInteger connects = new AtomicInteger();
+    /** Failed first-connect attempts, touched only by the constructor and then the connector thread. */
+    private int connectFailures;
     private volatile Runnable reconnected = () -> { };
 
     public SessionQueueStore(String redisUrl, Duration commandTimeout) {
@@ -103,6 +120,26 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
                 }
             }
         });
+        // Connected here, on the starting thread, so the node serves persistent sessions as soon as it listens; if
+        // Redis is not there yet, a background thread keeps trying. Never on first use: that is an event loop.
+        connect();
+    }
+
+    private void connect() {
+        try {
+            connection = client.connect(ByteArrayCodec.INSTANCE);
+            if (connectFailures > 0) {
+                log.info("Connected to Redis for the session queues after {} failed attempts", connectFailures);
+            }
+        } catch (RuntimeException e) {
+            if (connectFailures++ == 0) {
+                log.warn("Cannot connect to Redis for the session queues, retrying every {} ms: {}",
+                        CONNECT_RETRY_MS, e.toString());
+            }
+            if (!connector.isShutdown()) {
+                connector.schedule(this::connect, CONNECT_RETRY_MS, TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     /**
@@ -114,12 +151,13 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
         this.reconnected = listener;
     }
 
-    /** Opened on first use; a failed attempt is retried at the next call (Lettuce reconnects an open one). */
-    private synchronized StatefulRedisConnection<byte[], byte[]> connection() {
-        if (connection == null) {
-            connection = client.connect(ByteArrayCodec.INSTANCE);
+    /** The connection; until the first connect succeeded, every command fails at once like one to a Redis down. */
+    private StatefulRedisConnection<byte[], byte[]> connection() {
+        StatefulRedisConnection<byte[], byte[]> c = connection;
+        if (c == null) {
+            throw new RedisConnectionException("not connected to Redis yet (connecting in the background)");
         }
-        return connection;
+        return c;
     }
 
     /** Up to {@code count} entries from {@code fromSeq} on, in order. */
@@ -234,9 +272,11 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
     }
 
     @Override
-    public synchronized void close() {
-        if (connection != null) {
-            connection.close();
+    public void close() {
+        connector.shutdownNow();
+        StatefulRedisConnection<byte[], byte[]> c = connection;
+        if (c != null) {
+            c.close();
         }
         client.shutdown();
     }
