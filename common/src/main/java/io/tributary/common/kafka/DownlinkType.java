@@ -18,7 +18,13 @@ public enum DownlinkType {
      * An operator asked to disconnect client {@code key}: close it if its epoch is not higher than the record's
      * epoch, with MQTT 5 reason {@link RecordHeaders#REASON_CODE} (default 0x98, administrative action).
      */
-    DISCONNECT;
+    DISCONNECT,
+    /**
+     * Read the session queue of client {@code key} if it is connected here: routing learned that the client's
+     * persistent session is now connected on this node. Messages routing appended while it still had the client
+     * elsewhere (or offline) woke nobody; the new connection may have read its queue before they were appended.
+     */
+    WAKE;
 
     public byte[] headerValue() {
         return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);

@@ -24,6 +24,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 
+import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.queue.EntryHeaders;
@@ -129,6 +130,35 @@ public final class DownlinkFanout {
         }
         awaitAcknowledgements(sends);
         return offsets;
+    }
+
+    /**
+     * Tells each node that a persistent session is now connected there (client id to node): the node reads the
+     * session's queue. Not awaited: the producer retries, and a wake-up that still fails leaves the messages in the
+     * queue, read at the client's next wake-up or connection, not lost.
+     */
+    public void wakeArrivals(Map<String, String> arrivals) {
+        for (Map.Entry<String, String> arrival : arrivals.entrySet()) {
+            String downlink = TopicNames.downlink(arrival.getValue());
+            if (!downlinkTopics.exists(downlink)) {
+                // The node is gone: its connection is too, and the client's next connection brings a new arrival.
+                continue;
+            }
+            ProducerRecord<byte[], byte[]> wake = new ProducerRecord<>(downlink, null,
+                    arrival.getKey().getBytes(StandardCharsets.UTF_8), null);
+            wake.headers().add(RecordHeaders.DOWNLINK_TYPE, DownlinkType.WAKE.headerValue());
+            try {
+                producer.send(wake, (metadata, error) -> {
+                    if (error == null) {
+                        metrics.wakeSent();
+                    } else {
+                        metrics.wakeFailed();
+                    }
+                });
+            } catch (KafkaException e) {
+                metrics.wakeFailed();
+            }
+        }
     }
 
     /** A publish of the batch with its plan and its queue appends (in the order of {@code plan.queued()}). */

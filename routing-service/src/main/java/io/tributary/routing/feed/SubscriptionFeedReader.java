@@ -36,6 +36,7 @@ public final class SubscriptionFeedReader {
     private final SubscriptionIndex index;
     private final RoutingMetrics metrics;
     private final MalformedRecordLog malformed = new MalformedRecordLog();
+    private final SessionArrivals arrivals = new SessionArrivals();
     private final Set<TopicPartition> wildcardPartitions = new HashSet<>();
     private final Set<TopicPartition> exactPartitions = new HashSet<>();
 
@@ -123,6 +124,7 @@ public final class SubscriptionFeedReader {
     }
 
     private void apply(ConsumerRecords<byte[], byte[]> records) {
+        long now = System.currentTimeMillis();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             SubscriptionChange change;
             try {
@@ -133,8 +135,21 @@ public final class SubscriptionFeedReader {
                 }
                 continue;
             }
-            index.apply(change);
+            if (change.exact() && !index.ownsPartition(change.partition())) {
+                // Raced with the partition's revocation: another router owns it now.
+                continue;
+            }
+            arrivals.applied(index.apply(change), change.removal() ? null : change.subscription(),
+                    record.timestamp(), now);
         }
+    }
+
+    /**
+     * Persistent sessions whose connection the applied feed placed on a node since the last call (client id to
+     * node): see {@link SessionArrivals}.
+     */
+    public Map<String, String> drainArrivals() {
+        return arrivals.drain();
     }
 
     private void reassign(List<TopicPartition> fromBeginning) {

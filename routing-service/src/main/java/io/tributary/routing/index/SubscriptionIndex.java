@@ -81,26 +81,30 @@ public final class SubscriptionIndex {
     /**
      * Applies one feed record. An exact change for a partition this router does not own is ignored: it can only
      * come from a read that raced with the partition's revocation.
+     *
+     * @return the record it replaced or removed; null when there was none or the change was ignored
      */
-    public void apply(SubscriptionChange change) {
+    public SubscriptionRecord apply(SubscriptionChange change) {
+        SubscriptionRecord previous;
         if (change.exact()) {
             ExactPartition partition = exact.get(change.partition());
             if (partition == null) {
-                return;
+                return null;
             }
-            SubscriptionRecord previous = change.removal()
+            previous = change.removal()
                     ? removeExact(partition, change.filter(), change.clientId())
                     : putExact(partition, change.subscription());
             partition.offline += offlineDelta(previous, change.subscription());
         } else {
             String matched = SharedFilters.innerFilter(change.filter());
             String member = memberKey(change.filter(), change.clientId());
-            SubscriptionRecord previous = change.removal()
+            previous = change.removal()
                     ? wildcard.remove(matched, member)
                     : wildcard.put(matched, member, change.subscription());
             wildcardOffline += offlineDelta(previous, change.subscription());
         }
         publishCounts();
+        return previous;
     }
 
     /**

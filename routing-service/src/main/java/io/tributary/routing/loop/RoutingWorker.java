@@ -94,6 +94,7 @@ final class RoutingWorker implements AutoCloseable {
             downlinkTopics.refreshIfDue();
             if (batch.isEmpty()) {
                 feed.applyAvailable();
+                fanout.wakeArrivals(feed.drainArrivals());
                 continue;
             }
             routeBatch(batch);
@@ -116,6 +117,7 @@ final class RoutingWorker implements AutoCloseable {
     private void routeBatch(ConsumerRecords<byte[], byte[]> batch) {
         try {
             feed.catchUp(settings.feedCatchUpTimeout());
+            fanout.wakeArrivals(feed.drainArrivals());
             Map<TopicPartition, OffsetAndMetadata> offsets = fanout.route(batch);
             commit(offsets);
             metrics.publishesRouted(batch.count());

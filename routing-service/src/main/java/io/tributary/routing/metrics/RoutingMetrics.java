@@ -33,6 +33,8 @@ public class RoutingMetrics {
     private final Timer produceLatency;
     private final Counter queued;
     private final Counter queueReplaySkipped;
+    private final Counter wakeups;
+    private final Counter wakeupsFailed;
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
     private final ConsumerLag lag = new ConsumerLag();
 
@@ -58,6 +60,12 @@ public class RoutingMetrics {
         queueReplaySkipped = Counter.builder("tributary.routing.queue.replays.skipped")
                 .description("Appends skipped because the queue already held them (a batch routed again)")
                 .register(registry);
+        wakeups = Counter.builder("tributary.routing.session.wakeups")
+                .description("Nodes told to read the queue of a persistent session that connected there")
+                .tag("result", "sent").register(registry);
+        wakeupsFailed = Counter.builder("tributary.routing.session.wakeups")
+                .description("Nodes told to read the queue of a persistent session that connected there")
+                .tag("result", "failed").register(registry);
         dropped(DROP_UNKNOWN_NODE);
         dropped(DROP_QUEUE_FULL);
         Gauge.builder("tributary.routing.index.exact.filters", index, SubscriptionIndex::exactFilterCount)
@@ -110,6 +118,15 @@ public class RoutingMetrics {
 
     public void queueReplaySkipped() {
         queueReplaySkipped.increment();
+    }
+
+    public void wakeSent() {
+        wakeups.increment();
+    }
+
+    /** A wake-up record was not acknowledged: the session's queue waits for its next wake-up or connection. */
+    public void wakeFailed() {
+        wakeupsFailed.increment();
     }
 
     public void malformedSubscription() {

@@ -41,6 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
@@ -229,6 +230,23 @@ class RoutingEndToEndTest {
 
         List<ConsumerRecord<byte[], byte[]>> received = readDownlink("fresh-node", 1);
         assertThat(received).extracting(r -> utf8(r.value())).containsExactly("to the fresh node");
+    }
+
+    @Test
+    void a_persistent_session_connecting_on_a_node_wakes_that_node_once_per_connection() {
+        LAYOUT.ensureDownlinkTopic(admin, "node-w");
+        subscribe(new SubscriptionRecord("wanderer", "wake/a", null, 1, false, false, 0, 1, true));
+        subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 2, true));
+        subscribe(new SubscriptionRecord("tourist", "wake/a", "node-w", 1, false, false, 0, 1, false));
+        subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 2, true));
+        subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 3, true));
+
+        List<ConsumerRecord<byte[], byte[]>> received = readDownlink("node-w", 2);
+
+        assertThat(received).allSatisfy(r -> assertThat(DownlinkType.fromHeader(
+                RecordHeaders.readBytes(r.headers(), RecordHeaders.DOWNLINK_TYPE))).isEqualTo(DownlinkType.WAKE));
+        // The connection of epoch 2, then that of epoch 3; not the repeated record, not the clean session.
+        assertThat(received).extracting(r -> utf8(r.key())).containsExactly("wanderer", "wanderer");
     }
 
     @Test

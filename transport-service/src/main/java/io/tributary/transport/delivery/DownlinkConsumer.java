@@ -130,6 +130,15 @@ public final class DownlinkConsumer implements SmartLifecycle {
             case PUBLISH -> fanOut(key, record);
             case TAKEOVER -> closeOlder(key, RecordHeaders.readLong(record.headers(), RecordHeaders.EPOCH));
             case DISCONNECT -> closeByAdmin(key, record);
+            case WAKE -> wake(key, Long.MAX_VALUE);
+        }
+    }
+
+    /** The session queue of {@code clientId} holds messages up to at least {@code seq}: its connection reads them. */
+    private void wake(String clientId, long seq) {
+        ClientConnection connection = registry.get(clientId);
+        if (connection != null && connection.queueCursor() != null) {
+            connection.channel().eventLoop().execute(() -> queueReader.wake(connection, seq));
         }
     }
 
@@ -144,11 +153,7 @@ public final class DownlinkConsumer implements SmartLifecycle {
         Map<String, Long> queued = QueuedNotice.decode(RecordHeaders.readBytes(record.headers(),
                 RecordHeaders.QUEUED));
         for (Map.Entry<String, Long> wake : queued.entrySet()) {
-            ClientConnection connection = registry.get(wake.getKey());
-            if (connection != null && connection.queueCursor() != null) {
-                long seq = wake.getValue();
-                connection.channel().eventLoop().execute(() -> queueReader.wake(connection, seq));
-            }
+            wake(wake.getKey(), wake.getValue());
         }
         subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
             if (connection.queueCursor() != null && queued.containsKey(connection.clientId())) {

@@ -65,6 +65,7 @@ public final class SessionQueueReader {
             return;
         }
         cursor.moreMayExist = true;
+        log.debug("Queue of '{}': start", connection.clientId());
         store.releasedPacketIds(connection.clientId()).whenComplete((ids, error) ->
                 connection.channel().eventLoop().execute(() -> {
                     if (error != null) {
@@ -83,12 +84,17 @@ public final class SessionQueueReader {
                 }));
     }
 
-    /** Routing appended to this client's queue up to at least {@code seq}. */
+    /**
+     * Routing appended to this client's queue up to at least {@code seq} ({@code Long.MAX_VALUE}: it does not say,
+     * read whatever is there).
+     */
     public void wake(ClientConnection connection, long seq) {
         QueueCursor cursor = connection.queueCursor();
         if (cursor == null) {
             return;
         }
+        log.debug("Queue of '{}': wake to {} (last {}, fetching {}, started {})", connection.clientId(), seq,
+                cursor.lastSeq, cursor.fetching, cursor.started);
         if (seq <= cursor.lastSeq) {
             return;
         }
@@ -133,6 +139,8 @@ public final class SessionQueueReader {
         cursor.fetching = true;
         cursor.wokenDuringFetch = false;
         int generation = cursor.generation;
+        log.debug("Queue of '{}': fetch {} from {} (generation {})", connection.clientId(), room,
+                cursor.lastSeq + 1, generation);
         store.fetch(connection.clientId(), cursor.lastSeq + 1, room).whenComplete((fetched, error) ->
                 connection.channel().eventLoop().execute(() -> {
                     if (generation != cursor.generation) {
@@ -145,6 +153,11 @@ public final class SessionQueueReader {
                         return;
                     }
                     cursor.failures = 0;
+                    log.debug("Queue of '{}': fetched {} ({}..{}), sent before {}, woken {}, active {}",
+                            connection.clientId(), fetched.entries().size(),
+                            fetched.entries().isEmpty() ? 0 : fetched.entries().get(0).seq(),
+                            fetched.entries().isEmpty() ? 0 : fetched.entries().get(fetched.entries().size() - 1).seq(),
+                            fetched.sentBefore(), cursor.wokenDuringFetch, connection.channel().isActive());
                     if (!connection.channel().isActive()) {
                         return;
                     }
@@ -166,11 +179,14 @@ public final class SessionQueueReader {
                 // An older message with the same packet id is still unacknowledged (the client holds back one ack
                 // while acknowledging 32767 later ones): wait for it, keep the order.
                 cursor.moreMayExist = true;
+                log.debug("Queue of '{}': entry {} waits for packet id {}", connection.clientId(), entry.seq(),
+                        packetId);
                 return false;
             }
             cursor.lastSeq = entry.seq();
             OutboundMessage message = toMessage(connection, entry);
             if (message == null) {
+                log.debug("Queue of '{}': entry {} removed undelivered", connection.clientId(), entry.seq());
                 store.remove(connection.clientId(), entry.seq());
                 continue;
             }
