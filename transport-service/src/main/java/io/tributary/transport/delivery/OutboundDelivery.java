@@ -245,6 +245,7 @@ public final class OutboundDelivery {
     /** The exchange of a message from the session queue is over (or it will never be sent): it leaves the queue. */
     private void forget(ClientConnection connection, OutboundMessage m) {
         if (m.fromQueue() && m.queueSeq() > 0 && queueStore != null) {
+            log.debug("Queue of '{}': entry {} done", connection.clientId(), m.queueSeq());
             queueStore.remove(connection.clientId(), m.queueSeq()).whenComplete((n, error) -> {
                 if (error != null) {
                     // It stays in the queue and is sent again (DUP = 1) at the next connection: at least once holds.
