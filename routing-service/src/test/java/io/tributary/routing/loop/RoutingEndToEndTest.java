@@ -237,6 +237,8 @@ class RoutingEndToEndTest {
         LAYOUT.ensureDownlinkTopic(admin, "node-w");
         subscribe(new SubscriptionRecord("wanderer", "wake/a", null, 1, false, false, 0, 1, true));
         subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 2, true));
+        // Changes applied together wake once; wait for that wake before the next connection.
+        assertThat(readDownlink("node-w", 1)).hasSize(1);
         subscribe(new SubscriptionRecord("tourist", "wake/a", "node-w", 1, false, false, 0, 1, false));
         subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 2, true));
         subscribe(new SubscriptionRecord("wanderer", "wake/a", "node-w", 1, false, false, 0, 3, true));
