@@ -35,7 +35,7 @@ public final class AuthenticationExpiryHandler extends ChannelInboundHandlerAdap
         // issuer is; the skew allowance covers small differences.
         long delayMs = Math.max(0, expiresAtMillis - System.currentTimeMillis());
         timer = ctx.executor().schedule(() -> disconnector.disconnect(ctx.channel(), MAXIMUM_CONNECT_TIME, null,
-                "authentication expired at " + Instant.ofEpochMilli(expiresAtMillis) + " (token expiry)"),
+                "its token expired (valid until " + Instant.ofEpochMilli(expiresAtMillis) + ", exp plus clock skew)"),
                 delayMs, TimeUnit.MILLISECONDS);
     }
 
