@@ -33,7 +33,8 @@ public final class SessionApi {
      *                             such sessions are not covered by liveness.
      * @param will                 the client's will, or null; stored so that it is published even if the node dies
      * @param password             the CONNECT password as sent (MQTT allows binary data), or null; session-service
-     *                             verifies it against the stored hash and never stores or logs it
+     *                             verifies it against the stored hash, or as a JWT when JWT authentication is on and
+     *                             it is one, and never stores or logs it
      * @param certificateCommonName the CN of the client certificate the client presented on a mutual-TLS listener
      *                             (verified against the configured CA), or null (no TLS, or no certificate): lets
      *                             authentication map a certificate to credentials. Session-service does not store it
@@ -115,11 +116,19 @@ public final class SessionApi {
      *                      empty when {@code sessionPresent} is false
      * @param acl           what the connection may publish and subscribe to, enforced by the transport node; null
      *                      when unrestricted (anonymous access where it is enabled)
+     * @param authenticationExpiresAt epoch milliseconds at which the client's authentication runs out (a JWT's
+     *                      expiry plus the allowed clock skew): the transport node closes the connection then (MQTT 5
+     *                      DISCONNECT 0xA0). Null: it does not expire (passwords, certificates, anonymous)
      */
-    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl) {
+    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl,
+            Long authenticationExpiresAt) {
+
+        public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl) {
+            this(epoch, sessionPresent, subscriptions, acl, null);
+        }
 
         public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
-            this(epoch, sessionPresent, subscriptions, null);
+            this(epoch, sessionPresent, subscriptions, null, null);
         }
     }
 

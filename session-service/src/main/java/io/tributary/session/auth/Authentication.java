@@ -1,19 +1,20 @@
 package io.tributary.session.auth;
 
+import java.time.Instant;
+
 import io.tributary.common.session.SessionApi;
 
 /**
  * Who a CONNECT turned out to be.
  *
- * @param credentialId the matching credential, null for an anonymous connection
+ * @param credentialId the matching credential, null for an anonymous connection and for a token whose subject no
+ *                     credential names
  * @param version      the credential's version that was checked; the CONNECT transaction re-checks it
  * @param acl          resolved ACL for the connection, null when unrestricted (anonymous)
+ * @param expiresAt    when the authentication stops being valid (a token's expiry plus the allowed clock skew): the
+ *                     transport node closes the connection then. Null: it does not expire
  */
-public record Authentication(Long credentialId, long version, SessionApi.Acl acl) {
+public record Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt) {
 
-    public static final Authentication ANONYMOUS = new Authentication(null, 0, null);
-
-    public boolean anonymous() {
-        return credentialId == null;
-    }
+    public static final Authentication ANONYMOUS = new Authentication(null, 0, null, null);
 }

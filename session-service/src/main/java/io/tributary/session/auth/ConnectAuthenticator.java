@@ -1,6 +1,8 @@
 package io.tributary.session.auth;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -15,6 +17,8 @@ import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.session.auth.jwt.JwtVerifier;
+import io.tributary.session.auth.jwt.VerifiedToken;
 
 /**
  * Authentication and ACL resolution of a CONNECT, before its session transaction: bcrypt takes tens of milliseconds
@@ -24,6 +28,10 @@ import io.tributary.common.session.SessionApi.RefusalReason;
  * <p>Rules: the best-fitting credential ({@link CredentialStore#match}) must be given its password; a CONNECT that no
  * credential fits is anonymous when it carries no password, and anonymous access is allowed only when configured.
  * A password for which no credential fits is a bad user name or password, also with anonymous access on.
+ *
+ * <p>With JWT authentication on, a password that is a JWT is verified as one ({@link JwtVerifier}) instead, and never
+ * tried as a password: its subject is the identity, its ACL comes from the token or else from the credential that
+ * names the subject (a blocked credential refuses the token: the way to revoke tokens before they expire).
  */
 @Service
 public class ConnectAuthenticator {
@@ -40,9 +48,13 @@ public class ConnectAuthenticator {
     private final Counter passwordSuccesses;
     private final Counter anonymousSuccesses;
     private final Counter certificateSuccesses;
+    private final Counter tokenSuccesses;
+    /** Empty when JWT authentication is off. */
+    private final Optional<JwtVerifier> jwt;
 
     public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
-            AuthProperties properties, Clock clock, MeterRegistry registry) {
+            AuthProperties properties, Clock clock, MeterRegistry registry, Optional<JwtVerifier> jwt) {
+        this.jwt = jwt;
         this.credentials = credentials;
         this.failures = failures;
         this.hasher = hasher;
@@ -55,9 +67,15 @@ public class ConnectAuthenticator {
                 .description("CONNECTs authenticated").register(registry);
         this.certificateSuccesses = Counter.builder("tributary.auth.successes").tag("method", "certificate")
                 .description("CONNECTs authenticated").register(registry);
+        this.tokenSuccesses = Counter.builder("tributary.auth.successes").tag("method", "token")
+                .description("CONNECTs authenticated").register(registry);
         // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
         failureCounter("unknown_credentials");
         failureCounter("bad_password");
+        if (jwt.isPresent()) {
+            failureCounter("token_expired");
+            failureCounter("token_bad_signature");
+        }
     }
 
     private Counter failureCounter(String cause) {
@@ -74,8 +92,13 @@ public class ConnectAuthenticator {
                 certificateSuccesses.increment();
                 return byCertificate.get();
             }
+            if (jwt.isPresent() && JwtVerifier.isToken(request.password())) {
+                Authentication result = byToken(request, jwt.get());
+                tokenSuccesses.increment();
+                return result;
+            }
             Authentication result = decide(request);
-            (result.anonymous() ? anonymousSuccesses : passwordSuccesses).increment();
+            (result == Authentication.ANONYMOUS ? anonymousSuccesses : passwordSuccesses).increment();
             return result;
         } catch (ConnectRefusedException e) {
             recordFailure(request, e);
@@ -105,6 +128,27 @@ public class ConnectAuthenticator {
         // name (then the CONNECT's equals it), so a certificate cannot claim another user's %u topics.
         String provenUsername = credential.username() == null ? null : request.username();
         return Optional.of(authorized(request, credential, provenUsername));
+    }
+
+    /**
+     * A valid token, then its authorization: the credential naming its subject (and fitting the client id) may block
+     * it and supplies the ACL when the token carries none; with neither, the client is not authorized.
+     */
+    private Authentication byToken(SessionApi.ConnectRequest request, JwtVerifier verifier) {
+        VerifiedToken token = verifier.verify(request.password(), request.username(), request.clientId());
+        Optional<Credential> match = credentials.match(token.subject(), request.clientId());
+        if (match.isPresent() && match.get().blocked()) {
+            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
+        }
+        if (token.acl() == null && match.isEmpty()) {
+            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "token_no_acl",
+                    "the token carries no ACL and no credential names its subject");
+        }
+        List<String> publish = token.acl() != null ? token.acl().publish() : match.get().publishAcl();
+        List<String> subscribe = token.acl() != null ? token.acl().subscribe() : match.get().subscribeAcl();
+        // Linked to the credential when there is one, so changing, blocking or deleting it closes the connection.
+        return authorized(request, match.map(Credential::id).orElse(null), match.map(Credential::version).orElse(0L),
+                publish, subscribe, token.subject(), token.acceptedUntil());
     }
 
     private Authentication decide(SessionApi.ConnectRequest request) {
@@ -148,17 +192,23 @@ public class ConnectAuthenticator {
      * match nothing without a certificate); refuses a will the publish ACL does not allow.
      */
     private Authentication authorized(SessionApi.ConnectRequest request, Credential credential, String username) {
+        return authorized(request, credential.id(), credential.version(), credential.publishAcl(),
+                credential.subscribeAcl(), username, null);
+    }
+
+    private Authentication authorized(SessionApi.ConnectRequest request, Long credentialId, long version,
+            List<String> publish, List<String> subscribe, String username, Instant expiresAt) {
         String cn = request.certificateCommonName();
         SessionApi.Acl acl = new SessionApi.Acl(
-                AclPlaceholders.resolve(credential.publishAcl(), request.clientId(), username, cn),
-                AclPlaceholders.resolve(credential.subscribeAcl(), request.clientId(), username, cn));
+                AclPlaceholders.resolve(publish, request.clientId(), username, cn),
+                AclPlaceholders.resolve(subscribe, request.clientId(), username, cn));
         if (request.will() != null && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
             // Refused now rather than dropped when the client dies: the client learns it at once (MQTT 5 3.1.4
             // lets the server refuse a CONNECT that fails authorization), not never.
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "will_not_authorized",
                     "will topic '" + request.will().topic() + "' is not allowed by the publish ACL");
         }
-        return new Authentication(credential.id(), credential.version(), acl);
+        return new Authentication(credentialId, version, acl, expiresAt);
     }
 
     private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {

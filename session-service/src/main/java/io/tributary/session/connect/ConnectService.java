@@ -79,7 +79,7 @@ public class ConnectService {
     public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
         String clientId = request.clientId();
         Instant now = clock.instant();
-        if (!auth.anonymous()) {
+        if (auth.credentialId() != null) {
             // Held until commit: a credential change waits for this CONNECT and then finds its connection to close;
             // a change that committed first is seen here and the client is asked to come back (server unavailable).
             Optional<Long> version = credentials.lockVersionForConnect(auth.credentialId());
@@ -158,7 +158,8 @@ public class ConnectService {
             log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
                     request.nodeId(), epoch);
         }
-        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed, auth.acl());
+        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed, auth.acl(),
+                auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli());
     }
 
     private record Locked(SessionRecord row, boolean created) {

@@ -321,6 +321,10 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         if (connectTimeout != null) {
             connectTimeout.cancel(false);
         }
+        if (response.authenticationExpiresAt() != null) {
+            ctx.pipeline().addAfter(ctx.name(), HandlerNames.AUTHENTICATION_EXPIRY,
+                    new AuthenticationExpiryHandler(response.authenticationExpiresAt(), context.disconnector()));
+        }
         if (connection.keepAliveSeconds() > 0) {
             // MQTT section 3.1.2.10: close after one and a half keep-alive periods without a packet.
             long idleMs = connection.keepAliveSeconds() * 1500L;

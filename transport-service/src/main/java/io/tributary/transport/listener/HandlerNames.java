@@ -12,6 +12,8 @@ public final class HandlerNames {
     public static final String DECODED_COUNTER = "decodedCounter";
     public static final String ENCODER = "mqttEncoder";
     public static final String CONNECT = "connect";
+    /** Added by CONNECT in its own place, when the client's authentication expires (JWT). */
+    public static final String AUTHENTICATION_EXPIRY = "authenticationExpiry";
     public static final String MALFORMED = "malformed";
     public static final String PUBLISH = "publish";
     public static final String SUBSCRIBE = "subscribe";
