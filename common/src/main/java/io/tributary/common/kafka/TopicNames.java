@@ -1,5 +1,7 @@
 package io.tributary.common.kafka;
 
+import java.util.regex.Pattern;
+
 /**
  * Names of every Kafka topic Tributary uses. This is the contract between services: a producer and its
  * consumers must agree on these names, so they live here and nowhere else.
@@ -22,12 +24,15 @@ public final class TopicNames {
     /** Prefix of the per-transport-node downlink topics: deliveries and control commands for that node. */
     public static final String DOWNLINK_PREFIX = "tributary.downlink.";
 
+    /** Compiled once: routing names a downlink topic for every record it sends. */
+    private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+
     private TopicNames() {
     }
 
     /** The downlink topic of one transport node. */
     public static String downlink(String nodeId) {
-        if (nodeId == null || !nodeId.matches("[A-Za-z0-9._-]{1,200}")) {
+        if (nodeId == null || !NODE_ID.matcher(nodeId).matches()) {
             throw new IllegalArgumentException("node id must match [A-Za-z0-9._-]{1,200}: " + nodeId);
         }
         return DOWNLINK_PREFIX + nodeId;
