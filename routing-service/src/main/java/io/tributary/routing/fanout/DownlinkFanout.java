@@ -31,6 +31,7 @@ import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.queue.BatchAppends;
 import io.tributary.routing.queue.SessionQueueAppender;
 
 /**
@@ -84,7 +85,7 @@ public final class DownlinkFanout {
     public Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         List<Routed> routed = new ArrayList<>(batch.count());
-        List<CompletableFuture<SessionQueueAppender.Appended>> appends = new ArrayList<>();
+        BatchAppends appends = new BatchAppends(queues);
         int withoutTopic = 0;
         for (ConsumerRecord<byte[], byte[]> publish : batch) {
             offsets.put(new TopicPartition(publish.topic(), publish.partition()),
@@ -97,13 +98,10 @@ public final class DownlinkFanout {
             String publisher = RecordHeaders.readString(publish.headers(), RecordHeaders.CLIENT_ID);
             int qos = RecordHeaders.readQos(publish.headers());
             DeliveryPlan plan = planner.plan(publish.partition(), topic, qos, publisher);
-            List<CompletableFuture<SessionQueueAppender.Appended>> own = new ArrayList<>(plan.queued().size());
+            List<BatchAppends.Ref> own = new ArrayList<>(plan.queued().size());
             byte[] encodedHeaders = plan.queued().isEmpty() ? null : EntryHeaders.encode(publish.headers());
             for (DeliveryPlan.QueueTarget target : plan.queued()) {
-                CompletableFuture<SessionQueueAppender.Appended> append = queues.append(target.clientId(), publish,
-                        encodedHeaders, target.sharedFilters());
-                own.add(append);
-                appends.add(append);
+                own.add(appends.add(target.clientId(), publish, encodedHeaders, target.sharedFilters()));
             }
             routed.add(new Routed(publish, plan, own));
         }
@@ -163,7 +161,7 @@ public final class DownlinkFanout {
 
     /** A publish of the batch with its plan and its queue appends (in the order of {@code plan.queued()}). */
     private record Routed(ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan,
-            List<CompletableFuture<SessionQueueAppender.Appended>> appends) {
+            List<BatchAppends.Ref> appends) {
     }
 
     /**
@@ -174,7 +172,7 @@ public final class DownlinkFanout {
         Map<String, Map<String, Long>> byNode = new HashMap<>();
         for (int i = 0; i < r.appends.size(); i++) {
             DeliveryPlan.QueueTarget target = r.plan.queued().get(i);
-            SessionQueueAppender.Appended appended = r.appends.get(i).join();
+            SessionQueueAppender.Appended appended = r.appends.get(i).result();
             switch (appended.status()) {
                 case APPENDED -> metrics.queued(appended.dropped());
                 case REPLAYED -> metrics.queueReplaySkipped();
@@ -189,11 +187,11 @@ public final class DownlinkFanout {
         return byNode;
     }
 
-    private void awaitAppends(List<CompletableFuture<SessionQueueAppender.Appended>> appends) {
+    private void awaitAppends(BatchAppends appends) {
         if (appends.isEmpty()) {
             return;
         }
-        CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
+        CompletableFuture<Void> all = appends.send();
         long deadline = System.nanoTime() + queueTimeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
         while (true) {
             long left = deadline - System.nanoTime();

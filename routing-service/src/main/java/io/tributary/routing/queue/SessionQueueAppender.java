@@ -1,18 +1,25 @@
 package io.tributary.routing.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.SessionQueueKeys;
@@ -43,34 +50,58 @@ public final class SessionQueueAppender implements AutoCloseable {
         NO_SESSION
     }
 
+    /**
+     * Appends the messages of one publish partition (in offset order) to one queue: KEYS = queue, meta; ARGV = the
+     * partition's field, limit, policy, then five per message (offset, topic, payload, headers, share groups).
+     * Returns two numbers per message: sequence and drops (appended), -1 and the last sequence (appended before),
+     * -2 and 1 (refused, queue full); or a single 0 when the session has no queue. One call per queue and partition
+     * per batch keeps a batch's appends to one queue all-or-nothing, so the per-partition high-water offset that
+     * makes them idempotent never runs ahead of an append that failed.
+     */
     private static final byte[] APPEND = """
             if redis.call('HEXISTS', KEYS[2], 'created') == 0 then
-              return {0, 0}
+              return {0}
             end
-            local last = redis.call('HGET', KEYS[2], ARGV[1])
-            if last and tonumber(last) >= tonumber(ARGV[2]) then
-              return {-1, tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')}
-            end
-            redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-            local limit = tonumber(ARGV[3])
-            local dropped = 0
+            local limit = tonumber(ARGV[2])
+            local last = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
             local length = redis.call('XLEN', KEYS[1])
-            if length >= limit then
-              if ARGV[4] == 'newest' then
-                redis.call('HINCRBY', KEYS[2], 'dropped', 1)
-                return {-2, 1}
+            local out = {}
+            for i = 4, #ARGV, 5 do
+              local offset = tonumber(ARGV[i])
+              if offset <= last then
+                out[#out + 1] = -1
+                out[#out + 1] = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+              else
+                last = offset
+                redis.call('HSET', KEYS[2], ARGV[1], ARGV[i])
+                if length >= limit and ARGV[3] == 'newest' then
+                  redis.call('HINCRBY', KEYS[2], 'dropped', 1)
+                  out[#out + 1] = -2
+                  out[#out + 1] = 1
+                else
+                  local dropped = 0
+                  if length >= limit then
+                    dropped = length - limit + 1
+                    redis.call('XTRIM', KEYS[1], 'MAXLEN', limit - 1)
+                    redis.call('HINCRBY', KEYS[2], 'dropped', dropped)
+                    length = limit - 1
+                  end
+                  local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
+                  if ARGV[i + 4] == '' then
+                    redis.call('XADD', KEYS[1], '0-' .. seq, 't', ARGV[i + 1], 'p', ARGV[i + 2], 'h', ARGV[i + 3])
+                  else
+                    redis.call('XADD', KEYS[1], '0-' .. seq, 't', ARGV[i + 1], 'p', ARGV[i + 2], 'h', ARGV[i + 3],
+                        'g', ARGV[i + 4])
+                  end
+                  length = length + 1
+                  out[#out + 1] = seq
+                  out[#out + 1] = dropped
+                end
               end
-              dropped = length - limit + 1
-              redis.call('XTRIM', KEYS[1], 'MAXLEN', limit - 1)
-              redis.call('HINCRBY', KEYS[2], 'dropped', dropped)
             end
-            local seq = redis.call('HINCRBY', KEYS[2], 'seq', 1)
-            if ARGV[8] == '' then
-              redis.call('XADD', KEYS[1], '0-' .. seq, 't', ARGV[5], 'p', ARGV[6], 'h', ARGV[7])
-            else
-              redis.call('XADD', KEYS[1], '0-' .. seq, 't', ARGV[5], 'p', ARGV[6], 'h', ARGV[7], 'g', ARGV[8])
-            end
-            return {seq, dropped}""".getBytes(StandardCharsets.UTF_8);
+            return out""".getBytes(StandardCharsets.UTF_8);
+    /** The script's SHA-1: it is sent by digest (EVALSHA), its body only when Redis does not have it cached. */
+    private static final String APPEND_DIGEST = digest(APPEND);
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -102,43 +133,78 @@ public final class SessionQueueAppender implements AutoCloseable {
         return connection;
     }
 
-    /** As {@link #append(String, ConsumerRecord, byte[], String)}, encoding the record's headers itself. */
+    /** One message for {@link #appendAll}. */
+    public record Message(ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders, String sharedFilters) {
+    }
+
+    /** Appends one publish to the queue of {@code clientId}, encoding the record's headers itself. */
     public CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
             String sharedFilters) {
-        return append(clientId, publish, EntryHeaders.encode(publish.headers()), sharedFilters);
+        return appendAll(clientId, publish.partition(),
+                List.of(new Message(publish, EntryHeaders.encode(publish.headers()), sharedFilters)))
+                .thenApply(all -> all.get(0));
     }
 
     /**
-     * Appends {@code publish} to the queue of {@code clientId}.
+     * Appends {@code messages}, all from publish partition {@code partition} and in offset order, to the queue of
+     * {@code clientId} in one step.
      *
-     * @param encodedHeaders {@link EntryHeaders#encode} of the record's headers, made once per record however many
-     *                       queues it goes to
-     * @param sharedFilters  the share groups ({@code $share/g/f}, U+0000-separated) that chose this client, or empty
+     * @return one outcome per message, in order
      */
-    public CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
-            byte[] encodedHeaders, String sharedFilters) {
+    public CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages) {
         byte[][] keys = {bytes(SessionQueueKeys.queue(clientId)), bytes(SessionQueueKeys.meta(clientId))};
-        byte[][] args = {
-            bytes(SessionQueueKeys.partitionField(publish.partition())),
-            bytes(Long.toString(publish.offset())),
-            limit,
-            policy,
-            publish.key(),
-            publish.value() == null ? EMPTY : publish.value(),
-            encodedHeaders,
-            sharedFilters.isEmpty() ? EMPTY : bytes(sharedFilters)};
+        byte[][] args = new byte[3 + 5 * messages.size()][];
+        args[0] = bytes(SessionQueueKeys.partitionField(partition));
+        args[1] = limit;
+        args[2] = policy;
+        int i = 3;
+        for (Message m : messages) {
+            if (m.publish().partition() != partition) {
+                throw new IllegalArgumentException("message of partition " + m.publish().partition()
+                        + " in an append for partition " + partition);
+            }
+            args[i++] = bytes(Long.toString(m.publish().offset()));
+            args[i++] = m.publish().key();
+            args[i++] = m.publish().value() == null ? EMPTY : m.publish().value();
+            args[i++] = m.encodedHeaders();
+            args[i++] = m.sharedFilters().isEmpty() ? EMPTY : bytes(m.sharedFilters());
+        }
+        int count = messages.size();
         try {
-            return connection().async().<List<Long>>eval(APPEND, ScriptOutputType.MULTI, keys, args)
-                    .toCompletableFuture()
-                    .thenApply(SessionQueueAppender::outcome);
+            RedisAsyncCommands<byte[], byte[]> redis = connection().async();
+            return redis.<List<Long>>evalsha(APPEND_DIGEST, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
+                    .exceptionallyCompose(e -> noScript(e)
+                            // Redis restarted or flushed its scripts: the body loads it again. Safe to send late:
+                            // this call holds everything of this batch for this queue and partition.
+                            ? redis.<List<Long>>eval(APPEND, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
+                            : CompletableFuture.failedFuture(e))
+                    .thenApply(reply -> outcomes(reply, count));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private static Appended outcome(List<Long> reply) {
-        long first = reply.get(0);
-        long second = reply.get(1);
+    private static boolean noScript(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof RedisNoScriptException
+                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
+    }
+
+    private static List<Appended> outcomes(List<Long> reply, int count) {
+        List<Appended> out = new ArrayList<>(count);
+        if (reply.size() == 1) {
+            for (int i = 0; i < count; i++) {
+                out.add(new Appended(Status.NO_SESSION, 0, 0));
+            }
+            return out;
+        }
+        for (int i = 0; i < count; i++) {
+            out.add(outcome(reply.get(2 * i), reply.get(2 * i + 1)));
+        }
+        return out;
+    }
+
+    private static Appended outcome(long first, long second) {
         if (first > 0) {
             return new Appended(Status.APPENDED, first, second);
         }
@@ -149,6 +215,14 @@ public final class SessionQueueAppender implements AutoCloseable {
             return new Appended(Status.REFUSED_FULL, 0, 1);
         }
         return new Appended(Status.NO_SESSION, 0, 0);
+    }
+
+    private static String digest(byte[] script) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every JDK", e);
+        }
     }
 
     private static byte[] bytes(String s) {

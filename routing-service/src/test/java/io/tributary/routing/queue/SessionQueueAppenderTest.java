@@ -104,6 +104,46 @@ class SessionQueueAppenderTest {
     }
 
     @Test
+    void a_batch_for_one_queue_goes_in_one_step_skipping_what_it_holds_and_dropping_by_the_policy() throws Exception {
+        createQueue("c-batch");
+        try (SessionQueueAppender appender = appender(3, QueueFullPolicy.DROP_OLDEST)) {
+            appender.append("c-batch", publish(2, 5, "early"), "").get();
+            List<SessionQueueAppender.Appended> outcomes = appender.appendAll("c-batch", 2, List.of(
+                    message(publish(2, 5, "early")), message(publish(2, 6, "m6")), message(publish(2, 7, "m7")),
+                    message(publish(2, 8, "m8")))).get();
+            assertThat(outcomes).extracting(SessionQueueAppender.Appended::status).containsExactly(
+                    SessionQueueAppender.Status.REPLAYED, SessionQueueAppender.Status.APPENDED,
+                    SessionQueueAppender.Status.APPENDED, SessionQueueAppender.Status.APPENDED);
+            assertThat(outcomes).extracting(SessionQueueAppender.Appended::seq).containsExactly(1L, 2L, 3L, 4L);
+            assertThat(outcomes.get(3).dropped()).as("the limit of 3 drops 'early'").isEqualTo(1);
+            // The same batch routed again: nothing twice.
+            assertThat(appender.appendAll("c-batch", 2, List.of(message(publish(2, 6, "m6")),
+                    message(publish(2, 8, "m8")))).get()).extracting(SessionQueueAppender.Appended::status)
+                    .containsOnly(SessionQueueAppender.Status.REPLAYED);
+            assertThat(appender.appendAll("c-none", 2, List.of(message(publish(2, 9, "x")),
+                    message(publish(2, 10, "y")))).get()).extracting(SessionQueueAppender.Appended::status)
+                    .containsOnly(SessionQueueAppender.Status.NO_SESSION);
+        }
+        assertThat(payloads("c-batch")).containsExactly("m6", "m7", "m8");
+    }
+
+    @Test
+    void a_script_flushed_from_redis_is_sent_again() throws Exception {
+        createQueue("c-flush");
+        try (SessionQueueAppender appender = appender(100, QueueFullPolicy.DROP_OLDEST)) {
+            appender.append("c-flush", publish(0, 0, "m0"), "").get();
+            commands.scriptFlush();
+            assertThat(appender.append("c-flush", publish(0, 1, "m1"), "").get().status())
+                    .isEqualTo(SessionQueueAppender.Status.APPENDED);
+        }
+        assertThat(payloads("c-flush")).containsExactly("m0", "m1");
+    }
+
+    private static SessionQueueAppender.Message message(ConsumerRecord<byte[], byte[]> publish) {
+        return new SessionQueueAppender.Message(publish, EntryHeaders.encode(publish.headers()), "");
+    }
+
+    @Test
     void drop_oldest_keeps_the_latest_and_counts_the_dropped() throws Exception {
         createQueue("c-oldest");
         try (SessionQueueAppender appender = appender(3, QueueFullPolicy.DROP_OLDEST)) {
