@@ -2,12 +2,16 @@ package io.tributary.transport.sessionqueue;
 
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -26,6 +31,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.publish.InboundQos2Store;
@@ -71,6 +77,8 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
               end
             end
             return {sent, entries}""".getBytes(StandardCharsets.UTF_8);
+    /** Sent by digest (EVALSHA): the body only when Redis does not have it cached. */
+    private static final String FETCH_DIGEST = digest(FETCH);
 
     /** PUBREC of a queued QoS 2 message: the message leaves the queue, its packet id now awaits PUBCOMP. */
     private static final byte[] RELEASE = """
@@ -162,10 +170,31 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
 
     /** Up to {@code count} entries from {@code fromSeq} on, in order. */
     public CompletableFuture<Fetched> fetch(String clientId, long fromSeq, int count) {
-        return call(() -> connection().async().<List<Object>>eval(FETCH, ScriptOutputType.MULTI,
-                keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)),
-                bytes(Long.toString(fromSeq)), bytes(Integer.toString(count))).toCompletableFuture()
-                .thenApply(SessionQueueStore::fetched));
+        byte[][] keys = keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId));
+        byte[][] args = {bytes(Long.toString(fromSeq)), bytes(Integer.toString(count))};
+        return call(() -> {
+            RedisAsyncCommands<byte[], byte[]> redis = connection().async();
+            return redis.<List<Object>>evalsha(FETCH_DIGEST, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
+                    .exceptionallyCompose(e -> noScript(e)
+                            // Redis restarted or flushed its scripts: the body loads it again.
+                            ? redis.<List<Object>>eval(FETCH, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
+                            : CompletableFuture.failedFuture(e))
+                    .thenApply(SessionQueueStore::fetched);
+        });
+    }
+
+    private static boolean noScript(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof RedisNoScriptException
+                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
+    }
+
+    private static String digest(byte[] script) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every JDK", e);
+        }
     }
 
     /** The client acknowledged (or will never get) the message at {@code seq}: it leaves the queue. */
