@@ -1,8 +1,10 @@
 package io.tributary.transport.connection;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +62,8 @@ public final class ClientConnection {
     private final QueueCursor queueCursor;
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
     private final Map<Integer, OutboundMessage> inflight = new HashMap<>();
+    /** Sequences of acknowledged queued messages not yet removed from the session queue (one XDEL per loop turn). */
+    private List<Long> acknowledgedSeqs = new ArrayList<>();
     /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
     private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>();
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
@@ -229,6 +233,18 @@ public final class ClientConnection {
     /** Non-null for a persistent session (expiry above 0 at CONNECT): its QoS 1/2 messages come from its queue. */
     public QueueCursor queueCursor() {
         return queueCursor;
+    }
+
+    /** Event loop only. */
+    public List<Long> acknowledgedSeqs() {
+        return acknowledgedSeqs;
+    }
+
+    /** Event loop only: the sequences gathered so far, leaving an empty list in their place. */
+    public List<Long> takeAcknowledgedSeqs() {
+        List<Long> taken = acknowledgedSeqs;
+        acknowledgedSeqs = new ArrayList<>();
+        return taken;
     }
 
     public Map<Integer, OutboundMessage> inflight() {

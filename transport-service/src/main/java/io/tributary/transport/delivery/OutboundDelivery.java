@@ -1,5 +1,6 @@
 package io.tributary.transport.delivery;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -236,10 +237,39 @@ public final class OutboundDelivery {
                     }
                 });
             } else {
-                forget(connection, message);
+                acknowledged(connection, message.queueSeq());
             }
         }
         drain(connection);
+    }
+
+    /**
+     * A queued message was acknowledged: it leaves the queue with the others acknowledged in the same turn of the
+     * event loop (acknowledgements come in bursts, one read holds many), in one XDEL. Until then it is still in the
+     * queue: a node dying in between sends it again (DUP = 1), which QoS 1 allows.
+     */
+    private void acknowledged(ClientConnection connection, long seq) {
+        if (seq <= 0 || queueStore == null) {
+            return;
+        }
+        if (connection.acknowledgedSeqs().isEmpty()) {
+            connection.channel().eventLoop().execute(() -> removeAcknowledged(connection));
+        }
+        connection.acknowledgedSeqs().add(seq);
+    }
+
+    private void removeAcknowledged(ClientConnection connection) {
+        List<Long> seqs = connection.takeAcknowledgedSeqs();
+        if (seqs.isEmpty()) {
+            return;
+        }
+        log.debug("Queue of '{}': entries {} done", connection.clientId(), seqs);
+        queueStore.removeAll(connection.clientId(), seqs).whenComplete((n, error) -> {
+            if (error != null) {
+                // They stay in the queue and are sent again (DUP = 1) at the next connection: at least once holds.
+                metrics.sessionQueueFailure();
+            }
+        });
     }
 
     /** The exchange of a message from the session queue is over (or it will never be sent): it leaves the queue. */

@@ -203,6 +203,16 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
                 SessionQueueKeys.entryId(seq)).toCompletableFuture());
     }
 
+    /** The client acknowledged the messages at {@code seqs}: they leave the queue in one command. */
+    public CompletableFuture<Long> removeAll(String clientId, List<Long> seqs) {
+        String[] ids = new String[seqs.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = SessionQueueKeys.entryId(seqs.get(i));
+        }
+        return call(() -> connection().async().xdel(bytes(SessionQueueKeys.queue(clientId)), ids)
+                .toCompletableFuture());
+    }
+
     /** PUBREC of the QoS 2 message at {@code seq}, sent with {@code packetId}. */
     public CompletableFuture<Object> released(String clientId, long seq, int packetId) {
         return call(() -> connection().async().eval(RELEASE, ScriptOutputType.INTEGER,
