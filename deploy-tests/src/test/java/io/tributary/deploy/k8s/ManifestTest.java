@@ -47,10 +47,10 @@ class ManifestTest {
     void theInClusterOverlayRunsTheDataStoresAndTheManagedOneDoesNot() {
         Set<String> inCluster = ids(DeployContext.deployment("in-cluster"));
         Set<String> managed = ids(DeployContext.deployment("aws-managed"));
-        assertThat(inCluster).contains("StatefulSet/kafka", "StatefulSet/postgres", "Deployment/redis",
+        assertThat(inCluster).contains("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis",
                 "StatefulSet/transport", "Deployment/routing", "Deployment/session", "Service/transport-mqtt");
         assertThat(managed).contains("StatefulSet/transport", "Deployment/routing", "Deployment/session")
-                .doesNotContain("StatefulSet/kafka", "StatefulSet/postgres", "Deployment/redis");
+                .doesNotContain("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis");
     }
 
     private static Set<String> ids(Manifests manifests) {
