@@ -1,4 +1,4 @@
-import { append, nextRates } from './rates';
+import { append, nextRates, type Point } from './rates';
 import type { Overview, TransportNode } from './types';
 
 function node(nodeId: string, received: number, sent: number, statsAt: string, alive = true): TransportNode {
@@ -40,7 +40,7 @@ describe('nextRates', () => {
 
 describe('append', () => {
   it('keeps the newest points', () => {
-    let series = [{ at: 1, value: 1 }];
+    let series: Point[] = [{ at: 1, value: 1 }];
     series = append(series, { at: 2, value: 2 }, 2);
     series = append(series, { at: 3, value: null }, 2);
     expect(series).toEqual([{ at: 2, value: 2 }, { at: 3, value: null }]);
