@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.springframework.stereotype.Component;
 
 import io.tributary.session.kafka.KafkaUnavailableException;
@@ -51,6 +52,13 @@ public class KafkaInspector {
 
     public record GroupView(String groupId, String state, List<MemberView> members, long lag,
             List<GroupPartition> partitions) {
+    }
+
+    /** Kafka does not know the group: not a failure, an empty group. */
+    private static final class UnknownGroup extends RuntimeException {
+        UnknownGroup() {
+            super(null, null, false, false);
+        }
     }
 
     private final Admin admin;
@@ -94,12 +102,19 @@ public class KafkaInspector {
         return await(admin.listGroups().all()).stream().map(GroupListing::groupId).sorted().toList();
     }
 
-    /** The group's state, members and lag; a group Kafka does not know comes back empty ({@code Dead}). */
+    /**
+     * The group's state, members and lag; a group Kafka does not know (no instance ever joined, or all left long
+     * ago) comes back empty, in state {@code Dead}.
+     */
     public GroupView group(String groupId) {
-        ConsumerGroupDescription description = await(admin.describeConsumerGroups(List.of(groupId)).all())
-                .get(groupId);
-        Map<TopicPartition, OffsetAndMetadata> committed =
-                await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+        ConsumerGroupDescription description;
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            description = await(admin.describeConsumerGroups(List.of(groupId)).all()).get(groupId);
+            committed = await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+        } catch (UnknownGroup e) {
+            return new GroupView(groupId, "Dead", List.of(), 0, List.of());
+        }
         Map<TopicPartition, Long> ends = offsets(committed.keySet(), OffsetSpec.latest());
         List<GroupPartition> partitions = new ArrayList<>();
         long lag = 0;
@@ -142,6 +157,9 @@ public class KafkaInspector {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                throw new UnknownGroup();
+            }
             throw new KafkaUnavailableException(String.valueOf(e.getCause()), e);
         } catch (TimeoutException e) {
             throw new KafkaUnavailableException("no answer within " + TIMEOUT_MS + " ms", e);
