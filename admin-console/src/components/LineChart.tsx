@@ -20,7 +20,7 @@ export function niceMax(values: number[]): number {
 }
 
 /** A line chart of the last points, newest on the right; gaps (null values) break the line. */
-export function LineChart({ title, points, format, color = '#2563eb', width = 360, height = 120 }: Props) {
+export function LineChart({ title, points, format, color = '#2563eb', width = 600, height = 120 }: Props) {
   const values = points.map((p) => p.value).filter((v): v is number => v !== null);
   const top = niceMax(values);
   const last = points.length > 0 ? points[points.length - 1].value : null;
@@ -45,13 +45,11 @@ export function LineChart({ title, points, format, color = '#2563eb', width = 36
         <span>{title}</span>
         <strong data-testid={`chart-${title}`}>{format(last)}</strong>
       </figcaption>
-      <svg width={width} height={height} role="img" aria-label={title}>
+      <div className="scale">{format(top)}</div>
+      <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" height={height} role="img" aria-label={title}>
         <line x1="0" y1={height - 1} x2={width} y2={height - 1} className="axis" />
-        <text x="4" y="12" className="scale">
-          {format(top)}
-        </text>
         {segments.map((d, i) => (
-          <path key={i} d={d} fill="none" stroke={color} strokeWidth="2" />
+          <path key={i} d={d} fill="none" stroke={color} strokeWidth="2" vectorEffect="non-scaling-stroke" />
         ))}
       </svg>
     </figure>

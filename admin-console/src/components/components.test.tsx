@@ -35,6 +35,6 @@ describe('LineChart', () => {
     );
     expect(screen.getByTestId('chart-Connections').textContent).toBe('1,500');
     expect(container.querySelectorAll('path')).toHaveLength(2);
-    expect(container.querySelector('text')?.textContent).toBe('2,000');
+    expect(container.querySelector('.scale')?.textContent).toBe('2,000');
   });
 });

@@ -122,7 +122,7 @@ export function OverviewPage() {
         interval (TRIBUTARY_SYS_INTERVAL).
       </p>
       <div className="cards">
-        <section className="card">
+        <section className="card wide">
           <h3>
             Transport nodes{' '}
             <span className="ok">{overview ? overview.transportNodes.filter((n) => n.alive).length : 0} up</span>
@@ -133,6 +133,8 @@ export function OverviewPage() {
                 <th>node</th>
                 <th>health</th>
                 <th>connections</th>
+                <th>messages in</th>
+                <th>messages out</th>
                 <th>last heartbeat</th>
                 <th>up since</th>
               </tr>
@@ -143,6 +145,8 @@ export function OverviewPage() {
                   <td>{n.nodeId}</td>
                   <td className={n.alive ? 'ok' : 'down'}>{n.alive ? 'up' : 'down'}</td>
                   <td>{formatCount(n.connections)}</td>
+                  <td>{formatCount(n.messagesReceived)}</td>
+                  <td>{formatCount(n.messagesSent)}</td>
                   <td>{formatAgo(n.lastSeen, now)}</td>
                   <td>{formatAgo(n.firstSeen, now)}</td>
                 </tr>

@@ -65,6 +65,11 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         // byte order: '-' (0x2D) before '_' (0x5F), whatever the database collation
         assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=con/").body()))
                 .containsExactly("con/a-1", "con/a-2", "con/a_3", "con/b-1");
+        // a client id with '/' is one percent-encoded path segment for the session endpoints the console calls
+        Response details = get("/api/v1/sessions/" + q("con/a-1"));
+        assertThat(details.status()).as("%s", details.body()).isEqualTo(200);
+        assertThat(details.body().get("session").get("clientId").asString()).isEqualTo("con/a-1");
+        assertThat(get("/api/v1/sessions/" + q("con/a-1") + "/subscriptions").status()).isEqualTo(200);
         JsonNode item = get("/api/v1/search/sessions?clientIdPrefix=con/b").body().get("items").get(0);
         assertThat(item.get("remoteAddress").asString()).isEqualTo("10.1.2.3:4567");
         assertThat(item.get("protocolVersion").asInt()).isEqualTo(5);

@@ -3,8 +3,11 @@ package io.tributary.session.kafkaview;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -12,6 +15,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -102,20 +107,67 @@ public class KafkaInspector {
         return await(admin.listGroups().all()).stream().map(GroupListing::groupId).sorted().toList();
     }
 
-    /**
-     * The group's state, members and lag; a group Kafka does not know (no instance ever joined, or all left long
-     * ago) comes back empty, in state {@code Dead}.
-     */
+    /** One group; see {@link #requestGroups(List)}. */
     public GroupView group(String groupId) {
-        ConsumerGroupDescription description;
-        Map<TopicPartition, OffsetAndMetadata> committed;
-        try {
-            description = await(admin.describeConsumerGroups(List.of(groupId)).all()).get(groupId);
-            committed = await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
-        } catch (UnknownGroup e) {
-            return new GroupView(groupId, "Dead", List.of(), 0, List.of());
+        return requestGroups(List.of(groupId)).await().get(groupId);
+    }
+
+    /** Several groups, asked for at once. */
+    public Map<String, GroupView> groups(List<String> groupIds) {
+        return requestGroups(groupIds).await();
+    }
+
+    /** Groups whose answers are on the way: {@link #await()} waits for them and for their partitions' end offsets. */
+    public final class PendingGroups {
+
+        private final List<String> groupIds;
+        private final Map<String, KafkaFuture<ConsumerGroupDescription>> descriptions;
+        private final ListConsumerGroupOffsetsResult offsets;
+
+        private PendingGroups(List<String> groupIds) {
+            this.groupIds = groupIds;
+            this.descriptions = groupIds.isEmpty() ? Map.of()
+                    : admin.describeConsumerGroups(groupIds).describedGroups();
+            Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
+            groupIds.forEach(id -> specs.put(id, new ListConsumerGroupOffsetsSpec()));
+            this.offsets = groupIds.isEmpty() ? null : admin.listConsumerGroupOffsets(specs);
         }
-        Map<TopicPartition, Long> ends = offsets(committed.keySet(), OffsetSpec.latest());
+
+        /**
+         * Each group's state, members and lag, in the order asked; a group Kafka does not know (no instance ever
+         * joined, or all left long ago) comes back empty, in state {@code Dead}.
+         */
+        public Map<String, GroupView> await() {
+            Map<String, ConsumerGroupDescription> described = new HashMap<>();
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
+            Set<TopicPartition> partitions = new HashSet<>();
+            for (String id : groupIds) {
+                try {
+                    described.put(id, KafkaInspector.await(descriptions.get(id)));
+                    Map<TopicPartition, OffsetAndMetadata> c =
+                            KafkaInspector.await(offsets.partitionsToOffsetAndMetadata(id));
+                    committed.put(id, c);
+                    partitions.addAll(c.keySet());
+                } catch (UnknownGroup e) {
+                    // listed below as an empty group
+                }
+            }
+            Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
+            Map<String, GroupView> views = new LinkedHashMap<>();
+            for (String id : groupIds) {
+                views.put(id, view(id, described.get(id), committed.getOrDefault(id, Map.of()), ends));
+            }
+            return views;
+        }
+    }
+
+    /** Sends the requests about these consumer groups now; the answers are awaited by {@link PendingGroups#await()}. */
+    public PendingGroups requestGroups(List<String> groupIds) {
+        return new PendingGroups(groupIds);
+    }
+
+    private static GroupView view(String groupId, ConsumerGroupDescription description,
+            Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> ends) {
         List<GroupPartition> partitions = new ArrayList<>();
         long lag = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> e : committed.entrySet()) {

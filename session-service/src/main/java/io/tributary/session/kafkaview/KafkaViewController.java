@@ -28,7 +28,7 @@ public class KafkaViewController {
 
     @GetMapping("/groups")
     public List<GroupSummary> groups() {
-        return kafka.groupIds().stream().map(kafka::group)
+        return kafka.groups(kafka.groupIds()).values().stream()
                 .map(g -> new GroupSummary(g.groupId(), g.state(), g.members().size(), g.lag()))
                 .toList();
     }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,15 @@ public class OverviewService {
 
     private ClusterOverview read(Instant now) {
         List<String> problems = new ArrayList<>();
+        String routingGroup = console.routingGroup();
+        String sessionGroup = properties.retained().consumerGroup();
+        // Kafka answers while PostgreSQL is read
+        KafkaInspector.PendingGroups groups = null;
+        try {
+            groups = kafka.requestGroups(List.of(routingGroup, sessionGroup));
+        } catch (RuntimeException e) {
+            problems.add("Kafka: " + e.getMessage());
+        }
         Long sessions = null;
         List<TransportNode> transport = List.of();
         try {
@@ -72,20 +82,21 @@ public class OverviewService {
                 sent += node.messagesSent() == null ? 0 : node.messagesSent();
             }
         }
-        GroupHealth routing = group(console.routingGroup(), "routing", problems);
-        GroupHealth sessionService = group(properties.retained().consumerGroup(), "session-service", problems);
-        return new ClusterOverview(now, sessions, connections, received, sent, transport, routing, sessionService,
-                problems);
+        Map<String, KafkaInspector.GroupView> views = Map.of();
+        if (groups != null) {
+            try {
+                views = groups.await();
+            } catch (RuntimeException e) {
+                log.warn("Overview: cannot describe the consumer groups {} and {}: {}", routingGroup, sessionGroup,
+                        e.getMessage());
+                problems.add("Kafka (consumer groups " + routingGroup + ", " + sessionGroup + "): " + e.getMessage());
+            }
+        }
+        return new ClusterOverview(now, sessions, connections, received, sent, transport,
+                health(views.get(routingGroup)), health(views.get(sessionGroup)), problems);
     }
 
-    private GroupHealth group(String groupId, String service, List<String> problems) {
-        try {
-            KafkaInspector.GroupView g = kafka.group(groupId);
-            return new GroupHealth(g.groupId(), g.state(), g.members(), g.lag());
-        } catch (RuntimeException e) {
-            log.warn("Overview: cannot describe the {} consumer group {}: {}", service, groupId, e.getMessage());
-            problems.add("Kafka (" + service + " group " + groupId + "): " + e.getMessage());
-            return null;
-        }
+    private static GroupHealth health(KafkaInspector.GroupView g) {
+        return g == null ? null : new GroupHealth(g.groupId(), g.state(), g.members(), g.lag());
     }
 }
