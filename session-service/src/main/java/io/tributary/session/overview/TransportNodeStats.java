@@ -51,9 +51,10 @@ public class TransportNodeStats {
                 .query((rs, n) -> {
                     String node = rs.getString("node_id");
                     boolean alive = rs.getBoolean("alive");
+                    // The figures are per node id: they belong to its live incarnation, not to one that died.
                     Figure connected = alive ? figures.get(SysTopics.node(node, SysTopics.CLIENTS_CONNECTED)) : null;
-                    Figure received = figures.get(SysTopics.node(node, SysTopics.MESSAGES_RECEIVED));
-                    Figure sent = figures.get(SysTopics.node(node, SysTopics.MESSAGES_SENT));
+                    Figure received = alive ? figures.get(SysTopics.node(node, SysTopics.MESSAGES_RECEIVED)) : null;
+                    Figure sent = alive ? figures.get(SysTopics.node(node, SysTopics.MESSAGES_SENT)) : null;
                     return new TransportNode(node, rs.getString("incarnation"), alive,
                             Timestamps.read(rs, "first_seen"), Timestamps.read(rs, "last_seen"),
                             connected == null ? null : connected.value(),
