@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { logout, setUnauthorizedHandler, storedToken } from './lib/api';
 import { PAGES, pageOf, type PagePath } from './lib/route';
 import { LoginPage } from './pages/LoginPage';
@@ -8,7 +8,8 @@ import { SubscriptionsPage } from './pages/SubscriptionsPage';
 import { RetainedPage } from './pages/RetainedPage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { KafkaPage } from './pages/KafkaPage';
-import { MqttClientPage } from './pages/MqttClientPage';
+// The MQTT client library is most of the bundle: loaded only when its page is opened.
+const MqttClientPage = lazy(() => import('./pages/MqttClientPage').then((m) => ({ default: m.MqttClientPage })));
 
 function Page({ path }: { path: PagePath }) {
   switch (path) {
@@ -23,7 +24,11 @@ function Page({ path }: { path: PagePath }) {
     case 'kafka':
       return <KafkaPage />;
     case 'mqtt':
-      return <MqttClientPage />;
+      return (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <MqttClientPage />
+        </Suspense>
+      );
     default:
       return <OverviewPage />;
   }
