@@ -65,6 +65,11 @@ export interface Retained {
   updatedAt: string;
 }
 
+export interface RetainedResults {
+  items: Retained[];
+  next: string | null;
+}
+
 export interface Page<T> {
   items: T[];
   page: number;

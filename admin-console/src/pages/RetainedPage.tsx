@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, query } from '../lib/api';
-import type { Page, Retained } from '../lib/types';
+import type { Retained, RetainedResults } from '../lib/types';
+import { currentStart, firstPage, hasPrevious, nextPage, pageNumber, previousPage, type KeysetState } from '../lib/keyset';
 import { base64ToBytes, formatBytes, formatTime, hexDump } from '../lib/format';
 import { Pager } from '../components/Pager';
 import { ErrorLine, message } from '../components/ErrorLine';
@@ -10,26 +11,26 @@ const SIZE = 50;
 export function RetainedPage() {
   const [prefix, setPrefix] = useState('');
   const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(0);
-  const [results, setResults] = useState<Page<Retained> | null>(null);
+  const [paging, setPaging] = useState<KeysetState<string>>(firstPage());
+  const [results, setResults] = useState<RetainedResults | null>(null);
   const [selected, setSelected] = useState<Retained | null>(null);
   const [asHex, setAsHex] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    api<Page<Retained>>('/retained' + query({ prefix: applied, page, size: SIZE }))
+    api<RetainedResults>('/search/retained' + query({ prefix: applied, after: currentStart(paging), limit: SIZE }))
       .then((r) => {
         setResults(r);
         setError(null);
       })
       .catch((e) => setError(message(e)));
-  }, [applied, page, reload]);
+  }, [applied, paging, reload]);
 
   function search(e: FormEvent) {
     e.preventDefault();
     setApplied(prefix);
-    setPage(0);
+    setPaging(firstPage());
   }
 
   async function remove(topic: string) {
@@ -43,7 +44,6 @@ export function RetainedPage() {
     }
   }
 
-  const pages = results ? Math.max(1, Math.ceil(results.total / SIZE)) : 1;
   return (
     <div className="split">
       <div>
@@ -53,7 +53,7 @@ export function RetainedPage() {
           <button type="submit">Browse</button>
         </form>
         <ErrorLine error={error} />
-        <p className="muted">{results ? `${results.total} message(s), page ${page + 1} of ${pages}` : ''}</p>
+        {results && results.items.length === 0 && <p className="muted">No retained message under this prefix.</p>}
         <table className="list">
           <thead>
             <tr>
@@ -74,8 +74,8 @@ export function RetainedPage() {
             ))}
           </tbody>
         </table>
-        <Pager page={page + 1} hasPrevious={page > 0} hasNext={page + 1 < pages} onPrevious={() => setPage(page - 1)}
-          onNext={() => setPage(page + 1)} />
+        <Pager page={pageNumber(paging)} hasPrevious={hasPrevious(paging)} hasNext={!!results?.next}
+          onPrevious={() => setPaging(previousPage(paging))} onNext={() => setPaging(nextPage(paging, results?.next ?? null))} />
       </div>
       {selected && (
         <aside className="details">

@@ -8,3 +8,5 @@ CREATE INDEX sessions_username_client_id_idx ON sessions (username COLLATE "C", 
 CREATE INDEX sessions_node_id_client_id_idx ON sessions (node_id, client_id COLLATE "C") WHERE node_id IS NOT NULL;
 DROP INDEX sessions_node_id_idx;
 CREATE INDEX subscriptions_filter_client_id_idx ON subscriptions (filter COLLATE "C", client_id COLLATE "C");
+-- Retained messages by topic prefix in byte order (the text_pattern_ops index serves LIKE only, not the page order).
+CREATE INDEX retained_messages_topic_c_idx ON retained_messages (topic COLLATE "C");

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.sys.SysTopics;
+import io.tributary.session.retained.RetainedHeaders;
 import tools.jackson.databind.JsonNode;
 
 /** The endpoints behind the admin console (search, overview, Kafka) and the console's static files. */
@@ -25,6 +26,18 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
                 "10.1.2.3:4567", username));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body().get("epoch").asLong();
+    }
+
+    /** Stores a retained message as the retained consumer would (no headers); removed again by {@link #unretain}. */
+    private void retain(String topic, String payload) {
+        jdbc.sql("INSERT INTO retained_messages (topic, payload, qos, headers, kafka_partition, kafka_offset)"
+                + " VALUES (:topic, :payload, 0, :headers, 0, 0)")
+                .param("topic", topic).param("payload", utf8(payload))
+                .param("headers", RetainedHeaders.encode(List.of())).update();
+    }
+
+    private void unretain(List<String> topics) {
+        jdbc.sql("DELETE FROM retained_messages WHERE topic IN (:topics)").param("topics", topics).update();
     }
 
     private static List<String> clientIds(JsonNode results) {
@@ -117,15 +130,20 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     void overviewShowsNodesTheirFiguresAndTheConsumerGroups() throws Exception {
         post(SessionApi.HEARTBEAT, new SessionApi.HeartbeatRequest("node-ovw", "inc-ovw"));
         // What the node's $SYS publisher leaves in the retained store (see ClusterStats)
-        for (String[] figure : new String[][] {{SysTopics.CLIENTS_CONNECTED, "3"},
-                {SysTopics.MESSAGES_RECEIVED, "120"}, {SysTopics.MESSAGES_SENT, "not a count"}}) {
-            jdbc.sql("""
-                    INSERT INTO retained_messages (topic, payload, qos, headers, kafka_partition, kafka_offset)
-                    VALUES (:topic, :payload, 0, ''::bytea, 0, 0)""")
-                    .param("topic", SysTopics.node("node-ovw", figure[0]))
-                    .param("payload", utf8(figure[1])).update();
+        List<String> topics = List.of(SysTopics.node("node-ovw", SysTopics.CLIENTS_CONNECTED),
+                SysTopics.node("node-ovw", SysTopics.MESSAGES_RECEIVED),
+                SysTopics.node("node-ovw", SysTopics.MESSAGES_SENT));
+        retain(topics.get(0), "3");
+        retain(topics.get(1), "120");
+        retain(topics.get(2), "not a count");
+        try {
+            overviewShowsNode();
+        } finally {
+            unretain(topics);
         }
+    }
 
+    private void overviewShowsNode() throws Exception {
         JsonNode overview = get("/api/v1/overview").body();
         JsonNode node = overview.get("transportNodes").valueStream()
                 .filter(n -> n.get("nodeId").asString().equals("node-ovw")).findFirst().orElseThrow();
@@ -144,6 +162,31 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         assertThat(overview.get("routing").get("groupId").asString()).isEqualTo("tributary-routing");
         assertThat(overview.get("routing").get("members").size()).isZero();
         assertThat(overview.get("problems").size()).isZero();
+    }
+
+    @Test
+    void retainedSearchPagesByTopicKey() throws Exception {
+        List<String> topics = List.of("con-ret/b", "con-ret/a", "con-ret_x", "con-ret/a/deeper");
+        topics.forEach(t -> retain(t, "v-" + t));
+        try {
+            retainedPages();
+        } finally {
+            unretain(topics);
+        }
+    }
+
+    private void retainedPages() throws Exception {
+        JsonNode first = get("/api/v1/search/retained?prefix=" + q("con-ret/") + "&limit=2").body();
+        assertThat(first.get("items").valueStream().map(n -> n.get("topic").asString()))
+                .containsExactly("con-ret/a", "con-ret/a/deeper");
+        assertThat(first.get("items").get(0).get("payloadUtf8").asString()).isEqualTo("v-con-ret/a");
+        JsonNode second = get("/api/v1/search/retained?prefix=" + q("con-ret/") + "&limit=2&after="
+                + q(first.get("next").asString())).body();
+        assertThat(second.get("items").valueStream().map(n -> n.get("topic").asString())).containsExactly("con-ret/b");
+        assertThat(second.get("next").isNull()).isTrue();
+        JsonNode underscore = get("/api/v1/search/retained?prefix=" + q("con-ret_")).body();
+        assertThat(underscore.get("items").valueStream().map(n -> n.get("topic").asString()))
+                .containsExactly("con-ret_x");
     }
 
     @Test

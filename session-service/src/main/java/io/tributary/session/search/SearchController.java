@@ -10,6 +10,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.tributary.session.admin.SessionView;
+import io.tributary.session.retained.RetainedAdminController.RetainedView;
+import io.tributary.session.retained.RetainedStore;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.web.ApiException;
@@ -39,12 +41,17 @@ public class SearchController {
     public record SubscriptionResults(List<HeldSubscription> items, SubscriptionKey next) {
     }
 
+    public record RetainedResults(List<RetainedView> items, String next) {
+    }
+
     private final SessionSearch sessions;
     private final SubscriptionSearch subscriptions;
+    private final RetainedStore retained;
 
-    public SearchController(SessionSearch sessions, SubscriptionSearch subscriptions) {
+    public SearchController(SessionSearch sessions, SubscriptionSearch subscriptions, RetainedStore retained) {
         this.sessions = sessions;
         this.subscriptions = subscriptions;
+        this.retained = retained;
     }
 
     @GetMapping("/sessions")
@@ -76,6 +83,17 @@ public class SearchController {
         List<HeldSubscription> items = rows.stream().limit(limit).map(SearchController::view).toList();
         HeldSubscription last = items.isEmpty() ? null : items.get(items.size() - 1);
         return new SubscriptionResults(items, more ? new SubscriptionKey(last.filter(), last.clientId()) : null);
+    }
+
+    @GetMapping("/retained")
+    public RetainedResults retained(@RequestParam(defaultValue = "") String prefix,
+            @RequestParam(required = false) String after, @RequestParam(defaultValue = "50") int limit) {
+        checkLimit(limit);
+        List<RetainedView> items = retained.pageAfter(prefix, after, limit + 1).stream()
+                .map(RetainedView::of).toList();
+        boolean more = items.size() > limit;
+        items = items.stream().limit(limit).toList();
+        return new RetainedResults(items, more ? items.get(items.size() - 1).topic() : null);
     }
 
     private static HeldSubscription view(SubscriptionSearch.Held held) {
