@@ -113,6 +113,7 @@ public final class QuickstartMain {
             check(conflicts, settings.httpPort(), "session-service HTTP", "HTTP_PORT");
             check(conflicts, settings.transportHttpPort(), "transport-service HTTP = HTTP_PORT+1", "HTTP_PORT");
             check(conflicts, settings.routingHttpPort(), "routing-service HTTP = HTTP_PORT+2", "HTTP_PORT");
+            check(conflicts, settings.webSocketPort(), "MQTT over WebSocket = HTTP_PORT+3", "HTTP_PORT");
         }
         if (!conflicts.isEmpty()) {
             throw new IllegalStateException(String.join("\nquickstart: ", conflicts));
@@ -135,6 +136,8 @@ public final class QuickstartMain {
             console.line("Tributary is running.");
             console.line("  MQTT broker         mqtt://127.0.0.1:" + settings.mqttPort() + "   (e.g. mosquitto_sub -p "
                     + settings.mqttPort() + " -t '#' -v)");
+            console.line("  Admin console       http://127.0.0.1:" + settings.httpPort() + "/console/   (sign in as below)");
+            console.line("  MQTT over WebSocket ws://127.0.0.1:" + settings.webSocketPort() + "/mqtt");
             console.line("  REST API            http://127.0.0.1:" + settings.httpPort() + "   (session-service)");
             console.line("  REST API admin      user " + QuickstartStack.adminUser() + ", password "
                     + QuickstartStack.adminPassword() + "   (created at the first start of this data directory)");

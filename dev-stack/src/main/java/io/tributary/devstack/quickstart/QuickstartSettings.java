@@ -13,7 +13,8 @@ import java.util.function.IntPredicate;
  * @param home            repository root holding the service jars ({@code TRIBUTARY_HOME}, default: working dir)
  * @param dataDir         data of Kafka, PostgreSQL, Redis and the logs ({@code DATA_DIR}, default ./data)
  * @param mqttPort        MQTT listener of transport-service ({@code MQTT_PORT}, 1883)
- * @param httpPort        session-service REST; transport uses +1, routing +2 ({@code HTTP_PORT}, 8080)
+ * @param httpPort        session-service REST and admin console; transport uses +1, routing +2, MQTT over WebSocket
+ *                        +3 ({@code HTTP_PORT}, 8080)
  * @param kafkaPort       Kafka client port ({@code KAFKA_PORT}, 29092)
  * @param kafkaControllerPort KRaft controller port ({@code KAFKA_CONTROLLER_PORT}, 29093)
  * @param postgresPort    PostgreSQL port ({@code POSTGRES_PORT}, 25432)
@@ -80,6 +81,11 @@ record QuickstartSettings(
 
     int routingHttpPort() {
         return httpPort + 2;
+    }
+
+    /** MQTT over WebSocket of transport-service (8083 by default, as in docker-compose), used by the console's client page. */
+    int webSocketPort() {
+        return httpPort + 3;
     }
 
     Path logsDir() {

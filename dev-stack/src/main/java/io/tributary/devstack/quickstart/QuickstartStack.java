@@ -154,6 +154,8 @@ final class QuickstartStack {
         env.put("REDIS_URL", redisUrl);
         env.put("HTTP_PORT", String.valueOf(httpPort));
         env.put("MQTT_PORT", String.valueOf(settings.mqttPort()));
+        // MQTT over WebSocket for the console's client page, unless the caller chose a port (0 turns it off)
+        env.put("MQTT_WS_PORT", System.getenv().getOrDefault("MQTT_WS_PORT", String.valueOf(settings.webSocketPort())));
         env.put("TRIBUTARY_NODE_ID", "node-1");
         env.put("SESSION_SERVICE_URL", "http://127.0.0.1:" + settings.httpPort());
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the

@@ -20,7 +20,7 @@ public record SessionView(
         Instant disconnectedAt,
         Instant expiresAt) {
 
-    static SessionView of(SessionRecord r) {
+    public static SessionView of(SessionRecord r) {
         return new SessionView(r.clientId(), r.nodeId(), r.epoch(), r.connected(), r.cleanStart(),
                 r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(), r.remoteAddress(),
                 r.username(), r.connectedAt(), r.disconnectedAt(), r.expiresAt());

@@ -29,7 +29,7 @@ public class RetainedAdminController {
     public record RetainedView(String topic, int qos, int payloadSize, String payloadBase64, String payloadUtf8,
             Instant expiresAt, Instant updatedAt) {
 
-        static RetainedView of(StoredRetained r) {
+        public static RetainedView of(StoredRetained r) {
             return new RetainedView(r.topic(), r.qos(), r.payload().length,
                     Base64.getEncoder().encodeToString(r.payload()), utf8OrNull(r.payload()), r.expiresAt(),
                     r.updatedAt());

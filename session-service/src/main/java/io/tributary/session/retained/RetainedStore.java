@@ -125,6 +125,24 @@ public class RetainedStore {
                 .list();
     }
 
+    /**
+     * Up to {@code limit} retained messages whose topic starts with {@code prefix} and sorts after {@code after}
+     * (null: from the start), in byte order: one range of the {@code COLLATE "C"} topic index (migration V8).
+     */
+    public List<StoredRetained> pageAfter(String prefix, String after, int limit) {
+        String sql = "SELECT " + COLUMNS + " FROM retained_messages"
+                + " WHERE topic COLLATE \"C\" LIKE :pattern ESCAPE '\\'"
+                + (after == null ? "" : " AND topic COLLATE \"C\" > :after")
+                + " ORDER BY topic COLLATE \"C\" LIMIT :limit";
+        JdbcClient.StatementSpec spec = jdbc.sql(sql)
+                .param("pattern", RetainedQuery.escapeLike(prefix) + "%")
+                .param("limit", limit);
+        if (after != null) {
+            spec = spec.param("after", after);
+        }
+        return spec.query(ROW).list();
+    }
+
     public long count(String prefix) {
         return jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic LIKE :pattern ESCAPE '\\'")
                 .param("pattern", RetainedQuery.escapeLike(prefix) + "%")

@@ -18,10 +18,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class SessionStore {
 
-    private static final String COLUMNS = "client_id, node_id, epoch, connected, clean_start, session_expiry_seconds,"
+    /** The columns {@link #ROW} reads, for queries outside this class (the console's search). */
+    public static final String COLUMNS = "client_id, node_id, epoch, connected, clean_start, session_expiry_seconds,"
             + " protocol_version, keep_alive, remote_address, username, connected_at, disconnected_at, expires_at";
 
-    private static final RowMapper<SessionRecord> ROW = SessionStore::map;
+    public static final RowMapper<SessionRecord> ROW = SessionStore::map;
 
     /** Client id and epoch of a session picked by the expiry sweep. */
     public record ExpiredSession(String clientId, long epoch) {

@@ -16,10 +16,10 @@ import io.tributary.common.session.SessionApi;
 @Repository
 public class SubscriptionStore {
 
-    private static final String COLUMNS =
+    public static final String COLUMNS =
             "client_id, filter, qos, no_local, retain_as_published, retain_handling, subscription_id, created_at";
 
-    private static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
+    public static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
 
     /** A subscription removed by a bulk delete. */
     public record Removed(String clientId, String filter) {

@@ -1,0 +1,113 @@
+package io.tributary.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
+
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.HeadlessChromium;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+
+/**
+ * The admin console in a real browser against the running cluster: an operator signs in, finds a connected MQTT
+ * client on the sessions page and disconnects it; the client must really lose its connection, with MQTT 5 reason
+ * 0x98 (administrative action). Screenshots of each step land in {@code target/console-e2e/}.
+ */
+@ExtendWith(LogsOnFailure.class)
+class AdminConsoleEndToEndTest {
+
+    private static final Path SCREENSHOTS = Path.of("target", "console-e2e");
+    private static TributaryCluster cluster;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster = TributaryCluster.shared();
+    }
+
+    @Test
+    void operator_signs_in_finds_a_connected_client_and_disconnects_it() throws Exception {
+        String clientId = Clients.id("console-e2e");
+        CompletableFuture<Throwable> closedByServer = new CompletableFuture<>();
+        Mqtt5BlockingClient client = MqttClient.builder().useMqttVersion5().identifier(clientId)
+                .serverHost("127.0.0.1").serverPort(cluster.mqttPort(0))
+                .addDisconnectedListener(ctx -> {
+                    if (ctx.getSource() == MqttDisconnectSource.SERVER) {
+                        closedByServer.complete(ctx.getCause());
+                    }
+                }).buildBlocking();
+        client.connect();
+        client.subscribeWith().topicFilter("console/e2e/" + clientId + "/#").send();
+
+        try (HeadlessChromium chromium = HeadlessChromium.start(SCREENSHOTS)) {
+            ChromeDriver browser = chromium.driver();
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+
+            browser.get(cluster.sessionApiUrl() + "/console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("username")));
+            chromium.screenshot("01-login");
+            browser.findElement(By.name("username")).sendKeys(TributaryCluster.ADMIN_USER);
+            browser.findElement(By.name("password")).sendKeys(TributaryCluster.ADMIN_PASSWORD);
+            browser.findElement(By.cssSelector("button[type=submit]")).click();
+
+            // The overview fills in from GET /api/v1/overview: at least our client is connected.
+            wait.until(d -> {
+                String text = d.findElement(By.cssSelector("[data-testid=stat-connections]")).getText();
+                return !text.equals("–") && Long.parseLong(text.replace(",", "")) >= 1;
+            });
+            chromium.screenshot("02-overview");
+
+            browser.findElement(By.linkText("Sessions")).click();
+            WebElement prefix = wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("clientIdPrefix")));
+            prefix.sendKeys(clientId);
+            browser.findElement(By.xpath("//button[text()='Search']")).click();
+            By row = By.cssSelector("tr[data-client-id='" + clientId + "']");
+            wait.until(ExpectedConditions.elementToBeClickable(row)).click();
+            WebElement state = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                    By.cssSelector("[data-testid=session-state]")));
+            assertThat(state.getText()).isEqualTo("connected to " + cluster.nodeId(0));
+            assertThat(browser.findElement(By.cssSelector("[data-testid=session-details]")).getText())
+                    .contains("MQTT 5.0").contains("console/e2e/" + clientId + "/#");
+            chromium.screenshot("03-session-details");
+
+            browser.findElement(By.xpath("//button[text()='Disconnect']")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".notice"),
+                    "Disconnect sent to node " + cluster.nodeId(0)));
+
+            Throwable cause = closedByServer.get(15, TimeUnit.SECONDS);
+            assertThat(cause).isInstanceOf(Mqtt5DisconnectException.class);
+            assertThat(((Mqtt5DisconnectException) cause).getMqttMessage().getReasonCode())
+                    .isEqualTo(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION);
+            assertThat(client.getState().isConnected()).isFalse();
+
+            // The console sees it too, once the node has reported the closed connection (a session with expiry 0
+            // is then gone: the details answer 404). Each refresh re-renders the panel.
+            wait.ignoring(StaleElementReferenceException.class).until(d -> {
+                d.findElement(By.xpath("//button[text()='Refresh']")).click();
+                return d.findElements(By.cssSelector("[data-testid=session-state]")).isEmpty()
+                        || d.findElement(By.cssSelector("[data-testid=session-state]")).getText().equals("offline")
+                        || !d.findElements(By.cssSelector(".error")).isEmpty();
+            });
+            chromium.screenshot("04-after-disconnect");
+        }
+    }
+}

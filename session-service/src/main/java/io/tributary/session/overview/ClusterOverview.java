@@ -1,0 +1,32 @@
+package io.tributary.session.overview;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.tributary.session.kafkaview.KafkaInspector.MemberView;
+
+/**
+ * The cluster at a glance, as {@code GET /api/v1/overview} answers it. Message counters are cumulative (the sum of
+ * the {@code $SYS} counters the live transport nodes published last); the console turns two answers into rates.
+ * A part that could not be read is null and named in {@code problems}.
+ */
+public record ClusterOverview(
+        Instant at,
+        Long sessions,
+        long connections,
+        long messagesReceived,
+        long messagesSent,
+        List<TransportNode> transportNodes,
+        GroupHealth routing,
+        GroupHealth sessionService,
+        List<String> problems) {
+
+    /** One transport node incarnation; its figures are those of its last {@code $SYS} publication ({@code statsAt}). */
+    public record TransportNode(String nodeId, String incarnation, boolean alive, Instant firstSeen,
+            Instant lastSeen, Long connections, Long messagesReceived, Long messagesSent, Instant statsAt) {
+    }
+
+    /** The instances of a service seen as the members of its consumer group; {@code lag} in records. */
+    public record GroupHealth(String groupId, String state, List<MemberView> members, long lag) {
+    }
+}
