@@ -11,6 +11,8 @@ public final class HandlerNames {
     public static final String DECODER = "mqttDecoder";
     public static final String DECODED_COUNTER = "decodedCounter";
     public static final String ENCODER = "mqttEncoder";
+    /** Limits and the IP block list, answered at CONNECT; leaves with the first packet. */
+    public static final String ADMISSION = "admission";
     public static final String CONNECT = "connect";
     public static final String MALFORMED = "malformed";
     public static final String PUBLISH = "publish";
