@@ -31,6 +31,7 @@ public class ConnectAuthenticator {
     private static final Logger log = LoggerFactory.getLogger(ConnectAuthenticator.class);
 
     private final CredentialStore credentials;
+    private final io.tributary.session.blocklist.BlockListService blockList;
     private final AuthFailureStore failures;
     private final PasswordHasher hasher;
     private final AuthProperties properties;
@@ -42,7 +43,9 @@ public class ConnectAuthenticator {
     private final Counter certificateSuccesses;
 
     public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
-            AuthProperties properties, Clock clock, MeterRegistry registry) {
+            AuthProperties properties, Clock clock, MeterRegistry registry,
+            io.tributary.session.blocklist.BlockListService blockList) {
+        this.blockList = blockList;
         this.credentials = credentials;
         this.failures = failures;
         this.hasher = hasher;
@@ -58,6 +61,7 @@ public class ConnectAuthenticator {
         // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
         failureCounter("unknown_credentials");
         failureCounter("bad_password");
+        failureCounter("banned");
     }
 
     private Counter failureCounter(String cause) {
@@ -69,6 +73,8 @@ public class ConnectAuthenticator {
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
     public Authentication authenticate(SessionApi.ConnectRequest request) {
         try {
+            // First: a banned client costs no password hash.
+            blockList.check(request);
             Optional<Authentication> byCertificate = byCertificate(request);
             if (byCertificate.isPresent()) {
                 certificateSuccesses.increment();
@@ -176,7 +182,7 @@ public class ConnectAuthenticator {
     }
 
     /** "/10.0.0.7:51234", "10.0.0.7:51234", "/0:0:0:0:0:0:0:1:5" → the address without port; "unknown" when absent. */
-    static String remoteIp(String remoteAddress) {
+    public static String remoteIp(String remoteAddress) {
         if (remoteAddress == null || remoteAddress.isBlank() || remoteAddress.equals("null")) {
             return "unknown";
         }
