@@ -6,6 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
@@ -30,12 +31,12 @@ import jakarta.validation.constraints.NotNull;
 @ConfigurationProperties("tributary.transport.limits")
 public record LimitsProperties(
         @Min(0) int maxConnections,
-        @Min(0) double connectionRate,
+        @DecimalMin("0") double connectionRate,
         @Min(1) int connectionBurst,
-        @Min(0) double connectionRatePerIp,
+        @DecimalMin("0") double connectionRatePerIp,
         @Min(1) int connectionBurstPerIp,
         @Min(1) int trackedIps,
-        @Min(0) double publishRate,
+        @DecimalMin("0") double publishRate,
         @Min(1) int publishBurst,
         @Min(0) int maxPayloadSize,
         @Min(0) int maxSubscriptions,
