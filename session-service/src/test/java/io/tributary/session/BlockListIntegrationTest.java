@@ -54,7 +54,7 @@ class BlockListIntegrationTest extends ServiceTestBase {
         ConsumerRecord<byte[], byte[]> last = commands.get(commands.size() - 1);
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(last.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.DISCONNECT);
-        assertThat(RecordHeaders.readInt(last.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x8A);
+        assertThat(RecordHeaders.readInt(last.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x98);
     }
 
     @Test

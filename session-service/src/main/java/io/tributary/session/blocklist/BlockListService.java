@@ -28,14 +28,13 @@ import io.tributary.session.web.ApiException;
  * before authentication (a banned client costs no password hash), and again inside its session transaction under a
  * shared advisory lock. Adding an entry takes that lock exclusively, so it waits for CONNECTs in progress, and then
  * closes every live connection the entry matches with DISCONNECT commands on the nodes' downlink topics (MQTT 5
- * reason 0x8A, banned), in the same transaction: no connection slips between the check and the sweep.
+ * reason 0x98, administrative action: 0x8A banned is a CONNACK code only), in the same transaction: no connection
+ * slips between the check and the sweep.
  */
 @Service
 public class BlockListService {
 
     private static final Logger log = LoggerFactory.getLogger(BlockListService.class);
-    /** MQTT 5 reason code 0x8A, Banned. */
-    public static final int BANNED = 0x8A;
 
     private final BlockListStore store;
     private final FeedTopics topics;
@@ -101,7 +100,9 @@ public class BlockListService {
         List<ProducerRecord<byte[], byte[]>> commands = new ArrayList<>(live.size());
         for (BlockListStore.LiveConnection c : live) {
             topics.ensureDownlink(c.nodeId());
-            commands.add(DownlinkCommands.disconnect(c.nodeId(), c.clientId(), c.epoch(), BANNED));
+            // 0x8A (banned) is a CONNACK code only; a DISCONNECT says administrative action (MQTT 5 3.14.2.1).
+            commands.add(DownlinkCommands.disconnect(c.nodeId(), c.clientId(), c.epoch(),
+                    DownlinkCommands.ADMINISTRATIVE_ACTION));
         }
         // Awaited inside the transaction: if Kafka cannot take the commands the entry is not added (503), so an
         // entry never stands while connections it matches live on unnoticed.

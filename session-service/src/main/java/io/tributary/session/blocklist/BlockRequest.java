@@ -21,7 +21,8 @@ public record BlockRequest(String clientId, String username, String ip, String r
         if ((clientId != null && clientId.isEmpty()) || (username != null && username.isEmpty())) {
             throw ApiException.badRequest("clientId and username must not be empty");
         }
-        if ((clientId != null && clientId.length() > MAX_LENGTH) || (username != null && username.length() > MAX_LENGTH)) {
+        if ((clientId != null && clientId.length() > MAX_LENGTH)
+                || (username != null && username.length() > MAX_LENGTH)) {
             throw ApiException.badRequest("clientId and username are at most 65535 characters");
         }
         if (reason != null && reason.length() > MAX_REASON) {

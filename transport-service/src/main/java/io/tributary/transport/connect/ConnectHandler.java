@@ -376,8 +376,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized) or
-     * 0x8A (banned: on the block list), MQTT 3.x return codes 4, 5 and 5. Session-service logged it with the details; the node logs one line as for any
-     * refused CONNECT.
+     * 0x8A (banned: on the block list), MQTT 3.x return codes 4, 5 and 5. Session-service logged it with the details;
+     * the node logs one line as for any refused CONNECT.
      */
     private void refuseAuth(ChannelHandlerContext ctx, boolean v5, SessionApi.ConnectRefusal refusal) {
         boolean badCredentials = refusal.reason() == SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD;
