@@ -175,11 +175,11 @@ class LimitsTest {
         client.disconnect();
         try (RawMqtt raw = new RawMqtt(clientLimits.mqttPort())) {
             raw.send(RawMqtt.connect311(Clients.id("levels3"), 60));
-            assertThat(raw.readPacket(10_000)[3]).as("CONNACK accepted").isZero();
+            assertThat(raw.readPacket(10_000)[2]).as("CONNACK accepted").isZero();
             raw.send(RawMqtt.subscribe311(7, "it/levels/+/b/#", 1));
             byte[] subAck = raw.readPacket(10_000);
             assertThat(subAck[0] & 0xFF).isEqualTo(0x90);
-            assertThat(subAck[4] & 0xFF).isEqualTo(0x80);
+            assertThat(subAck[3] & 0xFF).isEqualTo(0x80);
         }
         assertThat(refusals(clientLimits, "topic_levels")).isGreaterThanOrEqualTo(3);
     }
@@ -206,7 +206,7 @@ class LimitsTest {
             int[] codes = new int[MAX_SUBSCRIPTIONS + 1];
             for (int i = 0; i <= MAX_SUBSCRIPTIONS; i++) {
                 raw.send(RawMqtt.subscribe311(i + 1, "it/s3/" + Clients.id("t") + "/" + i, 1));
-                codes[i] = raw.readPacket(10_000)[4] & 0xFF;
+                codes[i] = raw.readPacket(10_000)[3] & 0xFF;
             }
             assertThat(codes).containsExactly(1, 1, 1, 0x80);
         }
