@@ -82,8 +82,13 @@ public final class BlockListPoller implements SmartLifecycle {
         } catch (Exception e) {
             if (!failing) {
                 failing = true;
-                log.warn("Block list: could not fetch the IP entries, keeping the {} known: {}",
-                        admission.blockedIps().size(), e.toString());
+                if (version == null) {
+                    // Usual while session-service starts too; session-service checks every CONNECT anyway.
+                    log.info("Block list: not fetched yet ({}), retrying every {}", e.toString(), refresh);
+                } else {
+                    log.warn("Block list: could not fetch the IP entries, keeping the {} known: {}",
+                            admission.blockedIps().size(), e.toString());
+                }
             }
         }
     }
