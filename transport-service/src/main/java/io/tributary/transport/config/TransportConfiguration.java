@@ -272,7 +272,7 @@ public class TransportConfiguration {
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
                 new TerminalHandler(disconnector), metrics.byteCountingHandler());
         MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
-                handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector));
+                handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
         return new MqttListener(properties.mqtt().host(), properties.mqtt().ioThreads(), listeners.endpoints(),
                 registry, disconnector, listeners.tls());

@@ -34,7 +34,7 @@ class AdmissionHandlerTest {
     /** A channel with the admission check in front of a stand-in for the CONNECT handler that keeps what it gets. */
     private static EmbeddedChannel channel(ConnectAdmission admission, LimitRefusals refusals,
             Disconnector disconnector) {
-        return new EmbeddedChannel(new AdmissionHandler(admission, refusals, disconnector),
+        return new EmbeddedChannel(new AdmissionHandler(admission, refusals, disconnector, null),
                 new ChannelInboundHandlerAdapter());
     }
 
@@ -68,8 +68,11 @@ class AdmissionHandlerTest {
         third.writeInbound(connect(MqttVersion.MQTT_5, null));
         assertThat(returnCode(third)).isEqualTo(0x97);
         assertThat(third.isActive()).isFalse();
-        fourth.writeInbound(connect(MqttVersion.MQTT_3_1_1, null));
+
+        fourth.writeInbound(connect(MqttVersion.MQTT_3_1_1, null), MqttMessageBuilders.publish().topicName("a")
+                .qos(MqttQos.AT_MOST_ONCE).payload(io.netty.buffer.Unpooled.wrappedBuffer(new byte[1])).build());
         assertThat(returnCode(fourth)).as("MQTT 3.1.1: server unavailable").isEqualTo(3);
+        assertThat((Object) fourth.readInbound()).as("a packet behind a refused CONNECT is dropped").isNull();
         assertThat(refusals.count(LimitRefusals.CONNECTIONS)).isEqualTo(2);
 
         first.close();
