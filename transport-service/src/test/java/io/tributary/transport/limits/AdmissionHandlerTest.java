@@ -70,7 +70,7 @@ class AdmissionHandlerTest {
         assertThat(third.isActive()).isFalse();
 
         fourth.writeInbound(connect(MqttVersion.MQTT_3_1_1, null), MqttMessageBuilders.publish().topicName("a")
-                .qos(MqttQos.AT_MOST_ONCE).payload(io.netty.buffer.Unpooled.wrappedBuffer(new byte[1])).build());
+                .qos(MqttQoS.AT_MOST_ONCE).payload(io.netty.buffer.Unpooled.wrappedBuffer(new byte[1])).build());
         assertThat(returnCode(fourth)).as("MQTT 3.1.1: server unavailable").isEqualTo(3);
         assertThat((Object) fourth.readInbound()).as("a packet behind a refused CONNECT is dropped").isNull();
         assertThat(refusals.count(LimitRefusals.CONNECTIONS)).isEqualTo(2);
