@@ -16,6 +16,8 @@ public final class SessionApi {
     public static final String UNSUBSCRIBE = "/internal/v1/sessions/unsubscribe";
     public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
     public static final String HEARTBEAT = "/internal/v1/nodes/heartbeat";
+    /** GET, optional query parameter {@code version}: the IP entries of the block list ({@link BlockedIps}). */
+    public static final String BLOCKED_IPS = "/internal/v1/blocklist/ips";
 
     private SessionApi() {
     }
@@ -75,7 +77,17 @@ public final class SessionApi {
          * Authenticated (or anonymous) but not allowed: anonymous access disabled, a blocked credential, or a will
          * topic outside the publish ACL: MQTT 5 0x87, 3.1.1 code 5.
          */
-        NOT_AUTHORIZED
+        NOT_AUTHORIZED,
+        /** The client id, user name or source address is on the block list: MQTT 5 0x8A, 3.1.1 code 5. */
+        BANNED
+    }
+
+    /**
+     * The IP entries (addresses and CIDR ranges) of the block list, for transport nodes to refuse such clients
+     * before calling session-service. {@code version} changes whenever the IP entries change; asked with the
+     * version it has, a node gets {@code ranges} null when nothing changed.
+     */
+    public record BlockedIps(String version, List<String> ranges) {
     }
 
     /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */

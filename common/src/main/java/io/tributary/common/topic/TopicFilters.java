@@ -63,6 +63,21 @@ public final class TopicFilters {
         return null;
     }
 
+    /**
+     * Levels of a topic name or filter: one more than its separators ("a" 1, "a/b" 2, "/" 2, "a/#" 2). A shared
+     * subscription counts the levels of its inner filter, as that is what is matched against topic names.
+     */
+    public static int levels(String topicOrFilter) {
+        String s = SharedFilters.innerFilter(topicOrFilter);
+        int levels = 1;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '/') {
+                levels++;
+            }
+        }
+        return levels;
+    }
+
     public static boolean hasWildcard(String filter) {
         return filter.indexOf('+') >= 0 || filter.indexOf('#') >= 0;
     }

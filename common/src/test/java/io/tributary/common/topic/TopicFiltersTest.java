@@ -29,4 +29,15 @@ class TopicFiltersTest {
         assertThat(TopicFilters.topicNameProblem("#")).contains("wildcard");
         assertThat(TopicFilters.topicNameProblem("")).contains("empty");
     }
+
+    @Test
+    void levels_count_separators_plus_one_and_shared_filters_count_their_inner_filter() {
+        assertThat(TopicFilters.levels("a")).isEqualTo(1);
+        assertThat(TopicFilters.levels("a/b/c")).isEqualTo(3);
+        assertThat(TopicFilters.levels("/")).isEqualTo(2);
+        assertThat(TopicFilters.levels("a//b/")).isEqualTo(4);
+        assertThat(TopicFilters.levels("a/#")).isEqualTo(2);
+        assertThat(TopicFilters.levels("$share/group/a/+/c")).isEqualTo(3);
+        assertThat(TopicFilters.levels("$SYS/broker/load")).isEqualTo(3);
+    }
 }

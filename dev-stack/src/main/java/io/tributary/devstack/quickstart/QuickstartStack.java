@@ -161,6 +161,10 @@ final class QuickstartStack {
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
         // caller says otherwise; the services' own default, for production, is to refuse them.
         env.put("TRIBUTARY_AUTH_ANONYMOUS", System.getenv().getOrDefault("TRIBUTARY_AUTH_ANONYMOUS", "true"));
+        // On one machine every client, load generators included, comes from 127.0.0.1: a per-address connection
+        // rate would throttle them all together. Off unless the caller sets it; the node-wide rate still applies.
+        env.put("MQTT_MAX_CONNECTION_RATE_PER_IP",
+                System.getenv().getOrDefault("MQTT_MAX_CONNECTION_RATE_PER_IP", "0"));
         // The first admin of the REST API: a fixed development password (printed by the banner), so it stays right
         // across restarts on the same data directory, where the admin created at the first start is kept.
         env.put("TRIBUTARY_ADMIN_USER", adminUser());

@@ -134,6 +134,13 @@ public final class TributaryCluster {
                     .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
                     .env("KAFKA_DELIVERY_TIMEOUT", "6s")
+                    // Every test client connects from 127.0.0.1, and the fuzz and hostile tests open connections
+                    // by the hundred: the per-address and node connection rates must not refuse them. LimitsTest
+                    // checks those limits on nodes of its own.
+                    .env("MQTT_MAX_CONNECTION_RATE_PER_IP", 100_000)
+                    .env("MQTT_CONNECTION_BURST_PER_IP", 100_000)
+                    .env("MQTT_MAX_CONNECTION_RATE", 100_000)
+                    .env("MQTT_CONNECTION_BURST", 100_000)
                     .build());
         }
         session.start();

@@ -18,6 +18,7 @@ import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
 import io.tributary.session.auth.jwt.JwtVerifier;
+import io.tributary.session.blocklist.BlockListService;
 import io.tributary.session.auth.jwt.VerifiedToken;
 
 /**
@@ -39,6 +40,7 @@ public class ConnectAuthenticator {
     private static final Logger log = LoggerFactory.getLogger(ConnectAuthenticator.class);
 
     private final CredentialStore credentials;
+    private final BlockListService blockList;
     private final AuthFailureStore failures;
     private final PasswordHasher hasher;
     private final AuthProperties properties;
@@ -53,8 +55,10 @@ public class ConnectAuthenticator {
     private final Optional<JwtVerifier> jwt;
 
     public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
-            AuthProperties properties, Clock clock, MeterRegistry registry, Optional<JwtVerifier> jwt) {
+            AuthProperties properties, Clock clock, MeterRegistry registry, Optional<JwtVerifier> jwt,
+            BlockListService blockList) {
         this.jwt = jwt;
+        this.blockList = blockList;
         this.credentials = credentials;
         this.failures = failures;
         this.hasher = hasher;
@@ -76,6 +80,7 @@ public class ConnectAuthenticator {
             failureCounter("token_expired");
             failureCounter("token_bad_signature");
         }
+        failureCounter("banned");
     }
 
     private Counter failureCounter(String cause) {
@@ -87,6 +92,8 @@ public class ConnectAuthenticator {
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
     public Authentication authenticate(SessionApi.ConnectRequest request) {
         try {
+            // First: a banned client costs no password hash.
+            blockList.check(request);
             Optional<Authentication> byCertificate = byCertificate(request);
             if (byCertificate.isPresent()) {
                 certificateSuccesses.increment();
@@ -226,7 +233,7 @@ public class ConnectAuthenticator {
     }
 
     /** "/10.0.0.7:51234", "10.0.0.7:51234", "/0:0:0:0:0:0:0:1:5" → the address without port; "unknown" when absent. */
-    static String remoteIp(String remoteAddress) {
+    public static String remoteIp(String remoteAddress) {
         if (remoteAddress == null || remoteAddress.isBlank() || remoteAddress.equals("null")) {
             return "unknown";
         }

@@ -16,6 +16,7 @@ import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
+import io.tributary.session.blocklist.BlockListService;
 import io.tributary.session.auth.CredentialStore;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
@@ -55,10 +56,12 @@ public class ConnectService {
     private final SessionMetrics metrics;
     private final Clock clock;
     private final CredentialStore credentials;
+    private final BlockListService blockList;
 
     public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
             FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
-            SessionMetrics metrics, Clock clock, CredentialStore credentials) {
+            SessionMetrics metrics, Clock clock, CredentialStore credentials, BlockListService blockList) {
+        this.blockList = blockList;
         this.credentials = credentials;
         this.queues = queues;
         this.sessions = sessions;
@@ -79,6 +82,9 @@ public class ConnectService {
     public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
         String clientId = request.clientId();
         Instant now = clock.instant();
+        // Again under the block list's shared lock: an entry added since the first check is seen here, and one added
+        // later waits for this transaction and then finds the connection.
+        blockList.checkLocked(request);
         if (auth.credentialId() != null) {
             // Held until commit: a credential change waits for this CONNECT and then finds its connection to close;
             // a change that committed first is seen here and the client is asked to come back (server unavailable).

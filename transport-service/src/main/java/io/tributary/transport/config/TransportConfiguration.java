@@ -34,6 +34,12 @@ import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.limits.AdmissionHandler;
+import io.tributary.transport.limits.BlockListPoller;
+import io.tributary.transport.limits.ClientLimits;
+import io.tributary.transport.limits.ConnectAdmission;
+import io.tributary.transport.limits.LimitRefusals;
+import io.tributary.transport.limits.LimitsProperties;
 import io.tributary.transport.liveness.NodeHeartbeat;
 import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -213,6 +219,27 @@ public class TransportConfiguration {
                 properties.session().requestTimeout(), registry, disconnector);
     }
 
+    @Bean
+    LimitRefusals limitRefusals(MeterRegistry registry) {
+        return new LimitRefusals(registry, System::nanoTime);
+    }
+
+    @Bean
+    ConnectAdmission connectAdmission(LimitsProperties limits) {
+        return new ConnectAdmission(limits, System::nanoTime);
+    }
+
+    @Bean
+    ClientLimits clientLimits(LimitsProperties limits, LimitRefusals refusals) {
+        return new ClientLimits(limits, refusals, System::nanoTime);
+    }
+
+    @Bean
+    BlockListPoller blockListPoller(SessionServiceClient sessions, ConnectAdmission admission,
+            LimitsProperties limits) {
+        return new BlockListPoller(sessions, admission, limits.blockListRefresh());
+    }
+
     /** {@code kafka} in /actuator/health and the readiness group. */
     @Bean("kafka")
     KafkaAvailabilityHealthIndicator kafkaAvailabilityHealthIndicator(KafkaAvailability kafkaAvailability) {
@@ -228,8 +255,8 @@ public class TransportConfiguration {
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore)
-            throws Exception {
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
+            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals) throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
@@ -237,15 +264,15 @@ public class TransportConfiguration {
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget, sessionQueueStore),
-                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics),
+                        uplinkBudget, sessionQueueStore, clientLimits),
+                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
                 new TerminalHandler(disconnector), metrics.byteCountingHandler());
         MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
-                handlers);
+                handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
         return new MqttListener(properties.mqtt().host(), properties.mqtt().ioThreads(), listeners.endpoints(),
                 registry, disconnector, listeners.tls());

@@ -379,18 +379,21 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password) or 0x87 (not authorized),
-     * MQTT 3.x return codes 4 and 5. Session-service logged it with the details; the node logs one line as for any
-     * refused CONNECT.
+     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized) or
+     * 0x8A (banned: on the block list), MQTT 3.x return codes 4, 5 and 5. Session-service logged it with the details;
+     * the node logs one line as for any refused CONNECT.
      */
     private void refuseAuth(ChannelHandlerContext ctx, boolean v5, SessionApi.ConnectRefusal refusal) {
         boolean badCredentials = refusal.reason() == SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD;
+        boolean banned = refusal.reason() == SessionApi.RefusalReason.BANNED;
         MqttConnectReturnCode code = badCredentials
                 ? (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
                         : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD)
+                : banned && v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BANNED
                 : (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
                         : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED);
-        refuse(ctx, code, badCredentials ? "bad_credentials" : "not_authorized", refusal.message());
+        refuse(ctx, code, badCredentials ? "bad_credentials" : banned ? "banned" : "not_authorized",
+                refusal.message());
     }
 
     private static long intProperty(MqttProperties props, int id, long absent) {

@@ -11,6 +11,8 @@ public final class HandlerNames {
     public static final String DECODER = "mqttDecoder";
     public static final String DECODED_COUNTER = "decodedCounter";
     public static final String ENCODER = "mqttEncoder";
+    /** Limits and the IP block list, answered at CONNECT; leaves with the first packet. */
+    public static final String ADMISSION = "admission";
     public static final String CONNECT = "connect";
     /** Added by CONNECT in its own place, when the client's authentication expires (JWT). */
     public static final String AUTHENTICATION_EXPIRY = "authenticationExpiry";

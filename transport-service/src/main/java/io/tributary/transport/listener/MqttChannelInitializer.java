@@ -1,5 +1,8 @@
 package io.tributary.transport.listener;
 
+import java.util.function.Supplier;
+
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
@@ -35,12 +38,20 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     private final int maxPacketSize;
     private final ConnectHandler.ConnectContext connectContext;
     private final Handlers handlers;
+    /** Makes the per-channel admission check (limits, IP block list) in front of CONNECT; null: none. */
+    private final Supplier<ChannelHandler> admission;
 
     public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext,
             Handlers handlers) {
+        this(maxPacketSize, connectContext, handlers, null);
+    }
+
+    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext,
+            Handlers handlers, Supplier<ChannelHandler> admission) {
         this.maxPacketSize = maxPacketSize;
         this.connectContext = connectContext;
         this.handlers = handlers;
+        this.admission = admission;
     }
 
     @Override
@@ -61,6 +72,9 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast(HandlerNames.DECODER, new MqttDecoder(maxPacketSize));
         p.addLast(HandlerNames.DECODED_COUNTER, decoded);
         p.addLast(HandlerNames.ENCODER, MqttEncoder.INSTANCE);
+        if (admission != null) {
+            p.addLast(HandlerNames.ADMISSION, admission.get());
+        }
         p.addLast(HandlerNames.CONNECT, new ConnectHandler(connectContext));
         p.addLast(HandlerNames.MALFORMED, handlers.malformed());
         p.addLast(HandlerNames.PUBLISH, handlers.publish());

@@ -23,6 +23,7 @@ import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
+import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.PublishProducer;
 
@@ -51,6 +52,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final UplinkBudget budget;
     /** Null: de-duplication per connection only (unit tests without Redis). */
     private final InboundQos2Store qos2Store;
+    private final ClientLimits limits;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
@@ -59,6 +61,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store) {
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, ClientLimits.NONE);
+    }
+
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
+            ClientLimits limits) {
+        this.limits = limits;
         this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
@@ -130,6 +139,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (!connection.permissions().mayPublish(topic)) {
             metrics.publishIn(qos);
             deny(ctx, connection, topic, qos, packetId, v5);
+            return;
+        }
+        // A re-sent QoS 2 PUBLISH stored once already is only acknowledged again below, whatever the limits say.
+        boolean resentQos2 = qos == 2 && connection.inboundQos2().contains(packetId);
+        ClientLimits.Refusal limited = resentQos2 ? null
+                : limits.checkPublish(connection, topic, publish.payload().readableBytes());
+        if (limited != null) {
+            metrics.publishIn(qos);
+            refuseOverLimit(ctx, connection, limited, qos, packetId, v5);
             return;
         }
         byte[] payload = ByteBufUtil.getBytes(publish.payload());
@@ -204,6 +222,28 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, v5
                 ? ProblemInformation.forAck(connection, "not authorized to publish to '" + topic + "'")
                 : MqttProperties.NO_PROPERTIES, ctx.channel(), v5);
+    }
+
+    /**
+     * A PUBLISH over a limit (topic levels, payload size, publish rate) is never produced; it is counted and logged
+     * by {@link ClientLimits}. QoS 0 is dropped. MQTT 5 QoS 1/2: PUBACK / PUBREC with the refusal's reason code
+     * (0x90, 0x97), in arrival order; a failed PUBREC ends the QoS 2 exchange. MQTT 3.x has no negative
+     * acknowledgement, and a normal one would tell the client that a message we dropped was stored: the connection
+     * is closed instead (MQTT 3.1.1 section 3.3.5), so the client sends the message again after reconnecting, which
+     * succeeds once its rate is back under the limit.
+     */
+    private void refuseOverLimit(ChannelHandlerContext ctx, ClientConnection connection, ClientLimits.Refusal refusal,
+            int qos, int packetId, boolean v5) {
+        if (qos == 0) {
+            return;
+        }
+        if (!v5) {
+            disconnector.disconnect(ctx.channel(), refusal.code(), null, refusal.cause());
+            return;
+        }
+        Object slot = connection.inboundAcks().expect(packetId, qos);
+        connection.inboundAcks().complete(slot, refusal.code(), ProblemInformation.forAck(connection,
+                refusal.cause()), ctx.channel(), true);
     }
 
     /**

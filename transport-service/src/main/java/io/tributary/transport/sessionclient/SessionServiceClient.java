@@ -78,6 +78,21 @@ public final class SessionServiceClient {
         return post(SessionApi.HEARTBEAT, request, SessionApi.HeartbeatResponse.class);
     }
 
+    /** The IP entries of the block list; {@code ranges} is null when they are still at {@code knownVersion}. */
+    public CompletableFuture<SessionApi.BlockedIps> blockedIps(String knownVersion) {
+        String query = knownVersion == null ? ""
+                : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query)).timeout(timeout)
+                .header("Accept", "application/json").GET().build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+            if (response.statusCode() != 200) {
+                throw new UnavailableException("session-service answered " + response.statusCode() + " to "
+                        + SessionApi.BLOCKED_IPS, null);
+            }
+            return json.readValue(response.body(), SessionApi.BlockedIps.class);
+        });
+    }
+
     private <T> CompletableFuture<T> post(String path, Object body, Class<T> responseType) {
         byte[] bytes;
         try {

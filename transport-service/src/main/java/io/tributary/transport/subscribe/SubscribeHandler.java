@@ -29,6 +29,7 @@ import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 
@@ -47,6 +48,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int UNSPECIFIED_ERROR = 0x80;
     private static final int TOPIC_FILTER_INVALID = 0x8F;
     private static final int NOT_AUTHORIZED = 0x87;
+    private static final int QUOTA_EXCEEDED = 0x97;
 
     private final String nodeId;
     private final SessionServiceClient sessions;
@@ -54,9 +56,16 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private final Disconnector disconnector;
     private final OutboundDelivery delivery;
     private final TransportMetrics metrics;
+    private final ClientLimits limits;
 
     public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
             Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics) {
+        this(nodeId, sessions, subscriptions, disconnector, delivery, metrics, ClientLimits.NONE);
+    }
+
+    public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
+            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics, ClientLimits limits) {
+        this.limits = limits;
         this.metrics = metrics;
         this.nodeId = nodeId;
         this.sessions = sessions;
@@ -102,6 +111,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<String> problems = new ArrayList<>();
         List<Integer> forwardedIndexes = new ArrayList<>();
         List<SessionApi.Subscription> forwarded = new ArrayList<>();
+        int subscriptionsLeft = limits.subscriptionsLeft(connection);
+        int newFilters = 0;
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
             String filter = s.topicFilter();
@@ -116,12 +127,23 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             if (problem != null) {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
                 problems.add("'" + filter + "': " + problem);
+            } else if (limits.tooManyLevels(connection, filter)) {
+                codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
+                problems.add("'" + filter + "': more than " + limits.properties().maxTopicLevels() + " levels");
             } else if (!connection.permissions().maySubscribe(filter)) {
                 // Refused here and never sent to session-service, so it is neither stored nor ever matched.
                 codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
                 problems.add("'" + filter + "': not authorized");
                 AclDenials.subscribeDenied(metrics, connection, filter);
+            } else if (!connection.localFilters().containsKey(filter) && newFilters >= subscriptionsLeft) {
+                // Replacing a subscription the session holds is always allowed; only new ones count.
+                codes[i] = v5 ? QUOTA_EXCEEDED : FAILURE_V3;
+                problems.add("'" + filter + "': subscription limit reached");
+                limits.subscriptionRefused(connection, filter);
             } else {
+                if (!connection.localFilters().containsKey(filter)) {
+                    newFilters++;
+                }
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);
                 forwarded.add(new SessionApi.Subscription(filter, o.qos().value(), v5 && o.isNoLocal(),
@@ -134,10 +156,13 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         int finalSubscriptionId = subscriptionId;
+        int pendingNew = newFilters;
+        limits.pendingSubscriptions(connection, pendingNew);
         SessionApi.SubscribeRequest request = new SessionApi.SubscribeRequest(connection.clientId(),
                 connection.epoch(), nodeId, forwarded);
         connection.serialSessionCall(() -> sessions.subscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
+                    limits.pendingSubscriptions(connection, -pendingNew);
                     if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
                         connection.markTakenOver();
                         disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");

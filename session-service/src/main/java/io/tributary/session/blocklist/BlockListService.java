@@ -1,0 +1,184 @@
+package io.tributary.session.blocklist;
+
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.tributary.common.net.IpRange;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.auth.ConnectAuthenticator;
+import io.tributary.session.auth.ConnectRefusedException;
+import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.web.ApiException;
+
+/**
+ * The block list: client ids, user names and source addresses that may not connect. A CONNECT is checked twice:
+ * before authentication (a banned client costs no password hash), and again inside its session transaction under a
+ * shared advisory lock. Adding an entry takes that lock exclusively, so it waits for CONNECTs in progress, and then
+ * closes every live connection the entry matches with DISCONNECT commands on the nodes' downlink topics (MQTT 5
+ * reason 0x98, administrative action: 0x8A banned is a CONNACK code only), in the same transaction: no connection
+ * slips between the check and the sweep.
+ */
+@Service
+public class BlockListService {
+
+    private static final Logger log = LoggerFactory.getLogger(BlockListService.class);
+
+    private final BlockListStore store;
+    private final FeedTopics topics;
+    private final RecordSender sender;
+    private final Clock clock;
+
+    public BlockListService(BlockListStore store, FeedTopics topics, RecordSender sender, Clock clock) {
+        this.store = store;
+        this.topics = topics;
+        this.sender = sender;
+        this.clock = clock;
+    }
+
+    /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
+    public void check(SessionApi.ConnectRequest request) {
+        String ip = ip(request.remoteAddress());
+        Optional<BlockEntry> entry = store.match(request.clientId(), request.username(), ip);
+        if (entry.isPresent()) {
+            throw new ConnectRefusedException(SessionApi.RefusalReason.BANNED, "banned", "banned: " + describe(entry
+                    .get()) + " is on the block list");
+        }
+    }
+
+    /** The check inside a CONNECT's transaction, holding the shared lock until it commits. */
+    public void checkLocked(SessionApi.ConnectRequest request) {
+        store.lockShared();
+        try {
+            check(request);
+        } catch (ConnectRefusedException e) {
+            log.warn("CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
+                    request.clientId().replaceAll("\\p{Cntrl}", "?"), ip(request.remoteAddress()), e.getMessage());
+            throw e;
+        }
+    }
+
+    /** Adds an entry and closes the live connections it matches; the answer says how many. */
+    @Transactional
+    public Added add(BlockRequest body) {
+        if (body == null) {
+            throw ApiException.badRequest("request body is required");
+        }
+        BlockRequest r = body.checked();
+        store.lockExclusive();
+        long id;
+        try {
+            id = store.insert(r.clientId(), r.username(), r.ip(), r.reason(), clock.instant());
+        } catch (DuplicateKeyException e) {
+            throw ApiException.conflict("the block list has an entry for " + describe(r) + " already");
+        }
+        List<BlockListStore.LiveConnection> live = new ArrayList<>();
+        if (r.clientId() != null) {
+            live.addAll(store.liveByClientId(r.clientId()));
+        } else if (r.username() != null) {
+            live.addAll(store.liveByUsername(r.username()));
+        } else {
+            IpRange range = IpRange.parse(r.ip());
+            store.forEachLive(c -> {
+                if (range.contains(address(ip(c.remoteAddress())))) {
+                    live.add(c);
+                }
+            });
+        }
+        List<ProducerRecord<byte[], byte[]>> commands = new ArrayList<>(live.size());
+        for (BlockListStore.LiveConnection c : live) {
+            topics.ensureDownlink(c.nodeId());
+            // 0x8A (banned) is a CONNACK code only; a DISCONNECT says administrative action (MQTT 5 3.14.2.1).
+            commands.add(DownlinkCommands.disconnect(c.nodeId(), c.clientId(), c.epoch(),
+                    DownlinkCommands.ADMINISTRATIVE_ACTION));
+        }
+        // Awaited inside the transaction: if Kafka cannot take the commands the entry is not added (503), so an
+        // entry never stands while connections it matches live on unnoticed.
+        sender.sendAndAwait(commands);
+        log.info("Block list entry {} added ({}{}): {} live connection(s) closed", id, describe(r),
+                r.reason() == null ? "" : ", reason '" + r.reason() + "'", live.size());
+        return new Added(get(id), live.size());
+    }
+
+    /** An entry as stored, and how many live connections it closed when added. */
+    public record Added(BlockEntry entry, int disconnected) {
+    }
+
+    public BlockEntry get(long id) {
+        return store.find(id).orElseThrow(() -> ApiException.notFound("no block list entry " + id));
+    }
+
+    public Page list(int page, int size) {
+        if (page < 0) {
+            throw ApiException.badRequest("page must not be negative: " + page);
+        }
+        if (size < 1 || size > SessionAdminService.MAX_PAGE_SIZE) {
+            throw ApiException.badRequest("size must be 1.." + SessionAdminService.MAX_PAGE_SIZE + ": " + size);
+        }
+        return new Page(store.page((long) page * size, size), page, size, store.count());
+    }
+
+    /** @param total entries over all pages */
+    public record Page(List<BlockEntry> items, int page, int size, long total) {
+    }
+
+    public void delete(long id) {
+        BlockEntry entry = get(id);
+        if (!store.delete(id)) {
+            throw ApiException.notFound("no block list entry " + id);
+        }
+        log.info("Block list entry {} removed ({})", id, describe(entry));
+    }
+
+    /** The IP entries for transport nodes; ranges null when {@code knownVersion} is current. */
+    public SessionApi.BlockedIps blockedIps(String knownVersion) {
+        String version = store.ipVersion();
+        return new SessionApi.BlockedIps(version, version.equals(knownVersion) ? null : store.ipRanges());
+    }
+
+    /** The address part of a remote address as the transport sends it, or null when there is none. */
+    static String ip(String remoteAddress) {
+        String ip = ConnectAuthenticator.remoteIp(remoteAddress);
+        if (ip.equals("unknown")) {
+            return null;
+        }
+        int scope = ip.indexOf('%');
+        String literal = scope >= 0 ? ip.substring(0, scope) : ip;
+        // Only a literal goes to PostgreSQL's inet, which would fail the CONNECT on anything else.
+        return address(literal) == null ? null : literal;
+    }
+
+    private static InetAddress address(String literal) {
+        if (literal == null) {
+            return null;
+        }
+        try {
+            IpRange single = IpRange.parse(literal);
+            return InetAddress.getByAddress(single.network());
+        } catch (IllegalArgumentException | java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    private static String describe(BlockEntry e) {
+        return e.clientId() != null ? "client id '" + e.clientId() + "'"
+                : e.username() != null ? "user name '" + e.username() + "'" : "address " + e.ip();
+    }
+
+    private static String describe(BlockRequest r) {
+        return r.clientId() != null ? "client id '" + r.clientId() + "'"
+                : r.username() != null ? "user name '" + r.username() + "'" : "address " + r.ip();
+    }
+}

@@ -1,0 +1,55 @@
+package io.tributary.transport.limits;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * Limits a transport node enforces on its clients. Bound from {@code tributary.transport.limits.*}; application.yml
+ * maps the documented environment variables onto it. For every limit, 0 means none.
+ *
+ * @param maxConnections          open client connections of the node (TCP, TLS and WebSocket together, counted from
+ *                                accept to close); one more is refused at its CONNECT (MQTT 5 0x97, 3.x code 3)
+ * @param connectionRate          new connections per second the node accepts, with {@code connectionBurst} at once;
+ *                                beyond, CONNACK 0x9F (3.x code 3)
+ * @param connectionRatePerIp     the same per source IP address, with {@code connectionBurstPerIp}
+ * @param trackedIps              source addresses the per-IP rate keeps state for at most (bounds its memory)
+ * @param publishRate             PUBLISH packets per second per connection, with {@code publishBurst}
+ * @param maxPayloadSize          bytes of one PUBLISH payload; keep payload, topic, properties and client id of a
+ *                                message below Kafka's maximum record size (1 MiB by default)
+ * @param maxSubscriptions        topic filters one session may hold (those it resumed count too)
+ * @param maxTopicLevels          levels of a PUBLISH topic, a will topic or a SUBSCRIBE filter
+ * @param blockListRefresh        how often the node fetches the IP entries of the block list from session-service
+ */
+@Validated
+@ConfigurationProperties("tributary.transport.limits")
+public record LimitsProperties(
+        @Min(0) int maxConnections,
+        @DecimalMin("0") double connectionRate,
+        @Min(1) int connectionBurst,
+        @DecimalMin("0") double connectionRatePerIp,
+        @Min(1) int connectionBurstPerIp,
+        @Min(1) int trackedIps,
+        @DecimalMin("0") double publishRate,
+        @Min(1) int publishBurst,
+        @Min(0) int maxPayloadSize,
+        @Min(0) int maxSubscriptions,
+        @Min(0) int maxTopicLevels,
+        @NotNull Duration blockListRefresh) {
+
+    /** No limit at all (unit tests of handlers that are not about limits). */
+    public static LimitsProperties none() {
+        return new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, Duration.ofSeconds(5));
+    }
+
+    @AssertTrue(message = "tributary.transport.limits.block-list-refresh must be at least 100ms")
+    public boolean isRefreshValid() {
+        return blockListRefresh == null || blockListRefresh.toMillis() >= 100;
+    }
+}
