@@ -168,9 +168,16 @@ class SharedSubscriptionsTest {
         publisher.connect();
         Mqtt5BlockingClient member = Clients.hive5(cluster.mqttPort(0), id("m"));
         member.connect();
-        try (Mqtt5BlockingClient.Mqtt5Publishes publishes = member.publishes(MqttGlobalPublishFilter.ALL)) {
+        // A subscriber from before the publish: once it has the message, routing is past it, so the shared
+        // subscription made next cannot receive it as a live message either.
+        Mqtt5BlockingClient probe = Clients.hive5(cluster.mqttPort(0), id("probe"));
+        probe.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes publishes = member.publishes(MqttGlobalPublishFilter.ALL);
+                Mqtt5BlockingClient.Mqtt5Publishes routed = probe.publishes(MqttGlobalPublishFilter.ALL)) {
+            probe.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
             publisher.publishWith().topic(topic).payload("kept".getBytes(StandardCharsets.UTF_8))
                     .qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
+            assertThat(routed.receive(15, TimeUnit.SECONDS)).as("the publish was routed").isPresent();
             member.subscribeWith().topicFilter("$share/" + id("g") + "/" + topic).qos(MqttQos.AT_LEAST_ONCE).send();
             assertThat(publishes.receive(1, TimeUnit.SECONDS)).as("no retained message (MQTT 5 4.8.2)").isEmpty();
             // A normal subscription of the same client still gets it: the message was retained.
@@ -181,6 +188,7 @@ class SharedSubscriptionsTest {
             publisher.publishWith().topic(topic).payload(new byte[0]).qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
             publisher.disconnect();
             member.disconnect();
+            probe.disconnect();
         }
     }
 
