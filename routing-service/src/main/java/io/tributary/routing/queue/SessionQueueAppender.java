@@ -1,19 +1,14 @@
 package io.tributary.routing.queue;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -22,6 +17,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.tributary.common.queue.EntryHeaders;
+import io.tributary.common.queue.LuaScripts;
 import io.tributary.common.queue.SessionQueueKeys;
 
 /**
@@ -101,7 +97,7 @@ public final class SessionQueueAppender implements AutoCloseable {
             end
             return out""".getBytes(StandardCharsets.UTF_8);
     /** The script's SHA-1: it is sent by digest (EVALSHA), its body only when Redis does not have it cached. */
-    private static final String APPEND_DIGEST = digest(APPEND);
+    private static final String APPEND_DIGEST = LuaScripts.digest(APPEND);
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -173,7 +169,7 @@ public final class SessionQueueAppender implements AutoCloseable {
         try {
             RedisAsyncCommands<byte[], byte[]> redis = connection().async();
             return redis.<List<Long>>evalsha(APPEND_DIGEST, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
-                    .exceptionallyCompose(e -> noScript(e)
+                    .exceptionallyCompose(e -> LuaScripts.isNoScript(e)
                             // Redis restarted or flushed its scripts: the body loads it again. Safe to send late:
                             // this call holds everything of this batch for this queue and partition.
                             ? redis.<List<Long>>eval(APPEND, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
@@ -184,11 +180,6 @@ public final class SessionQueueAppender implements AutoCloseable {
         }
     }
 
-    private static boolean noScript(Throwable e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        return cause instanceof RedisNoScriptException
-                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
-    }
 
     private static List<Appended> outcomes(List<Long> reply, int count) {
         List<Appended> out = new ArrayList<>(count);
@@ -217,13 +208,6 @@ public final class SessionQueueAppender implements AutoCloseable {
         return new Appended(Status.NO_SESSION, 0, 0);
     }
 
-    private static String digest(byte[] script) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is required of every JDK", e);
-        }
-    }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);

@@ -2,16 +2,12 @@ package io.tributary.transport.sessionqueue;
 
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -33,6 +28,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.tributary.common.queue.LuaScripts;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.publish.InboundQos2Store;
 
@@ -78,7 +74,7 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
             end
             return {sent, entries}""".getBytes(StandardCharsets.UTF_8);
     /** Sent by digest (EVALSHA): the body only when Redis does not have it cached. */
-    private static final String FETCH_DIGEST = digest(FETCH);
+    private static final String FETCH_DIGEST = LuaScripts.digest(FETCH);
 
     /** PUBREC of a queued QoS 2 message: the message leaves the queue, its packet id now awaits PUBCOMP. */
     private static final byte[] RELEASE = """
@@ -175,7 +171,7 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
         return call(() -> {
             RedisAsyncCommands<byte[], byte[]> redis = connection().async();
             return redis.<List<Object>>evalsha(FETCH_DIGEST, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
-                    .exceptionallyCompose(e -> noScript(e)
+                    .exceptionallyCompose(e -> LuaScripts.isNoScript(e)
                             // Redis restarted or flushed its scripts: the body loads it again.
                             ? redis.<List<Object>>eval(FETCH, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
                             : CompletableFuture.failedFuture(e))
@@ -183,19 +179,7 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
         });
     }
 
-    private static boolean noScript(Throwable e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        return cause instanceof RedisNoScriptException
-                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
-    }
 
-    private static String digest(byte[] script) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is required of every JDK", e);
-        }
-    }
 
     /** The client acknowledged (or will never get) the message at {@code seq}: it leaves the queue. */
     public CompletableFuture<Long> remove(String clientId, long seq) {

@@ -1,0 +1,26 @@
+package io.tributary.common.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.Test;
+
+class LuaScriptsTest {
+
+    @Test
+    void the_digest_is_the_sha1_redis_names_the_script_by() {
+        assertThat(LuaScripts.digest("return 1".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo("e0e1f9fabfc9d4800c877a703b823ac0578ff8db");
+    }
+
+    @Test
+    void noscript_is_recognised_also_when_wrapped() {
+        RuntimeException noScript = new RuntimeException("NOSCRIPT No matching script. Please use EVAL.");
+        assertThat(LuaScripts.isNoScript(noScript)).isTrue();
+        assertThat(LuaScripts.isNoScript(new CompletionException(noScript))).isTrue();
+        assertThat(LuaScripts.isNoScript(new RuntimeException("ERR wrong number of arguments"))).isFalse();
+        assertThat(LuaScripts.isNoScript(new RuntimeException((String) null))).isFalse();
+    }
+}
