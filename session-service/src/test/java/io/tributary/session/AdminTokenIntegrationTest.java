@@ -77,16 +77,34 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
     }
 
     @Test
-    void actuatorAndInternalApiStayOpen() throws Exception {
+    void actuatorStaysOpenAndTheInternalApiNeedsTheDeploymentToken() throws Exception {
         assertThat(getWith("/actuator/health", null).status()).isEqualTo(200);
         assertThat(http.send(HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-        Response connect = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(new SessionApi.ConnectRequest(
-                        "tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"))))
+        byte[] body = json.writeValueAsBytes(new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30,
+                "127.0.0.1:1", "user"));
+        Response none = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build());
-        assertThat(connect.status()).as("internal API without token: %s", connect.body()).isEqualTo(200);
+        assertThat(none.status()).as("internal API without token: %s", none.body()).isEqualTo(401);
+        Response wrong = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT_BATCH))
+                .header("Content-Type", "application/json")
+                .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN.substring(1) + "x")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(new SessionApi.ConnectBatch(
+                        java.util.List.of(new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30,
+                                "127.0.0.1:1", "user"))))))
+                .build());
+        assertThat(wrong.status()).as("internal API with a wrong token: %s", wrong.body()).isEqualTo(401);
+        Response heartbeat = exchange(HttpRequest.newBuilder(uri(SessionApi.HEARTBEAT))
+                .header("Content-Type", "application/json").header(SessionApi.TOKEN_HEADER, "Bearer x")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(
+                        new SessionApi.HeartbeatRequest("node-t", "inc-1"))))
+                .build());
+        assertThat(heartbeat.status()).isEqualTo(401);
+        Response right = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
+                .header("Content-Type", "application/json").header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        assertThat(right.status()).as("internal API with the token: %s", right.body()).isEqualTo(200);
     }
 
     @Test

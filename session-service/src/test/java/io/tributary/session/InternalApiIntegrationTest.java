@@ -290,6 +290,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("gus", gus, "node-a",
                 List.of(new SessionApi.Subscription("a", 3, false, false, 0)))).status()).isEqualTo(400);
         HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
+                .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{nope"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(garbage.statusCode()).isEqualTo(400);

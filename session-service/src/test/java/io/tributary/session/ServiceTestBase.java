@@ -69,7 +69,11 @@ abstract class ServiceTestBase {
         // The first admin of the REST API, as TRIBUTARY_ADMIN_USER / TRIBUTARY_ADMIN_PASSWORD configure it.
         registry.add("tributary.session.admin.user", () -> ADMIN_USER);
         registry.add("tributary.session.admin.password", () -> ADMIN_PASSWORD);
+        registry.add("tributary.internal.token", () -> INTERNAL_TOKEN);
     }
+
+    /** The internal API's secret in these tests; every internal call carries it. */
+    protected static final String INTERNAL_TOKEN = "test-internal-token-0123456789";
 
     protected static final String ADMIN_USER = "admin";
     protected static final String ADMIN_PASSWORD = "test-admin-password";
@@ -161,6 +165,9 @@ abstract class ServiceTestBase {
     /** A request to {@code path}, carrying the admin bearer token when it goes to the admin API. */
     protected HttpRequest.Builder request(String path) throws Exception {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        if (path.startsWith("/internal/")) {
+            return builder.header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN);
+        }
         return path.startsWith("/api/") ? builder.header("Authorization", "Bearer " + adminToken()) : builder;
     }
 

@@ -12,6 +12,15 @@ import io.tributary.common.kafka.PublishProperties;
 public final class SessionApi {
 
     public static final String CONNECT = "/internal/v1/sessions/connect";
+    /** Many CONNECTs of one node in one call ({@link ConnectBatch} in, {@link ConnectBatchResponse} out). */
+    public static final String CONNECT_BATCH = "/internal/v1/sessions/connect-batch";
+    /** Many ended connections of one node in one call ({@link DisconnectBatch}); 200 with an empty body. */
+    public static final String DISCONNECT_BATCH = "/internal/v1/sessions/disconnect-batch";
+    /**
+     * Header carrying the deployment's internal API secret ({@code TRIBUTARY_INTERNAL_TOKEN}) on every internal call;
+     * session-service answers 401 without it.
+     */
+    public static final String TOKEN_HEADER = "X-Tributary-Internal-Token";
     public static final String SUBSCRIBE = "/internal/v1/sessions/subscribe";
     public static final String UNSUBSCRIBE = "/internal/v1/sessions/unsubscribe";
     public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
@@ -64,6 +73,41 @@ public final class SessionApi {
             return "ConnectRequest[clientId=" + clientId + ", nodeId=" + nodeId + ", username=" + username
                     + ", password=" + (password == null ? "none" : "***") + "]";
         }
+    }
+
+    /** CONNECTs a transport node gathered while its previous calls were under way, answered in one go. */
+    public record ConnectBatch(List<ConnectRequest> requests) {
+    }
+
+    /** One outcome per request of a {@link ConnectBatch}, in the same order. */
+    public record ConnectBatchResponse(List<ConnectOutcome> outcomes) {
+    }
+
+    /**
+     * What became of one CONNECT of a batch: exactly one of the three is set.
+     *
+     * @param accepted    the session, as {@link #CONNECT} answers it
+     * @param refused     refused by authentication, authorization or the block list, as {@link #CONNECT} answers it
+     *                    with {@link #CONNECT_REFUSED_STATUS}
+     * @param unavailable why this one could not be done now (the client is told server unavailable and may retry)
+     */
+    public record ConnectOutcome(ConnectResponse accepted, ConnectRefusal refused, String unavailable) {
+
+        public static ConnectOutcome accepted(ConnectResponse response) {
+            return new ConnectOutcome(response, null, null);
+        }
+
+        public static ConnectOutcome refused(ConnectRefusal refusal) {
+            return new ConnectOutcome(null, refusal, null);
+        }
+
+        public static ConnectOutcome unavailable(String why) {
+            return new ConnectOutcome(null, null, why);
+        }
+    }
+
+    /** Ended connections of one node, applied in one go (each as {@link #DISCONNECT} would). */
+    public record DisconnectBatch(List<DisconnectRequest> requests) {
     }
 
     /** HTTP status of a CONNECT that session-service refused; the body is a {@link ConnectRefusal}. */

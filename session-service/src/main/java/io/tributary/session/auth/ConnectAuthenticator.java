@@ -91,20 +91,62 @@ public class ConnectAuthenticator {
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
     public Authentication authenticate(SessionApi.ConnectRequest request) {
+        return authenticate(request, () -> blockList.check(request), credentials::match);
+    }
+
+    /**
+     * {@link #authenticate} for a batch of CONNECTs: the block list and the credentials they could match are read
+     * in one query each, not one per CONNECT.
+     *
+     * @return per request (same order), its {@link Authentication} or the {@link ConnectRefusedException} refusing it
+     */
+    public List<Object> authenticateAll(List<SessionApi.ConnectRequest> requests) {
+        List<ConnectRefusedException> banned = blockList.checkAll(requests);
+        List<Credential> candidates = credentials.candidates(
+                requests.stream().map(SessionApi.ConnectRequest::username).toList(),
+                requests.stream().map(SessionApi.ConnectRequest::clientId).toList());
+        CredentialLookup lookup = (username, clientId) -> CredentialStore.best(candidates, username, clientId);
+        java.util.stream.IntStream indexes = java.util.stream.IntStream.range(0, requests.size());
+        if (requests.stream().anyMatch(r -> r.password() != null)) {
+            // Password hashes cost tens of milliseconds of CPU each: spread over the cores, not one after the other.
+            indexes = indexes.parallel();
+        }
+        return indexes.mapToObj(i -> {
+            ConnectRefusedException ban = banned.get(i);
+            try {
+                return (Object) authenticate(requests.get(i), () -> {
+                    if (ban != null) {
+                        throw ban;
+                    }
+                }, lookup);
+            } catch (ConnectRefusedException e) {
+                return e;
+            }
+        }).toList();
+    }
+
+    /** Finds the credential that fits a user name and client id best (see {@link CredentialStore#match}). */
+    @FunctionalInterface
+    private interface CredentialLookup {
+        Optional<Credential> match(String username, String clientId);
+    }
+
+    private Authentication authenticate(SessionApi.ConnectRequest request, Runnable blockCheck,
+            CredentialLookup lookup) {
         try {
             // First: a banned client costs no password hash.
-            blockList.check(request);
+            blockCheck.run();
             Optional<Authentication> byCertificate = byCertificate(request);
             if (byCertificate.isPresent()) {
                 certificateSuccesses.increment();
                 return byCertificate.get();
             }
             if (jwt.isPresent() && JwtVerifier.isToken(request.password())) {
-                Authentication result = byToken(request, jwt.get());
+                Authentication result = byToken(request, jwt.get(), lookup);
                 tokenSuccesses.increment();
                 return result;
             }
-            Authentication result = decide(request);
+            Authentication result = decide(request, lookup);
             (result == Authentication.ANONYMOUS ? anonymousSuccesses : passwordSuccesses).increment();
             return result;
         } catch (ConnectRefusedException e) {
@@ -141,9 +183,9 @@ public class ConnectAuthenticator {
      * A valid token, then its authorization: the credential naming its subject (and fitting the client id) may block
      * it and supplies the ACL when the token carries none; with neither, the client is not authorized.
      */
-    private Authentication byToken(SessionApi.ConnectRequest request, JwtVerifier verifier) {
+    private Authentication byToken(SessionApi.ConnectRequest request, JwtVerifier verifier, CredentialLookup lookup) {
         VerifiedToken token = verifier.verify(request.password(), request.username(), request.clientId());
-        Optional<Credential> match = credentials.match(token.subject(), request.clientId());
+        Optional<Credential> match = lookup.match(token.subject(), request.clientId());
         if (match.isPresent() && match.get().blocked()) {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
@@ -158,8 +200,8 @@ public class ConnectAuthenticator {
                 publish, subscribe, token.subject(), token.acceptedUntil());
     }
 
-    private Authentication decide(SessionApi.ConnectRequest request) {
-        Optional<Credential> match = credentials.match(request.username(), request.clientId());
+    private Authentication decide(SessionApi.ConnectRequest request, CredentialLookup lookup) {
+        Optional<Credential> match = lookup.match(request.username(), request.clientId());
         if (match.isEmpty()) {
             if (request.password() != null) {
                 hasher.burnDecoy(request.password());

@@ -5,7 +5,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -75,6 +78,48 @@ public class CredentialStore {
      * Share-locks the credential until the end of the CONNECT's transaction and returns its version, so a change
      * committed meanwhile is seen (and one committing later waits and then finds this connection).
      */
+    /**
+     * {@link #lockVersionForConnect} for many credentials in one query, in id order.
+     *
+     * @return version by id; blocked and deleted credentials are absent
+     */
+    public Map<Long, Long> lockVersionsForConnect(Collection<Long> ids) {
+        Map<Long, Long> versions = new HashMap<>();
+        if (ids.isEmpty()) {
+            return versions;
+        }
+        jdbc.sql("SELECT id, version FROM credentials WHERE id IN (:ids) AND NOT blocked ORDER BY id FOR SHARE")
+                .param("ids", ids)
+                .query((rs, n) -> Map.entry(rs.getLong("id"), rs.getLong("version")))
+                .list()
+                .forEach(e -> versions.put(e.getKey(), e.getValue()));
+        return versions;
+    }
+
+    /**
+     * Every credential that could fit one of these CONNECTs (by user name or by client id), read in one query; the
+     * best fit of each is then picked from them by {@link #best}, the rule {@link #match} applies.
+     */
+    public List<Credential> candidates(Collection<String> usernames, Collection<String> clientIds) {
+        List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE client_id IN (:clientIds)"
+                        + (names.isEmpty() ? "" : " OR username IN (:usernames)"))
+                .param("clientIds", clientIds.isEmpty() ? List.of("") : clientIds)
+                .param("usernames", names.isEmpty() ? List.of("") : names)
+                .query(ROW)
+                .list();
+    }
+
+    /** The best fit among {@code candidates} for a CONNECT, by the rule of {@link #match}. */
+    public static Optional<Credential> best(Collection<Credential> candidates, String username, String clientId) {
+        return candidates.stream()
+                .filter(c -> c.username() != null
+                        ? c.username().equals(username) && (c.clientId() == null || c.clientId().equals(clientId))
+                        : c.clientId() != null && c.clientId().equals(clientId))
+                .max(Comparator.comparingInt(Credential::specificity)
+                        .thenComparing(c -> c.passwordHash() != null));
+    }
+
     public Optional<Long> lockVersionForConnect(long id) {
         return jdbc.sql("SELECT version FROM credentials WHERE id = :id AND NOT blocked FOR SHARE")
                 .param("id", id)

@@ -58,6 +58,54 @@ public class BlockListService {
         }
     }
 
+    /**
+     * {@link #check} for a batch of CONNECTs with one query.
+     *
+     * @return per request (same order), its refusal, or null when no entry matches it
+     */
+    public List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests) {
+        List<BlockEntry> entries = store.candidates(requests.stream().map(SessionApi.ConnectRequest::clientId).toList(),
+                requests.stream().map(SessionApi.ConnectRequest::username).toList());
+        List<ConnectRefusedException> refusals = new ArrayList<>(requests.size());
+        for (SessionApi.ConnectRequest request : requests) {
+            refusals.add(entries.isEmpty() ? null : entries.stream().filter(e -> matches(e, request)).findFirst()
+                    .map(e -> new ConnectRefusedException(SessionApi.RefusalReason.BANNED, "banned",
+                            "banned: " + describe(e) + " is on the block list"))
+                    .orElse(null));
+        }
+        return refusals;
+    }
+
+    /** What {@link BlockListStore#match} asks of PostgreSQL, for an entry already read. */
+    private static boolean matches(BlockEntry e, SessionApi.ConnectRequest request) {
+        if (e.clientId() != null) {
+            return e.clientId().equals(request.clientId());
+        }
+        if (e.username() != null) {
+            return e.username().equals(request.username());
+        }
+        InetAddress address = address(ip(request.remoteAddress()));
+        return address != null && IpRange.parse(e.ip()).contains(address);
+    }
+
+    /**
+     * {@link #checkLocked} for a batch: takes the shared lock once for the transaction, then checks them all.
+     *
+     * @return per request (same order), its refusal, or null
+     */
+    public List<ConnectRefusedException> checkAllLocked(List<SessionApi.ConnectRequest> requests) {
+        store.lockShared();
+        List<ConnectRefusedException> refusals = checkAll(requests);
+        for (int i = 0; i < refusals.size(); i++) {
+            if (refusals.get(i) != null) {
+                log.warn("CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
+                        requests.get(i).clientId().replaceAll("\\p{Cntrl}", "?"),
+                        ip(requests.get(i).remoteAddress()), refusals.get(i).getMessage());
+            }
+        }
+        return refusals;
+    }
+
     /** The check inside a CONNECT's transaction, holding the shared lock until it commits. */
     public void checkLocked(SessionApi.ConnectRequest request) {
         store.lockShared();

@@ -3,6 +3,7 @@ package io.tributary.session.blocklist;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -47,6 +48,20 @@ public class BlockListStore {
                 .param("ip", ip)
                 .query(BlockListStore::map)
                 .optional();
+    }
+
+    /**
+     * Every entry that could match one of a batch of CONNECTs, in id order, read in one query: those naming one of the
+     * client ids or user names, and every address entry (there are few; transport nodes hold them all too).
+     */
+    public List<BlockEntry> candidates(Collection<String> clientIds, Collection<String> usernames) {
+        List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE client_id IN (:clientIds)"
+                        + (names.isEmpty() ? "" : " OR username IN (:usernames)") + " OR ip_range IS NOT NULL ORDER BY id")
+                .param("clientIds", clientIds.isEmpty() ? List.of("") : clientIds)
+                .param("usernames", names.isEmpty() ? List.of("") : names)
+                .query(BlockListStore::map)
+                .list();
     }
 
     /** Held by a CONNECT until its transaction ends. */

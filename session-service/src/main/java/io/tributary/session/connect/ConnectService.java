@@ -3,22 +3,23 @@ package io.tributary.session.connect;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
-import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
-import io.tributary.session.blocklist.BlockListService;
+import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.auth.CredentialStore;
-import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.blocklist.BlockListService;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.Presence;
@@ -27,29 +28,24 @@ import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
-import io.tributary.session.store.StoredSubscription;
-import io.tributary.session.store.SubscriptionStore;
-import io.tributary.session.takeover.DownlinkCommands;
-import io.tributary.session.web.ApiException;
-import io.tributary.session.will.StoredWill;
-import io.tributary.session.will.WillStore;
-import io.tributary.session.will.WillTiming;
 
 /**
- * A client passed CONNECT on a transport node. Under the session's row lock: draw a new epoch from the global
- * sequence, discard or resume the stored session (re-pointing its subscriptions in the feed to the new node), tell
- * the previous node to close its connection, wait for Kafka to acknowledge all of it, then record the new owner.
+ * Clients that passed CONNECT on transport nodes, taken a batch at a time in one transaction. Under the sessions' row
+ * locks (taken in client id order): draw each a new epoch from the global sequence, discard or resume its stored
+ * session (re-pointing resumed subscriptions in the feed to the new node), tell previous nodes to close their
+ * connections, wait for Kafka to acknowledge all of it, then record the new owners.
+ *
+ * <p>Every statement covers the whole batch (one {@code IN (...)} query or one JDBC batch), so a storm of CONNECTs
+ * costs a handful of round trips and one commit per batch instead of a dozen round trips per client; what each
+ * client's session goes through is decided by {@link ConnectPlan} and {@link SessionResumption} exactly as for one.
  */
 @Service
 public class ConnectService {
 
-    private static final Logger log = LoggerFactory.getLogger(ConnectService.class);
     private static final int LOCK_ATTEMPTS = 3;
 
     private final SessionStore sessions;
-    private final SubscriptionStore subscriptions;
-    private final WillStore wills;
-    private final FeedTopics topics;
+    private final SessionResumption resumption;
     private final RecordSender sender;
     private final PresenceStore presence;
     private final SessionQueues queues;
@@ -58,131 +54,160 @@ public class ConnectService {
     private final CredentialStore credentials;
     private final BlockListService blockList;
 
-    public ConnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
-            FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
-            SessionMetrics metrics, Clock clock, CredentialStore credentials, BlockListService blockList) {
-        this.blockList = blockList;
-        this.credentials = credentials;
-        this.queues = queues;
+    public ConnectService(SessionStore sessions, SessionResumption resumption, RecordSender sender,
+            PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock,
+            CredentialStore credentials, BlockListService blockList) {
         this.sessions = sessions;
-        this.subscriptions = subscriptions;
-        this.wills = wills;
-        this.topics = topics;
+        this.resumption = resumption;
         this.sender = sender;
         this.presence = presence;
+        this.queues = queues;
         this.metrics = metrics;
         this.clock = clock;
+        this.credentials = credentials;
+        this.blockList = blockList;
     }
 
     /**
-     * @param auth the outcome of {@link io.tributary.session.auth.ConnectAuthenticator}, decided before this
-     *             transaction; its credential is share-locked here and must still be at the version that was checked
+     * One CONNECT: {@link #connectAll} with a batch of one.
+     *
+     * @throws ConnectRefusedException when a block list entry added meanwhile matches it
+     * @throws io.tributary.session.web.ApiException 503 when its credential changed meanwhile
      */
     @Transactional
     public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
-        String clientId = request.clientId();
-        Instant now = clock.instant();
-        // Again under the block list's shared lock: an entry added since the first check is seen here, and one added
-        // later waits for this transaction and then finds the connection.
-        blockList.checkLocked(request);
-        if (auth.credentialId() != null) {
-            // Held until commit: a credential change waits for this CONNECT and then finds its connection to close;
-            // a change that committed first is seen here and the client is asked to come back (server unavailable).
-            Optional<Long> version = credentials.lockVersionForConnect(auth.credentialId());
-            if (version.isEmpty() || version.get() != auth.version()) {
-                throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
-                        "credential " + auth.credentialId() + " changed during CONNECT; connect again");
-            }
+        SessionApi.ConnectOutcome outcome = connectAll(List.of(new Admitted(request, auth))).get(0);
+        if (outcome.refused() != null) {
+            throw new ConnectRefusedException(outcome.refused().reason(), "banned", outcome.refused().message());
         }
-        Locked locked = lockOrCreate(clientId);
-        SessionRecord row = locked.row();
-        // Drawn only once the row is locked: the previous holder of the lock drew its epoch before, so the epochs of
-        // one client increase in commit order, and stay above those of any deleted earlier session of the client.
-        ConnectPlan plan = ConnectPlan.of(row, locked.created(), request.cleanStart(), now, sessions.nextEpoch());
-        long epoch = plan.newEpoch();
-        int partitions = topics.publishPartitions();
-
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        List<SessionApi.Subscription> resumed = new ArrayList<>();
-        if (plan.discardSession()) {
-            for (String filter : subscriptions.deleteAll(clientId)) {
-                records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
-            }
-            if (!locked.created()) {
-                // The old session's queue goes with it (a new client has none: queues die with their sessions).
-                queues.delete(clientId);
-            }
-        } else {
-            TopicPermissions permissions = TopicPermissions.of(auth.acl());
-            for (StoredSubscription s : subscriptions.list(clientId)) {
-                if (!permissions.maySubscribe(s.filter())) {
-                    // Made under an ACL that has since changed: the resumed session must not keep receiving what
-                    // the client may no longer subscribe to.
-                    subscriptions.delete(clientId, s.filter());
-                    records.add(SubscriptionRecords.removal(s.filter(), clientId, epoch, partitions));
-                    log.info("Client {}: subscription '{}' of the resumed session removed, its ACL no longer allows it",
-                            clientId, s.filter());
-                    continue;
-                }
-                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, request.sessionExpirySeconds() > 0), partitions));
-                resumed.add(s.toApi());
-            }
+        if (outcome.unavailable() != null) {
+            throw new io.tributary.session.web.ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
+                    outcome.unavailable());
         }
-        // The client is back: a will its previous connection left pending is cancelled (MQTT 5 3.1.3.2.2), unless
-        // its session ends now (clean start, or expired) — the will goes out when the delay passes "or the Session
-        // ends, whichever happens first" — or it is due already and only waits for the publisher's next run; then
-        // it is published now, with this CONNECT's records.
-        Optional<StoredWill> pendingWill = wills.replace(clientId, epoch, request.nodeId(), request.protocolVersion(),
-                request.will());
-        boolean publishPending = pendingWill.isPresent()
-                && (plan.discardSession() || WillTiming.dueAt(pendingWill.get().publishAt(), now));
-        if (publishPending) {
-            records.add(pendingWill.get().toRecord(now.toEpochMilli()));
-        }
-        if (plan.takeover()) {
-            topics.ensureDownlink(plan.takeoverNode());
-            records.add(DownlinkCommands.takeover(plan.takeoverNode(), clientId, epoch));
-        }
-        if (request.sessionExpirySeconds() > 0) {
-            // Before the subscriptions say "persistent" in the feed: routing appends only to an existing queue.
-            queues.ensure(clientId, now);
-        }
-        sender.sendAndAwait(records);
-
-        sessions.markConnected(clientId, new SessionStore.Connection(request.nodeId(), epoch, request.cleanStart(),
-                request.sessionExpirySeconds(), request.protocolVersion(), request.keepAliveSeconds(),
-                request.remoteAddress(), request.username(), now, request.nodeIncarnation()));
-        credentials.linkSession(clientId, auth.credentialId());
-        // Written under the row lock, so presence writes of one client land in epoch order.
-        presence.set(clientId, new Presence(request.nodeId(), epoch, now));
-        boolean wasConnected = row.connected();
-        AfterCommit.run(() -> metrics.connected(wasConnected, plan.takeover()));
-        if (pendingWill.isPresent()) {
-            AfterCommit.run(publishPending ? () -> metrics.willsPublished(1) : metrics::willCancelled);
-        }
-        if (plan.takeover()) {
-            log.debug("Client {} taken over from node {} by node {} at epoch {}", clientId, plan.takeoverNode(),
-                    request.nodeId(), epoch);
-        }
-        return new SessionApi.ConnectResponse(epoch, plan.sessionPresent(), resumed, auth.acl(),
-                auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli());
-    }
-
-    private record Locked(SessionRecord row, boolean created) {
+        return outcome.accepted();
     }
 
     /**
-     * Inserts the row if missing, then locks it. The row can vanish between the two (an expiry sweep or a
-     * disconnect with expiry 0 committed in between), hence the retry.
+     * @param batch authenticated CONNECTs (by {@link io.tributary.session.auth.ConnectAuthenticator}, before this
+     *              transaction); a client id may appear more than once, later ones then take over earlier ones
+     * @return one outcome per request, in order
+     * @throws io.tributary.session.kafka.KafkaUnavailableException when Kafka did not take the records: nothing of
+     *         the batch is kept
      */
-    private Locked lockOrCreate(String clientId) {
-        for (int attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
-            boolean created = sessions.insertIfAbsent(clientId);
-            var row = sessions.lock(clientId);
-            if (row.isPresent()) {
-                return new Locked(row.get(), created);
+    @Transactional
+    public List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch) {
+        Instant now = clock.instant();
+        SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
+        // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
+        // waits for this transaction and then finds the connections.
+        List<ConnectRefusedException> banned = blockList.checkAllLocked(
+                batch.stream().map(Admitted::request).toList());
+        // Held until commit: a credential change waits for these CONNECTs and then finds their connections to close;
+        // a change that committed first is seen here and that client is asked to come back (server unavailable).
+        Map<Long, Long> versions = credentials.lockVersionsForConnect(batch.stream()
+                .map(a -> a.auth().credentialId()).filter(Objects::nonNull).distinct().sorted().toList());
+        List<Integer> admitted = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Authentication auth = batch.get(i).auth();
+            if (banned.get(i) != null) {
+                outcomes[i] = SessionApi.ConnectOutcome.refused(banned.get(i).refusal());
+            } else if (auth.credentialId() != null
+                    && !Long.valueOf(auth.version()).equals(versions.get(auth.credentialId()))) {
+                outcomes[i] = SessionApi.ConnectOutcome.unavailable("credential " + auth.credentialId()
+                        + " changed during CONNECT; connect again");
+            } else {
+                admitted.add(i);
             }
         }
-        throw new IllegalStateException("session row of " + clientId + " keeps disappearing");
+        for (List<Integer> round : rounds(batch, admitted)) {
+            connectRound(batch, round, now, outcomes);
+        }
+        return List.of(outcomes);
+    }
+
+    /** A CONNECT and the outcome of its authentication. */
+    public record Admitted(SessionApi.ConnectRequest request, Authentication auth) {
+    }
+
+    /**
+     * Splits the admitted requests into rounds in which each client id appears once, in arrival order: the second
+     * CONNECT of a client in one batch is applied after the first, as if it had come in the next batch.
+     */
+    private static List<List<Integer>> rounds(List<Admitted> batch, List<Integer> admitted) {
+        List<List<Integer>> rounds = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i : admitted) {
+            int round = seen.merge(batch.get(i).request().clientId(), 1, Integer::sum) - 1;
+            if (round == rounds.size()) {
+                rounds.add(new ArrayList<>());
+            }
+            rounds.get(round).add(i);
+        }
+        return rounds;
+    }
+
+    /** Connects distinct clients; the new owners are recorded once Kafka has acknowledged their records. */
+    private void connectRound(List<Admitted> batch, List<Integer> round, Instant now,
+            SessionApi.ConnectOutcome[] outcomes) {
+        // Client id order: every multi-row locker takes rows in this order, so batches never deadlock each other.
+        Map<String, Integer> byClient = new java.util.TreeMap<>();
+        round.forEach(i -> byClient.put(batch.get(i).request().clientId(), i));
+        List<String> clientIds = new ArrayList<>(byClient.keySet());
+        Set<String> created = new HashSet<>();
+        Map<String, SessionRecord> rows = lockOrCreate(clientIds, created);
+        // Drawn only once the rows are locked: the previous holder of a lock drew its epoch before, so the epochs of
+        // one client increase in commit order, and stay above those of any deleted earlier session of the client.
+        List<Long> epochs = sessions.nextEpochs(clientIds.size());
+        Map<String, SessionResumption.Connecting> connecting = new LinkedHashMap<>();
+        for (int k = 0; k < clientIds.size(); k++) {
+            String clientId = clientIds.get(k);
+            Admitted a = batch.get(byClient.get(clientId));
+            ConnectPlan plan = ConnectPlan.of(rows.get(clientId), created.contains(clientId), a.request().cleanStart(),
+                    now, epochs.get(k));
+            connecting.put(clientId, new SessionResumption.Connecting(a.request(), a.auth(), plan,
+                    created.contains(clientId), rows.get(clientId).connected()));
+        }
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        Map<String, List<SessionApi.Subscription>> resumed = resumption.apply(connecting, now, records);
+        sender.sendAndAwait(records);
+
+        List<SessionStore.Connected> connected = new ArrayList<>(connecting.size());
+        Map<String, Presence> presences = new LinkedHashMap<>();
+        for (SessionResumption.Connecting c : connecting.values()) {
+            SessionApi.ConnectRequest r = c.request();
+            long epoch = c.plan().newEpoch();
+            connected.add(new SessionStore.Connected(r.clientId(), new SessionStore.Connection(r.nodeId(), epoch,
+                    r.cleanStart(), r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(),
+                    r.remoteAddress(), r.username(), now, r.nodeIncarnation()), c.auth().credentialId()));
+            presences.put(r.clientId(), new Presence(r.nodeId(), epoch, now));
+            Authentication auth = c.auth();
+            outcomes[byClient.get(r.clientId())] = SessionApi.ConnectOutcome.accepted(new SessionApi.ConnectResponse(
+                    epoch, c.plan().sessionPresent(), resumed.getOrDefault(r.clientId(), List.of()), auth.acl(),
+                    auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli()));
+            boolean wasConnected = c.wasConnected();
+            boolean takeover = c.plan().takeover();
+            AfterCommit.run(() -> metrics.connected(wasConnected, takeover));
+        }
+        sessions.markAllConnected(connected);
+        // Written under the row locks, so presence writes of one client land in epoch order.
+        presence.setAll(presences);
+    }
+
+    /**
+     * Inserts the rows that are missing, then locks them all. A row can vanish between the two (an expiry sweep or a
+     * disconnect with expiry 0 committed in between), hence the retry for those.
+     */
+    private Map<String, SessionRecord> lockOrCreate(List<String> clientIds, Set<String> created) {
+        Map<String, SessionRecord> rows = new HashMap<>();
+        List<String> missing = clientIds;
+        for (int attempt = 0; attempt < LOCK_ATTEMPTS && !missing.isEmpty(); attempt++) {
+            created.addAll(sessions.insertAllIfAbsent(missing));
+            rows.putAll(sessions.lockAll(missing));
+            missing = missing.stream().filter(id -> !rows.containsKey(id)).toList();
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("session rows of " + missing + " keep disappearing");
+        }
+        return rows;
     }
 }

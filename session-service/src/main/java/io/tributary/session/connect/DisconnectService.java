@@ -3,7 +3,10 @@ package io.tributary.session.connect;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -65,59 +68,108 @@ public class DisconnectService {
     /** @return true when the session changed; false when the request was stale or repeated */
     @Transactional
     public boolean disconnect(SessionApi.DisconnectRequest request) {
-        String clientId = request.clientId();
-        Optional<SessionRecord> locked = sessions.lock(clientId);
-        if (locked.isEmpty() || locked.get().epoch() != request.epoch() || !locked.get().connected()) {
-            return false;
-        }
-        // An older transport does not say; it published wills itself.
-        SessionApi.WillOutcome will = request.will() == null ? SessionApi.WillOutcome.PUBLISHED : request.will();
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        end(locked.get(), request.sessionExpirySeconds(), will, clock.instant(), records);
-        sender.sendAndAwait(records);
-        ended(locked.get());
-        return true;
+        return disconnectAll(List.of(request)) == 1;
     }
 
     /**
-     * Ends the connection of {@code session}, whose row the caller has locked in its transaction and found connected:
-     * changes the stores and appends the feed records to {@code records}, which the caller must have acknowledged by
-     * Kafka before it commits, then call {@link #ended}.
+     * Many ended connections (of distinct or repeated clients) in one transaction: the rows are locked in client id
+     * order, stale and repeated requests change nothing, the feed records of all are awaited once.
      *
-     * @param sessionExpirySeconds the expiry in force at the end; 0 removes the session and its subscriptions
-     * @param will                 what becomes of the connection's will
+     * @return how many sessions changed
+     */
+    @Transactional
+    public int disconnectAll(List<SessionApi.DisconnectRequest> requests) {
+        Map<String, SessionRecord> rows = sessions.lockAll(new TreeSet<>(requests.stream()
+                .map(SessionApi.DisconnectRequest::clientId).toList()));
+        List<Ending> endings = new ArrayList<>();
+        for (SessionApi.DisconnectRequest request : requests) {
+            // remove: a second request for the same epoch in this batch finds the session ended, as after commit.
+            SessionRecord row = rows.remove(request.clientId());
+            if (row == null || row.epoch() != request.epoch() || !row.connected()) {
+                continue;
+            }
+            // An older transport does not say; it published wills itself.
+            SessionApi.WillOutcome will = request.will() == null ? SessionApi.WillOutcome.PUBLISHED : request.will();
+            endings.add(new Ending(row, request.sessionExpirySeconds(), will));
+        }
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        endAll(endings, clock.instant(), records);
+        sender.sendAndAwait(records);
+        ended(endings.stream().map(Ending::session).toList());
+        return endings.size();
+    }
+
+    /**
+     * The end of one connection: the session, whose row the caller locked and found connected; the expiry in force at
+     * the end (0 removes the session and its subscriptions); what becomes of its will.
+     */
+    public record Ending(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will) {
+    }
+
+    /**
+     * Ends these connections (distinct clients): changes the stores, a statement or pipeline for all of them, and
+     * appends the feed records to {@code records}, which the caller must have acknowledged by Kafka before it commits,
+     * then call {@link #ended}.
+     */
+    public void endAll(List<Ending> endings, Instant now, List<ProducerRecord<byte[], byte[]>> records) {
+        if (endings.isEmpty()) {
+            return;
+        }
+        int partitions = topics.publishPartitions();
+        Map<String, Long> epochs = new HashMap<>();
+        List<String> removed = new ArrayList<>();
+        List<Ending> offline = new ArrayList<>();
+        for (Ending e : endings) {
+            epochs.put(e.session().clientId(), e.session().epoch());
+            if (e.sessionExpirySeconds() == 0) {
+                removed.add(e.session().clientId());
+            } else {
+                offline.add(e);
+            }
+        }
+        for (SubscriptionStore.Removed r : subscriptions.deleteAllOf(removed)) {
+            records.add(SubscriptionRecords.removal(r.filter(), r.clientId(), epochs.get(r.clientId()), partitions));
+        }
+        if (!removed.isEmpty()) {
+            sessions.deleteAll(removed);
+            queues.deleteAll(removed);
+        }
+        Map<String, List<StoredSubscription>> kept = subscriptions.listAllOf(
+                offline.stream().map(e -> e.session().clientId()).toList());
+        kept.forEach((clientId, list) -> list.forEach(s ->
+                records.add(SubscriptionRecords.upsert(s.toRecord(null, epochs.get(clientId), true), partitions))));
+        sessions.markAllDisconnected(offline.stream().map(e -> new SessionStore.Disconnected(e.session().clientId(),
+                e.sessionExpirySeconds(), now, ExpiryPolicy.expiresAt(now, e.sessionExpirySeconds()))).toList());
+        List<String> discardWills = new ArrayList<>();
+        for (Ending e : endings) {
+            String clientId = e.session().clientId();
+            if (e.will() != SessionApi.WillOutcome.SCHEDULE) {
+                // Under the row lock the client's will row, if any, is the one of this epoch (CONNECT replaced it).
+                discardWills.add(clientId);
+                continue;
+            }
+            Optional<Long> delay = wills.delayOf(clientId, e.session().epoch());
+            if (delay.isPresent()) {
+                wills.schedule(clientId, e.session().epoch(),
+                        WillTiming.publishAt(now, delay.get(), e.sessionExpirySeconds()));
+            }
+        }
+        wills.deleteAll(discardWills);
+    }
+
+    /**
+     * Ends the connection of {@code session}, whose row the caller has locked in its transaction and found connected
+     * ({@link #endAll} for one).
      */
     public void end(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will, Instant now,
             List<ProducerRecord<byte[], byte[]>> records) {
-        String clientId = session.clientId();
-        long epoch = session.epoch();
-        int partitions = topics.publishPartitions();
-        if (sessionExpirySeconds == 0) {
-            for (String filter : subscriptions.deleteAll(clientId)) {
-                records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
-            }
-            sessions.delete(clientId);
-            queues.delete(clientId);
-        } else {
-            for (StoredSubscription s : subscriptions.list(clientId)) {
-                records.add(SubscriptionRecords.upsert(s.toRecord(null, epoch, true), partitions));
-            }
-            sessions.markDisconnected(clientId, sessionExpirySeconds, now,
-                    ExpiryPolicy.expiresAt(now, sessionExpirySeconds));
-        }
-        if (will == SessionApi.WillOutcome.SCHEDULE) {
-            Optional<Long> delay = wills.delayOf(clientId, epoch);
-            if (delay.isPresent()) {
-                wills.schedule(clientId, epoch, WillTiming.publishAt(now, delay.get(), sessionExpirySeconds));
-            }
-        } else {
-            wills.delete(clientId, epoch);
-        }
+        endAll(List.of(new Ending(session, sessionExpirySeconds, will)), now, records);
     }
 
-    /** After the records of {@link #end} were acknowledged: presence and the connected gauge follow. */
-    public void ended(SessionRecord session) {
-        presence.removeIfEpoch(session.clientId(), session.epoch());
-        AfterCommit.run(metrics::disconnected);
+    /** After the records of {@link #endAll} were acknowledged: presence and the connected gauge follow. */
+    public void ended(List<SessionRecord> sessionsEnded) {
+        presence.removeAllIfEpoch(sessionsEnded.stream().collect(java.util.stream.Collectors.toMap(
+                SessionRecord::clientId, SessionRecord::epoch, (a, b) -> b)));
+        sessionsEnded.forEach(s -> AfterCommit.run(metrics::disconnected));
     }
 }

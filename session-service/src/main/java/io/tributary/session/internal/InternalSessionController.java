@@ -22,9 +22,12 @@ public class InternalSessionController {
     private final SubscriptionService subscriptions;
     private final RetainedLookup retained;
     private final ConnectAuthenticator authenticator;
+    private final ConnectBatches connectBatches;
 
     public InternalSessionController(ConnectService connects, DisconnectService disconnects,
-            SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator) {
+            SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator,
+            ConnectBatches connectBatches) {
+        this.connectBatches = connectBatches;
         this.authenticator = authenticator;
         this.connects = connects;
         this.disconnects = disconnects;
@@ -39,6 +42,28 @@ public class InternalSessionController {
         // Before the session transaction: a refused CONNECT changes no session (403 with the reason), and the
         // bcrypt check holds no row lock.
         return connects.connect(request, authenticator.authenticate(request));
+    }
+
+    /** Many CONNECTs of one node; each gets its outcome (accepted, refused, or unavailable), in order. */
+    @PostMapping(path = SessionApi.CONNECT_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.ConnectBatchResponse connectBatch(@RequestBody SessionApi.ConnectBatch batch) {
+        return connectBatches.connect(batch);
+    }
+
+    /** Many ended connections of one node; 200 with an empty body (stale epochs change nothing). */
+    @PostMapping(path = SessionApi.DISCONNECT_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<Void> disconnectBatch(@RequestBody SessionApi.DisconnectBatch batch) {
+        if (batch == null || batch.requests() == null) {
+            throw io.tributary.session.web.ApiException.badRequest("requests are required");
+        }
+        if (batch.requests().size() > ConnectBatches.MAX_BATCH) {
+            throw io.tributary.session.web.ApiException.badRequest("at most " + ConnectBatches.MAX_BATCH
+                    + " requests per batch: " + batch.requests().size());
+        }
+        batch.requests().forEach(InternalRequests::check);
+        disconnects.disconnectAll(batch.requests());
+        return ResponseEntity.ok().build();
     }
 
     @PostMapping(path = SessionApi.SUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,

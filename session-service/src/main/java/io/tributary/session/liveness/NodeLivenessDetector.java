@@ -144,14 +144,16 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
         Instant now = clock.instant();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         List<NodeKey> keys = new ArrayList<>(rows.size());
+        List<DisconnectService.Ending> endings = new ArrayList<>(rows.size());
         for (SessionStore.OnDeadNode row : rows) {
             // Ended as if its connection had dropped: the expiry it had, the will due after its delay.
-            disconnects.end(row.session(), row.session().sessionExpirySeconds(), SessionApi.WillOutcome.SCHEDULE,
-                    now, records);
+            endings.add(new DisconnectService.Ending(row.session(), row.session().sessionExpirySeconds(),
+                    SessionApi.WillOutcome.SCHEDULE));
             keys.add(new NodeKey(row.session().nodeId(), row.nodeIncarnation()));
         }
+        disconnects.endAll(endings, now, records);
         sender.sendAndAwait(records);
-        rows.forEach(row -> disconnects.ended(row.session()));
+        disconnects.ended(rows.stream().map(SessionStore.OnDeadNode::session).toList());
         int n = rows.size();
         AfterCommit.run(() -> metrics.sessionsEndedForDeadNodes(n));
         return keys;

@@ -1,6 +1,8 @@
 package io.tributary.session.presence;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -8,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.tributary.session.redis.RedisAccess;
@@ -57,6 +60,22 @@ public class PresenceStore {
         }
     }
 
+    /** {@link #set} for many clients, pipelined. Never throws (see {@link #set}). */
+    public void setAll(Map<String, Presence> presences) {
+        if (presences.isEmpty()) {
+            return;
+        }
+        try {
+            var async = redis.async();
+            List<RedisFuture<?>> sent = new ArrayList<>(presences.size());
+            presences.forEach((clientId, p) -> sent.add(async.hset(key(clientId), Map.of("node", p.nodeId(),
+                    "epoch", Long.toString(p.epoch()), "connectedAt", p.connectedAt().toString()))));
+            redis.awaitAll(sent);
+        } catch (RuntimeException e) {
+            log.warn("Cannot record presence of {} clients in Redis: {}", presences.size(), e.toString());
+        }
+    }
+
     /**
      * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #set}).
      *
@@ -70,6 +89,22 @@ public class PresenceStore {
         } catch (RuntimeException e) {
             log.warn("Cannot remove presence of {} from Redis: {}", clientId, e.toString());
             return false;
+        }
+    }
+
+    /** {@link #removeIfEpoch} for many clients (client id to epoch), pipelined. Never throws. */
+    public void removeAllIfEpoch(Map<String, Long> epochs) {
+        if (epochs.isEmpty()) {
+            return;
+        }
+        try {
+            var async = redis.async();
+            List<RedisFuture<?>> sent = new ArrayList<>(epochs.size());
+            epochs.forEach((clientId, epoch) -> sent.add(async.eval(DELETE_IF_EPOCH, ScriptOutputType.INTEGER,
+                    new String[] {key(clientId)}, Long.toString(epoch))));
+            redis.awaitAll(sent);
+        } catch (RuntimeException e) {
+            log.warn("Cannot remove presence of {} clients from Redis: {}", epochs.size(), e.toString());
         }
     }
 

@@ -1,10 +1,13 @@
 package io.tributary.session.queue;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 import org.springframework.stereotype.Component;
 
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.session.redis.RedisAccess;
@@ -37,6 +40,27 @@ public class SessionQueues {
     /** Makes sure the persistent session of {@code clientId} has a queue (kept as it is if it exists). */
     public void ensure(String clientId, Instant now) {
         redis.commands().hsetnx(SessionQueueKeys.meta(clientId), SessionQueueKeys.CREATED, now.toString());
+    }
+
+    /** {@link #ensure} for many sessions, pipelined. */
+    public void ensureAll(Collection<String> clientIds, Instant now) {
+        var async = redis.async();
+        List<RedisFuture<?>> sent = new ArrayList<>(clientIds.size());
+        for (String clientId : clientIds) {
+            sent.add(async.hsetnx(SessionQueueKeys.meta(clientId), SessionQueueKeys.CREATED, now.toString()));
+        }
+        redis.awaitAll(sent);
+    }
+
+    /** {@link #delete} for many sessions, pipelined. */
+    public void deleteAll(Collection<String> clientIds) {
+        var async = redis.async();
+        List<RedisFuture<?>> sent = new ArrayList<>(clientIds.size());
+        for (String clientId : clientIds) {
+            sent.add(async.del(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId),
+                    SessionQueueKeys.released(clientId), SessionQueueKeys.inboundQos2(clientId)));
+        }
+        redis.awaitAll(sent);
     }
 
     /**

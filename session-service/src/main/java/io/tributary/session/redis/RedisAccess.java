@@ -1,13 +1,23 @@
 package io.tributary.session.redis;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import org.springframework.stereotype.Component;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.tributary.session.config.SessionServiceProperties;
@@ -20,9 +30,11 @@ import io.tributary.session.config.SessionServiceProperties;
 public class RedisAccess implements AutoCloseable {
 
     private final RedisClient client;
+    private final Duration timeout;
     private volatile StatefulRedisConnection<String, String> connection;
 
     public RedisAccess(SessionServiceProperties properties) {
+        this.timeout = properties.redis().commandTimeout();
         RedisURI uri = RedisURI.create(properties.redis().url());
         uri.setTimeout(properties.redis().commandTimeout());
         this.client = RedisClient.create(uri);
@@ -35,6 +47,35 @@ public class RedisAccess implements AutoCloseable {
     }
 
     public RedisCommands<String, String> commands() {
+        return connection().sync();
+    }
+
+    /** Commands sent without waiting for each answer: many in a row travel as one pipeline. */
+    public RedisAsyncCommands<String, String> async() {
+        return connection().async();
+    }
+
+    /**
+     * Waits for the answers of commands sent through {@link #async()}; the first failure is thrown.
+     *
+     * @throws RedisCommandExecutionException or another Lettuce exception, as the synchronous commands would
+     */
+    public void awaitAll(List<? extends RedisFuture<?>> futures) {
+        for (RedisFuture<?> f : futures) {
+            try {
+                f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedisException("interrupted waiting for Redis", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new RedisException(e.getCause());
+            } catch (TimeoutException e) {
+                throw new RedisCommandTimeoutException("Redis did not answer within " + timeout.toMillis() + " ms");
+            }
+        }
+    }
+
+    private StatefulRedisConnection<String, String> connection() {
         StatefulRedisConnection<String, String> c = connection;
         if (c == null) {
             synchronized (this) {
@@ -45,7 +86,7 @@ public class RedisAccess implements AutoCloseable {
                 }
             }
         }
-        return c.sync();
+        return c;
     }
 
     @Override

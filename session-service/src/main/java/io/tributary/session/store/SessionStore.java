@@ -4,9 +4,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -39,9 +44,11 @@ public class SessionStore {
     }
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
 
-    public SessionStore(JdbcClient jdbc) {
+    public SessionStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
     }
 
     /**
@@ -64,6 +71,73 @@ public class SessionStore {
      */
     public long nextEpoch() {
         return jdbc.sql("SELECT nextval('session_epochs')").query(Long.class).single();
+    }
+
+    /**
+     * {@link #insertIfAbsent} for many clients in one round trip (a JDBC batch), in the order given — callers pass
+     * client ids sorted, the order every multi-row locker uses, so two batches never wait for each other in a cycle.
+     *
+     * @return the client ids whose rows were created
+     */
+    public Set<String> insertAllIfAbsent(List<String> clientIds) {
+        int[] counts = jdbcTemplate.batchUpdate(
+                "INSERT INTO sessions (client_id, epoch) VALUES (?, 0) ON CONFLICT (client_id) DO NOTHING",
+                clientIds.stream().map(id -> new Object[] {id}).toList());
+        Set<String> created = new HashSet<>();
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == 1) {
+                created.add(clientIds.get(i));
+            }
+        }
+        return created;
+    }
+
+    /** {@link #nextEpoch()} drawn {@code count} times in one query, in increasing order. */
+    public List<Long> nextEpochs(int count) {
+        return jdbc.sql("SELECT nextval('session_epochs') FROM generate_series(1, :count)")
+                .param("count", count).query(Long.class).list().stream().sorted().toList();
+    }
+
+    /** Locks the rows of these clients in client id order, until the end of the transaction; absent ones are missing. */
+    public Map<String, SessionRecord> lockAll(Collection<String> clientIds) {
+        Map<String, SessionRecord> rows = new HashMap<>();
+        if (clientIds.isEmpty()) {
+            return rows;
+        }
+        jdbc.sql("SELECT " + COLUMNS + " FROM sessions WHERE client_id IN (:clientIds) ORDER BY client_id FOR UPDATE")
+                .param("clientIds", clientIds)
+                .query(ROW)
+                .list()
+                .forEach(row -> rows.put(row.clientId(), row));
+        return rows;
+    }
+
+    /** {@link #markConnected} and the credential link for many clients in one round trip. */
+    public void markAllConnected(List<Connected> connected) {
+        jdbcTemplate.batchUpdate("""
+                UPDATE sessions SET node_id = ?, epoch = ?, connected = true, clean_start = ?,
+                    session_expiry_seconds = ?, protocol_version = ?, keep_alive = ?, remote_address = ?,
+                    username = ?, connected_at = ?, disconnected_at = NULL, expires_at = NULL, node_incarnation = ?,
+                    credential_id = ?
+                WHERE client_id = ?""", connected, connected.size(), (ps, row) -> {
+            Connection c = row.connection();
+            ps.setString(1, c.nodeId());
+            ps.setLong(2, c.epoch());
+            ps.setBoolean(3, c.cleanStart());
+            ps.setLong(4, c.sessionExpirySeconds());
+            ps.setInt(5, c.protocolVersion());
+            ps.setInt(6, c.keepAliveSeconds());
+            ps.setString(7, c.remoteAddress());
+            ps.setString(8, c.username());
+            ps.setObject(9, Timestamps.toDb(c.connectedAt()));
+            ps.setString(10, c.nodeIncarnation());
+            ps.setObject(11, row.credentialId(), java.sql.Types.BIGINT);
+            ps.setString(12, row.clientId());
+        });
+    }
+
+    /** A connection to record with {@link #markAllConnected}; {@code credentialId} null for anonymous. */
+    public record Connected(String clientId, Connection connection, Long credentialId) {
     }
 
     /** Locks the client's row until the end of the transaction; empty when it has no session. */
@@ -115,6 +189,27 @@ public class SessionStore {
                 .param("expiresAt", Timestamps.toDb(expiresAt))
                 .param("clientId", clientId)
                 .update();
+    }
+
+    /** A session going offline, for {@link #markAllDisconnected}; {@code expiresAt} null: kept forever. */
+    public record Disconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
+            Instant expiresAt) {
+    }
+
+    /** {@link #markDisconnected} for many sessions in one round trip. */
+    public void markAllDisconnected(List<Disconnected> offline) {
+        if (offline.isEmpty()) {
+            return;
+        }
+        jdbcTemplate.batchUpdate("""
+                UPDATE sessions SET node_id = NULL, node_incarnation = NULL, connected = false,
+                    session_expiry_seconds = ?, disconnected_at = ?, expires_at = ?
+                WHERE client_id = ?""", offline, offline.size(), (ps, d) -> {
+            ps.setLong(1, d.sessionExpirySeconds());
+            ps.setObject(2, Timestamps.toDb(d.disconnectedAt()));
+            ps.setObject(3, Timestamps.toDb(d.expiresAt()), java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setString(4, d.clientId());
+        });
     }
 
     /** Deletes the session; its subscriptions go with it (ON DELETE CASCADE). */

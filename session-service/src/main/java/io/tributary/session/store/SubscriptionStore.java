@@ -3,7 +3,10 @@ package io.tributary.session.store;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 
 import org.springframework.jdbc.core.RowMapper;
@@ -36,6 +39,20 @@ public class SubscriptionStore {
                 .param("clientId", clientId)
                 .query(ROW)
                 .list();
+    }
+
+    /** The subscriptions of these clients, by client id (clients without any are absent). */
+    public Map<String, List<StoredSubscription>> listAllOf(Collection<String> clientIds) {
+        Map<String, List<StoredSubscription>> byClient = new HashMap<>();
+        if (clientIds.isEmpty()) {
+            return byClient;
+        }
+        jdbc.sql("SELECT " + COLUMNS + " FROM subscriptions WHERE client_id IN (:clientIds) ORDER BY client_id, filter")
+                .param("clientIds", clientIds)
+                .query(ROW)
+                .list()
+                .forEach(s -> byClient.computeIfAbsent(s.clientId(), id -> new ArrayList<>()).add(s));
+        return byClient;
     }
 
     /**

@@ -4,9 +4,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -26,10 +29,12 @@ public class WillStore {
             + " delay_seconds, properties::text AS properties, will_publish_at";
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
 
-    public WillStore(JdbcClient jdbc, JsonMapper json) {
+    public WillStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
         this.json = json;
     }
 
@@ -64,6 +69,48 @@ public class WillStore {
                     .update();
         }
         return previous;
+    }
+
+    /** The will a new connection leaves ({@code will} null: none), for {@link #replaceAll}. */
+    public record NewConnection(String clientId, long epoch, String nodeId, int protocolVersion,
+            SessionApi.Will will) {
+    }
+
+    /**
+     * {@link #replace} for many new connections (distinct clients): one DELETE for all, one JDBC batch of INSERTs.
+     *
+     * @return by client id, the earlier connection's will where one was pending
+     */
+    public Map<String, StoredWill> replaceAll(List<NewConnection> connections) {
+        Map<String, StoredWill> pending = new HashMap<>();
+        if (connections.isEmpty()) {
+            return pending;
+        }
+        jdbc.sql("DELETE FROM wills WHERE client_id IN (:clientIds) RETURNING " + COLUMNS)
+                .param("clientIds", connections.stream().map(NewConnection::clientId).toList())
+                .query(this::map).list().stream()
+                .filter(w -> w.publishAt() != null)
+                .forEach(w -> pending.put(w.clientId(), w));
+        List<NewConnection> withWill = connections.stream().filter(c -> c.will() != null).toList();
+        if (!withWill.isEmpty()) {
+            jdbcTemplate.batchUpdate("""
+                    INSERT INTO wills (client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,
+                        delay_seconds, properties)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""", withWill, withWill.size(), (ps, c) -> {
+                SessionApi.Will will = c.will();
+                ps.setString(1, c.clientId());
+                ps.setLong(2, c.epoch());
+                ps.setString(3, c.nodeId());
+                ps.setInt(4, c.protocolVersion());
+                ps.setString(5, will.topic());
+                ps.setBytes(6, will.payload());
+                ps.setInt(7, will.qos());
+                ps.setBoolean(8, will.retain());
+                ps.setLong(9, will.delaySeconds());
+                ps.setString(10, will.properties() == null ? null : json.writeValueAsString(will.properties()));
+            });
+        }
+        return pending;
     }
 
     /** Will Delay Interval of the will left by the connection of {@code epoch}; empty when it left none. */

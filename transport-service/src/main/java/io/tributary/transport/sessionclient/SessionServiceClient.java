@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -45,21 +46,93 @@ public final class SessionServiceClient {
         }
     }
 
+    /** How CONNECTs and disconnects are gathered into batch calls (see {@link RequestBatcher}). */
+    public record Batching(int maxInFlight, int maxBatch, int maxQueuedConnects, Duration maxConnectWait) {
+        public static final Batching DEFAULTS = new Batching(4, 500, 10_000, Duration.ofSeconds(5));
+    }
+
     private final HttpClient http;
     private final URI base;
     private final Duration timeout;
     private final JsonMapper json;
+    private final String token;
+    private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
+    private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
 
-    public SessionServiceClient(URI base, Duration timeout, Executor executor, JsonMapper json) {
+    /**
+     * @param token the deployment's internal API secret, sent with every call (session-service refuses calls
+     *              without it)
+     */
+    public SessionServiceClient(URI base, Duration timeout, Executor executor, JsonMapper json, String token,
+            Batching batching) {
         this.base = base;
         this.timeout = timeout;
         this.json = json;
+        this.token = token;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).executor(executor)
                 .version(HttpClient.Version.HTTP_1_1).build();
+        this.connects = new RequestBatcher<>("CONNECT", this::connectBatch, batching.maxInFlight(),
+                batching.maxBatch(), batching.maxQueuedConnects(), batching.maxConnectWait().toNanos(),
+                System::nanoTime);
+        // Disconnects are never refused for load: a session must not stay marked connected.
+        this.disconnects = new RequestBatcher<>("disconnect", this::disconnectBatch, batching.maxInFlight(),
+                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime);
     }
 
+    /**
+     * Gathered with the other CONNECTs of this node into batch calls.
+     *
+     * @return fails with {@link ConnectRefusedException} (refused by authentication, authorization or the block
+     *         list), {@link RequestBatcher.OverloadedException} (too many CONNECTs waiting: the node is overloaded) or
+     *         {@link UnavailableException}
+     */
     public CompletableFuture<SessionApi.ConnectResponse> connect(SessionApi.ConnectRequest request) {
-        return post(SessionApi.CONNECT, request, SessionApi.ConnectResponse.class);
+        return connects.submit(request).thenApply(outcome -> {
+            if (outcome.refused() != null) {
+                throw new ConnectRefusedException(outcome.refused());
+            }
+            if (outcome.accepted() == null) {
+                throw new UnavailableException("session-service: " + outcome.unavailable(), null);
+            }
+            return outcome.accepted();
+        });
+    }
+
+    /**
+     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / disconnect and
+     * {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
+     * {@code tributary.session.connects.waiting} (CONNECTs waiting for a call).
+     */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        connects.listener(callMetrics(registry, "connect"));
+        disconnects.listener(callMetrics(registry, "disconnect"));
+        io.micrometer.core.instrument.Gauge.builder("tributary.session.connects.waiting", connects,
+                RequestBatcher::waiting).description("CONNECTs waiting for a batch call to session-service")
+                .register(registry);
+    }
+
+    private static RequestBatcher.CallListener callMetrics(io.micrometer.core.instrument.MeterRegistry registry,
+            String call) {
+        var ok = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
+                .tag("outcome", "ok").description("Batch calls to session-service").register(registry);
+        var failed = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
+                .tag("outcome", "failed").description("Batch calls to session-service").register(registry);
+        var size = io.micrometer.core.instrument.DistributionSummary.builder("tributary.session.call.requests")
+                .tag("call", call).description("Requests per batch call to session-service").register(registry);
+        return (requests, nanos, error) -> {
+            (error ? failed : ok).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            size.record(requests);
+        };
+    }
+
+    private CompletableFuture<List<SessionApi.ConnectOutcome>> connectBatch(List<SessionApi.ConnectRequest> batch) {
+        return post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(batch),
+                SessionApi.ConnectBatchResponse.class).thenApply(SessionApi.ConnectBatchResponse::outcomes);
+    }
+
+    private CompletableFuture<List<Void>> disconnectBatch(List<SessionApi.DisconnectRequest> batch) {
+        return post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(batch), null)
+                .thenApply(ignored -> java.util.Collections.nCopies(batch.size(), (Void) null));
     }
 
     public CompletableFuture<SessionApi.SubscribeResponse> subscribe(SessionApi.SubscribeRequest request) {
@@ -70,8 +143,9 @@ public final class SessionServiceClient {
         return post(SessionApi.UNSUBSCRIBE, request, SessionApi.UnsubscribeResponse.class);
     }
 
+    /** Gathered with the other ended connections of this node into batch calls. */
     public CompletableFuture<Void> disconnect(SessionApi.DisconnectRequest request) {
-        return post(SessionApi.DISCONNECT, request, null).thenApply(ignored -> null);
+        return disconnects.submit(request);
     }
 
     public CompletableFuture<SessionApi.HeartbeatResponse> heartbeat(SessionApi.HeartbeatRequest request) {
@@ -83,7 +157,7 @@ public final class SessionServiceClient {
         String query = knownVersion == null ? ""
                 : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query)).timeout(timeout)
-                .header("Accept", "application/json").GET().build();
+                .header("Accept", "application/json").header(SessionApi.TOKEN_HEADER, token).GET().build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             if (response.statusCode() != 200) {
                 throw new UnavailableException("session-service answered " + response.statusCode() + " to "
@@ -102,6 +176,7 @@ public final class SessionServiceClient {
         }
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")
+                .header(SessionApi.TOKEN_HEADER, token)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
                 .exceptionally(e -> {

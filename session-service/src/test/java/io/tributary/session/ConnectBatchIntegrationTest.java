@@ -1,0 +1,114 @@
+package io.tributary.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.TestEngines;
+
+/**
+ * The batch calls transport nodes make in a storm: one transaction for many CONNECTs or disconnects, with the outcome
+ * of every request as if it had come alone — repeats of a client applied in order, refusals and malformed requests not
+ * holding up the others, stale disconnects ignored.
+ */
+@Order(2)
+class ConnectBatchIntegrationTest extends ServiceTestBase {
+
+    private static SessionApi.ConnectRequest request(String clientId, String nodeId, boolean cleanStart, long expiry) {
+        return new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user");
+    }
+
+    private List<SessionApi.ConnectOutcome> connectBatch(SessionApi.ConnectRequest... requests) throws Exception {
+        Response r = post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(List.of(requests)));
+        assertThat(r.status()).as("connect batch: %s", r.body()).isEqualTo(200);
+        return json.treeToValue(r.body(), SessionApi.ConnectBatchResponse.class).outcomes();
+    }
+
+    @Test
+    void test_each_connect_of_a_batch_gets_the_outcome_it_would_get_alone() throws Exception {
+        // A persistent session with a subscription, offline: resumed by the batch.
+        long before = connect("cb-back", "node-a", true, 3600).epoch();
+        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("cb-back", before, "node-a",
+                List.of(sub("cb/back", 1)))).status()).isEqualTo(200);
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("cb-back", before, "node-a", 3600))
+                .status()).isEqualTo(200);
+        jdbc.sql("INSERT INTO block_list (client_id, reason, created_at) VALUES ('cb-banned', 'test', now())")
+                .update();
+        try {
+            List<SessionApi.ConnectOutcome> outcomes = connectBatch(
+                    request("cb-new", "node-b", true, 0),
+                    request("cb-twice", "node-b", true, 0),
+                    request("cb-banned", "node-b", true, 0),
+                    request("cb-bad", "bad node!", true, 0),
+                    request("cb-back", "node-b", false, 3600),
+                    request("cb-twice", "node-b", true, 0));
+
+            assertThat(outcomes).hasSize(6);
+            assertThat(outcomes.get(0).accepted().sessionPresent()).isFalse();
+            assertThat(outcomes.get(2).refused().reason()).isEqualTo(SessionApi.RefusalReason.BANNED);
+            assertThat(outcomes.get(3).unavailable()).contains("nodeId");
+            SessionApi.ConnectResponse back = outcomes.get(4).accepted();
+            assertThat(back.sessionPresent()).isTrue();
+            assertThat(back.subscriptions()).extracting(SessionApi.Subscription::filter).containsExactly("cb/back");
+            assertThat(back.epoch()).isGreaterThan(before);
+            assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "cb/back", "cb-back").nodeId()).isEqualTo("node-b");
+
+            // The second CONNECT of cb-twice takes over the first, as if it had come in the next batch.
+            long first = outcomes.get(1).accepted().epoch();
+            long second = outcomes.get(5).accepted().epoch();
+            assertThat(second).isGreaterThan(first);
+            List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
+                    FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink("node-b")), utf8("cb-twice"));
+            assertThat(commands).hasSize(1);
+            assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(commands.get(0).headers(),
+                    RecordHeaders.DOWNLINK_TYPE))).isEqualTo(DownlinkType.TAKEOVER);
+            assertThat(RecordHeaders.readLong(commands.get(0).headers(), RecordHeaders.EPOCH)).isEqualTo(second);
+
+            assertThat(jdbc.sql("SELECT client_id FROM sessions WHERE client_id LIKE 'cb-%' AND connected")
+                    .query(String.class).list()).containsExactlyInAnyOrder("cb-new", "cb-twice", "cb-back");
+            assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'cb-twice'").query(Long.class)
+                    .single()).isEqualTo(second);
+            assertThat(redis.sync().hget("tributary:presence:cb-twice", "epoch")).isEqualTo(Long.toString(second));
+        } finally {
+            jdbc.sql("DELETE FROM block_list WHERE client_id = 'cb-banned'").update();
+        }
+    }
+
+    @Test
+    void test_a_disconnect_batch_ends_current_connections_and_ignores_stale_ones() throws Exception {
+        long gone = connect("db-gone", "node-a", true, 0).epoch();
+        long kept = connect("db-kept", "node-a", true, 3600).epoch();
+        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("db-kept", kept, "node-a",
+                List.of(sub("db/kept", 1)))).status()).isEqualTo(200);
+        long stale = connect("db-stale", "node-a", true, 0).epoch();
+        long current = connect("db-stale", "node-b", true, 0).epoch();
+
+        List<SessionApi.DisconnectRequest> requests = new ArrayList<>(List.of(
+                new SessionApi.DisconnectRequest("db-gone", gone, "node-a", 0),
+                new SessionApi.DisconnectRequest("db-kept", kept, "node-a", 3600),
+                new SessionApi.DisconnectRequest("db-stale", stale, "node-a", 0),
+                new SessionApi.DisconnectRequest("db-gone", gone, "node-a", 0)));
+        assertThat(post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(requests)).status())
+                .isEqualTo(200);
+
+        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = 'db-gone'").query(Long.class).single())
+                .isZero();
+        assertThat(jdbc.sql("SELECT connected FROM sessions WHERE client_id = 'db-kept'").query(Boolean.class)
+                .single()).isFalse();
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "db/kept", "db-kept").nodeId()).isNull();
+        assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'db-stale' AND connected")
+                .query(Long.class).single()).isEqualTo(current);
+        assertThat(redis.sync().exists("tributary:presence:db-gone")).isZero();
+        assertThat(redis.sync().hget("tributary:presence:db-stale", "epoch")).isEqualTo(Long.toString(current));
+    }
+}
