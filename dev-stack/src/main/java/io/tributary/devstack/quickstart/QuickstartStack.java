@@ -143,6 +143,14 @@ final class QuickstartStack {
         }
     }
 
+    private final String internalToken = System.getenv().getOrDefault("TRIBUTARY_INTERNAL_TOKEN", randomToken());
+
+    private static String randomToken() {
+        byte[] bytes = new byte[24];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
+    }
+
     private Map<String, String> serviceEnvironment(int httpPort) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", settings.kafkaBootstrapServers());
@@ -158,6 +166,8 @@ final class QuickstartStack {
         env.put("MQTT_WS_PORT", System.getenv().getOrDefault("MQTT_WS_PORT", String.valueOf(settings.webSocketPort())));
         env.put("TRIBUTARY_NODE_ID", "node-1");
         env.put("SESSION_SERVICE_URL", "http://127.0.0.1:" + settings.httpPort());
+        // The internal API's secret: given, or a new random one per start (every service starts with it).
+        env.put("TRIBUTARY_INTERNAL_TOKEN", internalToken);
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
         // caller says otherwise; the services' own default, for production, is to refuse them.
         env.put("TRIBUTARY_AUTH_ANONYMOUS", System.getenv().getOrDefault("TRIBUTARY_AUTH_ANONYMOUS", "true"));

@@ -157,6 +157,9 @@ public final class TributaryCluster {
                 + ", transport MQTT :" + mqttPorts[0] + " and :" + mqttPorts[1], t0);
     }
 
+    /** The cluster's internal API secret: tests that call session-service's internal API send it. */
+    public static final String INTERNAL_TOKEN = "it-internal-" + java.util.UUID.randomUUID();
+
     private ServiceProcess.Builder service(String name, String jarProperty) {
         String jar = System.getProperty(jarProperty);
         if (jar == null || !Files.isRegularFile(Paths.get(jar))) {
@@ -169,6 +172,8 @@ public final class TributaryCluster {
                 .jvmOption("-XX:TieredStopAtLevel=1")
                 .logFile(log(name))
                 .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
+                // The internal API's secret, the same for every service of the cluster.
+                .env("TRIBUTARY_INTERNAL_TOKEN", INTERNAL_TOKEN)
                 // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append
                 // to session queues, transport nodes to read them.
                 .env("REDIS_URL", engines.redisUrl())

@@ -179,9 +179,12 @@ public class TransportConfiguration {
 
     @Bean
     SessionServiceClient sessionServiceClient(TransportProperties properties, ExecutorService sessionClientExecutor,
-            JsonMapper jsonMapper) {
-        return new SessionServiceClient(properties.session().url(), properties.session().requestTimeout(),
-                sessionClientExecutor, jsonMapper);
+            JsonMapper jsonMapper, io.micrometer.core.instrument.MeterRegistry registry) {
+        SessionServiceClient client = new SessionServiceClient(properties.session().url(),
+                properties.session().requestTimeout(), sessionClientExecutor, jsonMapper,
+                properties.session().internalToken(), properties.session().batching());
+        client.bindMetrics(registry);
+        return client;
     }
 
     @Bean(destroyMethod = "close")

@@ -128,11 +128,31 @@ public record TransportProperties(
     }
 
     /**
-     * @param url               base URL of session-service
+     * @param url               base URL of session-service's internal API
      * @param heartbeatInterval how often the node tells session-service it is alive; must stay well below
      *                          session-service's node timeout, or a live node is declared dead
+     * @param internalToken     the deployment's internal API secret (the same on every service); session-service
+     *                          refuses internal calls without it, so the node does not start without one
+     * @param maxInFlight       batch calls of each kind (CONNECT, disconnect) under way at once
+     * @param maxBatch          requests per batch call at most
+     * @param maxWaitingConnects CONNECTs waiting for a batch call at most; beyond, CONNACK 0x89 server busy at once
+     * @param maxConnectWait    a CONNECT that waited longer for its batch call is refused with 0x89 (its client has
+     *                          most likely given up)
      */
-    public record Session(@NotNull URI url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval) {
+    public record Session(@NotNull URI url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval,
+            @NotBlank String internalToken, @Min(1) int maxInFlight, @Min(1) int maxBatch,
+            @Min(1) int maxWaitingConnects, @NotNull Duration maxConnectWait) {
+
+        /** With the default batching (tests). */
+        public static Session of(URI url, Duration requestTimeout, Duration heartbeatInterval, String internalToken) {
+            return new Session(url, requestTimeout, heartbeatInterval, internalToken, 4, 500, 10_000,
+                    Duration.ofSeconds(5));
+        }
+
+        public io.tributary.transport.sessionclient.SessionServiceClient.Batching batching() {
+            return new io.tributary.transport.sessionclient.SessionServiceClient.Batching(maxInFlight, maxBatch,
+                    maxWaitingConnects, maxConnectWait);
+        }
     }
 
     /**

@@ -44,6 +44,7 @@ import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundQos2Store;
 import io.tributary.transport.publish.WillMessage;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.sessionclient.RequestBatcher;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.uplink.PublishProducer;
@@ -232,6 +233,14 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
                 if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
                     refuseAuth(ctx, v5, refused.refusal());
+                    return;
+                }
+                if (cause instanceof RequestBatcher.OverloadedException) {
+                    // More CONNECTs than session-service keeps up with: refused now, so the client backs off and
+                    // retries, instead of a hang that ends in a closed socket (MQTT 5 0x89; 3.x has only 3).
+                    refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_BUSY
+                            : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "overloaded",
+                            cause.getMessage());
                     return;
                 }
                 refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5

@@ -77,7 +77,8 @@ class AclEnforcementTest {
         publishHandler = new InboundPublishHandler("node-t", new PublishProducer(kafka, metrics, availability),
                 new Disconnector(metrics), metrics, 100, new UplinkBudget(1 << 20, 16 << 20, metrics));
         subscribeHandler = new SubscribeHandler("node-t", new SessionServiceClient(URI.create("http://127.0.0.1:1"),
-                Duration.ofSeconds(2), executor, JsonMapper.builder().build()), subscriptions,
+                Duration.ofSeconds(2), executor, JsonMapper.builder().build(), "test-token",
+                SessionServiceClient.Batching.DEFAULTS), subscriptions,
                 new Disconnector(metrics), new OutboundDelivery(metrics, null,
                         new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)), metrics);
     }

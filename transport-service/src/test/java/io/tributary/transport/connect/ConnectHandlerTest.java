@@ -89,12 +89,13 @@ class ConnectHandlerTest {
                         new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
                         DataSize.ofMegabytes(16)),
-                new TransportProperties.Session(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
-                        Duration.ofSeconds(2)),
+                TransportProperties.Session.of(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
+                        Duration.ofSeconds(2), "test-token"),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)),
                 TransportProperties.Tls.off(), TransportProperties.WebSocket.off());
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
-                executor, JsonMapper.builder().build());
+                executor, JsonMapper.builder().build(), "test-token",
+                SessionServiceClient.Batching.DEFAULTS);
         queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();

@@ -45,7 +45,7 @@ class SubscribeHandlerTest {
     private final TransportMetrics metrics = new TransportMetrics(registry);
     private final SubscribeHandler handler = new SubscribeHandler("node-t",
             new SessionServiceClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), executor,
-                    JsonMapper.builder().build()),
+                    JsonMapper.builder().build(), "test-token", SessionServiceClient.Batching.DEFAULTS),
             subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
             new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), null,
                     new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)),
