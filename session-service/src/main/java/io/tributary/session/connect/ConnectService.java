@@ -14,6 +14,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.blocklist.BlockListService;
@@ -104,6 +105,8 @@ public class ConnectService {
 
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         List<SessionApi.Subscription> resumed = new ArrayList<>();
+        // A resumed session keeps its queue for this connection even when the CONNECT asks for expiry 0.
+        boolean queueBacked = SessionQueueing.queueBacked(request.sessionExpirySeconds(), plan.sessionPresent());
         if (plan.discardSession()) {
             for (String filter : subscriptions.deleteAll(clientId)) {
                 records.add(SubscriptionRecords.removal(filter, clientId, epoch, partitions));
@@ -124,7 +127,7 @@ public class ConnectService {
                             clientId, s.filter());
                     continue;
                 }
-                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, request.sessionExpirySeconds() > 0), partitions));
+                records.add(SubscriptionRecords.upsert(s.toRecord(request.nodeId(), epoch, queueBacked), partitions));
                 resumed.add(s.toApi());
             }
         }
@@ -143,7 +146,7 @@ public class ConnectService {
             topics.ensureDownlink(plan.takeoverNode());
             records.add(DownlinkCommands.takeover(plan.takeoverNode(), clientId, epoch));
         }
-        if (request.sessionExpirySeconds() > 0) {
+        if (queueBacked) {
             // Before the subscriptions say "persistent" in the feed: routing appends only to an existing queue.
             queues.ensure(clientId, now);
         }

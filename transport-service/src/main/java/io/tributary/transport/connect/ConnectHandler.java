@@ -29,6 +29,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
@@ -241,7 +242,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             }
             ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
                     version, header.isCleanSession(), keepAlive, expiry, capabilities,
-                    context.properties().mqtt().topicAliasMaximum(), finalWill);
+                    context.properties().mqtt().topicAliasMaximum(), finalWill,
+                    SessionQueueing.queueBacked(expiry, response.sessionPresent()));
             if (!incarnation.equals(context.liveness().incarnation())) {
                 // The node was fenced while session-service answered: that session was ended with the old
                 // incarnation, so this connection must not live on.
