@@ -209,11 +209,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
         ClientCapabilities capabilities = v5 ? ClientCapabilities.fromConnect(props) : ClientCapabilities.DEFAULTS;
         int requestedKeepAlive = header.keepAliveTimeSeconds();
-        int maxKeepAlive = context.properties().mqtt().maxKeepAliveSeconds();
-        // MQTT 5 Server Keep Alive: lower a keep alive above our maximum; impose one on "0 = none" only when an
-        // operator configured a maximum below the protocol's.
-        boolean lower = requestedKeepAlive > maxKeepAlive || (requestedKeepAlive == 0 && maxKeepAlive < 65535);
-        int keepAlive = v5 && lower ? maxKeepAlive : requestedKeepAlive;
+        // Lowered to the node's maximum for every protocol level; MQTT 5 clients are told (Server Keep Alive).
+        int keepAlive = KeepAliveCap.effective(requestedKeepAlive, context.properties().mqtt().maxKeepAliveSeconds());
 
         connecting = true;
         ReadGate.pause(ctx.channel(), ReadGate.Reason.CONNECTING);
