@@ -55,6 +55,25 @@ class PipeliningTest {
     }
 
     @Test
+    void mqtt311_connect_subscribe_and_publish_in_one_write_deliver_the_publish() throws Exception {
+        int delivered = 0;
+        for (int i = 0; i < TRIES; i++) {
+            String topic = "it/pipe/" + id("all");
+            byte[] payload = ("all-at-once-" + i).getBytes(StandardCharsets.UTF_8);
+            try (RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2))) {
+                Wire wire = new Wire(raw);
+                raw.send(concat(RawMqtt.connect311(id("pipe"), 30), RawMqtt.subscribe311(1, topic, 1),
+                        RawMqtt.publish311(topic, 1, 2, payload)));
+                if (wire.await(Wire.publishWithPayload(payload, false), 6_000) != null) {
+                    delivered++;
+                }
+                assertThat(wire.awaitSeen(Wire.PUBACK, 1, 10_000)).as("PUBACK").isTrue();
+            }
+        }
+        assertThat(delivered).as("publishes written with their CONNECT and SUBSCRIBE delivered").isEqualTo(TRIES);
+    }
+
+    @Test
     void mqtt311_publish_pipelined_behind_unsubscribe_is_not_delivered() throws Exception {
         int delivered = 0;
         for (int i = 0; i < TRIES; i++) {

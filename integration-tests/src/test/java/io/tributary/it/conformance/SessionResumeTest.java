@@ -87,6 +87,33 @@ class SessionResumeTest {
         }
     }
 
+    @Test
+    void resume_with_no_session_expiry_completes_a_qos2_exchange_begun_before_the_reconnect() throws Exception {
+        String clientId = id("resumeq2");
+        String topic = "it/resume/" + id("q2");
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
+            Wire wire = new Wire(raw);
+            raw.send(Mqtt5Packets.connect(clientId, 30, true, Property.sessionExpiryInterval(300)));
+            assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK").isNotNull();
+            raw.send(Mqtt5Packets.publish(topic, 2, 7, new byte[] {7}));
+            assertThat(wire.awaitType(Wire.PUBREC, 10_000)).as("PUBREC").isNotNull();
+            // Gone mid-exchange: no PUBREL, no DISCONNECT.
+        }
+        Thread.sleep(1_000);
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(1))) {
+            Wire wire = new Wire(raw);
+            raw.send(Mqtt5Packets.connect(clientId, 30, false));
+            assertThat(Mqtt5Packets.sessionPresent(wire.awaitType(Wire.CONNACK, 10_000))).as("session present")
+                    .isTrue();
+            raw.send(Mqtt5Packets.pubrel(7));
+            byte[] pubcomp = wire.awaitType(Wire.PUBCOMP, 10_000);
+            assertThat(pubcomp).as("PUBCOMP").isNotNull();
+            assertThat(Mqtt5Packets.reasonCode(pubcomp)).as("packet id known to the resumed session, not 0x92")
+                    .isZero();
+            raw.send(Mqtt5Packets.disconnect());
+        }
+    }
+
     /**
      * Connects with expiry 300 s, subscribes at QoS 1, receives one message without acknowledging it, leaves with a
      * normal DISCONNECT; then three more are published. Returns the four payloads in order.
