@@ -34,6 +34,10 @@ public final class Mqtt5Packets {
             return new Property(out.toByteArray());
         }
 
+        public static Property sessionExpiryInterval(int seconds) {
+            return new Property(int32Property(0x11, seconds));
+        }
+
         public static Property subscriptionIdentifier(int id) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.write(0x0B);
@@ -53,6 +57,19 @@ public final class Mqtt5Packets {
         RawMqtt.writeString(body, "MQTT");
         body.write(5);
         body.write(0x02);
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body, properties);
+        RawMqtt.writeString(body, clientId);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** CONNECT, MQTT 5, with the clean start flag as given and the properties in the order given. */
+    public static byte[] connect(String clientId, int keepAliveSeconds, boolean cleanStart, Property... properties) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(cleanStart ? 0x02 : 0x00);
         body.write(keepAliveSeconds >> 8);
         body.write(keepAliveSeconds & 0xFF);
         writeProperties(body, properties);
@@ -142,6 +159,54 @@ public final class Mqtt5Packets {
         RawMqtt.writeString(body, filter);
         body.write(qos);
         return RawMqtt.packet(0x82, body.toByteArray());
+    }
+
+    public static byte[] unsubscribe(int packetId, String filter) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(packetId >> 8);
+        body.write(packetId & 0xFF);
+        writeProperties(body);
+        RawMqtt.writeString(body, filter);
+        return RawMqtt.packet(0xA2, body.toByteArray());
+    }
+
+    /** PUBACK, reason 0x00. */
+    public static byte[] puback(int packetId) {
+        return new byte[] {0x40, 0x02, (byte) (packetId >> 8), (byte) packetId};
+    }
+
+    /**
+     * The numeric properties of a CONNACK as {@link RawMqtt#readPacket} returns it, by property identifier (e.g.
+     * 0x13 Server Keep Alive, 0x21 Receive Maximum); string and binary properties are skipped.
+     */
+    public static java.util.Map<Integer, Long> connackNumbers(byte[] connack) {
+        java.util.Map<Integer, Long> numbers = new java.util.HashMap<>();
+        int[] pos = {3};
+        int end = readVarInt(connack, pos) + pos[0];
+        while (pos[0] < end) {
+            int id = connack[pos[0]++] & 0xFF;
+            int width = switch (id) {
+                case 0x24, 0x25, 0x28, 0x29, 0x2A -> 1;
+                case 0x13, 0x21, 0x22 -> 2;
+                case 0x11, 0x27 -> 4;
+                default -> 0;
+            };
+            if (width > 0) {
+                long value = 0;
+                for (int i = 0; i < width; i++) {
+                    value = (value << 8) | (connack[pos[0]++] & 0xFF);
+                }
+                numbers.put(id, value);
+            } else if (id == 0x26) {
+                for (int i = 0; i < 2; i++) {
+                    pos[0] += 2 + (((connack[pos[0]] & 0xFF) << 8) | (connack[pos[0] + 1] & 0xFF));
+                }
+            } else {
+                // 0x12, 0x15, 0x16, 0x1A, 0x1C, 0x1F: one string or binary
+                pos[0] += 2 + (((connack[pos[0]] & 0xFF) << 8) | (connack[pos[0] + 1] & 0xFF));
+            }
+        }
+        return numbers;
     }
 
     /** Packet type (upper nibble of the first byte), e.g. 2 = CONNACK, 3 = PUBLISH, 14 = DISCONNECT. */

@@ -57,6 +57,27 @@ public final class RawMqtt implements AutoCloseable {
         return packet(0x82, variable.toByteArray());
     }
 
+    /** UNSUBSCRIBE (MQTT 3.1.1) of one filter. */
+    public static byte[] unsubscribe311(int packetId, String filter) {
+        ByteArrayOutputStream variable = new ByteArrayOutputStream();
+        variable.write(packetId >> 8);
+        variable.write(packetId & 0xFF);
+        writeString(variable, filter);
+        return packet(0xA2, variable.toByteArray());
+    }
+
+    /** PUBLISH (MQTT 3.1.1) at {@code qos}; the packet id is written for QoS 1 and 2 only. */
+    public static byte[] publish311(String topic, int qos, int packetId, byte[] payload) {
+        ByteArrayOutputStream variable = new ByteArrayOutputStream();
+        writeString(variable, topic);
+        if (qos > 0) {
+            variable.write(packetId >> 8);
+            variable.write(packetId & 0xFF);
+        }
+        variable.writeBytes(payload);
+        return packet(0x30 | (qos << 1), variable.toByteArray());
+    }
+
     /** PUBACK (MQTT 3.1.1) of {@code packetId}. */
     public static byte[] puback(int packetId) {
         return packet(0x40, new byte[] {(byte) (packetId >> 8), (byte) packetId});

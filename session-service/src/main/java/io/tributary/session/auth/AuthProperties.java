@@ -1,10 +1,14 @@
 package io.tributary.session.auth;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
+import io.tributary.common.acl.AclPlaceholders;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -20,6 +24,7 @@ import jakarta.validation.constraints.NotNull;
  *                             with. 10 costs roughly 50-100 ms of one core per CONNECT with a password
  * @param failureRetention     rows of {@code auth_failures} untouched for this long are purged
  * @param failurePurgeInterval how often that purge runs
+ * @param anonymousAcl         what anonymous clients may publish and subscribe to, when anonymous access is on
  */
 @Validated
 @ConfigurationProperties("tributary.session.auth")
@@ -27,5 +32,40 @@ public record AuthProperties(
         boolean anonymous,
         @Min(4) @Max(31) int bcryptCost,
         @NotNull Duration failureRetention,
-        @NotNull Duration failurePurgeInterval) {
+        @NotNull Duration failurePurgeInterval,
+        @Valid AnonymousAcl anonymousAcl) {
+
+    /**
+     * The ACL of anonymous clients, in the rule format of a credential's ACL: topic filters, with {@code %c} for the
+     * client id ({@code %u} matches nothing: an anonymous client's user name is not proven). Not configured (both
+     * lists empty): anonymous clients are unrestricted, as before. Configured (either list given): both apply, and
+     * an empty one allows nothing.
+     *
+     * @param publish   filters of the topics anonymous clients may publish to (and name in a will)
+     * @param subscribe filters anonymous clients may subscribe within
+     */
+    public record AnonymousAcl(List<String> publish, List<String> subscribe) {
+
+        public AnonymousAcl {
+            publish = publish == null ? List.of() : List.copyOf(publish);
+            subscribe = subscribe == null ? List.of() : List.copyOf(subscribe);
+        }
+
+        public boolean configured() {
+            return !publish.isEmpty() || !subscribe.isEmpty();
+        }
+
+        /** Every entry a valid ACL filter; a typo fails the start-up rather than allowing or denying by surprise. */
+        @AssertTrue(message = "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH / _SUBSCRIBE: every entry must be a topic filter"
+                + " (placeholders %c, %u, %cn as whole levels)")
+        public boolean isEntriesValid() {
+            return publish.stream().allMatch(e -> AclPlaceholders.problem(e) == null)
+                    && subscribe.stream().allMatch(e -> AclPlaceholders.problem(e) == null);
+        }
+    }
+
+    /** The anonymous ACL, never null (none configured: both lists empty). */
+    public AnonymousAcl anonymousAclOrNone() {
+        return anonymousAcl == null ? new AnonymousAcl(List.of(), List.of()) : anonymousAcl;
+    }
 }

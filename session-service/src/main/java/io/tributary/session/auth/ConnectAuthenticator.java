@@ -147,7 +147,7 @@ public class ConnectAuthenticator {
                 return result;
             }
             Authentication result = decide(request, lookup);
-            (result == Authentication.ANONYMOUS ? anonymousSuccesses : passwordSuccesses).increment();
+            (result.credentialId() == null ? anonymousSuccesses : passwordSuccesses).increment();
             return result;
         } catch (ConnectRefusedException e) {
             recordFailure(request, e);
@@ -212,7 +212,7 @@ public class ConnectAuthenticator {
                 throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "anonymous_denied",
                         "anonymous access is disabled: a user name and password are required");
             }
-            return Authentication.ANONYMOUS;
+            return anonymous(request);
         }
         Credential credential = match.get();
         if (credential.passwordHash() == null) {
@@ -234,6 +234,18 @@ public class ConnectAuthenticator {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
         return authorized(request, credential, request.username());
+    }
+
+    /**
+     * An anonymous client: unrestricted, or held to the configured anonymous ACL like a credential's (a will outside
+     * it refused). Its user name, if any, is unproven, so {@code %u} entries match nothing.
+     */
+    private Authentication anonymous(SessionApi.ConnectRequest request) {
+        AuthProperties.AnonymousAcl acl = properties.anonymousAclOrNone();
+        if (!acl.configured()) {
+            return Authentication.ANONYMOUS;
+        }
+        return authorized(request, null, 0, acl.publish(), acl.subscribe(), null, null);
     }
 
     /**

@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.kafka.FeedTopics;
@@ -97,13 +98,18 @@ class SessionResumption {
             log.debug("Client {} taken over from node {} by node {} at epoch {}", c.request().clientId(),
                     c.plan().takeoverNode(), c.request().nodeId(), c.plan().newEpoch());
         });
-        List<String> persistent = connecting.values().stream().filter(c -> c.request().sessionExpirySeconds() > 0)
+        List<String> persistent = connecting.values().stream().filter(SessionResumption::queueBacked)
                 .map(c -> c.request().clientId()).toList();
         if (!persistent.isEmpty()) {
             // Before the subscriptions say "persistent" in the feed: routing appends only to an existing queue.
             queues.ensureAll(persistent, now);
         }
         return resumed;
+    }
+
+    /** A resumed session keeps its queue for this connection even when the CONNECT asks for expiry 0. */
+    private static boolean queueBacked(Connecting c) {
+        return SessionQueueing.queueBacked(c.request().sessionExpirySeconds(), c.plan().sessionPresent());
     }
 
     private List<SessionApi.Subscription> resume(Connecting c, List<StoredSubscription> stored, int partitions,
@@ -122,8 +128,8 @@ class SessionResumption {
                         clientId, s.filter());
                 continue;
             }
-            records.add(SubscriptionRecords.upsert(s.toRecord(c.request().nodeId(), epoch,
-                    c.request().sessionExpirySeconds() > 0), partitions));
+            records.add(SubscriptionRecords.upsert(s.toRecord(c.request().nodeId(), epoch, queueBacked(c)),
+                    partitions));
             kept.add(s.toApi());
         }
         return kept;

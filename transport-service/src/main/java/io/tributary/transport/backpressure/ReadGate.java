@@ -15,6 +15,8 @@ public final class ReadGate {
     public enum Reason {
         /** CONNECT is being decided; later packets wait in the socket. */
         CONNECTING,
+        /** A SUBSCRIBE or UNSUBSCRIBE has not taken effect yet; later packets wait (subscribe/SubscriptionBarrier). */
+        SUBSCRIBING,
         /** This connection's publishes waiting for Kafka exceed their byte limit. */
         UPLINK_CONNECTION,
         /** The node's publishes waiting for Kafka exceed the node's byte limit. */

@@ -29,6 +29,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
@@ -209,11 +210,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
         ClientCapabilities capabilities = v5 ? ClientCapabilities.fromConnect(props) : ClientCapabilities.DEFAULTS;
         int requestedKeepAlive = header.keepAliveTimeSeconds();
-        int maxKeepAlive = context.properties().mqtt().maxKeepAliveSeconds();
-        // MQTT 5 Server Keep Alive: lower a keep alive above our maximum; impose one on "0 = none" only when an
-        // operator configured a maximum below the protocol's.
-        boolean lower = requestedKeepAlive > maxKeepAlive || (requestedKeepAlive == 0 && maxKeepAlive < 65535);
-        int keepAlive = v5 && lower ? maxKeepAlive : requestedKeepAlive;
+        // Lowered to the node's maximum for every protocol level; MQTT 5 clients are told (Server Keep Alive).
+        int keepAlive = KeepAliveCap.effective(requestedKeepAlive, context.properties().mqtt().maxKeepAliveSeconds());
 
         connecting = true;
         ReadGate.pause(ctx.channel(), ReadGate.Reason.CONNECTING);
@@ -250,7 +248,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             }
             ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
                     version, header.isCleanSession(), keepAlive, expiry, capabilities,
-                    context.properties().mqtt().topicAliasMaximum(), finalWill);
+                    context.properties().mqtt().topicAliasMaximum(), finalWill,
+                    SessionQueueing.queueBacked(expiry, response.sessionPresent()));
             if (!incarnation.equals(context.liveness().incarnation())) {
                 // The node was fenced while session-service answered: that session was ended with the old
                 // incarnation, so this connection must not live on.

@@ -88,6 +88,17 @@ public final class ClientConnection {
     public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
             int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,
             int serverTopicAliasMaximum, WillMessage will) {
+        this(channel, clientId, epoch, version, cleanStart, keepAliveSeconds, sessionExpirySeconds, capabilities,
+                serverTopicAliasMaximum, will, sessionExpirySeconds > 0);
+    }
+
+    /**
+     * @param queueBacked whether the session is served from its session queue: decided with
+     *                    {@link io.tributary.common.session.SessionQueueing#queueBacked}, as session-service does
+     */
+    public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
+            int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,
+            int serverTopicAliasMaximum, WillMessage will, boolean queueBacked) {
         this.channel = channel;
         this.clientId = clientId;
         this.epoch = epoch;
@@ -97,7 +108,7 @@ public final class ClientConnection {
         this.sessionExpirySeconds = sessionExpirySeconds;
         this.capabilities = capabilities;
         this.will = will;
-        this.queueCursor = sessionExpirySeconds > 0 ? new QueueCursor() : null;
+        this.queueCursor = queueBacked ? new QueueCursor() : null;
         boolean v5 = version == MqttVersion.MQTT_5;
         this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
         int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
@@ -230,7 +241,10 @@ public final class ClientConnection {
         return localFilters;
     }
 
-    /** Non-null for a persistent session (expiry above 0 at CONNECT): its QoS 1/2 messages come from its queue. */
+    /**
+     * Non-null for a queue-backed session (expiry above 0 at CONNECT, or a resumed session): its QoS 1/2 messages
+     * come from its queue.
+     */
     public QueueCursor queueCursor() {
         return queueCursor;
     }

@@ -17,6 +17,8 @@ public final class HandlerNames {
     /** Added by CONNECT in its own place, when the client's authentication expires (JWT). */
     public static final String AUTHENTICATION_EXPIRY = "authenticationExpiry";
     public static final String MALFORMED = "malformed";
+    /** Holds packets behind a SUBSCRIBE / UNSUBSCRIBE until it has taken effect. */
+    public static final String SUBSCRIPTION_BARRIER = "subscriptionBarrier";
     public static final String PUBLISH = "publish";
     public static final String SUBSCRIBE = "subscribe";
     public static final String OUTBOUND_ACKS = "outboundAcks";

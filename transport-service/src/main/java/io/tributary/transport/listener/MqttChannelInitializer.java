@@ -20,6 +20,7 @@ import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.metrics.ByteCountingHandler;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.subscribe.SubscribeHandler;
+import io.tributary.transport.subscribe.SubscriptionBarrier;
 
 /**
  * The whole MQTT pipeline in one place (plain TCP; {@code listener/tls} and {@code listener/websocket} put their
@@ -77,6 +78,7 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         }
         p.addLast(HandlerNames.CONNECT, new ConnectHandler(connectContext));
         p.addLast(HandlerNames.MALFORMED, handlers.malformed());
+        p.addLast(HandlerNames.SUBSCRIPTION_BARRIER, new SubscriptionBarrier());
         p.addLast(HandlerNames.PUBLISH, handlers.publish());
         p.addLast(HandlerNames.SUBSCRIBE, handlers.subscribe());
         p.addLast(HandlerNames.OUTBOUND_ACKS, handlers.outboundAcks());

@@ -31,11 +31,16 @@ public final class InboundAcks {
     }
 
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** QoS 1 publishes among {@link #pending}: unacknowledged until their PUBACK is written. */
+    private int pendingQos1;
 
     /** Reserves the acknowledgement slot of a publish, in arrival order. */
     public Object expect(int packetId, int qos) {
         Pending p = new Pending(packetId, qos);
         pending.addLast(p);
+        if (qos == 1) {
+            pendingQos1++;
+        }
         return p;
     }
 
@@ -57,6 +62,9 @@ public final class InboundAcks {
         boolean wrote = false;
         while (!pending.isEmpty() && pending.peekFirst().done) {
             Pending head = pending.pollFirst();
+            if (head.qos == 1) {
+                pendingQos1--;
+            }
             channel.write(reply(head.qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC, head.packetId,
                     head.reasonCode, head.properties, mqtt5));
             wrote = true;
@@ -78,6 +86,11 @@ public final class InboundAcks {
 
     public int size() {
         return pending.size();
+    }
+
+    /** QoS 1 publishes whose PUBACK is not written yet. */
+    public int pendingQos1() {
+        return pendingQos1;
     }
 
     public static MqttMessage reply(MqttMessageType type, int packetId, byte reasonCode, boolean mqtt5) {

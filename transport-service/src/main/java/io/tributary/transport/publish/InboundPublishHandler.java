@@ -13,6 +13,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.sys.SysTopics;
@@ -127,9 +128,9 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
             connection.inboundAliases().define(alias, topic);
         }
-        if (qos > 0 && connection.inboundAcks().size() >= receiveMaximum) {
-            disconnector.disconnect(ctx.channel(), (byte) 0x93, "receive_maximum",
-                    "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
+        if (ReceiveMaximum.exceededBy(connection, qos, packetId, receiveMaximum)) {
+            disconnector.disconnect(ctx.channel(), MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED.byteValue(),
+                    "receive_maximum", "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
             return;
         }
         if (SysTopics.isSys(topic)) {

@@ -35,8 +35,9 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
  * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
- * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. The local index
- * is updated first-thing on the answer, on the event loop. The answer also carries the retained messages each
+ * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. Packets the
+ * client pipelined behind it wait in {@link SubscriptionBarrier} until this handler reports it settled. The local
+ * index is updated first-thing on the answer, on the event loop. The answer also carries the retained messages each
  * granted subscription must get (session-service applied Retain Handling); they are sent right after SUBACK.
  * Shared subscriptions ({@code $share/g/f}, MQTT 5 section 4.8.2, also from 3.x clients) go the same way; which
  * member gets a message is decided by the routers, and they never get retained messages at SUBSCRIBE.
@@ -153,6 +154,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         }
         if (forwarded.isEmpty()) {
             ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
+            SubscriptionBarrier.settled(ctx.channel());
             return;
         }
         int finalSubscriptionId = subscriptionId;
@@ -200,6 +202,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     for (OutboundMessage m : retained) {
                         delivery.deliver(connection, m);
                     }
+                    // In effect (recorded, in the feed, in the local index): packets sent behind it may go on.
+                    SubscriptionBarrier.settled(ctx.channel());
                 }));
     }
 
@@ -248,6 +252,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                             packetId, ProblemInformation.forAck(connection, reason(problems)));
                     ctx.writeAndFlush(new MqttUnsubAckMessage(fixed, variable,
                             connection.isMqtt5() ? new MqttUnsubAckPayload(codes) : null));
+                    SubscriptionBarrier.settled(ctx.channel());
                 }));
     }
 
