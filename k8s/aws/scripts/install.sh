@@ -37,6 +37,12 @@ if ! kubectl -n "$NAMESPACE" get secret tributary-admin >/dev/null 2>&1; then
   log "REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (secret tributary-admin)"
 fi
 
+# The internal API's shared secret (session-service and every transport node), generated once.
+if ! kubectl -n "$NAMESPACE" get secret tributary-internal >/dev/null 2>&1; then
+  kubectl -n "$NAMESPACE" create secret generic tributary-internal \
+    --from-literal=TRIBUTARY_INTERNAL_TOKEN="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+fi
+
 dir="$(render_with_images "overlays/$overlay" "$overlay")"
 log "applying $overlay with images tagged $IMAGE_TAG"
 kubectl apply -k "$dir"

@@ -111,4 +111,32 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         assertThat(redis.sync().exists("tributary:presence:db-gone")).isZero();
         assertThat(redis.sync().hget("tributary:presence:db-stale", "epoch")).isEqualTo(Long.toString(current));
     }
+
+    @Test
+    void test_a_subscribe_batch_answers_each_request_and_applies_repeats_in_order() throws Exception {
+        long a = connect("sb-a", "node-a", true, 0).epoch();
+        long b = connect("sb-b", "node-a", true, 3600).epoch();
+        long old = connect("sb-c", "node-a", true, 0).epoch();
+        connect("sb-c", "node-b", true, 0);
+        Response r = post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(List.of(
+                new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 1), sub("sb/+/y", 2))),
+                new SessionApi.SubscribeRequest("sb-b", b, "node-a", List.of(sub("sb/x", 0), sub("a/#/b", 1))),
+                new SessionApi.SubscribeRequest("sb-c", old, "node-a", List.of(sub("sb/x", 1))),
+                new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 2))))));
+        assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
+        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(),
+                SessionApi.SubscribeBatchResponse.class).outcomes();
+        assertThat(outcomes.get(0).done().reasonCodes()).containsExactly(1, 2);
+        assertThat(outcomes.get(1).done().reasonCodes()).containsExactly(0, 0x8F);
+        assertThat(outcomes.get(2).stale()).contains("epoch " + old + " ");
+        assertThat(outcomes.get(3).done().reasonCodes()).containsExactly(2);
+        // The repeat replaced the first: the row and the latest feed record say QoS 2.
+        assertThat(jdbc.sql("SELECT qos FROM subscriptions WHERE client_id = 'sb-a' AND filter = 'sb/x'")
+                .query(Integer.class).single()).isEqualTo(2);
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-a").qos()).isEqualTo(2);
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sb/+/y", "sb-a").nodeId()).isEqualTo("node-a");
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-b").persistent()).isTrue();
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'sb-c'").query(Long.class)
+                .single()).isZero();
+    }
 }

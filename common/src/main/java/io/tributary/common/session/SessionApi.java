@@ -14,6 +14,8 @@ public final class SessionApi {
     public static final String CONNECT = "/internal/v1/sessions/connect";
     /** Many CONNECTs of one node in one call ({@link ConnectBatch} in, {@link ConnectBatchResponse} out). */
     public static final String CONNECT_BATCH = "/internal/v1/sessions/connect-batch";
+    /** Many SUBSCRIBEs of one node's connections in one call ({@link SubscribeBatch} in, {@link SubscribeBatchResponse} out). */
+    public static final String SUBSCRIBE_BATCH = "/internal/v1/sessions/subscribe-batch";
     /** Many ended connections of one node in one call ({@link DisconnectBatch}); 200 with an empty body. */
     public static final String DISCONNECT_BATCH = "/internal/v1/sessions/disconnect-batch";
     /**
@@ -104,6 +106,24 @@ public final class SessionApi {
         public static ConnectOutcome unavailable(String why) {
             return new ConnectOutcome(null, null, why);
         }
+    }
+
+    /** SUBSCRIBEs of one node's connections, applied in one transaction (each as {@link #SUBSCRIBE} would). */
+    public record SubscribeBatch(List<SubscribeRequest> requests) {
+    }
+
+    /** One outcome per request of a {@link SubscribeBatch}, in the same order. */
+    public record SubscribeBatchResponse(List<SubscribeOutcome> outcomes) {
+    }
+
+    /**
+     * What became of one SUBSCRIBE of a batch: exactly one of the three is set.
+     *
+     * @param done        the answer {@link #SUBSCRIBE} gives
+     * @param stale       the caller's epoch is not the client's current one ({@link #SUBSCRIBE} answers 409)
+     * @param unavailable why this one could not be done now
+     */
+    public record SubscribeOutcome(SubscribeResponse done, String stale, String unavailable) {
     }
 
     /** Ended connections of one node, applied in one go (each as {@link #DISCONNECT} would). */

@@ -330,6 +330,49 @@ public final class TributaryCluster {
     }
 
     /**
+     * One more session-service instance on the same engines and settings as the shared one (a second replica, as
+     * a deployment scales it out), with a retained-message group of its own so the shared instance keeps its
+     * partitions. The caller stops or kills it.
+     */
+    public ExtraSession startSessionService(String name) throws Exception {
+        int port = Ports.freePort();
+        ServiceProcess process = service(name, "tributary.jars.session")
+                .env("HTTP_PORT", port)
+                .env("POSTGRES_URL", engines.jdbcUrl())
+                .env("POSTGRES_USER", engines.dbUser())
+                .env("POSTGRES_PASSWORD", engines.dbPassword())
+                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
+                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
+                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name)
+                .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
+                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
+                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
+                .build();
+        process.start();
+        try {
+            process.awaitHealthy(port, HEALTHY_WITHIN);
+        } catch (Exception | Error e) {
+            System.err.println(process.tail(60));
+            process.stop();
+            throw e;
+        }
+        return new ExtraSession(process, port);
+    }
+
+    /** A second session-service instance; see {@link #startSessionService}. */
+    public record ExtraSession(ServiceProcess process, int httpPort) implements AutoCloseable {
+
+        public String url() {
+            return "http://127.0.0.1:" + httpPort;
+        }
+
+        @Override
+        public void close() {
+            process.stop();
+        }
+    }
+
+    /**
      * A session-service of its own (same engines, {@code sessionEnv} on top of the shared settings) with one transport
      * node that uses it: for settings the shared cluster cannot have, such as anonymous access off. Close it at the
      * end of the test; the node's sessions are then ended by node liveness like those of any stopped node.

@@ -23,10 +23,12 @@ public class InternalSessionController {
     private final RetainedLookup retained;
     private final ConnectAuthenticator authenticator;
     private final ConnectBatches connectBatches;
+    private final SubscribeBatches subscribeBatches;
 
     public InternalSessionController(ConnectService connects, DisconnectService disconnects,
             SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator,
-            ConnectBatches connectBatches) {
+            ConnectBatches connectBatches, SubscribeBatches subscribeBatches) {
+        this.subscribeBatches = subscribeBatches;
         this.connectBatches = connectBatches;
         this.authenticator = authenticator;
         this.connects = connects;
@@ -76,6 +78,13 @@ public class InternalSessionController {
         SubscriptionService.Subscribed subscribed = subscriptions.subscribe(request);
         return new SessionApi.SubscribeResponse(subscribed.reasonCodes(),
                 retained.retainedFor(request, mark, subscribed.reasonCodes(), subscribed.created()));
+    }
+
+    /** Many SUBSCRIBEs of one node's connections; each gets its outcome (done, stale or unavailable), in order. */
+    @PostMapping(path = SessionApi.SUBSCRIBE_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    public SessionApi.SubscribeBatchResponse subscribeBatch(@RequestBody SessionApi.SubscribeBatch batch) {
+        return subscribeBatches.subscribe(batch);
     }
 
     @PostMapping(path = SessionApi.UNSUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,

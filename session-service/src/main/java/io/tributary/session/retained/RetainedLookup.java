@@ -46,7 +46,12 @@ public class RetainedLookup {
 
     /** To be called when the SUBSCRIBE arrives, before the subscriptions are written. */
     public Mark mark(SessionApi.SubscribeRequest request) {
-        if (request.subscriptions().stream().allMatch(s -> s.retainHandling() == 2)) {
+        return mark(List.of(request));
+    }
+
+    /** {@link #mark} once for a batch of SUBSCRIBEs that arrived together. */
+    public Mark mark(List<SessionApi.SubscribeRequest> requests) {
+        if (requests.stream().flatMap(r -> r.subscriptions().stream()).allMatch(s -> s.retainHandling() == 2)) {
             return new Mark(null);
         }
         try {

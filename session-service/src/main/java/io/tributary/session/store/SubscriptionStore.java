@@ -29,9 +29,11 @@ public class SubscriptionStore {
     }
 
     private final JdbcClient jdbc;
+    private final org.springframework.jdbc.core.JdbcTemplate jdbcTemplate;
 
-    public SubscriptionStore(JdbcClient jdbc) {
+    public SubscriptionStore(JdbcClient jdbc, org.springframework.jdbc.core.JdbcTemplate jdbcTemplate) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
     }
 
     public List<StoredSubscription> list(String clientId) {
@@ -81,6 +83,51 @@ public class SubscriptionStore {
                 .param("createdAt", Timestamps.toDb(now))
                 .query(Boolean.class)
                 .single();
+    }
+
+    /** One subscription of {@link #upsertAll}. */
+    public record Upsert(String clientId, SessionApi.Subscription subscription) {
+    }
+
+    /**
+     * {@link #upsert} for many subscriptions in one statement. The (client, filter) pairs must be distinct (one row
+     * cannot be changed twice by one statement); callers split repeats into rounds.
+     *
+     * @return per upsert, in order, whether it created the subscription
+     */
+    public List<Boolean> upsertAll(List<Upsert> upserts, Instant now) {
+        if (upserts.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder sql = new StringBuilder("""
+                INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
+                    subscription_id, created_at) VALUES """);
+        List<Object> args = new ArrayList<>(upserts.size() * 8);
+        java.sql.Timestamp created = java.sql.Timestamp.from(now);
+        for (int i = 0; i < upserts.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?)");
+            SessionApi.Subscription s = upserts.get(i).subscription();
+            args.add(upserts.get(i).clientId());
+            args.add(s.filter());
+            args.add((short) s.qos());
+            args.add(s.noLocal());
+            args.add(s.retainAsPublished());
+            args.add((short) s.retainHandling());
+            args.add(new org.springframework.jdbc.core.SqlParameterValue(java.sql.Types.INTEGER, s.subscriptionId()));
+            args.add(created);
+        }
+        sql.append("""
+                 ON CONFLICT (client_id, filter) DO UPDATE SET qos = EXCLUDED.qos, no_local = EXCLUDED.no_local,
+                    retain_as_published = EXCLUDED.retain_as_published,
+                    retain_handling = EXCLUDED.retain_handling, subscription_id = EXCLUDED.subscription_id
+                RETURNING client_id, filter, (xmax = 0) AS inserted""");
+        Map<String, Boolean> inserted = new HashMap<>();
+        jdbcTemplate.query(sql.toString(), rs -> {
+            inserted.put(rs.getString("client_id") + '\u0000' + rs.getString("filter"), rs.getBoolean("inserted"));
+        }, args.toArray());
+        return upserts.stream()
+                .map(u -> inserted.getOrDefault(u.clientId() + '\u0000' + u.subscription().filter(), false))
+                .toList();
     }
 
     /** @return true when a subscription existed */

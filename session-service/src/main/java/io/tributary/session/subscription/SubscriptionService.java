@@ -3,7 +3,9 @@ package io.tributary.session.subscription;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.stereotype.Service;
@@ -48,37 +50,106 @@ public class SubscriptionService {
     public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) {
     }
 
+    /** One SUBSCRIBE: {@link #subscribeAll} with a batch of one; 409 when the caller's epoch is stale. */
     @Transactional
     public Subscribed subscribe(SessionApi.SubscribeRequest request) {
-        String clientId = request.clientId();
-        SessionRecord session = lockCurrent(clientId, request.epoch());
-        if (!request.nodeId().equals(session.nodeId())) {
-            throw ApiException.conflict("client " + clientId + " is connected on node " + session.nodeId()
-                    + ", not " + request.nodeId());
+        Object result = subscribeAll(List.of(request)).get(0);
+        if (result instanceof String stale) {
+            throw ApiException.conflict(stale);
         }
+        return (Subscribed) result;
+    }
+
+    /**
+     * Many SUBSCRIBEs (of distinct or repeated clients) in one transaction: the sessions locked in client id order,
+     * the subscriptions upserted in one statement per round (a (client, filter) pair repeated in the batch goes in a
+     * later round, as if it had come later), the feed records of all awaited once.
+     *
+     * @return per request, in order: its {@link Subscribed}, or the reason its epoch is stale (a String)
+     */
+    @Transactional
+    public List<Object> subscribeAll(List<SessionApi.SubscribeRequest> requests) {
+        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(requests.stream()
+                .map(SessionApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
-        List<Integer> reasonCodes = new ArrayList<>(request.subscriptions().size());
-        List<Boolean> created = new ArrayList<>(request.subscriptions().size());
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (SessionApi.Subscription s : request.subscriptions()) {
-            int rejection = FilterAdmission.rejection(s.filter());
-            if (rejection >= 0) {
-                reasonCodes.add(rejection);
-                created.add(false);
+        Object[] results = new Object[requests.size()];
+        Integer[][] codes = new Integer[requests.size()][];
+        Boolean[][] created = new Boolean[requests.size()][];
+        // Flattened accepted subscriptions, assigned to rounds by (client, filter) occurrence.
+        List<List<int[]>> rounds = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int r = 0; r < requests.size(); r++) {
+            SessionApi.SubscribeRequest request = requests.get(r);
+            String stale = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(),
+                    request.nodeId());
+            if (stale != null) {
+                results[r] = stale;
                 continue;
             }
-            int granted = FilterAdmission.grantedQos(s.qos());
-            SessionApi.Subscription stored = new SessionApi.Subscription(s.filter(), granted, s.noLocal(),
-                    s.retainAsPublished(), s.retainHandling(), s.subscriptionId());
-            created.add(subscriptions.upsert(clientId, stored, now));
-            records.add(SubscriptionRecords.upsert(new SubscriptionRecord(clientId, s.filter(), request.nodeId(),
-                    granted, s.noLocal(), s.retainAsPublished(), s.retainHandling(), request.epoch(),
-                    session.sessionExpirySeconds() > 0), partitions));
-            reasonCodes.add(granted);
+            int n = request.subscriptions().size();
+            codes[r] = new Integer[n];
+            created[r] = new Boolean[n];
+            for (int i = 0; i < n; i++) {
+                SessionApi.Subscription s = request.subscriptions().get(i);
+                int rejection = FilterAdmission.rejection(s.filter());
+                if (rejection >= 0) {
+                    codes[r][i] = rejection;
+                    created[r][i] = false;
+                    continue;
+                }
+                codes[r][i] = FilterAdmission.grantedQos(s.qos());
+                int round = seen.merge(request.clientId() + '\u0000' + s.filter(), 1, Integer::sum) - 1;
+                if (round == rounds.size()) {
+                    rounds.add(new ArrayList<>());
+                }
+                rounds.get(round).add(new int[] {r, i});
+            }
+        }
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (List<int[]> round : rounds) {
+            List<SubscriptionStore.Upsert> upserts = new ArrayList<>(round.size());
+            for (int[] at : round) {
+                SessionApi.SubscribeRequest request = requests.get(at[0]);
+                SessionApi.Subscription s = request.subscriptions().get(at[1]);
+                upserts.add(new SubscriptionStore.Upsert(request.clientId(), new SessionApi.Subscription(s.filter(),
+                        codes[at[0]][at[1]], s.noLocal(), s.retainAsPublished(), s.retainHandling(),
+                        s.subscriptionId())));
+            }
+            List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
+            for (int k = 0; k < round.size(); k++) {
+                int[] at = round.get(k);
+                SessionApi.SubscribeRequest request = requests.get(at[0]);
+                SessionApi.Subscription s = request.subscriptions().get(at[1]);
+                created[at[0]][at[1]] = inserted.get(k);
+                records.add(SubscriptionRecords.upsert(new SubscriptionRecord(request.clientId(), s.filter(),
+                        request.nodeId(), codes[at[0]][at[1]], s.noLocal(), s.retainAsPublished(),
+                        s.retainHandling(), request.epoch(),
+                        rows.get(request.clientId()).sessionExpirySeconds() > 0), partitions));
+            }
         }
         sender.sendAndAwait(records);
-        return new Subscribed(reasonCodes, created);
+        for (int r = 0; r < requests.size(); r++) {
+            if (results[r] == null) {
+                results[r] = new Subscribed(List.of(codes[r]), List.of(created[r]));
+            }
+        }
+        return List.of(results);
+    }
+
+    /** Why a caller with {@code epoch} on {@code nodeId} does not speak for the live connection; null if it does. */
+    private static String staleness(SessionRecord session, String clientId, long epoch, String nodeId) {
+        if (session == null) {
+            return "client " + clientId + " has no session";
+        }
+        if (session.epoch() != epoch || !session.connected()) {
+            return "epoch " + epoch + " of client " + clientId + " is not current (current " + session.epoch()
+                    + (session.connected() ? "" : ", offline") + ")";
+        }
+        if (!nodeId.equals(session.nodeId())) {
+            return "client " + clientId + " is connected on node " + session.nodeId() + ", not " + nodeId;
+        }
+        return null;
     }
 
     @Transactional

@@ -2,6 +2,7 @@ package io.tributary.transport.config;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -14,6 +15,7 @@ import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -128,7 +130,8 @@ public record TransportProperties(
     }
 
     /**
-     * @param url               base URL of session-service's internal API
+     * @param url               base URL of session-service's internal API; several (comma-separated) for instances
+     *                          not behind one load-balanced address: calls go round robin and fail over
      * @param heartbeatInterval how often the node tells session-service it is alive; must stay well below
      *                          session-service's node timeout, or a live node is declared dead
      * @param internalToken     the deployment's internal API secret (the same on every service); session-service
@@ -139,13 +142,13 @@ public record TransportProperties(
      * @param maxConnectWait    a CONNECT that waited longer for its batch call is refused with 0x89 (its client has
      *                          most likely given up)
      */
-    public record Session(@NotNull URI url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval,
+    public record Session(@NotEmpty List<URI> url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval,
             @NotBlank String internalToken, @Min(1) int maxInFlight, @Min(1) int maxBatch,
             @Min(1) int maxWaitingConnects, @NotNull Duration maxConnectWait) {
 
         /** With the default batching (tests). */
         public static Session of(URI url, Duration requestTimeout, Duration heartbeatInterval, String internalToken) {
-            return new Session(url, requestTimeout, heartbeatInterval, internalToken, 4, 500, 10_000,
+            return new Session(List.of(url), requestTimeout, heartbeatInterval, internalToken, 4, 500, 10_000,
                     Duration.ofSeconds(5));
         }
 

@@ -52,12 +52,17 @@ public final class SessionServiceClient {
     }
 
     private final HttpClient http;
-    private final URI base;
+    /** session-service instances; calls go round robin over those not marked down, and fail over to the next. */
+    private final List<URI> bases;
+    private final long[] downUntilNanos;
+    private final java.util.concurrent.atomic.AtomicInteger nextBase = new java.util.concurrent.atomic.AtomicInteger();
+    private static final long DOWN_NANOS = Duration.ofSeconds(5).toNanos();
     private final Duration timeout;
     private final JsonMapper json;
     private final String token;
     private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
     private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
+    private final RequestBatcher<SessionApi.SubscribeRequest, SessionApi.SubscribeOutcome> subscribes;
 
     /**
      * @param token the deployment's internal API secret, sent with every call (session-service refuses calls
@@ -65,7 +70,20 @@ public final class SessionServiceClient {
      */
     public SessionServiceClient(URI base, Duration timeout, Executor executor, JsonMapper json, String token,
             Batching batching) {
-        this.base = base;
+        this(List.of(base), timeout, executor, json, token, batching);
+    }
+
+    /**
+     * @param bases session-service instances (several: each call goes to the next one that answers; an instance that
+     *              could not be reached is skipped for 5 s)
+     */
+    public SessionServiceClient(List<URI> bases, Duration timeout, Executor executor, JsonMapper json, String token,
+            Batching batching) {
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("no session-service URL");
+        }
+        this.bases = List.copyOf(bases);
+        this.downUntilNanos = new long[bases.size()];
         this.timeout = timeout;
         this.json = json;
         this.token = token;
@@ -74,6 +92,9 @@ public final class SessionServiceClient {
         this.connects = new RequestBatcher<>("CONNECT", this::connectBatch, batching.maxInFlight(),
                 batching.maxBatch(), batching.maxQueuedConnects(), batching.maxConnectWait().toNanos(),
                 System::nanoTime);
+        // SUBSCRIBEs are bounded by the connections (one pending per connection: later packets wait behind it).
+        this.subscribes = new RequestBatcher<>("SUBSCRIBE", this::subscribeBatch, batching.maxInFlight(),
+                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime);
         // Disconnects are never refused for load: a session must not stay marked connected.
         this.disconnects = new RequestBatcher<>("disconnect", this::disconnectBatch, batching.maxInFlight(),
                 batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime);
@@ -99,13 +120,14 @@ public final class SessionServiceClient {
     }
 
     /**
-     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / disconnect and
+     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / subscribe / disconnect and
      * {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
      * {@code tributary.session.connects.waiting} (CONNECTs waiting for a call).
      */
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
         connects.listener(callMetrics(registry, "connect"));
         disconnects.listener(callMetrics(registry, "disconnect"));
+        subscribes.listener(callMetrics(registry, "subscribe"));
         io.micrometer.core.instrument.Gauge.builder("tributary.session.connects.waiting", connects,
                 RequestBatcher::waiting).description("CONNECTs waiting for a batch call to session-service")
                 .register(registry);
@@ -135,8 +157,28 @@ public final class SessionServiceClient {
                 .thenApply(ignored -> java.util.Collections.nCopies(batch.size(), (Void) null));
     }
 
+    /**
+     * Gathered with the other SUBSCRIBEs of this node into batch calls.
+     *
+     * @return fails with {@link StaleEpochException} when the connection was taken over, or
+     *         {@link UnavailableException}
+     */
     public CompletableFuture<SessionApi.SubscribeResponse> subscribe(SessionApi.SubscribeRequest request) {
-        return post(SessionApi.SUBSCRIBE, request, SessionApi.SubscribeResponse.class);
+        return subscribes.submit(request).thenApply(outcome -> {
+            if (outcome.stale() != null) {
+                throw new StaleEpochException(outcome.stale());
+            }
+            if (outcome.done() == null) {
+                throw new UnavailableException("session-service: " + outcome.unavailable(), null);
+            }
+            return outcome.done();
+        });
+    }
+
+    private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
+            List<SessionApi.SubscribeRequest> batch) {
+        return post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(batch),
+                SessionApi.SubscribeBatchResponse.class).thenApply(SessionApi.SubscribeBatchResponse::outcomes);
     }
 
     public CompletableFuture<SessionApi.UnsubscribeResponse> unsubscribe(SessionApi.UnsubscribeRequest request) {
@@ -156,9 +198,9 @@ public final class SessionServiceClient {
     public CompletableFuture<SessionApi.BlockedIps> blockedIps(String knownVersion) {
         String query = knownVersion == null ? ""
                 : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query)).timeout(timeout)
-                .header("Accept", "application/json").header(SessionApi.TOKEN_HEADER, token).GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query)).timeout(timeout)
+                .header("Accept", "application/json").header(SessionApi.TOKEN_HEADER, token).GET().build())
+                .thenApply(response -> {
             if (response.statusCode() != 200) {
                 throw new UnavailableException("session-service answered " + response.statusCode() + " to "
                         + SessionApi.BLOCKED_IPS, null);
@@ -174,15 +216,10 @@ public final class SessionServiceClient {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
+        return send(base -> HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .header(SessionApi.TOKEN_HEADER, token)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-                .exceptionally(e -> {
-                    throw new UnavailableException("session-service unreachable at " + base + ": " + e.getMessage(),
-                            e);
-                })
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build())
                 .thenApply(response -> {
                     int status = response.statusCode();
                     if (status == 409) {
@@ -202,5 +239,43 @@ public final class SessionServiceClient {
                     }
                     return json.readValue(response.body(), responseType);
                 });
+    }
+
+    /**
+     * Sends to the next instance not marked down; one that cannot be reached is marked down and the next is tried,
+     * each instance at most once. Every internal call may be repeated: a CONNECT batch that reached an instance which
+     * died before answering was rolled back, or committed and is then taken over by its repetition; the others are
+     * idempotent per epoch.
+     */
+    private CompletableFuture<HttpResponse<byte[]>> send(java.util.function.Function<URI, HttpRequest> request) {
+        long now = System.nanoTime();
+        int start = Math.floorMod(nextBase.getAndIncrement(), bases.size());
+        for (int k = 0; k < bases.size(); k++) {
+            int i = (start + k) % bases.size();
+            if (downUntilNanos[i] - now <= 0) {
+                start = i;
+                break;
+            }
+        }
+        return attempt(request, start, 0);
+    }
+
+    private CompletableFuture<HttpResponse<byte[]>> attempt(java.util.function.Function<URI, HttpRequest> request,
+            int start, int tried) {
+        int i = (start + tried) % bases.size();
+        URI base = bases.get(i);
+        return http.sendAsync(request.apply(base), HttpResponse.BodyHandlers.ofByteArray())
+                .handle((response, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(response);
+                    }
+                    downUntilNanos[i] = System.nanoTime() + DOWN_NANOS;
+                    if (tried + 1 < bases.size()) {
+                        return attempt(request, start, tried + 1);
+                    }
+                    return CompletableFuture.<HttpResponse<byte[]>>failedFuture(new UnavailableException(
+                            "session-service unreachable at " + base + ": " + failure.getMessage(), failure));
+                })
+                .thenCompose(f -> f);
     }
 }
