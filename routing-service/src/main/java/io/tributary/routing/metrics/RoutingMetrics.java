@@ -27,6 +27,10 @@ public class RoutingMetrics {
     /** Why a queued message was dropped: its session queue was full (which one goes depends on the policy). */
     public static final String DROP_QUEUE_FULL = "session_queue_full";
 
+    /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
+    private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+    private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
+
     private final MeterRegistry registry;
     private final Counter publishesIn;
     private final Counter deliveriesOut;
@@ -56,18 +60,18 @@ public class RoutingMetrics {
                 .description("Time from send to acknowledgement of a produced record")
                 .tag("service", "routing")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
                 .register(registry);
         // Latency per hop, as histograms (buckets) so that percentiles aggregate across routers.
         publishConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "publish")
                 .description("time from the publish record's timestamp (the transport node produced it) to a router"
                         + " reading it")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).register(registry);
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         batchLatency = Timer.builder("tributary.routing.batch.latency")
                 .description("time from the poll of a batch of publishes to its downlink records being acknowledged")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).register(registry);
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         queued = Counter.builder("tributary.routing.queued")
                 .description("Messages appended to session queues of persistent sessions")
                 .register(registry);

@@ -21,6 +21,10 @@ public final class TransportMetrics {
     static final String[] EAGER_DROP_REASONS = {"slow_consumer_qos0", "slow_consumer_bytes", "queue_full", "expired",
         "client_packet_size", "connection_closed"};
 
+    /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
+    private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+    private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
+
     private final MeterRegistry registry;
     private final Counter[] publishesIn = new Counter[3];
     private final Counter[] publishesOut = new Counter[3];
@@ -48,16 +52,16 @@ public final class TransportMetrics {
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("time from send to Kafka acknowledgement of a publish record")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).register(registry);
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         downlinkConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "downlink")
                 .description("time from the downlink record's timestamp (routing produced it) to this node reading it")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).register(registry);
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         downlinkToSocket = Timer.builder("tributary.delivery.latency")
                 .description("time from the poll that read a batch of downlink records to its PUBLISH packets being"
                         + " written and flushed on one event loop (one sample per batch and event loop)")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).register(registry);
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         byteCounting = new ByteCountingHandler(
                 Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
                         .register(registry),
