@@ -27,8 +27,8 @@ import io.tributary.routing.fanout.SharedStrategy;
  *        delivery timeout)
  * @param produceMaxBlock longest time a send may block on metadata or a full buffer
  * @param producerLinger linger.ms of the downlink producer: how long a record waits for others to share its request.
- *        0 by default: the loop sends a whole batch before awaiting it, so records batch anyway while a request is in
- *        flight, and a linger would only add to every message's latency (docs/benchmarks.md, section 7)
+ *        1 ms by default: 5 ms added 5 ms to every message; 0 sent so many small requests that Kafka's and routing's
+ *        CPU grew by a fifth, which on a busy machine cost more than it saved (docs/benchmarks.md, section 7)
  * @param downlinkRefreshInterval how often the list of existing downlink topics is refreshed
  * @param downlinkMissRefreshInterval shortest interval between two refreshes caused by a publish for a node whose
  *        downlink topic is not in the list
