@@ -1,7 +1,8 @@
 package io.tributary.transport.delivery;
 
-import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -126,16 +127,11 @@ public final class OutboundDelivery {
      */
     void deliverAll(List<DeliveryBatch.Delivery> deliveries, long polledAtNanos) {
         long[] sent = new long[3];
-        List<Channel> written = new ArrayList<>();
-        Channel last = null;
+        Set<Channel> written = new LinkedHashSet<>();
         for (DeliveryBatch.Delivery d : deliveries) {
             if (deliver(d.connection(), d.message(), d.frame(), false)) {
                 sent[d.message().qos()]++;
-                Channel channel = d.connection().channel();
-                if (channel != last && !written.contains(channel)) {
-                    written.add(channel);
-                }
-                last = channel;
+                written.add(d.connection().channel());
             }
         }
         for (Channel channel : written) {
