@@ -56,7 +56,7 @@ public final class JavaMainProcess extends ForwardingChildProcess<ManagedProcess
             this.name = name;
             this.mainClass = mainClass;
             // Quieter and lighter child JVMs: they serve, they do not need the JIT's top tier to start fast.
-            jvmOption("-XX:+UseSerialGC");
+            garbageCollector("-XX:+UseSerialGC");
             jvmOption("-Dorg.slf4j.simpleLogger.showDateTime=true");
             jvmOption("-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
         }

@@ -25,9 +25,6 @@ public class KafkaClientsConfiguration {
     /** Every client id starts with this, so broker-side quotas and logs name the routing service. */
     public static final String CLIENT_ID_PREFIX = "tributary-routing";
 
-    /** Linger of the downlink producer: a few milliseconds batch the fan-out of one poll per node. */
-    private static final int PRODUCER_LINGER_MS = 5;
-
     @Bean(destroyMethod = "close")
     public Admin kafkaAdmin(KafkaSettings kafka) {
         Map<String, Object> config = new HashMap<>();
@@ -42,13 +39,14 @@ public class KafkaClientsConfiguration {
     public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing) {
         long deliveryTimeoutMs = routing.produceTimeout().toMillis();
         // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
-        long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - PRODUCER_LINGER_MS);
+        int lingerMs = (int) routing.producerLinger().toMillis();
+        long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - lingerMs);
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-producer");
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, PRODUCER_LINGER_MS);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryTimeoutMs);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeoutMs);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, routing.produceMaxBlock().toMillis());

@@ -2,6 +2,7 @@ package io.tributary.routing.config;
 
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
@@ -25,6 +26,9 @@ import io.tributary.routing.fanout.SharedStrategy;
  * @param produceTimeout longest wait for the downlink records of one batch to be acknowledged (the producer's
  *        delivery timeout)
  * @param produceMaxBlock longest time a send may block on metadata or a full buffer
+ * @param producerLinger linger.ms of the downlink producer: how long a record waits for others to share its request.
+ *        1 ms by default: 5 ms added 5 ms to every message; 0 sent so many small requests that Kafka's and routing's
+ *        CPU grew by a fifth, which on a busy machine cost more than it saved (docs/benchmarks.md, section 7)
  * @param downlinkRefreshInterval how often the list of existing downlink topics is refreshed
  * @param downlinkMissRefreshInterval shortest interval between two refreshes caused by a publish for a node whose
  *        downlink topic is not in the list
@@ -41,6 +45,7 @@ public record RoutingProperties(
         @NotNull @DurationMin(millis = 100) Duration feedCatchUpTimeout,
         @NotNull @DurationMin(seconds = 1) Duration produceTimeout,
         @NotNull @DurationMin(millis = 100) Duration produceMaxBlock,
+        @NotNull @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration producerLinger,
         @NotNull @DurationMin(millis = 100) Duration downlinkRefreshInterval,
         @NotNull @DurationMin(millis = 0) Duration downlinkMissRefreshInterval,
         @NotNull @DurationMin(millis = 1) Duration retryBackoffMin,

@@ -169,6 +169,10 @@ public final class DownlinkFanout {
      * refused the message or is gone) is served from the record like a non-persistent one while it is online.
      */
     private Map<String, Map<String, Long>> queuedByNode(Routed r) {
+        if (r.appends.isEmpty()) {
+            // The common case (no persistent session among the targets): nothing to allocate per record.
+            return Map.of();
+        }
         Map<String, Map<String, Long>> byNode = new HashMap<>();
         for (int i = 0; i < r.appends.size(); i++) {
             DeliveryPlan.QueueTarget target = r.plan.queued().get(i);

@@ -3,6 +3,7 @@ package io.tributary.routing.loop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -37,6 +39,11 @@ import io.tributary.routing.metrics.RoutingMetrics;
  * <p>Ordering rule: a batch of publishes is routed only after the feed has been read up to the end offsets it had
  * after the batch was polled. Session-service answers SUBSCRIBE only once the feed record is acknowledged, so a
  * client that got its SUBACK before a message was published is in the index when that message is routed.
+ *
+ * <p>Latency: a batch's offsets are committed asynchronously once all its downlink records are acknowledged, so the
+ * next poll does not wait for the group coordinator's answer; the offsets routed so far are committed synchronously
+ * before partitions are revoked and when the worker closes, so that the next owner does not route them again.
+ * A failed asynchronous commit loses nothing: a later commit covers it, or the batch is routed again (at least once).
  */
 final class RoutingWorker implements AutoCloseable {
 
@@ -58,6 +65,8 @@ final class RoutingWorker implements AutoCloseable {
     private final Consumer<byte[], byte[]> publishConsumer;
     private final Consumer<byte[], byte[]> subscriptionConsumer;
     private final SubscriptionFeedReader feed;
+    /** Per partition, the offset after the last publish whose outputs were acknowledged. */
+    private final Map<TopicPartition, OffsetAndMetadata> routed = new HashMap<>();
 
     RoutingWorker(Settings settings, FeedConsumers consumers, SubscriptionIndex index, RoutingMetrics metrics,
             RoutingStatus status, RetryPolicy retry, DownlinkTopicCache downlinkTopics, DownlinkFanout fanout,
@@ -91,13 +100,18 @@ final class RoutingWorker implements AutoCloseable {
         retry.succeeded();
         while (running.getAsBoolean()) {
             ConsumerRecords<byte[], byte[]> batch = publishConsumer.poll(settings.pollTimeout());
+            long polledAt = System.nanoTime();
             downlinkTopics.refreshIfDue();
             if (batch.isEmpty()) {
                 feed.applyAvailable();
                 fanout.wakeArrivals(feed.drainArrivals());
                 continue;
             }
-            routeBatch(batch);
+            long now = System.currentTimeMillis();
+            for (ConsumerRecord<byte[], byte[]> publish : batch) {
+                metrics.publishConsumed(now - publish.timestamp());
+            }
+            routeBatch(batch, polledAt);
         }
     }
 
@@ -109,16 +123,22 @@ final class RoutingWorker implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            commitRouted(CLOSE_TIMEOUT);
+        } catch (RuntimeException e) {
+            log.debug("Committing the routed offsets on close failed: {}", e.toString());
+        }
         metrics.forgetConsumerLag(publishConsumer);
         closeQuietly(publishConsumer, "publish");
         closeQuietly(subscriptionConsumer, "subscription");
     }
 
-    private void routeBatch(ConsumerRecords<byte[], byte[]> batch) {
+    private void routeBatch(ConsumerRecords<byte[], byte[]> batch, long polledAt) {
         try {
             feed.catchUp(settings.feedCatchUpTimeout());
             fanout.wakeArrivals(feed.drainArrivals());
             Map<TopicPartition, OffsetAndMetadata> offsets = fanout.route(batch);
+            metrics.batchRouted(System.nanoTime() - polledAt);
             commit(offsets);
             metrics.publishesRouted(batch.count());
             status.batchRouted();
@@ -134,15 +154,33 @@ final class RoutingWorker implements AutoCloseable {
         }
     }
 
+    /** Commits without waiting; the callback (run inside a later poll, on this thread) only logs a failure. */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        try {
-            publishConsumer.commitSync(offsets, settings.requestTimeout());
-        } catch (WakeupException e) {
-            // stop() woke the consumer after the batch's outputs were acknowledged: commit them (the wakeup is
-            // consumed), so the next owner does not route them again, then stop.
-            publishConsumer.commitSync(offsets, settings.requestTimeout());
-            throw e;
+        routed.putAll(offsets);
+        publishConsumer.commitAsync(offsets, (committed, error) -> {
+            if (error != null) {
+                log.debug("Asynchronous commit of {} failed (a later commit covers it): {}", committed, error.toString());
+            }
+        });
+    }
+
+    /** Commits every offset routed so far and waits for it: before partitions are revoked and on close. */
+    private void commitRouted(Duration timeout) {
+        if (routed.isEmpty()) {
+            return;
         }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(routed);
+        try {
+            publishConsumer.commitSync(offsets, timeout);
+        } catch (WakeupException e) {
+            // stop() woke the consumer: commit them anyway (the wakeup is consumed), then stop.
+            publishConsumer.commitSync(offsets, timeout);
+            throw e;
+        } catch (KafkaException e) {
+            // The batches are routed again by the next owner: at least once towards nodes.
+            log.warn("Committing the routed offsets failed: {}", e.toString());
+        }
+        routed.clear();
     }
 
     private void rewind(ConsumerRecords<byte[], byte[]> batch) {
@@ -171,6 +209,7 @@ final class RoutingWorker implements AutoCloseable {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            commitRouted(settings.requestTimeout());
             if (!partitions.isEmpty()) {
                 feed.removeExactPartitions(numbers(partitions));
                 log.info("Publish partitions revoked: {}; now owning {}", numbers(partitions),

@@ -1,5 +1,6 @@
 package io.tributary.routing.metrics;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -26,11 +27,17 @@ public class RoutingMetrics {
     /** Why a queued message was dropped: its session queue was full (which one goes depends on the policy). */
     public static final String DROP_QUEUE_FULL = "session_queue_full";
 
+    /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
+    private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+    private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
+
     private final MeterRegistry registry;
     private final Counter publishesIn;
     private final Counter deliveriesOut;
     private final Counter malformedSubscriptions;
     private final Timer produceLatency;
+    private final Timer publishConsumeLatency;
+    private final Timer batchLatency;
     private final Counter queued;
     private final Counter queueReplaySkipped;
     private final Counter wakeups;
@@ -52,8 +59,19 @@ public class RoutingMetrics {
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("Time from send to acknowledgement of a produced record")
                 .tag("service", "routing")
-                .publishPercentiles(0.5, 0.99)
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
                 .register(registry);
+        // Latency per hop, as histograms (buckets) so that percentiles aggregate across routers.
+        publishConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "publish")
+                .description("time from the publish record's timestamp (the transport node produced it) to a router"
+                        + " reading it")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
+        batchLatency = Timer.builder("tributary.routing.batch.latency")
+                .description("time from the poll of a batch of publishes to its downlink records being acknowledged")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         queued = Counter.builder("tributary.routing.queued")
                 .description("Messages appended to session queues of persistent sessions")
                 .register(registry);
@@ -93,6 +111,16 @@ public class RoutingMetrics {
 
     public void publishesRouted(int count) {
         publishesIn.increment(count);
+    }
+
+    /** A publish record read {@code millis} after its timestamp (clock skew between hosts may make it negative). */
+    public void publishConsumed(long millis) {
+        publishConsumeLatency.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    /** A batch polled {@code nanos} ago has had all its downlink records acknowledged. */
+    public void batchRouted(long nanos) {
+        batchLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public void delivered(long sendStartNanos) {

@@ -19,6 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
@@ -38,6 +40,10 @@ import io.tributary.transport.subscribe.LocalSubscriptions;
  * handed to each subscriber's event loop, one copy per client however many of its filters match; TAKEOVER and
  * DISCONNECT commands close local connections. The topic only serves live connections, so a (re)started node
  * begins at its end.
+ *
+ * <p>Fan-out is paid per batch, not per subscriber: the deliveries of one poll go to each event loop as one task
+ * ({@link DeliveryBatch}), and a record's QoS 0 PUBLISH for MQTT 3 subscribers is encoded once and shared
+ * ({@link SharedPublishFrame}). Commands are handed over in record order with the deliveries around them.
  */
 public final class DownlinkConsumer implements SmartLifecycle {
 
@@ -47,10 +53,10 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private final String bootstrapServers;
     private final LocalSubscriptions subscriptions;
     private final ConnectionRegistry registry;
-    private final OutboundDelivery delivery;
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
     private final SessionQueueReader queueReader;
+    private final DeliveryBatch batch;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile Thread thread;
     private volatile boolean running;
@@ -63,9 +69,9 @@ public final class DownlinkConsumer implements SmartLifecycle {
         this.bootstrapServers = bootstrapServers;
         this.subscriptions = subscriptions;
         this.registry = registry;
-        this.delivery = delivery;
         this.disconnector = disconnector;
         this.metrics = metrics;
+        this.batch = new DeliveryBatch(delivery);
     }
 
     @Override
@@ -74,6 +80,8 @@ public final class DownlinkConsumer implements SmartLifecycle {
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "tributary-downlink-" + nodeId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // The broker answers a fetch as soon as one byte is there (fetch.min.bytes 1, the default): a record never
+        // waits for fetch.max.wait.ms, which only bounds an empty fetch.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -97,10 +105,12 @@ public final class DownlinkConsumer implements SmartLifecycle {
             try {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
                 long polledAt = System.currentTimeMillis();
+                batch.begin(System.nanoTime());
                 for (ConsumerRecord<byte[], byte[]> record : records) {
                     metrics.downlinkConsumeLatency(polledAt - record.timestamp());
                     dispatch(record);
                 }
+                batch.dispatch();
                 backoffMs = 100;
             } catch (WakeupException e) {
                 // stop() woke us up
@@ -126,6 +136,10 @@ public final class DownlinkConsumer implements SmartLifecycle {
             return;
         }
         String key = new String(record.key(), StandardCharsets.UTF_8);
+        if (type != DownlinkType.PUBLISH) {
+            // Deliveries of earlier records reach the event loops before this command does.
+            batch.dispatch();
+        }
         switch (type) {
             case PUBLISH -> fanOut(key, record);
             case TAKEOVER -> closeOlder(key, RecordHeaders.readLong(record.headers(), RecordHeaders.EPOCH));
@@ -152,22 +166,80 @@ public final class DownlinkConsumer implements SmartLifecycle {
                 RecordHeaders.readBytes(record.headers(), RecordHeaders.SHARED_TARGETS));
         Map<String, Long> queued = QueuedNotice.decode(RecordHeaders.readBytes(record.headers(),
                 RecordHeaders.QUEUED));
-        for (Map.Entry<String, Long> wake : queued.entrySet()) {
-            wake(wake.getKey(), wake.getValue());
+        if (!queued.isEmpty()) {
+            batch.dispatch();
+            for (Map.Entry<String, Long> wake : queued.entrySet()) {
+                wake(wake.getKey(), wake.getValue());
+            }
         }
-        subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
-            if (connection.queueCursor() != null && queued.containsKey(connection.clientId())) {
-                // Served from its session queue, which holds this message.
-                return;
+        SharedQos0 shared = new SharedQos0(topic, payload, mqtt5);
+        try {
+            subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
+                if (connection.queueCursor() != null && queued.containsKey(connection.clientId())) {
+                    // Served from its session queue, which holds this message.
+                    return;
+                }
+                if (mqtt5 == null) {
+                    metrics.dropped("expired");
+                    return;
+                }
+                int deliveredQos = Math.min(qos, match.qos());
+                boolean deliveredRetain = retain && match.retainAsPublished();
+                if (deliveredQos == 0 && match.subscriptionIds().length == 0) {
+                    batch.add(connection, shared.message(deliveredRetain),
+                            connection.isMqtt5() ? null : shared.frame(deliveredRetain));
+                    return;
+                }
+                batch.add(connection, new OutboundMessage(topic, payload, deliveredQos, deliveredRetain, mqtt5,
+                        match.subscriptionIds()), null);
+            });
+        } finally {
+            shared.release();
+        }
+    }
+
+    /**
+     * What the QoS 0 subscribers of one record share, made when the first one needs it: one message (nothing of a
+     * QoS 0 message changes per subscriber) and, for MQTT 3 subscribers, one encoded frame, per RETAIN flag.
+     */
+    private static final class SharedQos0 {
+        private final String topic;
+        private final byte[] payload;
+        private final MqttProperties mqtt5;
+        private final OutboundMessage[] messages = new OutboundMessage[2];
+        private final ByteBuf[] frames = new ByteBuf[2];
+
+        SharedQos0(String topic, byte[] payload, MqttProperties mqtt5) {
+            this.topic = topic;
+            this.payload = payload;
+            this.mqtt5 = mqtt5;
+        }
+
+        OutboundMessage message(boolean retain) {
+            int i = retain ? 1 : 0;
+            if (messages[i] == null) {
+                messages[i] = new OutboundMessage(topic, payload, 0, retain, mqtt5);
             }
-            if (mqtt5 == null) {
-                metrics.dropped("expired");
-                return;
+            return messages[i];
+        }
+
+        /** A new reference for one subscriber, which its event loop writes or releases. */
+        ByteBuf frame(boolean retain) {
+            int i = retain ? 1 : 0;
+            if (frames[i] == null) {
+                frames[i] = SharedPublishFrame.encodeMqtt3Qos0(ByteBufAllocator.DEFAULT, topic, payload, retain);
             }
-            OutboundMessage message = new OutboundMessage(topic, payload, Math.min(qos, match.qos()),
-                    retain && match.retainAsPublished(), mqtt5, match.subscriptionIds());
-            connection.channel().eventLoop().execute(() -> delivery.deliver(connection, message));
-        });
+            return frames[i].retainedDuplicate();
+        }
+
+        /** Drops this thread's own references; the subscribers' references keep the frames alive. */
+        void release() {
+            for (ByteBuf frame : frames) {
+                if (frame != null) {
+                    frame.release();
+                }
+            }
+        }
     }
 
     private void closeOlder(String clientId, Long epoch) {

@@ -1,11 +1,14 @@
 package io.tributary.transport.delivery;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttFixedHeader;
@@ -14,7 +17,6 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
-import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
@@ -92,7 +94,7 @@ public final class OutboundDelivery {
         if (!connection.channel().isActive()) {
             return;
         }
-        Wire wire = wire(connection, message);
+        Wire wire = Wire.of(connection, message);
         if (wire == null) {
             metrics.dropped("client_packet_size");
             forget(connection, message);
@@ -101,7 +103,7 @@ public final class OutboundDelivery {
         connection.addOutboundBytes(message.wireSize());
         message.packetId(packetId);
         connection.inflight().put(packetId, message);
-        write(connection, message, wire);
+        write(connection, message, wire, true);
     }
 
     /** PUBREL owed for a QoS 2 message the client acknowledged with PUBREC over an earlier connection. */
@@ -116,44 +118,93 @@ public final class OutboundDelivery {
     }
 
     public void deliver(ClientConnection connection, OutboundMessage message) {
+        deliver(connection, message, null, true);
+    }
+
+    /**
+     * The deliveries of one poll of the downlink topic for this event loop, in record order: written without a flush
+     * each, then every connection written to is flushed once and the PUBLISH packets sent counted once per QoS.
+     */
+    void deliverAll(List<DeliveryBatch.Delivery> deliveries, long polledAtNanos) {
+        long[] sent = new long[3];
+        Set<Channel> written = new LinkedHashSet<>();
+        for (DeliveryBatch.Delivery d : deliveries) {
+            if (deliver(d.connection(), d.message(), d.frame(), false)) {
+                sent[d.message().qos()]++;
+                written.add(d.connection().channel());
+            }
+        }
+        for (Channel channel : written) {
+            channel.flush();
+        }
+        for (int qos = 0; qos < sent.length; qos++) {
+            metrics.publishesOut(qos, sent[qos]);
+        }
+        metrics.downlinkToSocket(System.nanoTime() - polledAtNanos);
+    }
+
+    /**
+     * Delivers one message; {@code frame}, when not null, is the connection's reference to the message's shared QoS 0
+     * encoding, written instead of encoding it again, and released here if the message is not written.
+     *
+     * @return true when a PUBLISH was written now (not queued, not dropped)
+     */
+    private boolean deliver(ClientConnection connection, OutboundMessage message, ByteBuf frame, boolean flush) {
         Channel channel = connection.channel();
         if (!channel.isActive()) {
             metrics.dropped("connection_closed");
-            return;
+            return release(frame);
         }
-        Wire wire = wire(connection, message);
+        Wire wire = Wire.of(connection, message);
         if (wire == null) {
             // MQTT 5 section 3.1.2.11.4: a message larger than the client accepts is discarded for that client.
             // Checked again when a waiting message is sent: its topic may have an alias by then.
             metrics.dropped("client_packet_size");
-            return;
+            return release(frame);
         }
         if (message.qos() == 0) {
             if (!channel.isWritable()) {
                 metrics.dropped("slow_consumer_qos0");
-                return;
+                return release(frame);
             }
-            write(connection, message, wire);
-            return;
+            if (frame != null && wire.alias() == 0) {
+                channel.write(frame);
+                if (flush) {
+                    channel.flush();
+                    metrics.publishOut(0);
+                }
+                return true;
+            }
+            release(frame);
+            write(connection, message, wire, flush);
+            return true;
         }
+        release(frame);
         long held = connection.outboundBytes();
         // One message is always let through when nothing is held, so a message above maxBytes is not starved.
         if (held > 0 && held + message.wireSize() > limits.maxBytes()) {
             overLimit(connection, "slow_consumer_bytes");
-            return;
+            return false;
         }
         boolean sendNow = connection.queued().isEmpty() && connection.inflight().size() < window(connection)
                 && channel.isWritable();
         if (!sendNow && connection.queued().size() >= limits.maxQueued()) {
             overLimit(connection, "queue_full");
-            return;
+            return false;
         }
         connection.addOutboundBytes(message.wireSize());
         if (sendNow) {
-            send(connection, message);
-        } else {
-            connection.queued().addLast(message);
+            return send(connection, message, flush);
         }
+        connection.queued().addLast(message);
+        return false;
+    }
+
+    private static boolean release(ByteBuf frame) {
+        if (frame != null) {
+            frame.release();
+        }
+        return false;
     }
 
     /** The socket drained below the low water mark: send what waited for it. */
@@ -292,55 +343,34 @@ public final class OutboundDelivery {
     private void drain(ClientConnection connection) {
         while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)
                 && connection.channel().isWritable()) {
-            send(connection, connection.queued().pollFirst());
+            send(connection, connection.queued().pollFirst(), true);
         }
         if (connection.queueCursor() != null && freeSlots(connection) > 0) {
             slotFreed.accept(connection);
         }
     }
 
-    private void send(ClientConnection connection, OutboundMessage message) {
-        Wire wire = wire(connection, message);
+    private boolean send(ClientConnection connection, OutboundMessage message, boolean flush) {
+        Wire wire = Wire.of(connection, message);
         if (wire == null) {
             connection.addOutboundBytes(-message.wireSize());
             metrics.dropped("client_packet_size");
-            return;
+            return false;
         }
         int packetId = connection.allocatePacketId();
         if (packetId < 0) {
             connection.addOutboundBytes(-message.wireSize());
             metrics.dropped("no_packet_id");
-            return;
+            return false;
         }
         message.packetId(packetId);
         connection.inflight().put(packetId, message);
-        write(connection, message, wire);
+        write(connection, message, wire, flush);
+        return true;
     }
 
-    /** How a PUBLISH names its topic on one connection: the topic name written and the alias added (0 = none). */
-    private record Wire(String topicOnWire, int alias) {
-    }
-
-    /**
-     * How {@code message} is written to {@code connection} now, or null when even its smallest form is above the
-     * client's Maximum Packet Size. The topic alias the connection would use comes first; when the 3 bytes of its
-     * property are what tips the packet over, it goes without alias (aliases are optional for the sender). Nothing is
-     * assigned here: {@link #write} assigns, right after this on the same event loop task, so the choice holds.
-     */
-    private Wire wire(ClientConnection connection, OutboundMessage message) {
-        long maximum = connection.clientMaximumPacketSize();
-        boolean v5 = connection.isMqtt5();
-        String topic = message.topic();
-        if (v5 && connection.outboundAliases() != null) {
-            OutboundTopicAliases.Use use = connection.outboundAliases().peek(topic);
-            if (use.alias() != 0 && message.encodedSize(true, use.topicOnWire(), true) <= maximum) {
-                return new Wire(use.topicOnWire(), use.alias());
-            }
-        }
-        return message.encodedSize(v5, topic, false) <= maximum ? new Wire(topic, 0) : null;
-    }
-
-    private void write(ClientConnection connection, OutboundMessage message, Wire wire) {
+    /** Writes the PUBLISH; with {@code flush}, flushes it and counts it (a batch flushes and counts once). */
+    private void write(ClientConnection connection, OutboundMessage message, Wire wire, boolean flush) {
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, message.duplicate(),
                 MqttQoS.valueOf(message.qos()), message.retain(), 0);
         String topic = wire.topicOnWire();
@@ -350,31 +380,17 @@ public final class OutboundDelivery {
                 // Assigned at write time, in write order: the first PUBLISH with a new alias also carries the topic.
                 connection.outboundAliases().use(message.topic());
             }
-            properties = wireProperties(message, wire.alias());
+            properties = Wire.properties(message, wire.alias());
         }
         MqttPublishVariableHeader variable = new MqttPublishVariableHeader(topic,
                 message.qos() == 0 ? -1 : message.packetId(), properties);
-        connection.channel().writeAndFlush(
-                new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload())));
-        metrics.publishOut(message.qos());
-    }
-
-    /** The record's properties plus this subscriber's own: subscription identifiers and topic alias. */
-    private static MqttProperties wireProperties(OutboundMessage message, int alias) {
-        MqttProperties shared = message.properties() == null ? MqttProperties.NO_PROPERTIES : message.properties();
-        if (alias == 0 && message.subscriptionIds().length == 0) {
-            return shared;
+        MqttPublishMessage publish = new MqttPublishMessage(fixed, variable,
+                Unpooled.wrappedBuffer(message.payload()));
+        if (flush) {
+            connection.channel().writeAndFlush(publish);
+            metrics.publishOut(message.qos());
+        } else {
+            connection.channel().write(publish);
         }
-        MqttProperties own = new MqttProperties();
-        for (MqttProperties.MqttProperty<?> p : shared.listAll()) {
-            own.add(p);
-        }
-        for (int id : message.subscriptionIds()) {
-            own.add(new MqttProperties.IntegerProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER, id));
-        }
-        if (alias != 0) {
-            own.add(new MqttProperties.IntegerProperty(MqttProperties.TOPIC_ALIAS, alias));
-        }
-        return own;
     }
 }

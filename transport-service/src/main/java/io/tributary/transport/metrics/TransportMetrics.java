@@ -1,5 +1,6 @@
 package io.tributary.transport.metrics;
 
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +21,16 @@ public final class TransportMetrics {
     static final String[] EAGER_DROP_REASONS = {"slow_consumer_qos0", "slow_consumer_bytes", "queue_full", "expired",
         "client_packet_size", "connection_closed"};
 
+    /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
+    private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+    private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
+
     private final MeterRegistry registry;
     private final Counter[] publishesIn = new Counter[3];
     private final Counter[] publishesOut = new Counter[3];
     private final Timer produceLatency;
     private final Timer downlinkConsumeLatency;
+    private final Timer downlinkToSocket;
     private final ByteCountingHandler byteCounting;
     private final Counter connectsAccepted;
     private final Counter sessionQueueFailures;
@@ -42,12 +48,20 @@ public final class TransportMetrics {
             publishesOut[qos] = Counter.builder("tributary.publishes.out").description("PUBLISH packets sent")
                     .tag("qos", Integer.toString(qos)).register(registry);
         }
+        // Latency per hop of the data path, as histograms (buckets), so percentiles aggregate across nodes.
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("time from send to Kafka acknowledgement of a publish record")
-                .publishPercentiles(0.5, 0.99).register(registry);
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         downlinkConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "downlink")
                 .description("time from the downlink record's timestamp (routing produced it) to this node reading it")
-                .publishPercentiles(0.5, 0.99).register(registry);
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
+        downlinkToSocket = Timer.builder("tributary.delivery.latency")
+                .description("time from the poll that read a batch of downlink records to its PUBLISH packets being"
+                        + " written and flushed on one event loop (one sample per batch and event loop)")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
         byteCounting = new ByteCountingHandler(
                 Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
                         .register(registry),
@@ -105,6 +119,18 @@ public final class TransportMetrics {
 
     public void publishOut(int qos) {
         publishesOut[qos].increment();
+    }
+
+    /** {@code count} PUBLISH packets of one QoS sent by one batch: one increment per batch, not per packet. */
+    public void publishesOut(int qos, long count) {
+        if (count > 0) {
+            publishesOut[qos].increment(count);
+        }
+    }
+
+    /** A batch of downlink records was written to the sockets of one event loop {@code nanos} after its poll. */
+    public void downlinkToSocket(long nanos) {
+        downlinkToSocket.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** PUBLISH packets received since the node started, all QoS ($SYS/broker/nodes/.../messages/received). */
