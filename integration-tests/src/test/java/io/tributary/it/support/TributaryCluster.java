@@ -336,18 +336,7 @@ public final class TributaryCluster {
      */
     public ExtraSession startSessionService(String name) throws Exception {
         int port = Ports.freePort();
-        ServiceProcess process = service(name, "tributary.jars.session")
-                .env("HTTP_PORT", port)
-                .env("POSTGRES_URL", engines.jdbcUrl())
-                .env("POSTGRES_USER", engines.dbUser())
-                .env("POSTGRES_PASSWORD", engines.dbPassword())
-                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
-                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
-                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name)
-                .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
-                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
-                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
-                .build();
+        ServiceProcess process = extraSession(name, port).env("TRIBUTARY_AUTH_ANONYMOUS", "true").build();
         process.start();
         try {
             process.awaitHealthy(port, HEALTHY_WITHIN);
@@ -357,6 +346,23 @@ public final class TributaryCluster {
             throw e;
         }
         return new ExtraSession(process, port);
+    }
+
+    /**
+     * A session-service process beside the shared one, on the same engines, with a retained-message group of its own
+     * so the shared instance keeps all its partitions.
+     */
+    private ServiceProcess.Builder extraSession(String name, int port) {
+        return service(name, "tributary.jars.session")
+                .env("HTTP_PORT", port)
+                .env("POSTGRES_URL", engines.jdbcUrl())
+                .env("POSTGRES_USER", engines.dbUser())
+                .env("POSTGRES_PASSWORD", engines.dbPassword())
+                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
+                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
+                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name.replace("-session", ""))
+                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
+                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD);
     }
 
     /** A second session-service instance; see {@link #startSessionService}. */
@@ -379,17 +385,7 @@ public final class TributaryCluster {
      */
     public Satellite startSatellite(String name, java.util.Map<String, String> sessionEnv) throws Exception {
         int sessionPort = Ports.freePort();
-        ServiceProcess.Builder sessionBuilder = service(name + "-session", "tributary.jars.session")
-                .env("HTTP_PORT", sessionPort)
-                .env("POSTGRES_URL", engines.jdbcUrl())
-                .env("POSTGRES_USER", engines.dbUser())
-                .env("POSTGRES_PASSWORD", engines.dbPassword())
-                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
-                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
-                // Its own retained group, so the shared session-service keeps all partitions of its own.
-                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name)
-                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
-                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD);
+        ServiceProcess.Builder sessionBuilder = extraSession(name + "-session", sessionPort);
         sessionEnv.forEach(sessionBuilder::env);
         ServiceProcess satelliteSession = sessionBuilder.build();
         int mqttPort = Ports.freePort();

@@ -1,5 +1,7 @@
 package io.tributary.session.internal;
 
+import java.util.List;
+
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -56,15 +58,9 @@ public class InternalSessionController {
     /** Many ended connections of one node; 200 with an empty body (stale epochs change nothing). */
     @PostMapping(path = SessionApi.DISCONNECT_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<Void> disconnectBatch(@RequestBody SessionApi.DisconnectBatch batch) {
-        if (batch == null || batch.requests() == null) {
-            throw io.tributary.session.web.ApiException.badRequest("requests are required");
-        }
-        if (batch.requests().size() > ConnectBatches.MAX_BATCH) {
-            throw io.tributary.session.web.ApiException.badRequest("at most " + ConnectBatches.MAX_BATCH
-                    + " requests per batch: " + batch.requests().size());
-        }
-        batch.requests().forEach(InternalRequests::check);
-        disconnects.disconnectAll(batch.requests());
+        List<SessionApi.DisconnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
+        requests.forEach(InternalRequests::check);
+        BatchCalls.withDeadlockRetry("disconnect", requests.size(), () -> disconnects.disconnectAll(requests));
         return ResponseEntity.ok().build();
     }
 

@@ -1,17 +1,12 @@
 package io.tributary.session.internal;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
-import io.tributary.session.web.ApiException;
 
 /**
  * A transport node's batch of SUBSCRIBEs: shape checks per request, the end of the publish topic read once for all
@@ -20,9 +15,6 @@ import io.tributary.session.web.ApiException;
  */
 @Component
 public class SubscribeBatches {
-
-    private static final Logger log = LoggerFactory.getLogger(SubscribeBatches.class);
-    private static final int ATTEMPTS = 3;
 
     private final SubscriptionService subscriptions;
     private final RetainedLookup retained;
@@ -33,29 +25,15 @@ public class SubscribeBatches {
     }
 
     public SessionApi.SubscribeBatchResponse subscribe(SessionApi.SubscribeBatch batch) {
-        if (batch == null || batch.requests() == null) {
-            throw ApiException.badRequest("requests are required");
-        }
-        List<SessionApi.SubscribeRequest> requests = batch.requests();
-        if (requests.size() > ConnectBatches.MAX_BATCH) {
-            throw ApiException.badRequest("at most " + ConnectBatches.MAX_BATCH + " requests per batch: "
-                    + requests.size());
-        }
+        List<SessionApi.SubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
         SessionApi.SubscribeOutcome[] outcomes = new SessionApi.SubscribeOutcome[requests.size()];
-        List<Integer> valid = new ArrayList<>();
-        for (int i = 0; i < requests.size(); i++) {
-            try {
-                InternalRequests.check(requests.get(i));
-                valid.add(i);
-            } catch (ApiException e) {
-                log.warn("SUBSCRIBE request of a batch is malformed: {}", e.getMessage());
-                outcomes[i] = new SessionApi.SubscribeOutcome(null, null, "malformed request: " + e.getMessage());
-            }
-        }
+        List<Integer> valid = BatchCalls.wellFormed("SUBSCRIBE", requests, InternalRequests::check,
+                (i, why) -> outcomes[i] = new SessionApi.SubscribeOutcome(null, null, why));
         if (!valid.isEmpty()) {
             List<SessionApi.SubscribeRequest> accepted = valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
-            List<Object> results = subscribeWithRetry(accepted);
+            List<Object> results = BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(),
+                    () -> subscriptions.subscribeAll(accepted));
             for (int k = 0; k < valid.size(); k++) {
                 SessionApi.SubscribeRequest request = accepted.get(k);
                 if (results.get(k) instanceof String stale) {
@@ -69,19 +47,5 @@ public class SubscribeBatches {
             }
         }
         return new SessionApi.SubscribeBatchResponse(List.of(outcomes));
-    }
-
-    private List<Object> subscribeWithRetry(List<SessionApi.SubscribeRequest> requests) {
-        for (int attempt = 1;; attempt++) {
-            try {
-                return subscriptions.subscribeAll(requests);
-            } catch (PessimisticLockingFailureException e) {
-                if (attempt == ATTEMPTS) {
-                    throw e;
-                }
-                log.info("SUBSCRIBE batch of {} lost a lock conflict (attempt {}): {}", requests.size(), attempt,
-                        e.getMostSpecificCause().getMessage());
-            }
-        }
     }
 }

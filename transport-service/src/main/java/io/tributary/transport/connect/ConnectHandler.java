@@ -13,7 +13,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectMessage;
 import io.netty.handler.codec.mqtt.MqttConnectPayload;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
@@ -230,15 +229,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
                 if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
-                    refuseAuth(ctx, v5, refused.refusal());
+                    // Session-service logged it with the details; the node logs one line as for any refusal.
+                    refuse(ctx, ConnAcks.refusedBySessionService(v5, refused.refusal().reason()),
+                            refused.refusal().message());
                     return;
                 }
                 if (cause instanceof RequestBatcher.OverloadedException) {
-                    // More CONNECTs than session-service keeps up with: refused now, so the client backs off and
-                    // retries, instead of a hang that ends in a closed socket (MQTT 5 0x89; 3.x has only 3).
-                    refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_BUSY
-                            : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "overloaded",
-                            cause.getMessage());
+                    refuse(ctx, ConnAcks.overloaded(v5), cause.getMessage());
                     return;
                 }
                 refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
@@ -321,7 +318,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                     new LocalSubscriptions.Options(s.qos(), s.noLocal(), s.retainAsPublished(),
                             s.subscriptionId() == null ? 0 : s.subscriptionId()));
         }
-        ctx.writeAndFlush(connAck(connection, response.sessionPresent(), assignedId, keepAliveChanged))
+        ctx.writeAndFlush(ConnAcks.accepted(connection, response.sessionPresent(), assignedId, keepAliveChanged,
+                context.properties().mqtt()))
                 .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         // After CONNACK: what the session queue holds goes out first, in order, then live messages.
         context.queueReader().start(connection);
@@ -348,31 +346,6 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         ReadGate.resume(ctx.channel(), ReadGate.Reason.CONNECTING);
     }
 
-    private MqttConnAckMessage connAck(ClientConnection connection, boolean sessionPresent, boolean assignedId,
-            boolean keepAliveChanged) {
-        // MQTT 3.1 has no session present flag: that bit of its CONNACK is reserved.
-        boolean present = sessionPresent && connection.version() != MqttVersion.MQTT_3_1;
-        MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
-                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED).sessionPresent(present);
-        if (connection.isMqtt5()) {
-            ack.properties(p -> {
-                if (assignedId) {
-                    p.assignedClientId(connection.clientId());
-                }
-                if (keepAliveChanged) {
-                    p.serverKeepAlive(connection.keepAliveSeconds());
-                }
-                p.maximumPacketSize(context.properties().mqtt().maxPacketSize());
-                p.receiveMaximum(context.properties().mqtt().receiveMaximum());
-                p.retainAvailable(true);
-                p.sharedSubscriptionAvailable(true);
-                p.subscriptionIdentifiersAvailable(true);
-                p.topicAliasMaximum(context.properties().mqtt().topicAliasMaximum());
-            });
-        }
-        return ack.build();
-    }
-
     private void refuse(ChannelHandlerContext ctx, MqttConnectReturnCode code, String metricCause, String cause) {
         context.metrics().connectRefused(metricCause);
         log.warn("Refusing CONNECT of {} from {}: {}",
@@ -386,22 +359,9 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ack.build()).addListener(ChannelFutureListener.CLOSE);
     }
 
-    /**
-     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized) or
-     * 0x8A (banned: on the block list), MQTT 3.x return codes 4, 5 and 5. Session-service logged it with the details;
-     * the node logs one line as for any refused CONNECT.
-     */
-    private void refuseAuth(ChannelHandlerContext ctx, boolean v5, SessionApi.ConnectRefusal refusal) {
-        boolean badCredentials = refusal.reason() == SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD;
-        boolean banned = refusal.reason() == SessionApi.RefusalReason.BANNED;
-        MqttConnectReturnCode code = badCredentials
-                ? (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD)
-                : banned && v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BANNED
-                : (v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED);
-        refuse(ctx, code, badCredentials ? "bad_credentials" : banned ? "banned" : "not_authorized",
-                refusal.message());
+    /** Refuses with {@code refusal}'s code; logged and counted as for any refused CONNECT. */
+    private void refuse(ChannelHandlerContext ctx, ConnAcks.Refusal refusal, String cause) {
+        refuse(ctx, refusal.code(), refusal.metricCause(), cause);
     }
 
     private static long intProperty(MqttProperties props, int id, long absent) {
