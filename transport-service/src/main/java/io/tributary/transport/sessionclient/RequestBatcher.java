@@ -49,16 +49,21 @@ public final class RequestBatcher<Q, R> {
     private final int maxQueued;
     private final long maxWaitNanos;
     private final LongSupplier nanoTime;
+    private final java.util.concurrent.Executor sender;
     private volatile CallListener listener = CallListener.NONE;
     private final ConcurrentLinkedQueue<Pending<Q, R>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
 
     /**
-     * @param call sends a batch; its future completes with one answer per request, in order, or fails for all
+     * @param call   sends a batch; its future completes with one answer per request, in order, or fails for all
+     * @param sender where a call is started (encoding a batch is work no event loop should do); the thread that
+     *               submits or completes a call only hands it over
      */
     public RequestBatcher(String name, Function<List<Q>, CompletableFuture<List<R>>> call, int maxInFlight,
-            int maxBatch, int maxQueued, long maxWaitNanos, LongSupplier nanoTime) {
+            int maxBatch, int maxQueued, long maxWaitNanos, LongSupplier nanoTime,
+            java.util.concurrent.Executor sender) {
+        this.sender = sender;
         if (maxInFlight < 1 || maxBatch < 1 || maxQueued < 1 || maxWaitNanos <= 0) {
             throw new IllegalArgumentException("batcher limits must be positive");
         }
@@ -138,7 +143,7 @@ public final class RequestBatcher<Q, R> {
         long started = nanoTime.getAsLong();
         CompletableFuture<List<R>> answers;
         try {
-            answers = call.apply(requests);
+            answers = CompletableFuture.supplyAsync(() -> call.apply(requests), sender).thenCompose(f -> f);
         } catch (RuntimeException e) {
             answers = CompletableFuture.failedFuture(e);
         }

@@ -91,13 +91,13 @@ public final class SessionServiceClient {
                 .version(HttpClient.Version.HTTP_1_1).build();
         this.connects = new RequestBatcher<>("CONNECT", this::connectBatch, batching.maxInFlight(),
                 batching.maxBatch(), batching.maxQueuedConnects(), batching.maxConnectWait().toNanos(),
-                System::nanoTime);
+                System::nanoTime, executor);
         // SUBSCRIBEs are bounded by the connections (one pending per connection: later packets wait behind it).
         this.subscribes = new RequestBatcher<>("SUBSCRIBE", this::subscribeBatch, batching.maxInFlight(),
-                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime);
+                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
         // Disconnects are never refused for load: a session must not stay marked connected.
         this.disconnects = new RequestBatcher<>("disconnect", this::disconnectBatch, batching.maxInFlight(),
-                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime);
+                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
     }
 
     /**

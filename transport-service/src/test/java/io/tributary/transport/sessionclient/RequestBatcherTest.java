@@ -36,7 +36,7 @@ class RequestBatcherTest {
     void test_a_lone_request_goes_at_once_and_what_waits_goes_in_one_call() {
         ManualCall call = new ManualCall();
         RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 1000, 5_000_000_000L,
-                now::get);
+                now::get, Runnable::run);
         CompletableFuture<Integer> first = batcher.submit(1);
         List<CompletableFuture<Integer>> waiting = new ArrayList<>();
         for (int i = 2; i <= 6; i++) {
@@ -57,7 +57,7 @@ class RequestBatcherTest {
     void test_calls_carry_at_most_max_batch_and_run_at_most_max_in_flight() {
         ManualCall call = new ManualCall();
         RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 2, 3, 1000, 5_000_000_000L,
-                now::get);
+                now::get, Runnable::run);
         for (int i = 1; i <= 10; i++) {
             batcher.submit(i);
         }
@@ -72,7 +72,7 @@ class RequestBatcherTest {
     void test_beyond_max_queued_a_request_is_refused_at_once() {
         ManualCall call = new ManualCall();
         RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("CONNECT", call, 1, 100, 2, 5_000_000_000L,
-                now::get);
+                now::get, Runnable::run);
         batcher.submit(1);
         batcher.submit(2);
         batcher.submit(3);
@@ -85,7 +85,7 @@ class RequestBatcherTest {
     @Test
     void test_a_request_that_waited_too_long_is_refused_instead_of_sent() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 100, 1_000L, now::get);
+        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 100, 1_000L, now::get, Runnable::run);
         batcher.submit(1);
         CompletableFuture<Integer> stale = batcher.submit(2);
         now.addAndGet(500);
@@ -102,7 +102,7 @@ class RequestBatcherTest {
     void test_a_failed_call_fails_its_requests_and_the_next_call_goes() {
         ManualCall call = new ManualCall();
         RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 100, 5_000_000_000L,
-                now::get);
+                now::get, Runnable::run);
         CompletableFuture<Integer> first = batcher.submit(1);
         CompletableFuture<Integer> second = batcher.submit(2);
         call.answers.get(0).completeExceptionally(new IllegalStateException("down"));
