@@ -79,7 +79,8 @@ public class CredentialStore {
      * committed meanwhile is seen (and one committing later waits and then finds this connection).
      */
     /**
-     * {@link #lockVersionForConnect} for many credentials in one query, in id order.
+     * Share-locks the credentials a batch of CONNECTs authenticated against, until the end of the transaction, in id
+     * order: a credential change waits for those CONNECTs, and one that committed first shows as another version.
      *
      * @return version by id; blocked and deleted credentials are absent
      */
@@ -118,13 +119,6 @@ public class CredentialStore {
                         : c.clientId() != null && c.clientId().equals(clientId))
                 .max(Comparator.comparingInt(Credential::specificity)
                         .thenComparing(c -> c.passwordHash() != null));
-    }
-
-    public Optional<Long> lockVersionForConnect(long id) {
-        return jdbc.sql("SELECT version FROM credentials WHERE id = :id AND NOT blocked FOR SHARE")
-                .param("id", id)
-                .query(Long.class)
-                .optional();
     }
 
     public Optional<Credential> find(long id) {
@@ -197,14 +191,6 @@ public class CredentialStore {
                 .query((rs, n) -> new LiveConnection(rs.getString("client_id"), rs.getString("node_id"),
                         rs.getLong("epoch")))
                 .list();
-    }
-
-    /** Records which credential the session's new connection used (null: anonymous); under the session row lock. */
-    public void linkSession(String clientId, Long credentialId) {
-        jdbc.sql("UPDATE sessions SET credential_id = :id WHERE client_id = :clientId")
-                .param("id", credentialId)
-                .param("clientId", clientId)
-                .update();
     }
 
     private static Credential map(ResultSet rs, int row) throws SQLException {

@@ -46,21 +46,9 @@ public class PresenceStore {
     }
 
     /**
-     * Records that the client is now connected on {@code presence.nodeId()} with {@code presence.epoch()}. Never
-     * throws: a Redis failure is logged and the presence stays stale until the next change.
+     * Records that the clients are now connected (node, epoch, connected-at), pipelined. Never throws: a Redis
+     * failure is logged and the presence stays stale until the next change.
      */
-    public void set(String clientId, Presence presence) {
-        try {
-            commands().hset(key(clientId), Map.of(
-                    "node", presence.nodeId(),
-                    "epoch", Long.toString(presence.epoch()),
-                    "connectedAt", presence.connectedAt().toString()));
-        } catch (RuntimeException e) {
-            log.warn("Cannot record presence of {} in Redis: {}", clientId, e.toString());
-        }
-    }
-
-    /** {@link #set} for many clients, pipelined. Never throws (see {@link #set}). */
     public void setAll(Map<String, Presence> presences) {
         if (presences.isEmpty()) {
             return;
@@ -77,7 +65,7 @@ public class PresenceStore {
     }
 
     /**
-     * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #set}).
+     * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #setAll}).
      *
      * @return true when removed
      */

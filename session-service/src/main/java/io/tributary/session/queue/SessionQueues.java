@@ -37,12 +37,7 @@ public class SessionQueues {
         this.redis = redis;
     }
 
-    /** Makes sure the persistent session of {@code clientId} has a queue (kept as it is if it exists). */
-    public void ensure(String clientId, Instant now) {
-        redis.commands().hsetnx(SessionQueueKeys.meta(clientId), SessionQueueKeys.CREATED, now.toString());
-    }
-
-    /** {@link #ensure} for many sessions, pipelined. */
+    /** Makes sure these persistent sessions have a queue (kept as it is where one exists), pipelined. */
     public void ensureAll(Collection<String> clientIds, Instant now) {
         var async = redis.async();
         List<RedisFuture<?>> sent = new ArrayList<>(clientIds.size());

@@ -33,7 +33,7 @@ public class SessionStore {
     public record ExpiredSession(String clientId, long epoch) {
     }
 
-    /** What a CONNECT stores about the new connection. */
+    /** What a CONNECT stores about the new connection ({@link #markAllConnected}). */
     public record Connection(String nodeId, long epoch, boolean cleanStart, long sessionExpirySeconds,
             int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, Instant connectedAt,
             String nodeIncarnation) {
@@ -52,30 +52,10 @@ public class SessionStore {
     }
 
     /**
-     * Inserts an empty placeholder row (epoch 0, below every epoch of {@link #nextEpoch()}; offline) unless the client
-     * has one. The caller locks and fills it in the same transaction, so the placeholder is never visible to others.
-     *
-     * @return true when the row was created
-     */
-    public boolean insertIfAbsent(String clientId) {
-        return jdbc.sql("INSERT INTO sessions (client_id, epoch) VALUES (:clientId, 0) ON CONFLICT (client_id) DO NOTHING")
-                .param("clientId", clientId)
-                .update() == 1;
-    }
-
-    /**
-     * The next connection epoch, from the {@code session_epochs} sequence: unique over all clients and greater than
-     * every epoch taken before, also for client ids whose rows were deleted in between and across session-service
-     * instances. A CONNECT calls it while holding the client's row lock, so the epochs of one client increase in the
-     * order its CONNECTs commit. Not rolled back with the transaction: an aborted CONNECT leaves a gap, never a reuse.
-     */
-    public long nextEpoch() {
-        return jdbc.sql("SELECT nextval('session_epochs')").query(Long.class).single();
-    }
-
-    /**
-     * {@link #insertIfAbsent} for many clients in one round trip (a JDBC batch), in the order given — callers pass
-     * client ids sorted, the order every multi-row locker uses, so two batches never wait for each other in a cycle.
+     * Inserts an empty placeholder row (epoch 0, below every epoch of {@link #nextEpochs}; offline) for each client that
+     * has none, in one round trip (a JDBC batch), in the order given — callers pass client ids sorted, the order every
+     * multi-row locker uses, so two batches never wait for each other in a cycle. The caller locks and fills the rows
+     * in the same transaction, so a placeholder is never visible to others.
      *
      * @return the client ids whose rows were created
      */
@@ -92,7 +72,13 @@ public class SessionStore {
         return created;
     }
 
-    /** {@link #nextEpoch()} drawn {@code count} times in one query, in increasing order. */
+    /**
+     * {@code count} connection epochs from the {@code session_epochs} sequence, in increasing order: unique over all
+     * clients and greater than every epoch taken before, also for client ids whose rows were deleted in between and
+     * across session-service instances. A CONNECT draws them while holding the clients' row locks, so the epochs of
+     * one client increase in the order its CONNECTs commit. Not rolled back with the transaction: an aborted CONNECT
+     * leaves a gap, never a reuse.
+     */
     public List<Long> nextEpochs(int count) {
         return jdbc.sql("SELECT nextval('session_epochs') FROM generate_series(1, :count)")
                 .param("count", count).query(Long.class).list().stream().sorted().toList();
@@ -112,7 +98,10 @@ public class SessionStore {
         return rows;
     }
 
-    /** {@link #markConnected} and the credential link for many clients in one round trip. */
+    /**
+     * Records the clients' new connections, and which credential each used (null: anonymous), in one round trip;
+     * under the row locks.
+     */
     public void markAllConnected(List<Connected> connected) {
         jdbcTemplate.batchUpdate("""
                 UPDATE sessions SET node_id = ?, epoch = ?, connected = true, clean_start = ?,
@@ -155,48 +144,12 @@ public class SessionStore {
                 .optional();
     }
 
-    public void markConnected(String clientId, Connection c) {
-        jdbc.sql("""
-                UPDATE sessions SET node_id = :nodeId, epoch = :epoch, connected = true, clean_start = :cleanStart,
-                    session_expiry_seconds = :expiry, protocol_version = :protocolVersion, keep_alive = :keepAlive,
-                    remote_address = :remoteAddress, username = :username, connected_at = :connectedAt,
-                    disconnected_at = NULL, expires_at = NULL, node_incarnation = :incarnation
-                WHERE client_id = :clientId""")
-                .param("incarnation", c.nodeIncarnation())
-                .param("nodeId", c.nodeId())
-                .param("epoch", c.epoch())
-                .param("cleanStart", c.cleanStart())
-                .param("expiry", c.sessionExpirySeconds())
-                .param("protocolVersion", c.protocolVersion())
-                .param("keepAlive", c.keepAliveSeconds())
-                .param("remoteAddress", c.remoteAddress())
-                .param("username", c.username())
-                .param("connectedAt", Timestamps.toDb(c.connectedAt()))
-                .param("clientId", clientId)
-                .update();
-    }
-
-    /** The session goes offline and is kept until {@code expiresAt} (null: forever). */
-    public void markDisconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
-            Instant expiresAt) {
-        jdbc.sql("""
-                UPDATE sessions SET node_id = NULL, node_incarnation = NULL, connected = false,
-                    session_expiry_seconds = :expiry,
-                    disconnected_at = :disconnectedAt, expires_at = :expiresAt
-                WHERE client_id = :clientId""")
-                .param("expiry", sessionExpirySeconds)
-                .param("disconnectedAt", Timestamps.toDb(disconnectedAt))
-                .param("expiresAt", Timestamps.toDb(expiresAt))
-                .param("clientId", clientId)
-                .update();
-    }
-
     /** A session going offline, for {@link #markAllDisconnected}; {@code expiresAt} null: kept forever. */
     public record Disconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
             Instant expiresAt) {
     }
 
-    /** {@link #markDisconnected} for many sessions in one round trip. */
+    /** The sessions go offline and are kept until their {@code expiresAt} (null: forever), in one round trip. */
     public void markAllDisconnected(List<Disconnected> offline) {
         if (offline.isEmpty()) {
             return;

@@ -38,46 +38,15 @@ public class WillStore {
         this.json = json;
     }
 
-    /**
-     * A new connection of the client: the will of any earlier connection goes (a pending one is cancelled — the
-     * client came back — or, if already due, returned for publishing), and the new connection's will, if any, is
-     * stored.
-     *
-     * @return the earlier connection's will if one was pending (its {@code publishAt} set)
-     */
-    public Optional<StoredWill> replace(String clientId, long epoch, String nodeId, int protocolVersion,
-            SessionApi.Will will) {
-        Optional<StoredWill> previous = jdbc.sql("DELETE FROM wills WHERE client_id = :clientId RETURNING "
-                + COLUMNS).param("clientId", clientId).query(this::map).optional()
-                .filter(w -> w.publishAt() != null);
-        if (will != null) {
-            jdbc.sql("""
-                    INSERT INTO wills (client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,
-                        delay_seconds, properties)
-                    VALUES (:clientId, :epoch, :nodeId, :protocolVersion, :topic, :payload, :qos, :retain,
-                        :delay, CAST(:properties AS jsonb))""")
-                    .param("clientId", clientId)
-                    .param("epoch", epoch)
-                    .param("nodeId", nodeId)
-                    .param("protocolVersion", protocolVersion)
-                    .param("topic", will.topic())
-                    .param("payload", will.payload())
-                    .param("qos", will.qos())
-                    .param("retain", will.retain())
-                    .param("delay", will.delaySeconds())
-                    .param("properties", will.properties() == null ? null : json.writeValueAsString(will.properties()))
-                    .update();
-        }
-        return previous;
-    }
-
     /** The will a new connection leaves ({@code will} null: none), for {@link #replaceAll}. */
     public record NewConnection(String clientId, long epoch, String nodeId, int protocolVersion,
             SessionApi.Will will) {
     }
 
     /**
-     * {@link #replace} for many new connections (distinct clients): one DELETE for all, one JDBC batch of INSERTs.
+     * New connections of these (distinct) clients: the will of any earlier connection goes (a pending one is cancelled
+     * — the client came back — or, if already due, returned for publishing), and each new connection's will, if any,
+     * is stored. One DELETE for all, one JDBC batch of INSERTs.
      *
      * @return by client id, the earlier connection's will where one was pending
      */
@@ -126,12 +95,6 @@ public class WillStore {
                 .param("clientId", clientId)
                 .param("epoch", epoch)
                 .update();
-    }
-
-    /** The will of the connection of {@code epoch} will never be published by session-service. */
-    public void delete(String clientId, long epoch) {
-        jdbc.sql("DELETE FROM wills WHERE client_id = :clientId AND epoch = :epoch")
-                .param("clientId", clientId).param("epoch", epoch).update();
     }
 
     /**

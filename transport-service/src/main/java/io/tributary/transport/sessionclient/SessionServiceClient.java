@@ -226,10 +226,6 @@ public final class SessionServiceClient {
                         throw new StaleEpochException(new String(response.body(),
                                 java.nio.charset.StandardCharsets.UTF_8));
                     }
-                    if (status == SessionApi.CONNECT_REFUSED_STATUS && path.equals(SessionApi.CONNECT)) {
-                        throw new ConnectRefusedException(json.readValue(response.body(),
-                                SessionApi.ConnectRefusal.class));
-                    }
                     if (status < 200 || status >= 300) {
                         throw new UnavailableException("session-service answered " + status + " to " + path + ": "
                                 + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8), null);
