@@ -128,6 +128,37 @@ class RetainedIntegrationTest extends ServiceTestBase {
     }
 
     @Test
+    void a_subscribe_batch_answers_each_clients_exact_and_wildcard_filters_with_their_own_messages() throws Exception {
+        long longAgo = System.currentTimeMillis() - 10_000;
+        publish("ret/batch/1", "one", 1, true, 0L, null);
+        publish("ret/batch/2", "two", 0, true, 0L, null);
+        publish("ret/batch/old", "expired", 0, true, longAgo, 5);
+        long a = connect("ret-batch-a", "node-a", true, 0).epoch();
+        long b = connect("ret-batch-b", "node-a", true, 0).epoch();
+        long c = connect("ret-batch-c", "node-a", true, 0).epoch();
+        Response r = post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(List.of(
+                new SessionApi.SubscribeRequest("ret-batch-a", a, "node-a",
+                        List.of(sub("ret/batch/1", 1), sub("ret/batch/none", 1))),
+                new SessionApi.SubscribeRequest("ret-batch-b", b, "node-a",
+                        List.of(sub("ret/batch/+", 0), sub("ret/batch/1", 0))),
+                new SessionApi.SubscribeRequest("ret-batch-c", c, "node-a",
+                        List.of(sub("ret/batch/old", 0), new SessionApi.Subscription("ret/batch/2", 0, false, false,
+                                2), sub("ret/batch/2", 0))))));
+        assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
+        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(),
+                SessionApi.SubscribeBatchResponse.class).outcomes();
+        assertThat(topics(outcomes.get(0).done(), 0)).containsExactly("ret/batch/1");
+        assertThat(outcomes.get(0).done().retained().get(0).get(0).payload()).asString(StandardCharsets.UTF_8)
+                .isEqualTo("one");
+        assertThat(topics(outcomes.get(0).done(), 1)).isEmpty();
+        assertThat(topics(outcomes.get(1).done(), 0)).containsExactly("ret/batch/1", "ret/batch/2");
+        assertThat(topics(outcomes.get(1).done(), 1)).containsExactly("ret/batch/1");
+        assertThat(topics(outcomes.get(2).done(), 0)).as("expired").isEmpty();
+        assertThat(topics(outcomes.get(2).done(), 1)).as("retain handling 2").isEmpty();
+        assertThat(topics(outcomes.get(2).done(), 2)).containsExactly("ret/batch/2");
+    }
+
+    @Test
     void expired_retained_messages_are_not_returned() throws Exception {
         long longAgo = System.currentTimeMillis() - 10_000;
         publish("ret/exp/old", "old", 0, true, longAgo, 5);

@@ -1,5 +1,6 @@
 package io.tributary.session.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.stereotype.Component;
@@ -11,7 +12,7 @@ import io.tributary.session.subscription.SubscriptionService;
 /**
  * A transport node's batch of SUBSCRIBEs: shape checks per request, the end of the publish topic read once for all
  * (every retained PUBLISH acknowledged before the batch arrived is below it), one transaction for the subscriptions,
- * then each request's retained messages.
+ * then the retained messages of all of them (exact filters in one query).
  */
 @Component
 public class SubscribeBatches {
@@ -34,16 +35,21 @@ public class SubscribeBatches {
             RetainedLookup.Mark mark = retained.mark(accepted);
             List<Object> results = BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(),
                     () -> subscriptions.subscribeAll(accepted));
+            List<RetainedLookup.Granted> granted = new ArrayList<>();
+            List<Integer> grantedAt = new ArrayList<>();
             for (int k = 0; k < valid.size(); k++) {
-                SessionApi.SubscribeRequest request = accepted.get(k);
                 if (results.get(k) instanceof String stale) {
                     outcomes[valid.get(k)] = new SessionApi.SubscribeOutcome(null, stale, null);
                     continue;
                 }
                 SubscriptionService.Subscribed done = (SubscriptionService.Subscribed) results.get(k);
-                outcomes[valid.get(k)] = new SessionApi.SubscribeOutcome(new SessionApi.SubscribeResponse(
-                        done.reasonCodes(), retained.retainedFor(request, mark, done.reasonCodes(), done.created())),
-                        null, null);
+                granted.add(new RetainedLookup.Granted(accepted.get(k), done.reasonCodes(), done.created()));
+                grantedAt.add(valid.get(k));
+            }
+            List<List<List<SessionApi.RetainedMessage>>> messages = retained.retainedForAll(granted, mark);
+            for (int g = 0; g < granted.size(); g++) {
+                outcomes[grantedAt.get(g)] = new SessionApi.SubscribeOutcome(new SessionApi.SubscribeResponse(
+                        granted.get(g).reasonCodes(), messages.get(g)), null, null);
             }
         }
         return new SessionApi.SubscribeBatchResponse(List.of(outcomes));

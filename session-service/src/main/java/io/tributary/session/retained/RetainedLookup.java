@@ -3,8 +3,10 @@ package io.tributary.session.retained;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -13,6 +15,7 @@ import org.springframework.stereotype.Service;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.SharedFilters;
+import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.config.SessionServiceProperties;
 
 /**
@@ -73,43 +76,91 @@ public class RetainedLookup {
      */
     public List<List<SessionApi.RetainedMessage>> retainedFor(SessionApi.SubscribeRequest request, Mark mark,
             List<Integer> reasonCodes, List<Boolean> created) {
+        return retainedForAll(List.of(new Granted(request, reasonCodes, created)), mark).get(0);
+    }
+
+    /** A SUBSCRIBE and what was granted: one reason code and one "did not exist before" per subscription. */
+    public record Granted(SessionApi.SubscribeRequest request, List<Integer> reasonCodes, List<Boolean> created) {
+    }
+
+    /**
+     * {@link #retainedFor} for a batch of SUBSCRIBEs: the store is awaited once, and the exact filters of the whole
+     * batch are looked up in one query; wildcard filters keep one query each, bounded by their SUBSCRIBE's budget.
+     *
+     * @return per SUBSCRIBE, one list per requested subscription
+     */
+    public List<List<List<SessionApi.RetainedMessage>>> retainedForAll(List<Granted> batch, Mark mark) {
+        List<boolean[]> sends = new ArrayList<>(batch.size());
+        Set<String> exactTopics = new HashSet<>();
+        String firstClient = null;
+        for (Granted g : batch) {
+            List<SessionApi.Subscription> subscriptions = g.request().subscriptions();
+            boolean[] send = new boolean[subscriptions.size()];
+            for (int i = 0; i < send.length; i++) {
+                SessionApi.Subscription s = subscriptions.get(i);
+                // MQTT 5.0 section 4.8.2: retained messages are not sent for a shared subscription.
+                send[i] = g.reasonCodes().get(i) <= 2 && !SharedFilters.isShared(s.filter())
+                        && (s.retainHandling() == 0
+                                || (s.retainHandling() == 1 && Boolean.TRUE.equals(g.created().get(i))));
+                if (send[i]) {
+                    firstClient = firstClient == null ? g.request().clientId() : firstClient;
+                    if (!TopicFilters.hasWildcard(s.filter())) {
+                        exactTopics.add(s.filter());
+                    }
+                }
+            }
+            sends.add(send);
+        }
+        Instant now = null;
+        Map<String, StoredRetained> exact = Map.of();
+        if (firstClient != null) {
+            awaitStore(firstClient, mark);
+            now = clock.instant();
+            exact = store.exact(exactTopics, now);
+        }
+        List<List<List<SessionApi.RetainedMessage>>> out = new ArrayList<>(batch.size());
+        for (int k = 0; k < batch.size(); k++) {
+            out.add(retainedFor(batch.get(k).request(), sends.get(k), exact, now));
+        }
+        return out;
+    }
+
+    /** One SUBSCRIBE's retained messages, at most {@code maxPerSubscribe} for the whole packet. */
+    private List<List<SessionApi.RetainedMessage>> retainedFor(SessionApi.SubscribeRequest request, boolean[] send,
+            Map<String, StoredRetained> exact, Instant now) {
         List<SessionApi.Subscription> subscriptions = request.subscriptions();
         List<List<SessionApi.RetainedMessage>> out = new ArrayList<>(subscriptions.size());
-        boolean waited = false;
         int budget = maxPerSubscribe;
-        Instant now = null;
         for (int i = 0; i < subscriptions.size(); i++) {
-            SessionApi.Subscription s = subscriptions.get(i);
-            // MQTT 5.0 section 4.8.2: retained messages are not sent for a shared subscription.
-            boolean send = reasonCodes.get(i) <= 2 && !SharedFilters.isShared(s.filter())
-                    && (s.retainHandling() == 0
-                            || (s.retainHandling() == 1 && Boolean.TRUE.equals(created.get(i))));
-            if (!send || budget == 0) {
-                if (send) {
+            String filter = subscriptions.get(i).filter();
+            if (!send[i] || budget == 0) {
+                if (send[i]) {
                     metrics.capped();
                 }
                 out.add(List.of());
                 continue;
             }
-            if (!waited) {
-                waited = true;
-                awaitStore(request, mark);
-                now = clock.instant();
+            List<StoredRetained> messages;
+            if (TopicFilters.hasWildcard(filter)) {
+                RetainedStore.Matches matches = store.matching(filter, now, budget);
+                if (matches.capped()) {
+                    metrics.capped();
+                    log.warn("SUBSCRIBE of client {} to '{}': more than {} retained messages match; sending the "
+                            + "first {}", request.clientId(), filter, maxPerSubscribe, matches.messages().size());
+                }
+                messages = matches.messages();
+            } else {
+                StoredRetained m = exact.get(filter);
+                messages = m == null ? List.of() : List.of(m);
             }
-            RetainedStore.Matches matches = store.matching(s.filter(), now, budget);
-            if (matches.capped()) {
-                metrics.capped();
-                log.warn("SUBSCRIBE of client {} to '{}': more than {} retained messages match; sending the first {}",
-                        request.clientId(), s.filter(), maxPerSubscribe, matches.messages().size());
-            }
-            budget -= matches.messages().size();
-            out.add(matches.messages().stream().map(StoredRetained::toApi).toList());
-            metrics.returned(matches.messages().size());
+            budget -= messages.size();
+            out.add(messages.stream().map(StoredRetained::toApi).toList());
+            metrics.returned(messages.size());
         }
         return out;
     }
 
-    private void awaitStore(SessionApi.SubscribeRequest request, Mark mark) {
+    private void awaitStore(String clientId, Mark mark) {
         if (mark.endOffsets() == null || mark.endOffsets().isEmpty()) {
             return;
         }
@@ -117,7 +168,7 @@ public class RetainedLookup {
             if (!catchUp.await(mark.endOffsets())) {
                 metrics.catchUpTimedOut();
                 log.warn("Retained store did not catch up with the publish topic in time for the SUBSCRIBE of "
-                        + "client {}; answering with what it holds", request.clientId());
+                        + "client {}; answering with what it holds", clientId);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

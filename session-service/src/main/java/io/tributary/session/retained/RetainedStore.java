@@ -114,6 +114,26 @@ public class RetainedStore {
         });
     }
 
+    /**
+     * The unexpired retained messages of exact topics, in one query: a batch of SUBSCRIBEs to exact filters (a fleet
+     * subscribing to its own command topics) costs one round trip, not one per filter.
+     */
+    @Transactional(readOnly = true)
+    public java.util.Map<String, StoredRetained> exact(java.util.Collection<String> topics, Instant now) {
+        if (topics.isEmpty()) {
+            return java.util.Map.of();
+        }
+        java.util.Map<String, StoredRetained> out = new java.util.HashMap<>();
+        jdbc.sql("SELECT " + COLUMNS + " FROM retained_messages WHERE topic = ANY(:topics)"
+                        + " AND (expires_at IS NULL OR expires_at > :now)")
+                .param("topics", topics.toArray(String[]::new))
+                .param("now", Timestamps.toDb(now))
+                .query(ROW)
+                .list()
+                .forEach(m -> out.put(m.topic(), m));
+        return out;
+    }
+
     /** A page of retained messages whose topic starts with {@code prefix} (may be empty), ordered by topic. */
     public List<StoredRetained> page(String prefix, int page, int size) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM retained_messages WHERE topic LIKE :pattern ESCAPE '\\'"
