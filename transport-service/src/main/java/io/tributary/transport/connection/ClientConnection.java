@@ -65,7 +65,7 @@ public final class ClientConnection {
     /** Sequences of acknowledged queued messages not yet removed from the session queue (one XDEL per loop turn). */
     private List<Long> acknowledgedSeqs = new ArrayList<>();
     /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
-    private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>();
+    private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>(1); // grows when used; most stay empty
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
     private final Set<Integer> inboundQos2 = new HashSet<>();
     private final InboundAcks inboundAcks = new InboundAcks();

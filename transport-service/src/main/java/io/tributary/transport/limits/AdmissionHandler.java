@@ -62,7 +62,9 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
         }
         counted = true;
         refusal = admission.opened(remoteIp(ctx));
-        ctx.channel().closeFuture().addListener(f -> admission.closed());
+        // Through a local, so that the listener does not keep this handler alive after it left the pipeline.
+        ConnectAdmission counter = admission;
+        ctx.channel().closeFuture().addListener(f -> counter.closed());
     }
 
     @Override

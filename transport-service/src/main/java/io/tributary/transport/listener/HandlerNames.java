@@ -19,11 +19,8 @@ public final class HandlerNames {
     public static final String MALFORMED = "malformed";
     /** Holds packets behind a SUBSCRIBE / UNSUBSCRIBE until it has taken effect. */
     public static final String SUBSCRIPTION_BARRIER = "subscriptionBarrier";
-    public static final String PUBLISH = "publish";
-    public static final String SUBSCRIBE = "subscribe";
-    public static final String OUTBOUND_ACKS = "outboundAcks";
-    public static final String PING = "ping";
-    public static final String DISCONNECT = "disconnect";
+    /** PUBLISH/PUBREL, SUBSCRIBE/UNSUBSCRIBE, outbound acks, PINGREQ, DISCONNECT/AUTH: one handler each, one entry. */
+    public static final String PACKETS = "packets";
     public static final String LIFECYCLE = "lifecycle";
     public static final String TERMINAL = "terminal";
 

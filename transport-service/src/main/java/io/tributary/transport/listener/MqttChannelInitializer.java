@@ -25,15 +25,21 @@ import io.tributary.transport.subscribe.SubscriptionBarrier;
 /**
  * The whole MQTT pipeline in one place (plain TCP; {@code listener/tls} and {@code listener/websocket} put their
  * handlers in front of the same chain). Bytes are decoded, the CONNECT handler admits the client (and removes
- * itself), then each packet type has its own handler; the terminal handler sees only what nobody consumed.
+ * itself), then each packet type has its own handler (behind one dispatcher); the terminal handler sees only what
+ * nobody consumed.
  */
 public final class MqttChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     /** Sharable handlers, created once per node. */
-    public record Handlers(MalformedPacketHandler malformed, InboundPublishHandler publish,
-            SubscribeHandler subscribe, OutboundAckHandler outboundAcks, PingHandler ping,
-            DisconnectHandler disconnect, ConnectionLifecycleHandler lifecycle, TerminalHandler terminal,
-            ByteCountingHandler bytes) {
+    public record Handlers(MalformedPacketHandler malformed, PacketDispatcher packets,
+            ConnectionLifecycleHandler lifecycle, TerminalHandler terminal, ByteCountingHandler bytes) {
+
+        public Handlers(MalformedPacketHandler malformed, InboundPublishHandler publish, SubscribeHandler subscribe,
+                OutboundAckHandler outboundAcks, PingHandler ping, DisconnectHandler disconnect,
+                ConnectionLifecycleHandler lifecycle, TerminalHandler terminal, ByteCountingHandler bytes) {
+            this(malformed, new PacketDispatcher(publish, subscribe, outboundAcks, ping, disconnect), lifecycle,
+                    terminal, bytes);
+        }
     }
 
     private final int maxPacketSize;
@@ -79,11 +85,7 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast(HandlerNames.CONNECT, new ConnectHandler(connectContext));
         p.addLast(HandlerNames.MALFORMED, handlers.malformed());
         p.addLast(HandlerNames.SUBSCRIPTION_BARRIER, new SubscriptionBarrier());
-        p.addLast(HandlerNames.PUBLISH, handlers.publish());
-        p.addLast(HandlerNames.SUBSCRIBE, handlers.subscribe());
-        p.addLast(HandlerNames.OUTBOUND_ACKS, handlers.outboundAcks());
-        p.addLast(HandlerNames.PING, handlers.ping());
-        p.addLast(HandlerNames.DISCONNECT, handlers.disconnect());
+        p.addLast(HandlerNames.PACKETS, handlers.packets());
         p.addLast(HandlerNames.LIFECYCLE, handlers.lifecycle());
         p.addLast(HandlerNames.TERMINAL, handlers.terminal());
     }

@@ -30,7 +30,8 @@ public final class InboundAcks {
         }
     }
 
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    // Sized for the common case (none or one pending ack): the default 16 slots cost 128 bytes per connection.
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>(1);
     /** QoS 1 publishes among {@link #pending}: unacknowledged until their PUBACK is written. */
     private int pendingQos1;
 
