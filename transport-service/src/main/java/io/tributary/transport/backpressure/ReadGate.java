@@ -45,17 +45,24 @@ public final class ReadGate {
 
     /** Lifts {@code reason}; reading resumes when no other reason holds. Returns true if it was pausing. */
     public static boolean resume(Channel channel, Reason reason) {
+        if (!channel.hasAttr(PAUSES)) {
+            // Never paused: no mask to create (an attribute costs 40 bytes per connection).
+            channel.config().setAutoRead(true);
+            return false;
+        }
         int[] mask = mask(channel);
         boolean removed = (mask[0] & reason.bit()) != 0;
         mask[0] &= ~reason.bit();
         if (mask[0] == 0) {
             channel.config().setAutoRead(true);
+            // Every connection pauses while it connects; an idle one should not keep the mask (64 bytes) for that.
+            channel.attr(PAUSES).getAndRemove();
         }
         return removed;
     }
 
     public static boolean paused(Channel channel, Reason reason) {
-        return (mask(channel)[0] & reason.bit()) != 0;
+        return channel.hasAttr(PAUSES) && (mask(channel)[0] & reason.bit()) != 0;
     }
 
     private static int[] mask(Channel channel) {

@@ -143,7 +143,8 @@ public final class ClientConnection {
      * else null. Read once from the TLS session at CONNECT and kept on the channel.
      */
     public io.tributary.transport.listener.tls.ClientCertificate clientCertificate() {
-        return channel.attr(io.tributary.transport.listener.tls.ClientCertificate.KEY).get();
+        return channel.hasAttr(io.tributary.transport.listener.tls.ClientCertificate.KEY)
+                ? channel.attr(io.tributary.transport.listener.tls.ClientCertificate.KEY).get() : null;
     }
 
     public String clientId() {

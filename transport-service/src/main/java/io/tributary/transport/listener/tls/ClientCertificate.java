@@ -37,7 +37,8 @@ public record ClientCertificate(String commonName, List<String> subjectAltNames,
      * MQTT packet arrives after it).
      */
     public static ClientCertificate of(Channel channel) {
-        ClientCertificate known = channel.attr(KEY).get();
+        // hasAttr first: attr() alone would add an empty attribute to every plain-TCP channel (40 bytes each).
+        ClientCertificate known = channel.hasAttr(KEY) ? channel.attr(KEY).get() : null;
         if (known != null) {
             return known;
         }
