@@ -140,6 +140,14 @@ public class TransportConfiguration {
         return new ConnectionRegistry();
     }
 
+    /** Silent clients are closed at most half a second after 1.5 x their keep alive (the shortest is 1.5 s). */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    io.tributary.transport.connection.KeepAliveWatch keepAliveWatch(ConnectionRegistry registry,
+            Disconnector disconnector) {
+        return new io.tributary.transport.connection.KeepAliveWatch(registry, disconnector,
+                java.time.Duration.ofMillis(500));
+    }
+
     @Bean
     LocalSubscriptions localSubscriptions() {
         return new LocalSubscriptions();

@@ -24,7 +24,6 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
@@ -331,11 +330,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             ctx.pipeline().addAfter(ctx.name(), HandlerNames.AUTHENTICATION_EXPIRY,
                     new AuthenticationExpiryHandler(response.authenticationExpiresAt(), context.disconnector()));
         }
-        if (connection.keepAliveSeconds() > 0) {
-            // MQTT section 3.1.2.10: close after one and a half keep-alive periods without a packet.
-            long idleMs = connection.keepAliveSeconds() * 1500L;
-            ctx.pipeline().addFirst(HandlerNames.KEEP_ALIVE, new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS));
-        }
+        // MQTT section 3.1.2.10: the keep-alive period runs from the CONNACK (KeepAliveWatch closes silent clients).
+        connection.bytesRead(System.nanoTime());
         log.debug("Accepted {} epoch {} session present {}", connection, connection.epoch(),
                 response.sessionPresent());
         connecting = false;

@@ -32,6 +32,8 @@ public final class ClientConnection {
 
     public static final AttributeKey<ClientConnection> KEY = AttributeKey.valueOf("tributary.connection");
 
+    /** The chain of session-service calls starts here; shared, it is never completed again. */
+    private static final CompletableFuture<Object> NO_CALLS = CompletableFuture.completedFuture(null);
     /** Ids below belong to session-queue messages (derived from their sequence, see {@link SessionQueueKeys}). */
     private static final int FIRST_OWN_PACKET_ID = SessionQueueKeys.QUEUE_PACKET_IDS + 1;
 
@@ -57,17 +59,17 @@ public final class ClientConnection {
      * Filters this connection holds in the node's local index, with their options: so they can be removed when it
      * closes, and so a message from its session queue can be matched against this connection alone.
      */
-    private final Map<String, LocalSubscriptions.Options> localFilters = new HashMap<>();
+    private Map<String, LocalSubscriptions.Options> localFilters; // created on first use, as the two below
     /** Where this connection reads its session queue; null when the session ends with the connection. */
     private final QueueCursor queueCursor;
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
-    private final Map<Integer, OutboundMessage> inflight = new HashMap<>();
+    private Map<Integer, OutboundMessage> inflight;
     /** Sequences of acknowledged queued messages not yet removed from the session queue (one XDEL per loop turn). */
     private List<Long> acknowledgedSeqs = new ArrayList<>();
     /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
     private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>(1); // grows when used; most stay empty
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
-    private final Set<Integer> inboundQos2 = new HashSet<>();
+    private Set<Integer> inboundQos2;
     private final InboundAcks inboundAcks = new InboundAcks();
     /** Bytes of outbound QoS 1/2 messages held for this client: in flight plus queued. */
     private long outboundBytes;
@@ -79,7 +81,9 @@ public final class ClientConnection {
     private final OutboundTopicAliases outboundAliases;
     private int nextPacketId = FIRST_OWN_PACKET_ID;
     /** Session-service calls of this connection run one after another, in packet order. */
-    private CompletableFuture<?> sessionCalls = CompletableFuture.completedFuture(null);
+    private CompletableFuture<?> sessionCalls = NO_CALLS;
+    /** When bytes of this client last arrived ({@link System#nanoTime}); read by {@link KeepAliveWatch}. */
+    private volatile long lastReadNanos = System.nanoTime();
 
     /**
      * @param serverTopicAliasMaximum the Topic Alias Maximum we announced; it also caps how many aliases we assign
@@ -167,6 +171,19 @@ public final class ClientConnection {
         return cleanStart;
     }
 
+    /** Bytes of this client arrived (any thread may read the time; the event loop writes it). */
+    public void bytesRead(long nanoTime) {
+        lastReadNanos = nanoTime;
+    }
+
+    /**
+     * MQTT 3.1.1 section 3.1.2.10, 5.0 section 3.1.2.10: whether nothing arrived for one and a half keep-alive periods.
+     * Never true with keep alive 0.
+     */
+    public boolean keepAliveExpired(long nanoTime) {
+        return keepAliveSeconds > 0 && nanoTime - lastReadNanos > keepAliveSeconds * 1_500_000_000L;
+    }
+
     public int keepAliveSeconds() {
         return keepAliveSeconds;
     }
@@ -239,6 +256,9 @@ public final class ClientConnection {
     }
 
     public Map<String, LocalSubscriptions.Options> localFilters() {
+        if (localFilters == null) {
+            localFilters = new HashMap<>();
+        }
         return localFilters;
     }
 
@@ -263,6 +283,9 @@ public final class ClientConnection {
     }
 
     public Map<Integer, OutboundMessage> inflight() {
+        if (inflight == null) {
+            inflight = new HashMap<>();
+        }
         return inflight;
     }
 
@@ -287,6 +310,9 @@ public final class ClientConnection {
     }
 
     public Set<Integer> inboundQos2() {
+        if (inboundQos2 == null) {
+            inboundQos2 = new HashSet<>();
+        }
         return inboundQos2;
     }
 
@@ -298,7 +324,7 @@ public final class ClientConnection {
         for (int i = FIRST_OWN_PACKET_ID; i <= 65535; i++) {
             int id = nextPacketId;
             nextPacketId = nextPacketId == 65535 ? FIRST_OWN_PACKET_ID : nextPacketId + 1;
-            if (!inflight.containsKey(id)) {
+            if (inflight == null || !inflight.containsKey(id)) {
                 return id;
             }
         }

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -39,17 +38,6 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent) {
-            ClientConnection c = ClientConnection.of(ctx.channel());
-            disconnector.disconnect(ctx.channel(), (byte) 0x8D, "keep_alive_timeout",
-                    "no packet within 1.5 x keep alive (" + (c == null ? "?" : c.keepAliveSeconds()) + " s)");
-            return;
-        }
-        super.userEventTriggered(ctx, evt);
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.tributary.transport.listener;
 /** Names of the pipeline handlers, in pipeline order; the whole pipeline is assembled in {@link MqttChannelInitializer}. */
 public final class HandlerNames {
 
-    /** Added by CONNECT before the decoder so partial packets count as activity. */
-    public static final String KEEP_ALIVE = "keepAlive";
     public static final String BYTE_COUNTER = "byteCounter";
     public static final String FLUSH_CONSOLIDATION = "flushConsolidation";
     public static final String FRAME_CHECK = "packetFrameCheck";

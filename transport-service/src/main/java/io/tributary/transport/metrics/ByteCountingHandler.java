@@ -6,12 +6,13 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.tributary.transport.connection.ClientConnection;
 
 /**
  * Counts the MQTT bytes a node reads from and writes to its clients (after TLS and WebSocket framing are removed),
  * for all connections of the node. Sharable: one instance per node, two counters registered once; each buffer only
  * adds its size, nothing is allocated per message. Written bytes are counted when handed to the socket, not when
- * flushed.
+ * flushed. Also stamps the connection's last read for the keep-alive deadline: the first handler sees every read.
  */
 @ChannelHandler.Sharable
 public final class ByteCountingHandler extends ChannelDuplexHandler {
@@ -28,6 +29,11 @@ public final class ByteCountingHandler extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ByteBuf buf) {
             in.increment(buf.readableBytes());
+            // Any bytes, even part of a packet, are activity for the keep-alive deadline (KeepAliveWatch).
+            ClientConnection connection = ClientConnection.of(ctx.channel());
+            if (connection != null) {
+                connection.bytesRead(System.nanoTime());
+            }
         }
         ctx.fireChannelRead(msg);
     }
