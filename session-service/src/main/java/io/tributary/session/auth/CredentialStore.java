@@ -16,6 +16,7 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import io.tributary.session.store.SqlArrays;
 import io.tributary.session.store.Timestamps;
 
 /** The {@code credentials} table, and the link from live sessions to the credential they authenticated with. */
@@ -89,8 +90,8 @@ public class CredentialStore {
         if (ids.isEmpty()) {
             return versions;
         }
-        jdbc.sql("SELECT id, version FROM credentials WHERE id IN (:ids) AND NOT blocked ORDER BY id FOR SHARE")
-                .param("ids", ids)
+        jdbc.sql("SELECT id, version FROM credentials WHERE id = ANY(:ids) AND NOT blocked ORDER BY id FOR SHARE")
+                .param("ids", ids.toArray(Long[]::new))
                 .query((rs, n) -> Map.entry(rs.getLong("id"), rs.getLong("version")))
                 .list()
                 .forEach(e -> versions.put(e.getKey(), e.getValue()));
@@ -103,10 +104,10 @@ public class CredentialStore {
      */
     public List<Credential> candidates(Collection<String> usernames, Collection<String> clientIds) {
         List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
-        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE client_id IN (:clientIds)"
-                        + (names.isEmpty() ? "" : " OR username IN (:usernames)"))
-                .param("clientIds", clientIds.isEmpty() ? List.of("") : clientIds)
-                .param("usernames", names.isEmpty() ? List.of("") : names)
+        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(:clientIds)"
+                        + " OR username = ANY(:usernames)")
+                .param("clientIds", SqlArrays.text(clientIds))
+                .param("usernames", SqlArrays.text(names))
                 .query(ROW)
                 .list();
     }

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import io.tributary.session.store.SqlArrays;
 import io.tributary.session.store.Timestamps;
 
 /** The {@code block_list} table, and the live sessions an entry matches. */
@@ -56,10 +57,10 @@ public class BlockListStore {
      */
     public List<BlockEntry> candidates(Collection<String> clientIds, Collection<String> usernames) {
         List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
-        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE client_id IN (:clientIds)"
-                        + (names.isEmpty() ? "" : " OR username IN (:usernames)") + " OR ip_range IS NOT NULL ORDER BY id")
-                .param("clientIds", clientIds.isEmpty() ? List.of("") : clientIds)
-                .param("usernames", names.isEmpty() ? List.of("") : names)
+        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE client_id = ANY(:clientIds)"
+                        + " OR username = ANY(:usernames) OR ip_range IS NOT NULL ORDER BY id")
+                .param("clientIds", SqlArrays.text(clientIds))
+                .param("usernames", SqlArrays.text(names))
                 .query(BlockListStore::map)
                 .list();
     }

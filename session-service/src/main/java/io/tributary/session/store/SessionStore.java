@@ -90,8 +90,8 @@ public class SessionStore {
         if (clientIds.isEmpty()) {
             return rows;
         }
-        jdbc.sql("SELECT " + COLUMNS + " FROM sessions WHERE client_id IN (:clientIds) ORDER BY client_id FOR UPDATE")
-                .param("clientIds", clientIds)
+        jdbc.sql("SELECT " + COLUMNS + " FROM sessions WHERE client_id = ANY(:clientIds) ORDER BY client_id FOR UPDATE")
+                .param("clientIds", SqlArrays.text(clientIds))
                 .query(ROW)
                 .list()
                 .forEach(row -> rows.put(row.clientId(), row));
@@ -174,7 +174,8 @@ public class SessionStore {
         if (clientIds.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM sessions WHERE client_id IN (:clientIds)").param("clientIds", clientIds).update();
+        jdbc.sql("DELETE FROM sessions WHERE client_id = ANY(:clientIds)").param("clientIds", SqlArrays.text(clientIds))
+                .update();
     }
 
     /**

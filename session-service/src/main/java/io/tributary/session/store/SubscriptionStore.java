@@ -49,8 +49,8 @@ public class SubscriptionStore {
         if (clientIds.isEmpty()) {
             return byClient;
         }
-        jdbc.sql("SELECT " + COLUMNS + " FROM subscriptions WHERE client_id IN (:clientIds) ORDER BY client_id, filter")
-                .param("clientIds", clientIds)
+        jdbc.sql("SELECT " + COLUMNS + " FROM subscriptions WHERE client_id = ANY(:clientIds) ORDER BY client_id, filter")
+                .param("clientIds", SqlArrays.text(clientIds))
                 .query(ROW)
                 .list()
                 .forEach(s -> byClient.computeIfAbsent(s.clientId(), id -> new ArrayList<>()).add(s));
@@ -99,32 +99,44 @@ public class SubscriptionStore {
         if (upserts.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("""
-                INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
-                    subscription_id, created_at) VALUES """);
-        List<Object> args = new ArrayList<>(upserts.size() * 8);
-        java.sql.Timestamp created = java.sql.Timestamp.from(now);
-        for (int i = 0; i < upserts.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?)");
+        // One statement text whatever the batch size (columns as arrays, unnest()): prepared once per connection,
+        // where a VALUES list per size was parsed and planned anew by PostgreSQL for every batch.
+        int n = upserts.size();
+        String[] clientIds = new String[n];
+        String[] filters = new String[n];
+        Short[] qos = new Short[n];
+        Boolean[] noLocal = new Boolean[n];
+        Boolean[] retainAsPublished = new Boolean[n];
+        Short[] retainHandling = new Short[n];
+        Integer[] subscriptionIds = new Integer[n];
+        for (int i = 0; i < n; i++) {
             SessionApi.Subscription s = upserts.get(i).subscription();
-            args.add(upserts.get(i).clientId());
-            args.add(s.filter());
-            args.add((short) s.qos());
-            args.add(s.noLocal());
-            args.add(s.retainAsPublished());
-            args.add((short) s.retainHandling());
-            args.add(new org.springframework.jdbc.core.SqlParameterValue(java.sql.Types.INTEGER, s.subscriptionId()));
-            args.add(created);
+            clientIds[i] = upserts.get(i).clientId();
+            filters[i] = s.filter();
+            qos[i] = (short) s.qos();
+            noLocal[i] = s.noLocal();
+            retainAsPublished[i] = s.retainAsPublished();
+            retainHandling[i] = (short) s.retainHandling();
+            subscriptionIds[i] = s.subscriptionId();
         }
-        sql.append("""
-                 ON CONFLICT (client_id, filter) DO UPDATE SET qos = EXCLUDED.qos, no_local = EXCLUDED.no_local,
+        String sql = """
+                INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
+                    subscription_id, created_at)
+                SELECT u.client_id, u.filter, u.qos, u.no_local, u.retain_as_published, u.retain_handling,
+                    u.subscription_id, ?
+                FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS int2[]), CAST(? AS bool[]),
+                    CAST(? AS bool[]), CAST(? AS int2[]), CAST(? AS int4[]))
+                    AS u(client_id, filter, qos, no_local, retain_as_published, retain_handling, subscription_id)
+                ON CONFLICT (client_id, filter) DO UPDATE SET qos = EXCLUDED.qos, no_local = EXCLUDED.no_local,
                     retain_as_published = EXCLUDED.retain_as_published,
                     retain_handling = EXCLUDED.retain_handling, subscription_id = EXCLUDED.subscription_id
-                RETURNING client_id, filter, (xmax = 0) AS inserted""");
+                RETURNING client_id, filter, (xmax = 0) AS inserted""";
+        Object[] args = {java.sql.Timestamp.from(now), clientIds, filters, qos, noLocal, retainAsPublished,
+                retainHandling, subscriptionIds};
         Map<String, Boolean> inserted = new HashMap<>();
-        jdbcTemplate.query(sql.toString(), rs -> {
+        jdbcTemplate.query(sql, rs -> {
             inserted.put(rs.getString("client_id") + '\u0000' + rs.getString("filter"), rs.getBoolean("inserted"));
-        }, args.toArray());
+        }, args);
         return upserts.stream()
                 .map(u -> inserted.getOrDefault(u.clientId() + '\u0000' + u.subscription().filter(), false))
                 .toList();
@@ -151,8 +163,8 @@ public class SubscriptionStore {
         if (clientIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.sql("DELETE FROM subscriptions WHERE client_id IN (:clientIds) RETURNING client_id, filter")
-                .param("clientIds", clientIds)
+        return jdbc.sql("DELETE FROM subscriptions WHERE client_id = ANY(:clientIds) RETURNING client_id, filter")
+                .param("clientIds", SqlArrays.text(clientIds))
                 .query((rs, n) -> new Removed(rs.getString("client_id"), rs.getString("filter")))
                 .list();
     }

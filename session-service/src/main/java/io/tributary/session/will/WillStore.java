@@ -15,6 +15,7 @@ import org.springframework.stereotype.Repository;
 
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.session.SessionApi;
+import io.tributary.session.store.SqlArrays;
 import io.tributary.session.store.Timestamps;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -55,8 +56,8 @@ public class WillStore {
         if (connections.isEmpty()) {
             return pending;
         }
-        jdbc.sql("DELETE FROM wills WHERE client_id IN (:clientIds) RETURNING " + COLUMNS)
-                .param("clientIds", connections.stream().map(NewConnection::clientId).toList())
+        jdbc.sql("DELETE FROM wills WHERE client_id = ANY(:clientIds) RETURNING " + COLUMNS)
+                .param("clientIds", SqlArrays.text(connections.stream().map(NewConnection::clientId).toList()))
                 .query(this::map).list().stream()
                 .filter(w -> w.publishAt() != null)
                 .forEach(w -> pending.put(w.clientId(), w));
@@ -118,7 +119,8 @@ public class WillStore {
         if (clientIds.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM wills WHERE client_id IN (:clientIds)").param("clientIds", clientIds).update();
+        jdbc.sql("DELETE FROM wills WHERE client_id = ANY(:clientIds)").param("clientIds", SqlArrays.text(clientIds))
+                .update();
     }
 
     private StoredWill map(ResultSet rs, int rowNum) throws SQLException {
