@@ -8,13 +8,33 @@
 # Usage: deploy/images/build-base-image.sh [OUTPUT_TAR]
 #   OUTPUT_TAR defaults to ${TRIBUTARY_BASE_IMAGE:-$HOME/.cache/tributary/jre17-base.tar}, the path the poms use.
 #   Idempotent: does nothing when OUTPUT_TAR exists (delete it, or set REBUILD=1, to rebuild).
-# Needs: root (debootstrap, chroot), a Debian mirror (MIRROR, default http://deb.debian.org/debian), and the
-#   packages debootstrap, tar, coreutils (apt-get install -y debootstrap).
+# Needs: root (debootstrap, chroot), a Debian mirror, and the packages debootstrap, tar, coreutils
+#   (apt-get install -y debootstrap). The mirror is the machine's own: the repositories apt is configured with for
+#   $SUITE and $SUITE-security (apt-get indextargets, so both sources.list and deb822 .sources files count), or
+#   MIRROR / SECURITY_MIRROR when given. No host name is built in: without either the script stops and says so.
 set -euo pipefail
 
 out=${1:-${TRIBUTARY_BASE_IMAGE:-$HOME/.cache/tributary/jre17-base.tar}}
 suite=${SUITE:-bookworm}
-mirror=${MIRROR:-http://deb.debian.org/debian}
+# The first configured repository (URI) that serves the given release, from the machine's apt configuration.
+apt_repository_for() {
+  command -v apt-get >/dev/null || return 0
+  apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null | awk -v r="$1" '$1 == r {print $2; exit}'
+}
+mirror=${MIRROR:-$(apt_repository_for "$suite")}
+security_mirror=${SECURITY_MIRROR:-$(apt_repository_for "$suite-security")}
+if [[ -z $mirror ]]; then
+  echo "build-base-image.sh: no Debian mirror for $suite: this machine's apt has no repository for it;" \
+    "set MIRROR to the Debian mirror to use (the URI of its debian archive)" >&2
+  exit 1
+fi
+if [[ -z $security_mirror ]]; then
+  echo "build-base-image.sh: no repository for $suite-security in this machine's apt configuration;" \
+    "set SECURITY_MIRROR (the image would otherwise miss security updates)" >&2
+  exit 1
+fi
+mirror=${mirror%/}
+security_mirror=${security_mirror%/}
 arch=$(dpkg --print-architecture)
 # The uid/gid the service images run as (the poms' <user>, the k8s securityContext). Given a passwd entry so tools
 # that look the user up (whoami, the JVM's user.name) see a name; the JVM does not need a home directory.
@@ -43,7 +63,7 @@ debootstrap --variant=minbase --arch="$arch" --include=openjdk-17-jre-headless,c
 cat >"$root/etc/apt/sources.list" <<EOF
 deb $mirror $suite main
 deb $mirror $suite-updates main
-deb http://deb.debian.org/debian-security $suite-security main
+deb $security_mirror $suite-security main
 EOF
 umount "$root/proc" 2>/dev/null || true   # debootstrap may leave its /proc mounted
 mount -t proc proc "$root/proc"

@@ -89,6 +89,14 @@ class ManifestMutationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aDrainTimeoutLongerThanTheGracePeriodAllowsIsReported() {
+        assertThat(findingsAfter("StatefulSet", "transport", w -> ((List<Object>) container(w).get("env"))
+                .add(new java.util.LinkedHashMap<>(Map.of("name", "MQTT_DRAIN_TIMEOUT", "value", "60s")))))
+                .anyMatch(f -> f.contains("+ drain 60 s + graceful shutdown 30 s"));
+    }
+
+    @Test
     void routersBeyondThePartitionCountAreReported() {
         assertThat(findingsAfter("HorizontalPodAutoscaler", "routing", h -> Yamls.mapAt(h, "spec").put("maxReplicas", 96)))
                 .anyMatch(f -> f.contains("maxReplicas 96 > 48 publish partitions"));

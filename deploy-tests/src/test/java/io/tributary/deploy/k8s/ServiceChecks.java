@@ -91,7 +91,7 @@ final class ServiceChecks {
                 || !"/actuator/prometheus".equals(annotations.get("prometheus.io/path"))) {
             findings.add(where + ": pod is not annotated for Prometheus on " + http + "/actuator/prometheus: " + annotations);
         }
-        shutdown(pod);
+        shutdown(pod, literals);
         urls(pod, literals);
         database(pod, literals);
     }
@@ -128,18 +128,28 @@ final class ServiceChecks {
         }
     }
 
-    /** preStop (endpoints and load balancers drop the pod) plus Spring's graceful shutdown must fit the grace period. */
-    private void shutdown(Pod pod) {
+    /**
+     * preStop (endpoints and load balancers drop the pod), a transport node's drain (its MQTT listener waits up to
+     * MQTT_DRAIN_TIMEOUT for its clients to go) and Spring's graceful shutdown must fit the grace period, or the
+     * kubelet's SIGKILL cuts the drain short.
+     */
+    private void shutdown(Pod pod, Map<String, String> literals) {
         Object sleep = Yamls.at(pod.container(), "lifecycle.preStop.sleep.seconds");
         int preStop = sleep == null ? 0 : ((Number) sleep).intValue();
         if (sleep == null) {
             findings.add(pod.where() + ": no preStop sleep: the pod would stop before being removed from endpoints");
         }
+        ServiceSettings service = pod.service();
+        int drain = service.reads("MQTT_DRAIN_TIMEOUT")
+                ? (int) java.time.Duration.parse("PT" + service.effective(literals, "MQTT_DRAIN_TIMEOUT")
+                        .toUpperCase(java.util.Locale.ROOT)).toSeconds()
+                : 0;
         Object grace = Manifests.podSpec(pod.workload()).get("terminationGracePeriodSeconds");
-        int needed = preStop + pod.service().shutdownPhaseSeconds();
+        int needed = preStop + drain + service.shutdownPhaseSeconds();
         if (grace == null || ((Number) grace).intValue() < needed + 5) {
             findings.add(pod.where() + ": terminationGracePeriodSeconds " + grace + " is shorter than preStop " + preStop
-                    + " s + graceful shutdown " + pod.service().shutdownPhaseSeconds() + " s + margin");
+                    + " s + drain " + drain + " s + graceful shutdown " + service.shutdownPhaseSeconds()
+                    + " s + margin");
         }
     }
 

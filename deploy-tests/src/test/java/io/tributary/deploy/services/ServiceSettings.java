@@ -42,11 +42,13 @@ public record ServiceSettings(String module, String image, Map<String, String> v
     /**
      * Empty defaults that switch a feature off (TLS without certificate files; JWT key sources, unused while
      * TRIBUTARY_JWT_ENABLED is false, and its optional issuer / audience checks; the anonymous ACL, unused while
-     * TRIBUTARY_AUTH_ANONYMOUS is false), not secrets to be filled in.
+     * TRIBUTARY_AUTH_ANONYMOUS is false; the Server Reference of a draining transport node, 0x8B without one), not
+     * secrets to be filled in.
      */
     static final Set<String> OFF_WHEN_EMPTY = Set.of("MQTT_TLS_CERT", "MQTT_TLS_KEY", "MQTT_TLS_CA",
             "TRIBUTARY_JWT_HMAC_SECRET", "TRIBUTARY_JWT_PUBLIC_KEYS", "TRIBUTARY_JWT_JWKS_FILE", "TRIBUTARY_JWT_ISSUER",
-            "TRIBUTARY_JWT_AUDIENCE", "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH", "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE");
+            "TRIBUTARY_JWT_AUDIENCE", "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH", "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
+            "MQTT_SERVER_REFERENCE");
 
     /**
      * Variables a deployment must set: defaults that only make sense on a developer machine (localhost), are

@@ -46,13 +46,30 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         this.postgres = postgres;
     }
 
-    /** Starts on a free port. */
+    /**
+     * What a commit promises. zonky's defaults (fsync off, synchronous_commit off) suit throwaway test databases;
+     * data that "survives restarts" needs both on: without fsync a power loss or kernel crash can leave the data
+     * directory corrupt, without synchronous commit the last ~0.6 s of acknowledged commits are lost.
+     */
+    public enum Durability {
+        /** fsync and synchronous_commit on: a commit is on disk before it is acknowledged (PostgreSQL's default). */
+        CRASH_SAFE,
+        /** fsync and synchronous_commit off: for tests whose data is thrown away. */
+        THROWAWAY
+    }
+
+    /** Starts on a free port, with {@link Durability#THROWAWAY throwaway} durability (tests). */
     public static EmbeddedPostgresServer start(Path dataDir) {
         return start(dataDir, 0);
     }
 
-    /** Starts on the given port (0 = a free port) and returns once the database {@value #DATABASE} exists. */
+    /** Starts a {@link Durability#THROWAWAY throwaway} server on the given port (0 = a free port); for tests. */
     public static EmbeddedPostgresServer start(Path dataDir, int port) {
+        return start(dataDir, port, Durability.THROWAWAY);
+    }
+
+    /** Starts on the given port (0 = a free port) and returns once the database {@value #DATABASE} exists. */
+    public static EmbeddedPostgresServer start(Path dataDir, int port, Durability durability) {
         Path dir = dataDir.toAbsolutePath();
         try {
             Files.createDirectories(dir);
@@ -67,6 +84,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     .setPGStartupWait(Duration.ofSeconds(60))
                     // The C locale exists everywhere; a LANG naming a locale the machine lacks would fail initdb.
                     .setLocaleConfig("locale", "C");
+            if (durability == Durability.CRASH_SAFE) {
+                // zonky always passes -F (fsync off) to the postmaster; a later -c fsync=on overrides it.
+                builder.setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on");
+            }
             if (UnprivilegedPostgresBinaries.needed()) {
                 UnprivilegedPostgresBinaries binaries = UnprivilegedPostgresBinaries.instance();
                 binaries.prepareDataDirectory(dir);
@@ -74,7 +96,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             }
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, builder.start());
             server.createDatabaseIfMissing();
-            LOG.info("PostgreSQL ready at {} (data in {})", server.jdbcUrl(), dir);
+            LOG.info("PostgreSQL ready at {} (data in {}, {})", server.jdbcUrl(), dir, durability);
             return server;
         } catch (IOException | SQLException e) {
             throw new IllegalStateException("cannot start PostgreSQL in " + dir + ": " + e.getMessage(), e);

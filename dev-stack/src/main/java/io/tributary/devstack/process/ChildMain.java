@@ -113,6 +113,20 @@ public final class ChildMain {
         }
     }
 
+    /** The option (else the variable) as true/false; the default when neither is given; anything else fails. */
+    public static boolean bool(Map<String, String> options, String name, String envVariable, boolean defaultValue) {
+        Optional<String> value = option(options, name, envVariable);
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        return switch (value.get().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("--" + name + " / " + envVariable
+                    + " must be true or false, not '" + value.get() + "'");
+        };
+    }
+
     /** Waits for the ready line of a child started with {@link #runUntilTerminated} and returns its address. */
     public static String awaitReady(ManagedProcess process, Duration timeout) throws InterruptedException {
         String line = process.awaitLine(candidate -> candidate.contains(READY_MARKER), timeout);

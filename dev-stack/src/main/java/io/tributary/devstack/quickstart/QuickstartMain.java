@@ -1,7 +1,6 @@
 package io.tributary.devstack.quickstart;
 
 import io.tributary.devstack.net.Ports;
-import io.tributary.devstack.process.ChildProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,22 +62,14 @@ public final class QuickstartMain {
             return;
         }
         printWhereItListens(console, settings, stack);
-        watch(console, stack);
+        watch(stack);
     }
 
-    /** Blocks while everything runs; a process that ends on its own takes the whole stack down, loudly. */
-    private static void watch(Console console, QuickstartStack stack) throws InterruptedException {
-        while (true) {
+    /** Blocks while everything runs; a process that ends on its own is restarted with back-off, loudly. */
+    private static void watch(QuickstartStack stack) throws InterruptedException {
+        while (!stack.isStopping()) {
             TimeUnit.SECONDS.sleep(1);
-            Optional<ChildProcess> dead = stack.firstDeadProcess();
-            if (dead.isPresent()) {
-                ChildProcess process = dead.get();
-                console.line("");
-                console.line("quickstart: " + process.name() + " exited unexpectedly (exit code "
-                        + process.exitCode().orElse(-1) + "); last lines of " + process.logFile() + ":");
-                console.line(process.tail(30));
-                System.exit(1);
-            }
+            stack.restartCrashed();
         }
     }
 
@@ -128,34 +119,55 @@ public final class QuickstartMain {
         }
     }
 
+    /** Who can connect: the first thing to know before leaving a broker running. */
+    static String accessLine(QuickstartSettings settings) {
+        if (!settings.anonymous()) {
+            return "listeners on " + settings.bindAddress() + "; MQTT clients need credentials"
+                    + " (TRIBUTARY_AUTH_ANONYMOUS=false)";
+        }
+        if (settings.loopbackOnly()) {
+            return "anonymous MQTT clients allowed, so the listeners are on " + settings.bindAddress()
+                    + " only (this machine). BIND_ADDRESS=0.0.0.0 opens them to the network; with"
+                    + " TRIBUTARY_AUTH_ANONYMOUS=false clients need credentials";
+        }
+        return "WARNING: anonymous MQTT clients allowed from the network on " + settings.bindAddress()
+                + " (BIND_ADDRESS): anyone who reaches this machine can publish and subscribe."
+                + " Set TRIBUTARY_AUTH_ANONYMOUS=false and add credentials in the console";
+    }
+
     private static void printWhereItListens(Console console, QuickstartSettings settings, QuickstartStack stack) {
         console.line("");
         if (settings.infraOnly()) {
             console.line("Tributary infrastructure is running (--infra-only: no services started).");
         } else {
+            String host = settings.localAddress();
             console.line("Tributary is running.");
-            console.line("  MQTT broker         mqtt://127.0.0.1:" + settings.mqttPort() + "   (e.g. mosquitto_sub -p "
-                    + settings.mqttPort() + " -t '#' -v)");
-            console.line("  Admin console       http://127.0.0.1:" + settings.httpPort() + "/console/   (sign in as below)");
-            console.line("  MQTT over WebSocket ws://127.0.0.1:" + settings.webSocketPort() + "/mqtt");
-            console.line("  REST API            http://127.0.0.1:" + settings.httpPort() + "   (session-service)");
+            console.line("  MQTT broker         mqtt://" + host + ":" + settings.mqttPort() + "   (e.g. mosquitto_sub -h "
+                    + host + " -p " + settings.mqttPort() + " -t '#' -v)");
+            console.line("  Admin console       http://" + host + ":" + settings.httpPort()
+                    + "/console/   (sign in as below)");
+            console.line("  MQTT over WebSocket ws://" + host + ":" + settings.webSocketPort() + "/mqtt");
+            console.line("  REST API            http://" + host + ":" + settings.httpPort() + "   (session-service)");
             console.line("  REST API admin      user " + QuickstartStack.adminUser() + ", password "
                     + QuickstartStack.adminPassword() + "   (created at the first start of this data directory)");
-            console.line("                      TOKEN=$(curl -s -X POST http://127.0.0.1:" + settings.httpPort()
+            console.line("                      TOKEN=$(curl -s -X POST http://" + host + ":" + settings.httpPort()
                     + "/api/v1/admin/tokens -H 'Content-Type: application/json' -d '{\"username\":\""
                     + QuickstartStack.adminUser() + "\",\"password\":\"" + QuickstartStack.adminPassword()
                     + "\"}' | sed 's/.*\"token\":\"\\([^\"]*\\)\".*/\\1/')");
-            console.line("  Prometheus metrics  http://127.0.0.1:" + settings.httpPort() + "/actuator/prometheus"
+            console.line("  Prometheus metrics  http://" + host + ":" + settings.httpPort() + "/actuator/prometheus"
                     + "  (session)");
-            console.line("                      http://127.0.0.1:" + settings.transportHttpPort()
+            console.line("                      http://" + host + ":" + settings.transportHttpPort()
                     + "/actuator/prometheus  (transport)");
-            console.line("                      http://127.0.0.1:" + settings.routingHttpPort()
+            console.line("                      http://" + host + ":" + settings.routingHttpPort()
                     + "/actuator/prometheus  (routing)");
+            console.line("  Access              " + accessLine(settings));
         }
         console.line("  Kafka               " + settings.kafkaBootstrapServers());
         console.line("  PostgreSQL          " + stack.postgresUrl() + "   (user postgres, no password)");
         console.line("  Redis               " + stack.redisUrl());
-        console.line("  Data                " + settings.dataDir());
+        console.line("  Data                " + settings.dataDir() + (settings.postgresFsync()
+                ? "   (PostgreSQL commits fsynced)"
+                : "   (POSTGRES_FSYNC=false: PostgreSQL does not fsync, a crash or power loss can corrupt it)"));
         console.line("  Logs                " + settings.logsDir());
         console.line("Press Ctrl-C to stop.");
     }

@@ -21,6 +21,13 @@ import java.util.function.IntPredicate;
  * @param redisPort       Redis port ({@code REDIS_PORT}, 26379)
  * @param publishPartitions partitions of tributary.publish ({@code TRIBUTARY_PUBLISH_PARTITIONS}, 4)
  * @param serviceHeap     -Xmx of each service ({@code SERVICE_HEAP}, 512m)
+ * @param anonymous       MQTT clients may connect without credentials ({@code TRIBUTARY_AUTH_ANONYMOUS}, true here;
+ *                        the services' own default, for production, is false)
+ * @param bindAddress     address the MQTT, WebSocket and HTTP listeners bind ({@code BIND_ADDRESS}); default
+ *                        127.0.0.1 while anonymous clients are let in (as Mosquitto 2 does without a listener
+ *                        configured), else 0.0.0.0
+ * @param bindAddressChosen whether {@code BIND_ADDRESS} was given (the banner warns about anonymous network access)
+ * @param postgresFsync   crash-safe PostgreSQL commits, fsync and synchronous_commit on ({@code POSTGRES_FSYNC}, true)
  * @param infraOnly       start Kafka, PostgreSQL and Redis only ({@code --infra-only} or {@code QUICKSTART_INFRA_ONLY})
  * @param verbose         echo every process's log to the console ({@code --verbose} or {@code QUICKSTART_VERBOSE})
  */
@@ -35,8 +42,15 @@ record QuickstartSettings(
         int redisPort,
         int publishPartitions,
         String serviceHeap,
+        boolean anonymous,
+        String bindAddress,
+        boolean bindAddressChosen,
+        boolean postgresFsync,
         boolean infraOnly,
         boolean verbose) {
+
+    static final String LOOPBACK = "127.0.0.1";
+    static final String ALL_INTERFACES = "0.0.0.0";
 
     static QuickstartSettings from(Map<String, String> env, String[] args) {
         List<String> flags = Arrays.asList(args);
@@ -45,6 +59,9 @@ record QuickstartSettings(
                 throw new IllegalArgumentException("unknown argument " + flag + " (known: --infra-only, --verbose)");
             }
         }
+        boolean anonymous = bool(env, "TRIBUTARY_AUTH_ANONYMOUS", true);
+        String bindAddress = env.get("BIND_ADDRESS");
+        boolean bindAddressChosen = bindAddress != null && !bindAddress.isBlank();
         return new QuickstartSettings(
                 Path.of(env.getOrDefault("TRIBUTARY_HOME", ".")).toAbsolutePath().normalize(),
                 Path.of(env.getOrDefault("DATA_DIR", "./data")).toAbsolutePath().normalize(),
@@ -56,6 +73,10 @@ record QuickstartSettings(
                 port(env, "REDIS_PORT", 26379),
                 positive(env, "TRIBUTARY_PUBLISH_PARTITIONS", 4),
                 env.getOrDefault("SERVICE_HEAP", "512m"),
+                anonymous,
+                bindAddressChosen ? bindAddress.trim() : anonymous ? LOOPBACK : ALL_INTERFACES,
+                bindAddressChosen,
+                bool(env, "POSTGRES_FSYNC", true),
                 flags.contains("--infra-only") || "true".equalsIgnoreCase(env.get("QUICKSTART_INFRA_ONLY")),
                 flags.contains("--verbose") || "true".equalsIgnoreCase(env.get("QUICKSTART_VERBOSE")));
     }
@@ -72,7 +93,8 @@ record QuickstartSettings(
 
     QuickstartSettings withMqttPort(int port) {
         return new QuickstartSettings(home, dataDir, port, httpPort, kafkaPort, kafkaControllerPort, postgresPort,
-                redisPort, publishPartitions, serviceHeap, infraOnly, verbose);
+                redisPort, publishPartitions, serviceHeap, anonymous, bindAddress, bindAddressChosen, postgresFsync,
+                infraOnly, verbose);
     }
 
     int transportHttpPort() {
@@ -102,6 +124,28 @@ record QuickstartSettings(
             throw new IllegalArgumentException(name + " must be a TCP port (1-65535), not " + port);
         }
         return port;
+    }
+
+    /** Only reachable from this machine: then the banner's addresses are the only ones that work. */
+    boolean loopbackOnly() {
+        return bindAddress.equals(LOOPBACK) || bindAddress.equals("localhost") || bindAddress.equals("::1");
+    }
+
+    /** Where this machine reaches the listeners: the bind address, or loopback when they bind every interface. */
+    String localAddress() {
+        return bindAddress.equals(ALL_INTERFACES) || bindAddress.equals("::") || loopbackOnly() ? LOOPBACK : bindAddress;
+    }
+
+    private static boolean bool(Map<String, String> env, String name, boolean defaultValue) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return defaultValue;
+        }
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, not '" + value + "'");
+        };
     }
 
     private static int positive(Map<String, String> env, String name, int defaultValue) {

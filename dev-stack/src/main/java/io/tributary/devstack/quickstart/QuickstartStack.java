@@ -5,6 +5,7 @@ import io.tributary.devstack.postgres.EmbeddedPostgresServer;
 import io.tributary.devstack.postgres.PostgresServerMain;
 import io.tributary.devstack.process.ChildProcess;
 import io.tributary.devstack.process.JavaMainProcess;
+import io.tributary.devstack.process.ProcessSupervisor;
 import io.tributary.devstack.process.ServiceProcess;
 import io.tributary.devstack.redis.RedisServerMain;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Starts Kafka, PostgreSQL, Redis (each in a child JVM), then session-, routing- and transport-service from their
@@ -32,10 +32,15 @@ final class QuickstartStack {
      * 2 shared cores; Serial in Kafka, 20-95 ms) were the tail of the data path's latency (docs/benchmarks.md, section 7).
      */
     static final String LOW_PAUSE_GC = "-XX:+UseZGC";
+    /** A crashed process comes back after 1 s, then 2, 4, ... 60 s while it keeps crashing within 5 minutes. */
+    private static final Duration FIRST_RESTART_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration MAX_RESTART_BACKOFF = Duration.ofSeconds(60);
+    private static final Duration STABLE_AFTER = Duration.ofMinutes(5);
 
     private final QuickstartSettings settings;
     private final Console console;
     private final List<ChildProcess> started = Collections.synchronizedList(new ArrayList<>());
+    private final ProcessSupervisor supervisor;
     private volatile boolean stopping;
     private String postgresUrl;
     private String redisUrl;
@@ -43,6 +48,8 @@ final class QuickstartStack {
     QuickstartStack(QuickstartSettings settings, Console console) {
         this.settings = settings;
         this.console = console;
+        this.supervisor = new ProcessSupervisor(FIRST_RESTART_BACKOFF, MAX_RESTART_BACKOFF, STABLE_AFTER,
+                console::line, this::isStopping);
     }
 
     void start(Map<String, Path> serviceJars) throws Exception {
@@ -60,19 +67,24 @@ final class QuickstartStack {
                 .stopOnJvmExit(false)
                 .build());
         step(1, total, "Kafka (KRaft, single node) on " + settings.kafkaBootstrapServers(), kafka, kafka::start);
+        supervise(kafka, kafka::start);
 
         JavaMainProcess postgres = register(infra("postgres", PostgresServerMain.class.getName(), "128m")
                 .arg("data-dir", data.resolve("postgres"))
                 .arg("port", settings.postgresPort())
+                .arg("fsync", settings.postgresFsync())
                 .build());
-        step(2, total, "PostgreSQL on 127.0.0.1:" + settings.postgresPort(), postgres,
+        step(2, total, "PostgreSQL on 127.0.0.1:" + settings.postgresPort()
+                + (settings.postgresFsync() ? "" : " (POSTGRES_FSYNC=false: a crash can lose or corrupt data)"), postgres,
                 () -> postgresUrl = postgres.start());
+        supervise(postgres, postgres::start);
 
         JavaMainProcess redis = register(infra("redis", RedisServerMain.class.getName(), "64m")
                 .arg("data-dir", data.resolve("redis"))
                 .arg("port", settings.redisPort())
                 .build());
         step(3, total, "Redis on 127.0.0.1:" + settings.redisPort(), redis, () -> redisUrl = redis.start());
+        supervise(redis, redis::start);
 
         if (settings.infraOnly()) {
             return;
@@ -104,14 +116,19 @@ final class QuickstartStack {
         }
     }
 
-    /** A process that ended although nobody asked it to. */
-    Optional<ChildProcess> firstDeadProcess() {
-        if (stopping) {
-            return Optional.empty();
-        }
-        synchronized (started) {
-            return started.stream().filter(process -> !process.isAlive()).findFirst();
-        }
+    /** Restarts, with back-off, what ended although nobody asked it to; called every second once started. */
+    void restartCrashed() {
+        supervisor.checkOnce();
+    }
+
+    /** A restart that raced with {@link #stop()} stops what it started: nothing outlives the stack. */
+    private void supervise(ChildProcess process, ProcessSupervisor.Restart restart) {
+        supervisor.watch(process, () -> {
+            restart.run();
+            if (stopping) {
+                process.stop();
+            }
+        });
     }
 
     boolean isStopping() {
@@ -137,10 +154,12 @@ final class QuickstartStack {
                 .detached(true)
                 .stopOnJvmExit(false)
                 .build());
-        step(index, 6, name + " (" + listens + ")", service, () -> {
+        ProcessSupervisor.Restart startHealthy = () -> {
             service.start();
-            service.awaitHealthy(httpPort, HEALTH_TIMEOUT);
-        });
+            service.awaitHealthy(healthUrl(httpPort), HEALTH_TIMEOUT);
+        };
+        step(index, 6, name + " (" + listens + ")", service, startHealthy::run);
+        supervise(service, startHealthy);
     }
 
     /** Runs a startup step; a stop requested meanwhile (Ctrl-C) also stops what the step just started. */
@@ -160,6 +179,10 @@ final class QuickstartStack {
         return java.util.HexFormat.of().formatHex(bytes);
     }
 
+    private java.net.URI healthUrl(int httpPort) {
+        return java.net.URI.create("http://" + settings.localAddress() + ":" + httpPort + "/actuator/health");
+    }
+
     private Map<String, String> serviceEnvironment(int httpPort) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", settings.kafkaBootstrapServers());
@@ -174,12 +197,16 @@ final class QuickstartStack {
         // MQTT over WebSocket for the console's client page, unless the caller chose a port (0 turns it off)
         env.put("MQTT_WS_PORT", System.getenv().getOrDefault("MQTT_WS_PORT", String.valueOf(settings.webSocketPort())));
         env.put("TRIBUTARY_NODE_ID", "node-1");
-        env.put("SESSION_SERVICE_URL", "http://127.0.0.1:" + settings.httpPort());
+        env.put("SESSION_SERVICE_URL", "http://" + settings.localAddress() + ":" + settings.httpPort());
         // The internal API's secret: given, or a new random one per start (every service starts with it).
         env.put("TRIBUTARY_INTERNAL_TOKEN", internalToken);
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
         // caller says otherwise; the services' own default, for production, is to refuse them.
-        env.put("TRIBUTARY_AUTH_ANONYMOUS", System.getenv().getOrDefault("TRIBUTARY_AUTH_ANONYMOUS", "true"));
+        env.put("TRIBUTARY_AUTH_ANONYMOUS", String.valueOf(settings.anonymous()));
+        // Anonymous access on the network is an open broker: the listeners then stay on loopback unless the caller
+        // chose BIND_ADDRESS (QuickstartSettings). Spring Boot reads SERVER_ADDRESS for the HTTP listener.
+        env.put("MQTT_HOST", settings.bindAddress());
+        env.put("SERVER_ADDRESS", settings.bindAddress());
         // On one machine every client, load generators included, comes from 127.0.0.1: a per-address connection
         // rate would throttle them all together. Off unless the caller sets it; the node-wide rate still applies.
         env.put("MQTT_MAX_CONNECTION_RATE_PER_IP",

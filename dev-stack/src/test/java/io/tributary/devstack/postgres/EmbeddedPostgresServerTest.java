@@ -45,6 +45,25 @@ class EmbeddedPostgresServerTest {
         }
     }
 
+    @Test
+    void aCrashSafeServerFsyncsAndCommitsSynchronouslyAThrowawayOneDoesNeither() throws Exception {
+        try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir, 0,
+                EmbeddedPostgresServer.Durability.CRASH_SAFE);
+             Connection connection = postgres.connect();
+             Statement statement = connection.createStatement()) {
+            assertThat(single(statement, "SHOW fsync")).isEqualTo("on");
+            assertThat(single(statement, "SHOW synchronous_commit")).isEqualTo("on");
+            assertThat(single(statement, "SHOW full_page_writes")).isEqualTo("on");
+        }
+        try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir, 0,
+                EmbeddedPostgresServer.Durability.THROWAWAY);
+             Connection connection = postgres.connect();
+             Statement statement = connection.createStatement()) {
+            assertThat(single(statement, "SHOW fsync")).isEqualTo("off");
+            assertThat(single(statement, "SHOW synchronous_commit")).isEqualTo("off");
+        }
+    }
+
     private static String single(Statement statement, String sql) throws Exception {
         try (ResultSet rows = statement.executeQuery(sql)) {
             assertThat(rows.next()).as(sql).isTrue();

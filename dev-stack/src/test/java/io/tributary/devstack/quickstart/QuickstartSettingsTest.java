@@ -1,6 +1,7 @@
 package io.tributary.devstack.quickstart;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Set;
@@ -27,5 +28,44 @@ class QuickstartSettingsTest {
     @Test
     void keeps_the_port_when_nothing_near_it_is_free_so_the_conflict_is_reported() {
         assertThat(DEFAULTS.mqttPortOrNextFree(port -> false)).isEqualTo(1883);
+    }
+
+    @Test
+    void with_anonymous_access_the_listeners_stay_on_loopback_and_the_banner_says_so() {
+        assertThat(DEFAULTS.anonymous()).isTrue();
+        assertThat(DEFAULTS.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(DEFAULTS.localAddress()).isEqualTo("127.0.0.1");
+        assertThat(QuickstartMain.accessLine(DEFAULTS))
+                .contains("anonymous MQTT clients allowed, so the listeners are on 127.0.0.1 only")
+                .contains("BIND_ADDRESS=0.0.0.0");
+    }
+
+    @Test
+    void without_anonymous_access_the_listeners_bind_every_interface() {
+        QuickstartSettings settings = QuickstartSettings.from(Map.of("TRIBUTARY_AUTH_ANONYMOUS", "false"),
+                new String[0]);
+        assertThat(settings.bindAddress()).isEqualTo("0.0.0.0");
+        assertThat(settings.localAddress()).isEqualTo("127.0.0.1");
+        assertThat(QuickstartMain.accessLine(settings)).contains("need credentials");
+    }
+
+    @Test
+    void a_chosen_bind_address_is_kept_and_anonymous_network_access_is_a_warning() {
+        QuickstartSettings settings = QuickstartSettings.from(Map.of("BIND_ADDRESS", "10.1.2.3"), new String[0]);
+        assertThat(settings.bindAddress()).isEqualTo("10.1.2.3");
+        assertThat(settings.localAddress()).isEqualTo("10.1.2.3");
+        assertThat(QuickstartMain.accessLine(settings)).startsWith("WARNING: anonymous MQTT clients allowed from the"
+                + " network on 10.1.2.3");
+    }
+
+    @Test
+    void postgres_fsync_is_on_unless_turned_off_and_nonsense_is_refused() {
+        assertThat(DEFAULTS.postgresFsync()).isTrue();
+        assertThat(QuickstartSettings.from(Map.of("POSTGRES_FSYNC", "false"), new String[0]).postgresFsync())
+                .isFalse();
+        assertThatThrownBy(() -> QuickstartSettings.from(Map.of("POSTGRES_FSYNC", "off"), new String[0]))
+                .hasMessage("POSTGRES_FSYNC must be true or false, not 'off'");
+        assertThatThrownBy(() -> QuickstartSettings.from(Map.of("TRIBUTARY_AUTH_ANONYMOUS", "yes"), new String[0]))
+                .hasMessage("TRIBUTARY_AUTH_ANONYMOUS must be true or false, not 'yes'");
     }
 }

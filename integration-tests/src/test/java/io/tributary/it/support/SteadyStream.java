@@ -70,6 +70,8 @@ public final class SteadyStream implements AutoCloseable {
     private final List<Subscriber> subscribers = new ArrayList<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
     private final AtomicLong intervalMicros;
+    /** DISCONNECT reason codes the server sent to this stream's clients, by name (e.g. SERVER_SHUTTING_DOWN). */
+    private final Map<String, AtomicInteger> serverDisconnects = new ConcurrentHashMap<>();
     private Thread publisherThread;
     private Mqtt5BlockingClient publisher;
     private volatile Throwable publisherFailure;
@@ -211,6 +213,13 @@ public final class SteadyStream implements AutoCloseable {
         return true;
     }
 
+    /** How many times the server ended a connection of this stream with a DISCONNECT, by reason code name. */
+    public Map<String, Integer> serverDisconnects() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        serverDisconnects.forEach((reason, count) -> counts.put(reason, count.get()));
+        return counts;
+    }
+
     public int acknowledgedCount() {
         return acknowledged.size();
     }
@@ -222,6 +231,11 @@ public final class SteadyStream implements AutoCloseable {
                 .automaticReconnect().initialDelay(100, TimeUnit.MILLISECONDS).maxDelay(1, TimeUnit.SECONDS)
                 .applyAutomaticReconnect()
                 .addDisconnectedListener(context -> {
+                    if (context.getSource() == MqttDisconnectSource.SERVER
+                            && context.getCause() instanceof com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException d) {
+                        serverDisconnects.computeIfAbsent(d.getMqttMessage().getReasonCode().name(),
+                                k -> new AtomicInteger()).incrementAndGet();
+                    }
                     if (context.getSource() != MqttDisconnectSource.USER) {
                         int next = current.updateAndGet(n -> (n + 1) % ports.length);
                         context.getReconnector().transportConfig(MqttClientTransportConfig.builder()

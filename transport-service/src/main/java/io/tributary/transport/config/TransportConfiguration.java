@@ -31,6 +31,7 @@ import io.tributary.transport.connection.TerminalHandler;
 import io.tributary.transport.delivery.DownlinkConsumer;
 import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.listener.DrainProperties;
 import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
@@ -267,7 +268,8 @@ public class TransportConfiguration {
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
             SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
-            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals) throws Exception {
+            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain)
+            throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
@@ -286,6 +288,6 @@ public class TransportConfiguration {
                 handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
         return new MqttListener(properties.mqtt().host(), properties.mqtt().ioThreads(), listeners.endpoints(),
-                registry, disconnector, listeners.tls());
+                registry, disconnector, listeners.tls(), drain);
     }
 }

@@ -10,6 +10,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
+import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**
@@ -35,6 +36,15 @@ public final class Disconnector {
      * @param cause      human-readable cause for the log line and the MQTT 5 reason string
      */
     public void disconnect(Channel channel, byte reasonCode, String metricCause, String cause) {
+        disconnect(channel, reasonCode, metricCause, cause, null);
+    }
+
+    /**
+     * As {@link #disconnect(Channel, byte, String, String)}, with a Server Reference property on the DISCONNECT
+     * (reason 0x9C / 0x9D: use another server / server moved) when {@code serverReference} is not blank.
+     */
+    public void disconnect(Channel channel, byte reasonCode, String metricCause, String cause,
+            String serverReference) {
         if (!channel.isActive()) {
             return;
         }
@@ -49,8 +59,12 @@ public final class Disconnector {
         }
         if (connection != null && connection.isMqtt5() && channel.isWritable()) {
             // A reason string is allowed on DISCONNECT whatever Request Problem Information says.
+            MqttProperties properties = ProblemInformation.withReason(cause);
+            if (serverReference != null && !serverReference.isBlank()) {
+                properties.add(new MqttProperties.StringProperty(MqttProperties.SERVER_REFERENCE, serverReference));
+            }
             MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode)
-                    .properties(ProblemInformation.withReason(cause)).build();
+                    .properties(properties).build();
             channel.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
             // The flush completes only once the client reads what was queued before it; one that stopped reading
             // is closed anyway, or the connection and its buffers would outlive the decision to end it.

@@ -29,8 +29,14 @@ import io.tributary.transport.connection.Disconnector;
 /**
  * The MQTT listeners of the node: plain TCP and, when configured, TLS, WebSocket and secure WebSocket. They share
  * one set of event loops, so a node's connections are spread over the same threads whatever they came through.
- * Uses epoll where available. On stop it closes the listening sockets first, then tells every MQTT 5 client the
- * server is shutting down (reason 0x8B) and closes the connections.
+ * Uses epoll where available.
+ *
+ * <p>On stop (SIGTERM) it drains: the listening sockets close first, so new CONNECTs go to the other nodes (the load
+ * balancer sees a refused connection); then every MQTT 5 client gets DISCONNECT 0x8B (server shutting down), or
+ * 0x9C (use another server) with a Server Reference when one is configured, and MQTT 3.x clients are closed. Nothing
+ * of a persistent session lives only here: its unacknowledged QoS 1/2 messages stay in its queue in Redis and an
+ * unacknowledged inbound publish is sent again by its client, so the node waits only for the connections to close,
+ * at most the drain timeout, before it stops its event loops.
  */
 public final class MqttListener implements SmartLifecycle {
 
@@ -48,6 +54,7 @@ public final class MqttListener implements SmartLifecycle {
     private final ConnectionRegistry registry;
     private final Disconnector disconnector;
     private final AutoCloseable onStop;
+    private final DrainProperties drain;
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
     private final Map<String, Channel> serverChannels = new LinkedHashMap<>();
@@ -57,19 +64,20 @@ public final class MqttListener implements SmartLifecycle {
      * @param onStop closed after the listeners stop (the TLS certificate poller), or null
      */
     public MqttListener(String host, int ioThreads, List<Endpoint> endpoints, ConnectionRegistry registry,
-            Disconnector disconnector, AutoCloseable onStop) {
+            Disconnector disconnector, AutoCloseable onStop, DrainProperties drain) {
         this.host = host;
         this.ioThreads = ioThreads;
         this.endpoints = List.copyOf(endpoints);
         this.registry = registry;
         this.disconnector = disconnector;
         this.onStop = onStop;
+        this.drain = drain;
     }
 
     public MqttListener(String host, int port, int ioThreads, MqttChannelInitializer initializer,
             ConnectionRegistry registry, Disconnector disconnector) {
         this(host, ioThreads, List.of(new Endpoint(PLAIN, port, initializer, "MQTT_PORT")), registry, disconnector,
-                null);
+                null, new DrainProperties(java.time.Duration.ofSeconds(5), null));
     }
 
     @Override
@@ -121,13 +129,36 @@ public final class MqttListener implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
+        long started = System.nanoTime();
         serverChannels.values().forEach(c -> c.close().syncUninterruptibly());
+        int clients = registry.size();
+        String cause = drain.hasServerReference()
+                ? "server shutting down, use " + drain.serverReference() : "server shutting down";
+        log.info("Draining: listeners closed, disconnecting {} client(s) with reason 0x{} (timeout {})", clients,
+                String.format("%02X", drain.reasonCode()), drain.timeout());
         for (var connection : registry.all()) {
-            connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), (byte) 0x8B,
-                    null, "server shutting down"));
+            connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(),
+                    drain.reasonCode(), null, cause, drain.serverReference()));
+        }
+        long deadline = started + drain.timeout().toNanos();
+        // This is Spring's shutdown thread, never an event loop: waiting here blocks no client.
+        while (registry.size() > 0 && System.nanoTime() < deadline) {
+            try {
+                java.util.concurrent.TimeUnit.MILLISECONDS.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int left = registry.size();
+        if (left > 0) {
+            log.warn("Drain timeout {} reached with {} connection(s) still open: closing them", drain.timeout(), left);
+        } else {
+            log.info("Drained {} client(s) in {} ms", clients,
+                    java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
         if (workerGroup != null) {
-            workerGroup.shutdownGracefully(200, 5_000, java.util.concurrent.TimeUnit.MILLISECONDS)
+            workerGroup.shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS)
                     .syncUninterruptibly();
             bossGroup.shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
         }
