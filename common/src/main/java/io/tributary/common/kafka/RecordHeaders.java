@@ -29,6 +29,11 @@ public final class RecordHeaders {
     public static final String CORRELATION_DATA = "mqtt5.correlation-data";
     public static final String MESSAGE_EXPIRY = "mqtt5.message-expiry";
     public static final String USER_PROPERTY_PREFIX = "mqtt5.user.";
+    /**
+     * The MQTT topic name, on records written to a user's topic by a mapping rule, whose key may be something else.
+     * Records on {@link TopicNames#PUBLISH} do not carry it: their key is the topic.
+     */
+    public static final String MQTT_TOPIC = "mqtt.topic";
 
     // --- downlink control ---
     /** Kind of downlink record: see {@link DownlinkType}. Absent means {@link DownlinkType#PUBLISH}. */

@@ -41,6 +41,8 @@ import io.tributary.transport.limits.ConnectAdmission;
 import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.limits.LimitsProperties;
 import io.tributary.transport.liveness.NodeHeartbeat;
+import io.tributary.transport.mapping.MappingRuleFollower;
+import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
@@ -157,6 +159,24 @@ public class TransportConfiguration {
     }
 
     @Bean
+    MappingRules mappingRules(MeterRegistry registry) {
+        MappingRules rules = new MappingRules();
+        io.micrometer.core.instrument.Gauge.builder("tributary.mapping.rules", rules, MappingRules::size)
+                .description("MQTT-to-Kafka mapping rules this node applies").register(registry);
+        return rules;
+    }
+
+    /** Started here, before the listener bean: the listener never opens with the node's rules missing. */
+    @Bean(destroyMethod = "close")
+    MappingRuleFollower mappingRuleFollower(TransportProperties properties, Producer<byte[], byte[]> publishKafkaProducer,
+            MappingRules mappingRules) {
+        MappingRuleFollower follower = new MappingRuleFollower(properties.kafka().bootstrapServers(),
+                properties.nodeId(), publishKafkaProducer, mappingRules);
+        follower.start(Duration.ofSeconds(60));
+        return follower;
+    }
+
+    @Bean
     UplinkBudget uplinkBudget(TransportProperties properties, TransportMetrics metrics) {
         return new UplinkBudget(properties.kafka().maxPendingBytesPerConnection().toBytes(),
                 properties.kafka().maxPendingBytes().toBytes(), metrics);
@@ -259,7 +279,8 @@ public class TransportConfiguration {
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
             SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
-            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals) throws Exception {
+            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals,
+            MappingRules mappingRules, MappingRuleFollower mappingRuleFollower) throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
@@ -267,7 +288,7 @@ public class TransportConfiguration {
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget, sessionQueueStore, clientLimits),
+                        uplinkBudget, sessionQueueStore, clientLimits, mappingRules),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
