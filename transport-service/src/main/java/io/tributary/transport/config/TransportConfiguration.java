@@ -50,6 +50,7 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.sys.SysProperties;
+import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
@@ -280,7 +281,8 @@ public class TransportConfiguration {
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
             SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
             ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals,
-            MappingRules mappingRules, MappingRuleFollower mappingRuleFollower) throws Exception {
+            MappingRules mappingRules, MappingRuleFollower mappingRuleFollower, TraceProperties trace)
+            throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
@@ -288,7 +290,7 @@ public class TransportConfiguration {
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget, sessionQueueStore, clientLimits, mappingRules),
+                        uplinkBudget, sessionQueueStore, clientLimits, mappingRules, trace.generate()),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),

@@ -16,6 +16,8 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TraceContext;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
@@ -56,6 +58,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final InboundQos2Store qos2Store;
     private final ClientLimits limits;
     private final MappingRules mappings;
+    private final boolean generateTraceparent;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
@@ -70,14 +73,20 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
             ClientLimits limits) {
-        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, new MappingRules());
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, new MappingRules(),
+                false);
     }
 
+    /**
+     * @param generateTraceparent give records of a PUBLISH without a valid {@code traceparent} user property a new
+     *                            {@code traceparent} header
+     */
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
-            ClientLimits limits, MappingRules mappings) {
+            ClientLimits limits, MappingRules mappings, boolean generateTraceparent) {
         this.limits = limits;
         this.mappings = mappings;
+        this.generateTraceparent = generateTraceparent;
         this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
@@ -187,6 +196,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
                 connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
                 System.currentTimeMillis());
+        if (generateTraceparent && record.headers().lastHeader(RecordHeaders.TRACEPARENT) == null) {
+            // Before the mapped copies are made, so they carry the same trace.
+            record.headers().add(RecordHeaders.TRACEPARENT, RecordHeaders.utf8(TraceContext.generate()));
+        }
         // Mapping rules: the same message also goes to the user's Kafka topics, acknowledged only when all are stored.
         var mapped = mappings.mappedRecords(topic, connection.clientId(), record);
         var records = mapped.isEmpty() ? java.util.List.of(record) : withPublish(record, mapped);
