@@ -187,3 +187,13 @@ export interface MappingRuleRequest {
   /** create the topic with this many partitions when it does not exist */
   partitions: number | null;
 }
+
+/** A Kafka-to-MQTT rule (/api/v1/rules/kafka-to-mqtt). qos / retain null: from the record's headers. */
+export interface BridgeRule {
+  id: number;
+  kafkaTopic: string;
+  mqttTopic: string;
+  qos: number | null;
+  retain: boolean | null;
+  createdAt: string;
+}

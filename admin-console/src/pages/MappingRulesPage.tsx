@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../lib/api';
 import type { MappingRule, MappingRuleRequest } from '../lib/types';
 import { ErrorLine, message } from '../components/ErrorLine';
+import { KafkaToMqttRules } from './KafkaToMqttRules';
 
 interface Form {
   filter: string;
@@ -117,6 +118,7 @@ export function MappingRulesPage() {
         </tbody>
       </table>
       {rules?.length === 0 && <p className="muted">No rules: MQTT messages go to tributary.publish only.</p>}
+      <KafkaToMqttRules />
     </div>
   );
 }

@@ -44,6 +44,70 @@ public class UserTopics {
      * @throws ApiException 400 when the topic is missing, not writable, or has another partition count
      */
     public void ensureWritable(String topic, Integer partitions) {
+        TopicDescription description = ensureExists(topic, partitions);
+        Set<AclOperation> allowed = description.authorizedOperations();
+        // Null: the broker did not say (no authorizer information); Kafka then refuses nothing on ACL grounds.
+        if (allowed != null && !allowed.contains(AclOperation.WRITE) && !allowed.contains(AclOperation.ALL)) {
+            throw ApiException.badRequest("Tributary may not write to Kafka topic '" + topic + "' (its ACLs allow "
+                    + allowed + ")");
+        }
+    }
+
+    /**
+     * For a Kafka-to-MQTT rule: the topic must exist (or is created with {@code partitions}) and Tributary may read
+     * it.
+     *
+     * @return its partition count
+     * @throws ApiException 400 otherwise
+     */
+    public int ensureReadable(String topic, Integer partitions) {
+        TopicDescription description = ensureExists(topic, partitions);
+        Set<AclOperation> allowed = description.authorizedOperations();
+        if (allowed != null && !allowed.contains(AclOperation.READ) && !allowed.contains(AclOperation.ALL)) {
+            throw ApiException.badRequest("Tributary may not read Kafka topic '" + topic + "' (its ACLs allow "
+                    + allowed + ")");
+        }
+        return description.partitions().size();
+    }
+
+    /**
+     * Makes a new consumer group start at the topic's current end: a rule delivers what is produced after it was
+     * made, not the topic's history (which could be months of commands).
+     */
+    public void startGroupAtEnd(String group, String topic) {
+        try {
+            TopicDescription description = describe(topic);
+            if (description == null) {
+                throw ApiException.badRequest("Kafka topic '" + topic + "' does not exist");
+            }
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new java.util.HashMap<>();
+            description.partitions().forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(topic,
+                    p.partition()), org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets =
+                    new java.util.HashMap<>();
+            admin.listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> offsets.put(tp,
+                            new org.apache.kafka.clients.consumer.OffsetAndMetadata(info.offset())));
+            admin.alterConsumerGroupOffsets(group, offsets).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new KafkaUnavailableException("cannot set the offsets of group '" + group + "': " + e.getCause(),
+                    e);
+        } catch (TimeoutException e) {
+            throw new KafkaUnavailableException("Kafka did not set the offsets of group '" + group + "' within "
+                    + TIMEOUT_SECONDS + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaUnavailableException("interrupted setting the offsets of group '" + group + "'", e);
+        }
+    }
+
+    /**
+     * The topic's description; a missing topic is created when {@code partitions} is given.
+     *
+     * @throws ApiException 400 when the topic is missing (no partitions) or has another partition count
+     */
+    private TopicDescription ensureExists(String topic, Integer partitions) {
         if (partitions != null && (partitions < 1 || partitions > 10_000)) {
             throw ApiException.badRequest("partitions must be 1..10000: " + partitions);
         }
@@ -63,12 +127,7 @@ public class UserTopics {
             throw ApiException.badRequest("Kafka topic '" + topic + "' exists with " + description.partitions().size()
                     + " partitions, not " + partitions);
         }
-        Set<AclOperation> allowed = description.authorizedOperations();
-        // Null: the broker did not say (no authorizer information); Kafka then refuses nothing on ACL grounds.
-        if (allowed != null && !allowed.contains(AclOperation.WRITE) && !allowed.contains(AclOperation.ALL)) {
-            throw ApiException.badRequest("Tributary may not write to Kafka topic '" + topic + "' (its ACLs allow "
-                    + allowed + ")");
-        }
+        return description;
     }
 
     private TopicDescription describe(String topic) {
