@@ -71,24 +71,26 @@ public final class MappingRules {
     }
 
     /**
-     * The records a publish must also be written as: one per matching rule (two rules to the same Kafka topic give
-     * two records, as the user asked for both), each with the payload, the headers of the publish record and
-     * {@link RecordHeaders#MQTT_TOPIC} (the record key need not be the topic here). Empty when no rule matches.
+     * The records a publish is written as: its {@code tributary.publish} record first, then one per matching rule
+     * (two rules to the same Kafka topic give two records, as the user asked for both), each with the payload, the
+     * headers of the publish record and {@link RecordHeaders#MQTT_TOPIC} (the record key need not be the topic
+     * here). Just the publish record when no rule matches, without allocating anything more.
      *
      * @param publish the record for {@code tributary.publish}, not yet sent (its headers are copied)
      */
-    public List<ProducerRecord<byte[], byte[]>> mappedRecords(String topic, String clientId,
+    public List<ProducerRecord<byte[], byte[]>> recordsFor(String topic, String clientId,
             ProducerRecord<byte[], byte[]> publish) {
         if (trie.isEmpty()) {
-            return List.of();
+            return List.of(publish);
         }
-        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(1);
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(2);
+        out.add(publish);
         trie.match(topic, (id, rule) -> {
             ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(rule.kafkaTopic(), null,
                     rule.key().key(rule.filter(), topic, clientId), publish.value(), publish.headers());
             record.headers().add(new RecordHeader(RecordHeaders.MQTT_TOPIC, RecordHeaders.utf8(topic)));
             out.add(record);
         });
-        return out;
+        return out.size() == 1 ? List.of(publish) : out;
     }
 }

@@ -201,9 +201,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             record.headers().add(RecordHeaders.TRACEPARENT, RecordHeaders.utf8(TraceContext.generate()));
         }
         // Mapping rules: the same message also goes to the user's Kafka topics, acknowledged only when all are stored.
-        var mapped = mappings.mappedRecords(topic, connection.clientId(), record);
-        var records = mapped.isEmpty() ? java.util.List.of(record) : withPublish(record, mapped);
-        String unavailable = mapped.isEmpty() ? null : mappings.unavailableTopic(mapped);
+        var records = mappings.recordsFor(topic, connection.clientId(), record);
+        String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
         if (unavailable != null) {
             refuseUnmappable(ctx, connection, unavailable, qos, packetId, v5);
             return;
@@ -228,16 +227,6 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             release.run();
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
         });
-    }
-
-    private static java.util.List<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>> withPublish(
-            org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> publish,
-            java.util.List<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>> mapped) {
-        var all = new java.util.ArrayList<org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]>>(
-                mapped.size() + 1);
-        all.add(publish);
-        all.addAll(mapped);
-        return all;
     }
 
     /**
