@@ -118,16 +118,36 @@ public class UserTopics {
                         + " create it");
             }
             create(topic, partitions);
-            description = describe(topic);
-            if (description == null) {
-                throw new KafkaUnavailableException("topic '" + topic + "' was created but Kafka does not list it",
-                        null);
-            }
+            description = describeCreated(topic);
         } else if (partitions != null && description.partitions().size() != partitions) {
             throw ApiException.badRequest("Kafka topic '" + topic + "' exists with " + description.partitions().size()
                     + " partitions, not " + partitions);
         }
         return description;
+    }
+
+    /**
+     * A topic just created: the broker that answers the describe may not have its metadata yet (seen on a loaded
+     * quick start: UnknownTopicOrPartition right after CreateTopics succeeded), so ask again for a while.
+     */
+    private TopicDescription describeCreated(String topic) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            TopicDescription description = describe(topic);
+            if (description != null) {
+                return description;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new KafkaUnavailableException("topic '" + topic + "' was created but Kafka did not list it"
+                        + " within " + TIMEOUT_SECONDS + " s", null);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaUnavailableException("interrupted waiting for topic '" + topic + "'", e);
+            }
+        }
     }
 
     private TopicDescription describe(String topic) {
