@@ -8,6 +8,7 @@ import { SubscriptionsPage } from './pages/SubscriptionsPage';
 import { RetainedPage } from './pages/RetainedPage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { KafkaPage } from './pages/KafkaPage';
+import { MappingRulesPage } from './pages/MappingRulesPage';
 // The MQTT client library is most of the bundle: loaded only when its page is opened.
 const MqttClientPage = lazy(() => import('./pages/MqttClientPage').then((m) => ({ default: m.MqttClientPage })));
 
@@ -23,6 +24,8 @@ function Page({ path }: { path: PagePath }) {
       return <CredentialsPage />;
     case 'kafka':
       return <KafkaPage />;
+    case 'rules':
+      return <MappingRulesPage />;
     case 'mqtt':
       return (
         <Suspense fallback={<p className="muted">Loading…</p>}>

@@ -7,6 +7,7 @@ export const PAGES = [
   { path: 'retained', title: 'Retained' },
   { path: 'credentials', title: 'Credentials & ACLs' },
   { path: 'kafka', title: 'Kafka' },
+  { path: 'rules', title: 'Kafka rules' },
   { path: 'mqtt', title: 'MQTT client' },
 ] as const;
 

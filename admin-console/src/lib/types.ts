@@ -169,3 +169,31 @@ export interface KafkaGroup {
   lag: number;
   partitions: { topic: string; partition: number; committed: number | null; endOffset: number; lag: number | null }[];
 }
+
+/** An MQTT-to-Kafka mapping rule (/api/v1/rules/mqtt-to-kafka). */
+export interface MappingRule {
+  id: number;
+  filter: string;
+  kafkaTopic: string;
+  /** topic, client-id, none or {level} */
+  key: string;
+  createdAt: string;
+}
+
+export interface MappingRuleRequest {
+  filter: string;
+  kafkaTopic: string;
+  key: string;
+  /** create the topic with this many partitions when it does not exist */
+  partitions: number | null;
+}
+
+/** A Kafka-to-MQTT rule (/api/v1/rules/kafka-to-mqtt). qos / retain null: from the record's headers. */
+export interface BridgeRule {
+  id: number;
+  kafkaTopic: string;
+  mqttTopic: string;
+  qos: number | null;
+  retain: boolean | null;
+  createdAt: string;
+}

@@ -55,8 +55,22 @@ public final class PublishRecordFormat {
             h.add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY,
                     RecordHeaders.int32(properties.messageExpirySeconds().intValue())));
         }
+        String traceparent = null;
+        String tracestate = null;
         for (PublishProperties.UserProperty user : properties.userProperties()) {
             h.add(new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + user.name(), RecordHeaders.utf8(user.value())));
+            if (traceparent == null && user.name().equals(RecordHeaders.TRACEPARENT)) {
+                traceparent = user.value();
+            } else if (tracestate == null && user.name().equals(RecordHeaders.TRACESTATE)) {
+                tracestate = user.value();
+            }
+        }
+        // A malformed traceparent stays a user property only: W3C tells receivers to ignore it.
+        if (TraceContext.isValidTraceparent(traceparent)) {
+            h.add(new RecordHeader(RecordHeaders.TRACEPARENT, RecordHeaders.utf8(traceparent)));
+            if (tracestate != null) {
+                h.add(new RecordHeader(RecordHeaders.TRACESTATE, RecordHeaders.utf8(tracestate)));
+            }
         }
         return record;
     }

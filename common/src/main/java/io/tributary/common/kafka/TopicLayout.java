@@ -51,7 +51,7 @@ public record TopicLayout(
         }
     }
 
-    /** The shared topics: publish, exact subscriptions, wildcard subscriptions. */
+    /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules. */
     public void ensureSharedTopics(Admin admin) {
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         List<NewTopic> topics = new ArrayList<>();
@@ -59,6 +59,7 @@ public record TopicLayout(
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
                 .configs(compacted));
+        topics.add(new NewTopic(TopicNames.MAPPING_RULES, 1, replicationFactor).configs(compacted));
         create(admin, topics);
         Map<String, TopicDescription> described = describe(admin,
                 Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));

@@ -21,6 +21,13 @@ public final class TopicNames {
     /** Subscriptions whose filter has a wildcard ({@code +} or {@code #}). Compacted; every router reads all of it. */
     public static final String SUBSCRIPTIONS_WILDCARD = "tributary.subscriptions.wildcard";
 
+    /**
+     * MQTT-to-Kafka mapping rules, written by session-service, read whole by every transport node. Compacted, one
+     * partition (rules are few and their order matters only per rule). See
+     * {@link io.tributary.common.mapping.MappingRuleRecords}.
+     */
+    public static final String MAPPING_RULES = "tributary.mapping-rules";
+
     /** Prefix of the per-transport-node downlink topics: deliveries and control commands for that node. */
     public static final String DOWNLINK_PREFIX = "tributary.downlink.";
 

@@ -42,6 +42,8 @@ import io.tributary.transport.limits.ConnectAdmission;
 import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.limits.LimitsProperties;
 import io.tributary.transport.liveness.NodeHeartbeat;
+import io.tributary.transport.mapping.MappingRuleFollower;
+import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
@@ -49,6 +51,7 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.sys.SysProperties;
+import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
@@ -166,6 +169,24 @@ public class TransportConfiguration {
     }
 
     @Bean
+    MappingRules mappingRules(MeterRegistry registry) {
+        MappingRules rules = new MappingRules();
+        io.micrometer.core.instrument.Gauge.builder("tributary.mapping.rules", rules, MappingRules::size)
+                .description("MQTT-to-Kafka mapping rules this node applies").register(registry);
+        return rules;
+    }
+
+    /** Started here, before the listener bean: the listener never opens with the node's rules missing. */
+    @Bean(destroyMethod = "close")
+    MappingRuleFollower mappingRuleFollower(TransportProperties properties, Producer<byte[], byte[]> publishKafkaProducer,
+            MappingRules mappingRules) {
+        MappingRuleFollower follower = new MappingRuleFollower(properties.kafka().bootstrapServers(),
+                properties.nodeId(), publishKafkaProducer, mappingRules);
+        follower.start(Duration.ofSeconds(60));
+        return follower;
+    }
+
+    @Bean
     UplinkBudget uplinkBudget(TransportProperties properties, TransportMetrics metrics) {
         return new UplinkBudget(properties.kafka().maxPendingBytesPerConnection().toBytes(),
                 properties.kafka().maxPendingBytes().toBytes(), metrics);
@@ -268,7 +289,8 @@ public class TransportConfiguration {
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
             SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
-            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain)
+            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain,
+            MappingRules mappingRules, MappingRuleFollower mappingRuleFollower, TraceProperties trace)
             throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
@@ -277,7 +299,7 @@ public class TransportConfiguration {
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget, sessionQueueStore, clientLimits),
+                        uplinkBudget, sessionQueueStore, clientLimits, mappingRules, trace.generate()),
                 new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),

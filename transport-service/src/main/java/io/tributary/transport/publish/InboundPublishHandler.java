@@ -16,6 +16,8 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TraceContext;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
@@ -25,12 +27,13 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.ClientLimits;
+import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**
- * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record; PUBACK / PUBREC go out only after Kafka has
- * acknowledged the record, in arrival order. A record Kafka refused is never acknowledged: the connection is
+ * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record, plus one per matching MQTT-to-Kafka mapping
+ * rule ({@link MappingRules}); PUBACK / PUBREC go out only after Kafka has acknowledged all of them, in arrival order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
  * carries the full topic name. The connection's ACL is checked here, locally, before anything reaches Kafka.
  *
@@ -54,6 +57,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     /** Null: de-duplication per connection only (unit tests without Redis). */
     private final InboundQos2Store qos2Store;
     private final ClientLimits limits;
+    private final MappingRules mappings;
+    private final boolean generateTraceparent;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
@@ -68,7 +73,20 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
             ClientLimits limits) {
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, new MappingRules(),
+                false);
+    }
+
+    /**
+     * @param generateTraceparent give records of a PUBLISH without a valid {@code traceparent} user property a new
+     *                            {@code traceparent} header
+     */
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
+            ClientLimits limits, MappingRules mappings, boolean generateTraceparent) {
         this.limits = limits;
+        this.mappings = mappings;
+        this.generateTraceparent = generateTraceparent;
         this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
@@ -178,11 +196,25 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
                 connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
                 System.currentTimeMillis());
+        if (generateTraceparent && record.headers().lastHeader(RecordHeaders.TRACEPARENT) == null) {
+            // Before the mapped copies are made, so they carry the same trace.
+            record.headers().add(RecordHeaders.TRACEPARENT, RecordHeaders.utf8(TraceContext.generate()));
+        }
+        // Mapping rules: the same message also goes to the user's Kafka topics, acknowledged only when all are stored.
+        var records = mappings.recordsFor(topic, connection.clientId(), record);
+        String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
+        if (unavailable != null) {
+            refuseUnmappable(ctx, connection, unavailable, qos, packetId, v5);
+            return;
+        }
         // Counted until Kafka answers; past the limits this stops reading from the client (TCP backpressure).
-        UplinkBudget.Release release = budget.acquire(ctx.channel(), connection.uplinkAccount(),
-                UplinkBudget.sizeOf(record));
+        long size = 0;
+        for (var r : records) {
+            size += UplinkBudget.sizeOf(r);
+        }
+        UplinkBudget.Release release = budget.acquire(ctx.channel(), connection.uplinkAccount(), size);
         if (qos == 0) {
-            producer.send(record, failure -> {
+            producer.sendAll(records, failure -> {
                 release.run();
                 if (failure != null) {
                     metrics.dropped("kafka_qos0");
@@ -191,10 +223,28 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Object slot = connection.inboundAcks().expect(packetId, qos);
-        producer.send(record, failure -> {
+        producer.sendAll(records, failure -> {
             release.run();
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
         });
+    }
+
+    /**
+     * A PUBLISH a mapping rule sends to a Kafka topic this node has no metadata for (deleted, or not described yet):
+     * not produced at all, since an acknowledgement would promise the mapped copy too. QoS 0 is dropped (counted);
+     * QoS 1/2 close the connection unacknowledged, as when Kafka refuses a record, so the client sends it again.
+     */
+    private void refuseUnmappable(ChannelHandlerContext ctx, ClientConnection connection, String kafkaTopic, int qos,
+            int packetId, boolean v5) {
+        metrics.dropped("mapping_unavailable");
+        if (qos == 2) {
+            connection.inboundQos2().remove(packetId);
+        }
+        if (qos == 0) {
+            return;
+        }
+        disconnector.disconnect(ctx.channel(), (byte) 0x80, null, "a mapping rule writes this publish to Kafka topic '"
+                + kafkaTopic + "', which this node has no metadata for now; not acknowledged");
     }
 
     /**

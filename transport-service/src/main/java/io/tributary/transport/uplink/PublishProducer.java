@@ -53,6 +53,31 @@ public final class PublishProducer {
         }
     }
 
+    /**
+     * Sends several records (a publish and its mapped copies) and reports once, after Kafka answered for all of them:
+     * with the first failure, or null when every one was stored. Called with one record it is {@link #send}.
+     */
+    public void sendAll(java.util.List<ProducerRecord<byte[], byte[]>> records, Outcome outcome) {
+        if (records.size() == 1) {
+            send(records.get(0), outcome);
+            return;
+        }
+        java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger(
+                records.size());
+        java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        for (ProducerRecord<byte[], byte[]> record : records) {
+            send(record, failure -> {
+                if (failure != null) {
+                    firstFailure.compareAndSet(null, failure);
+                }
+                if (pending.decrementAndGet() == 0) {
+                    outcome.completed(firstFailure.get());
+                }
+            });
+        }
+    }
+
     /** True while Kafka cannot take publishes: new clients are refused meanwhile. */
     public boolean unavailable() {
         return availability.unavailable();

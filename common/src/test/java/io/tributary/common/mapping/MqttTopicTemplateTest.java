@@ -1,0 +1,29 @@
+package io.tributary.common.mapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class MqttTopicTemplateTest {
+
+    @Test
+    void the_key_fills_its_placeholder_and_cannot_change_the_topics_levels() {
+        MqttTopicTemplate t = MqttTopicTemplate.parse("devices/{key}/commands");
+        assertThat(t.topicFor("dev-1")).isEqualTo("devices/dev-1/commands");
+        assertThat(t.topicFor("a/b")).isNull();
+        assertThat(t.topicFor("+")).isNull();
+        assertThat(t.topicFor("#")).isNull();
+        assertThat(t.topicFor(null)).isNull();
+        assertThat(t.topicFor("")).isNull();
+        assertThat(MqttTopicTemplate.parse("broadcast/all").topicFor(null)).isEqualTo("broadcast/all");
+    }
+
+    @Test
+    void bad_templates_are_refused() {
+        assertThatThrownBy(() -> MqttTopicTemplate.parse("devices/+/commands")).hasMessageContaining("wildcard");
+        assertThatThrownBy(() -> MqttTopicTemplate.parse("devices/{vin}")).hasMessageContaining("{key}");
+        assertThatThrownBy(() -> MqttTopicTemplate.parse("$SYS/x")).hasMessageContaining("'$'");
+        assertThatThrownBy(() -> MqttTopicTemplate.parse("")).hasMessageContaining("required");
+    }
+}

@@ -1,0 +1,149 @@
+package io.tributary.it.kafka;
+
+import static io.tributary.it.support.Clients.hive5;
+import static io.tributary.it.support.Clients.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Kafka-to-MQTT rules on the two-node cluster: one plain Kafka record produced by a backend (key = device) reaches
+ * an online subscriber and an offline persistent subscriber (through its session queue, on reconnect) exactly once,
+ * on the topic the rule builds from the key, with the rule's QoS; records of other keys reach other topics; bad
+ * rules are refused with 400.
+ */
+@ExtendWith(LogsOnFailure.class)
+class KafkaToMqttTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String PATH = "/api/v1/rules/kafka-to-mqtt";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static TributaryCluster cluster;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster = TributaryCluster.shared();
+    }
+
+    private static HttpResponse<String> send(String method, String path, String body) throws Exception {
+        return HTTP.send(AdminRequests.to(cluster.sessionApiUrl(), path).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void produce(String topic, String key, String value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8),
+                    value.getBytes(StandardCharsets.UTF_8))).get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void one_plain_kafka_record_reaches_an_online_and_an_offline_persistent_subscriber_exactly_once()
+            throws Exception {
+        String kafkaTopic = id("it-commands");
+        String prefix = id("dev");
+        createTopic(kafkaTopic, 3);
+        HttpResponse<String> created = send("POST", PATH, JSON.createObjectNode().put("kafkaTopic", kafkaTopic)
+                .put("mqttTopic", prefix + "/{key}/commands").put("qos", 1).toString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long ruleId = JSON.readTree(created.body()).path("id").asLong();
+
+        String offlineId = id("k2m-off");
+        Mqtt5BlockingClient offline = hive5(cluster.mqttPort(1), offlineId);
+        offline.connectWith().cleanStart(true).sessionExpiryInterval(600).send();
+        offline.subscribeWith().topicFilter(prefix + "/+/commands").qos(MqttQos.AT_LEAST_ONCE).send();
+        offline.disconnect();
+
+        Mqtt5BlockingClient online = hive5(cluster.mqttPort(0), id("k2m-on"));
+        online.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = online.publishes(MqttGlobalPublishFilter.ALL)) {
+            online.subscribeWith().topicFilter(prefix + "/device-7/commands").qos(MqttQos.AT_LEAST_ONCE).send();
+            produce(kafkaTopic, "device-7", "{\"open\":true}");
+            produce(kafkaTopic, "device-8", "other device");
+
+            Optional<Mqtt5Publish> command = received.receive(20, TimeUnit.SECONDS);
+            assertThat(command).as("the command reaches the online subscriber").isPresent();
+            assertThat(command.get().getTopic().toString()).isEqualTo(prefix + "/device-7/commands");
+            assertThat(new String(command.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("{\"open\":true}");
+            assertThat(command.get().getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
+            assertThat(received.receive(3, TimeUnit.SECONDS)).as("once, and not device-8's").isEmpty();
+        } finally {
+            online.disconnect();
+        }
+
+        Mqtt5BlockingClient back = hive5(cluster.mqttPort(0), offlineId);
+        try (Mqtt5BlockingClient.Mqtt5Publishes queued = back.publishes(MqttGlobalPublishFilter.ALL)) {
+            assertThat(back.connectWith().cleanStart(false).sessionExpiryInterval(600).send().isSessionPresent())
+                    .isTrue();
+            Optional<Mqtt5Publish> first = queued.receive(20, TimeUnit.SECONDS);
+            Optional<Mqtt5Publish> second = queued.receive(20, TimeUnit.SECONDS);
+            assertThat(List.of(first, second)).allMatch(Optional::isPresent);
+            assertThat(List.of(first.get().getTopic().toString(), second.get().getTopic().toString()))
+                    .containsExactlyInAnyOrder(prefix + "/device-7/commands", prefix + "/device-8/commands");
+            assertThat(queued.receive(3, TimeUnit.SECONDS)).as("each exactly once").isEmpty();
+        } finally {
+            back.disconnect();
+            send("DELETE", PATH + "/" + ruleId, null);
+        }
+    }
+
+    @Test
+    void bad_rules_are_refused_with_400_and_a_message() throws Exception {
+        String existing = id("it-k2m");
+        createTopic(existing, 1);
+        Map<String, String> refusals = Map.of(
+                JSON.createObjectNode().put("kafkaTopic", id("missing")).put("mqttTopic", "d/{key}").toString(),
+                "does not exist",
+                JSON.createObjectNode().put("kafkaTopic", existing).put("mqttTopic", "d/+/c").toString(), "wildcard",
+                JSON.createObjectNode().put("kafkaTopic", existing).put("mqttTopic", "d/{vin}").toString(), "{key}",
+                JSON.createObjectNode().put("kafkaTopic", existing).put("mqttTopic", "d/{key}").put("qos", 3)
+                        .toString(), "qos");
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            HttpResponse<String> r = send("POST", PATH, refusal.getKey());
+            assertThat(r.statusCode()).as(refusal.getKey() + " -> " + r.body()).isEqualTo(400);
+            JsonNode body = JSON.readTree(r.body());
+            assertThat(body.path("error").asString()).contains(refusal.getValue());
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.tributary.session.bridge;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.tributary.common.kafka.PublishRecordFormat;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.mapping.MqttTopicTemplate;
+import io.tributary.session.kafka.KafkaUnavailableException;
+import io.tributary.session.kafka.RecordSender;
+
+/**
+ * One Kafka-to-MQTT rule at work on one thread: consumes the rule's topic in the rule's consumer group and writes
+ * each record as a publish record on {@code tributary.publish}, the same record an MQTT client's PUBLISH becomes, so
+ * routing delivers it to online subscribers and to the session queues of offline persistent ones, and the retained
+ * store keeps it when it is retained. Offsets are committed only after Kafka acknowledged every publish record of the
+ * batch; when it did not, the batch is read again (at least once, never lost).
+ */
+final class KafkaBridge implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaBridge.class);
+    private static final Duration POLL = Duration.ofMillis(500);
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+    /** The publisher a subscriber sees (no-local compares with it); never a real client's id. */
+    static final String CLIENT_ID_PREFIX = "$tributary-bridge-";
+    private static final String NODE_ID = "kafka-bridge";
+
+    private final BridgeRule rule;
+    private final MqttTopicTemplate template;
+    private final RecordSender sender;
+    private final Consumer<byte[], byte[]> consumer;
+    private volatile boolean running = true;
+
+    KafkaBridge(BridgeRule rule, String bootstrapServers, RecordSender sender) {
+        this.rule = rule;
+        this.template = MqttTopicTemplate.parse(rule.mqttTopic());
+        this.sender = sender;
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, rule.consumerGroup());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, rule.consumerGroup());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // The group's offsets were set to the topic's end when the rule was made; this only covers a lost group.
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        // Records of aborted transactions of the user's producers are not commands anybody meant to send.
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        this.consumer = new KafkaConsumer<>(config);
+    }
+
+    BridgeRule rule() {
+        return rule;
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(rule.kafkaTopic()));
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+                if (records.isEmpty()) {
+                    continue;
+                }
+                try {
+                    sender.sendAndAwait(publishRecords(records));
+                    consumer.commitSync();
+                } catch (KafkaUnavailableException e) {
+                    log.warn("Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}", rule.id(),
+                            records.count(), e.getMessage());
+                    rewind(records);
+                    Thread.sleep(RETRY_PAUSE.toMillis());
+                }
+            }
+        } catch (WakeupException e) {
+            // stop()
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("Kafka-to-MQTT rule {} stopped on this instance; it restarts at the next check", rule.id(), e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private List<ProducerRecord<byte[], byte[]>> publishRecords(ConsumerRecords<byte[], byte[]> records) {
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.count());
+        long now = System.currentTimeMillis();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
+            String topic = template.topicFor(key);
+            if (topic == null) {
+                log.warn("Kafka-to-MQTT rule {}: record {}-{}@{} skipped: key {} cannot fill '{}'", rule.id(),
+                        r.topic(), r.partition(), r.offset(), key == null ? "missing" : "'" + key + "'",
+                        rule.mqttTopic());
+                continue;
+            }
+            int qos = rule.qos() != null ? rule.qos()
+                    : r.headers().lastHeader(RecordHeaders.QOS) != null ? RecordHeaders.readQos(r.headers()) : 1;
+            boolean retain = rule.retain() != null ? rule.retain()
+                    : RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
+            ProducerRecord<byte[], byte[]> publish = PublishRecordFormat.toRecord(topic,
+                    r.value() == null ? new byte[0] : r.value(), qos, retain, CLIENT_ID_PREFIX + rule.id(), 5,
+                    NODE_ID, null, now);
+            // The backend's trace goes on with the message (delivered to MQTT 5 clients as user properties).
+            for (String name : new String[] {RecordHeaders.TRACEPARENT, RecordHeaders.TRACESTATE}) {
+                Header h = r.headers().lastHeader(name);
+                if (h != null && h.value() != null) {
+                    publish.headers().add(name, h.value());
+                }
+            }
+            out.add(publish);
+        }
+        return out;
+    }
+
+    /** Back to the first record of the batch on each partition, so the batch is routed again. */
+    private void rewind(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition partition : records.partitions()) {
+            consumer.seek(partition, records.records(partition).get(0).offset());
+        }
+    }
+
+    void stop() {
+        running = false;
+        consumer.wakeup();
+    }
+}
