@@ -22,14 +22,17 @@ import io.tributary.routing.feed.FeedConsumers;
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
 
-    /** Every client id starts with this, so broker-side quotas and logs name the routing service. */
+    /**
+     * Every client id starts with this, so broker-side quotas and logs name the routing service; the instance ends it
+     * ({@link io.tributary.common.kafka.GroupMembership#clientId}).
+     */
     public static final String CLIENT_ID_PREFIX = "tributary-routing";
 
     @Bean(destroyMethod = "close")
     public Admin kafkaAdmin(KafkaSettings kafka) {
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-admin");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         return Admin.create(config);
@@ -43,7 +46,7 @@ public class KafkaClientsConfiguration {
         long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - lingerMs);
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-producer");
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "producer"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
@@ -61,6 +64,6 @@ public class KafkaClientsConfiguration {
         common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), routing.maxPollRecords());
+        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
     }
 }

@@ -29,6 +29,8 @@ class RoutingConfigurationValidationTest {
                     "tributary.kafka.topics.replication-factor=1",
                     "tributary.kafka.topics.downlink-retention=1h",
                     "tributary.kafka.request-timeout=10s",
+                    "tributary.kafka.group.protocol=consumer",
+                    "tributary.kafka.group.instance-id=",
                     "tributary.routing.group-id=tributary-routing",
                     "tributary.routing.poll-timeout=100ms",
                     "tributary.routing.max-poll-records=500",
@@ -62,6 +64,25 @@ class RoutingConfigurationValidationTest {
                 .run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
                         .isEqualTo(io.tributary.routing.fanout.SharedStrategy.RANDOM));
         runner.withPropertyValues("tributary.routing.shared-strategy=least-loaded")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void group_membership_binds_protocol_and_instance_id() {
+        runner.run(context -> {
+            assertThat(context.getBean(KafkaSettings.class).group().protocol())
+                    .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CONSUMER);
+            assertThat(context.getBean(KafkaSettings.class).group().isStatic()).isFalse();
+        });
+        runner.withPropertyValues("tributary.kafka.group.protocol=classic", "tributary.kafka.group.instance-id=routing-0")
+                .run(context -> {
+                    assertThat(context.getBean(KafkaSettings.class).group().protocol())
+                            .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CLASSIC);
+                    assertThat(context.getBean(KafkaSettings.class).group().instanceId()).isEqualTo("routing-0");
+                });
+        runner.withPropertyValues("tributary.kafka.group.protocol=eager")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.group.instance-id=routing 0")
                 .run(context -> assertThat(context).hasFailed());
     }
 

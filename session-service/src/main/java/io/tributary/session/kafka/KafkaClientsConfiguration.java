@@ -27,7 +27,7 @@ public class KafkaClientsConfiguration {
         long ackTimeoutMs = kafka.ackTimeout().toMillis();
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "session-service-feed");
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "feed"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         // Requests hold a row lock while they wait for acks: never wait for a batch to fill.
@@ -52,7 +52,7 @@ public class KafkaClientsConfiguration {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "session-service-admin");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis() / 2));
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis()));
         return Admin.create(config);

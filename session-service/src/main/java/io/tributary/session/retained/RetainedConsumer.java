@@ -67,8 +67,10 @@ public class RetainedConsumer implements SmartLifecycle {
     public void start() {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.retained().consumerGroup());
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "session-service-retained");
+        // Incremental rebalances (and static membership if configured): a replica that restarts does not make the
+        // others give up their partitions.
+        config.putAll(properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.kafka().group().clientId("session-service", "retained"));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // A new group must see every retained message still in the topic, not only later ones.
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
