@@ -28,6 +28,8 @@ class RoutingConfigurationValidationTest {
                     "tributary.kafka.topics.downlink-partitions=3",
                     "tributary.kafka.topics.replication-factor=1",
                     "tributary.kafka.topics.downlink-retention=1h",
+                    "tributary.kafka.topics.min-insync-replicas=1",
+                    "tributary.kafka.topics.creation=create",
                     "tributary.kafka.request-timeout=10s",
                     "tributary.kafka.group.protocol=consumer",
                     "tributary.kafka.group.instance-id=",
@@ -89,6 +91,10 @@ class RoutingConfigurationValidationTest {
     @Test
     void rejects_invalid_settings_at_startup() {
         runner.withPropertyValues("tributary.kafka.topics.publish-partitions=0")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.topics.min-insync-replicas=2")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.topics.creation=sometimes")
                 .run(context -> assertThat(context).hasFailed());
         runner.withPropertyValues("tributary.routing.group-id= ")
                 .run(context -> assertThat(context).hasFailed());

@@ -56,7 +56,7 @@ import io.tributary.routing.RoutingServiceApplication;
 class RoutingEndToEndTest {
 
     private static final int PUBLISH_PARTITIONS = 3;
-    private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, java.time.Duration.ofHours(1));
+    private static final TopicLayout LAYOUT = TopicLayout.singleBroker(PUBLISH_PARTITIONS, 2, 1, java.time.Duration.ofHours(1));
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     @TempDir

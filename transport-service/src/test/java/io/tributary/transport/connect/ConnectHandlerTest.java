@@ -86,7 +86,7 @@ class ConnectHandlerTest {
                 new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1,
                         DataSize.ofMegabytes(1), SlowConsumerPolicy.DROP),
                 new TransportProperties.Kafka("127.0.0.1:1",
-                        new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
+                        TopicLayout.singleBroker(1, 1, 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
                         DataSize.ofMegabytes(16)),
                 TransportProperties.Session.of(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
