@@ -39,7 +39,8 @@ public class KafkaClientsConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing) {
+    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing,
+            io.tributary.routing.metrics.RoutingMetrics metrics) {
         long deliveryTimeoutMs = routing.produceTimeout().toMillis();
         // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
         int lingerMs = (int) routing.producerLinger().toMillis();
@@ -55,7 +56,9 @@ public class KafkaClientsConfiguration {
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, routing.produceMaxBlock().toMillis());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return new KafkaProducer<>(config);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        metrics.bindKafkaClients(producer);
+        return producer;
     }
 
     @Bean

@@ -261,6 +261,33 @@ class RoutingEndToEndTest {
         assertThat(routing.path("details").path("ownedPartitions").size()).isEqualTo(PUBLISH_PARTITIONS);
     }
 
+    @Test
+    void kafka_client_metrics_build_info_and_read_only_loggers_are_served() throws Exception {
+        // Micrometer's binding of Kafka's own client metrics, tagged with the instance's client ids.
+        String scrape = awaitBody("/actuator/prometheus",
+                b -> b.contains("kafka_consumer_fetch_manager_records_consumed_total")
+                        && b.contains("kafka_producer_record_send_total"));
+        assertThat(scrape).containsPattern("kafka_consumer_fetch_manager_records_consumed_total\\{[^}]*client_id=\"tributary-routing-publish-");
+        assertThat(scrape).containsPattern("kafka_producer_record_send_total\\{[^}]*client_id=\"tributary-routing-producer-");
+
+        JsonNode info = JsonMapper.shared().readTree(scrape("/actuator/info"));
+        assertThat(info.path("build").path("artifact").asString()).isEqualTo("tributary-routing-service");
+        assertThat(info.path("build").path("version").asString()).isNotBlank();
+
+        JsonNode logger = JsonMapper.shared().readTree(scrape("/actuator/loggers/org.apache.kafka"));
+        assertThat(logger.path("configuredLevel").asString()).isEqualTo("WARN");
+        // The actuator is unauthenticated: a level cannot be changed over HTTP unless explicitly allowed.
+        String port = app.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> change = http.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/actuator/loggers/org.apache.kafka"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"configuredLevel\":\"TRACE\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(change.statusCode()).isGreaterThanOrEqualTo(400);
+        assertThat(JsonMapper.shared().readTree(scrape("/actuator/loggers/org.apache.kafka"))
+                .path("configuredLevel").asString()).isEqualTo("WARN");
+    }
+
     /** Topic metadata reaches the broker's cache shortly after creation: the check right after may fail once. */
     private static void ensureSharedTopics() throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();

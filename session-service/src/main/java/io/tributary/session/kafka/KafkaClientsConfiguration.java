@@ -22,7 +22,8 @@ public class KafkaClientsConfiguration {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties) {
+    Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties,
+            io.tributary.session.metrics.SessionMetrics metrics) {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         long ackTimeoutMs = kafka.ackTimeout().toMillis();
         Map<String, Object> config = new HashMap<>();
@@ -38,13 +39,15 @@ public class KafkaClientsConfiguration {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(1000, ackTimeoutMs));
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return new KafkaProducer<>(config) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config) {
             // The default close waits forever for unsent records; with Kafka gone that would hang shutdown.
             @Override
             public void close() {
                 close(CLOSE_TIMEOUT);
             }
         };
+        metrics.bindKafkaClients(producer);
+        return producer;
     }
 
     @Bean(destroyMethod = "close")

@@ -48,12 +48,16 @@ public class RetainedConsumer implements SmartLifecycle {
     private final RetainedMetrics metrics;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
+    /** Kafka's client metrics of the consumer; removed after it closes. */
+    private volatile AutoCloseable kafkaClientMetrics = () -> { };
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile Thread thread;
     private volatile boolean running;
 
     public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
-            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics) {
+            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics,
+            io.tributary.session.metrics.SessionMetrics sessionMetrics) {
         // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
         this.store = store;
@@ -61,6 +65,7 @@ public class RetainedConsumer implements SmartLifecycle {
         this.metrics = metrics;
         this.transactions = transactions;
         this.clock = clock;
+        this.sessionMetrics = sessionMetrics;
     }
 
     @Override
@@ -78,6 +83,7 @@ public class RetainedConsumer implements SmartLifecycle {
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(config);
+        kafkaClientMetrics = sessionMetrics.bindKafkaClients(consumer);
         consumer.subscribe(List.of(TopicNames.PUBLISH), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -122,6 +128,11 @@ public class RetainedConsumer implements SmartLifecycle {
             }
         }
         consumer.close(Duration.ofSeconds(5));
+        try {
+            kafkaClientMetrics.close();
+        } catch (Exception e) {
+            log.debug("Removing the retained consumer's metrics failed: {}", e.toString());
+        }
     }
 
     private void apply(ConsumerRecords<byte[], byte[]> records) {

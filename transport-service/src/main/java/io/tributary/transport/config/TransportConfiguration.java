@@ -77,7 +77,8 @@ public class TransportConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin) {
+    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin,
+            TransportMetrics metrics) {
         TransportProperties.Kafka k = properties.kafka();
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
@@ -93,6 +94,7 @@ public class TransportConfiguration {
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        metrics.bindKafkaClients(producer);
         warmUp(producer);
         return producer;
     }
@@ -188,8 +190,8 @@ public class TransportConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    SessionQueueStore sessionQueueStore(TransportProperties properties) {
-        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+    SessionQueueStore sessionQueueStore(TransportProperties properties, MeterRegistry registry) {
+        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(), registry);
     }
 
     @Bean

@@ -96,7 +96,8 @@ class ConnectHandlerTest {
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build(), "test-token",
                 SessionServiceClient.Batching.DEFAULTS);
-        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();
         SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
