@@ -33,6 +33,7 @@ class RoutingConfigurationValidationTest {
                     "tributary.kafka.request-timeout=10s",
                     "tributary.kafka.group.protocol=consumer",
                     "tributary.kafka.group.instance-id=",
+                    "tributary.kafka.compression=lz4",
                     "tributary.routing.group-id=tributary-routing",
                     "tributary.routing.poll-timeout=100ms",
                     "tributary.routing.max-poll-records=500",
@@ -93,6 +94,8 @@ class RoutingConfigurationValidationTest {
         runner.withPropertyValues("tributary.kafka.topics.publish-partitions=0")
                 .run(context -> assertThat(context).hasFailed());
         runner.withPropertyValues("tributary.kafka.topics.min-insync-replicas=2")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.compression=brotli")
                 .run(context -> assertThat(context).hasFailed());
         runner.withPropertyValues("tributary.kafka.topics.creation=sometimes")
                 .run(context -> assertThat(context).hasFailed());

@@ -93,6 +93,8 @@ public class TransportConfiguration {
                 (int) Math.max(1, Math.min(10_000, k.deliveryTimeout().toMillis() - k.lingerMs())),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config = new java.util.HashMap<>(config);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression().name);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
         metrics.bindKafkaClients(producer);
         warmUp(producer);

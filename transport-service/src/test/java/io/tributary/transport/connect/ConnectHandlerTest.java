@@ -88,7 +88,7 @@ class ConnectHandlerTest {
                 new TransportProperties.Kafka("127.0.0.1:1",
                         TopicLayout.singleBroker(1, 1, 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
-                        DataSize.ofMegabytes(16)),
+                        DataSize.ofMegabytes(16), org.apache.kafka.common.record.CompressionType.LZ4),
                 TransportProperties.Session.of(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
                         Duration.ofSeconds(2), "test-token"),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)),
