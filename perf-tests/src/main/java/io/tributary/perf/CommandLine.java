@@ -39,6 +39,8 @@ final class CommandLine {
     int sourceAddresses;
     int maxConnections = 2_000_000;
     boolean html = true;
+    /** Load may go to non-loopback targets: only when asked for (the cluster perf Jobs target a Service). */
+    boolean allowRemote;
     Duration pause = Duration.ofSeconds(5);
 
     static CommandLine parse(List<String> args) {
@@ -57,6 +59,10 @@ final class CommandLine {
             }
             if (arg.equals("--no-html")) {
                 cl.html = false;
+                continue;
+            }
+            if (arg.equals("--allow-remote")) {
+                cl.allowRemote = true;
                 continue;
             }
             if (value == null) {
@@ -94,13 +100,13 @@ final class CommandLine {
         List<Long> pids = rawPids.stream().map(CommandLine::pid).toList();
         return new RunOptions(scenario, role, targets, warmUp, duration, scale, rateFactor, ramp,
                 runId != null ? runId : newRunId(), label, outDir, pids, rawPatterns, ioThreads, sourceAddresses,
-                maxConnections, html);
+                maxConnections, html, allowRemote);
     }
 
     /** Options shared by both sides of compare; targets and broker processes come from {@link #compareSides()}. */
     RunOptions compareBase(Path scenario) {
         return new RunOptions(scenario, role, List.of(), warmUp, duration, scale, rateFactor, ramp, newRunId(), label,
-                outDir, List.of(), List.of(), ioThreads, sourceAddresses, maxConnections, html);
+                outDir, List.of(), List.of(), ioThreads, sourceAddresses, maxConnections, html, allowRemote);
     }
 
     /** The two sides of compare: {@code --target a=host:port}, {@code --broker-pgrep a=PATTERN}, ... */

@@ -14,7 +14,8 @@ final class Help {
               perf validate SCENARIO.yaml...             check scenario files and print what they would run
               perf report RESULT.json                    write the HTML report of a result again
 
-            endpoints (EP): host:port (plain TCP) or tls://host:port; loopback addresses only (127.0.0.0/8, ::1).
+            endpoints (EP): host:port (plain TCP) or tls://host:port; loopback addresses only (127.0.0.0/8, ::1)
+            unless --allow-remote is given.
             Several endpoints: repeat --target (run) or separate them with commas (compare); clients are spread
             over them round robin.
 
@@ -36,6 +37,7 @@ final class Help {
               --out DIR                 where results go (default target/perf-results, git-ignored)
               --out-file FILE.json      exact result file (run, merge)
               --no-html                 JSON only
+              --allow-remote            accept targets outside loopback (load goes over the network to them)
 
             compare options: as run, plus
               --target LABEL=EP[,EP]    exactly twice

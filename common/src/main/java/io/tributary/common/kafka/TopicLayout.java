@@ -32,13 +32,28 @@ import jakarta.validation.constraints.NotNull;
  * @param downlinkPartitions partitions of each node's downlink topic
  * @param replicationFactor replication factor of every topic (3 in production, 1 on a single broker)
  * @param downlinkRetention how long undelivered downlink records are kept; they only serve live connections
+ * @param minInsyncReplicas {@code min.insync.replicas} of every created topic: with the producers' {@code acks=all}, a
+ *        write is acknowledged only once this many replicas have it (2 with replication factor 3: an acknowledged
+ *        PUBLISH survives the loss of one broker, and one broker may be down without refusing writes)
+ * @param creation whether missing topics are created, or only checked ({@link Creation#VERIFY}, for managed clusters
+ *        where topics are provisioned by the platform and the services have no right to create them)
  */
 public record TopicLayout(
         @Min(1) int publishPartitions,
         @Min(1) int wildcardPartitions,
         @Min(1) int downlinkPartitions,
         @Min(1) @Max(Short.MAX_VALUE) short replicationFactor,
-        @NotNull Duration downlinkRetention) {
+        @NotNull Duration downlinkRetention,
+        @Min(1) @Max(Short.MAX_VALUE) short minInsyncReplicas,
+        @NotNull Creation creation) {
+
+    /** What a service does about topics at start-up. */
+    public enum Creation {
+        /** Creates the missing topics (with this layout) and checks the existing ones. */
+        CREATE,
+        /** Never creates a topic: checks that every topic exists and fails, naming what to create, if one is missing. */
+        VERIFY
+    }
 
     private static final long TIMEOUT_SECONDS = 30;
 
@@ -49,18 +64,33 @@ public record TopicLayout(
         if (downlinkRetention == null || downlinkRetention.isNegative() || downlinkRetention.isZero()) {
             throw new IllegalArgumentException("downlink retention must be positive");
         }
+        if (minInsyncReplicas < 1 || minInsyncReplicas > replicationFactor) {
+            // More in-sync replicas than replicas would refuse every acks=all write.
+            throw new IllegalArgumentException("min.insync.replicas (" + minInsyncReplicas
+                    + ") must be between 1 and the replication factor (" + replicationFactor + ")");
+        }
+        if (creation == null) {
+            throw new IllegalArgumentException("topic creation mode is required");
+        }
+    }
+
+    /** A single-broker layout that creates its topics (tests, the quick start). */
+    public static TopicLayout singleBroker(int publishPartitions, int wildcardPartitions, int downlinkPartitions,
+            Duration downlinkRetention) {
+        return new TopicLayout(publishPartitions, wildcardPartitions, downlinkPartitions, (short) 1, downlinkRetention,
+                (short) 1, Creation.CREATE);
     }
 
     /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules. */
     public void ensureSharedTopics(Admin admin) {
-        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        Map<String, String> compacted = configs(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         List<NewTopic> topics = new ArrayList<>();
-        topics.add(new NewTopic(TopicNames.PUBLISH, publishPartitions, replicationFactor));
+        topics.add(new NewTopic(TopicNames.PUBLISH, publishPartitions, replicationFactor).configs(configs()));
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
                 .configs(compacted));
         topics.add(new NewTopic(TopicNames.MAPPING_RULES, 1, replicationFactor).configs(compacted));
-        create(admin, topics);
+        provision(admin, topics);
         Map<String, TopicDescription> described = describe(admin,
                 Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));
         int publish = described.get(TopicNames.PUBLISH).partitions().size();
@@ -73,8 +103,52 @@ public record TopicLayout(
 
     /** The downlink topic of one transport node. */
     public void ensureDownlinkTopic(Admin admin, String nodeId) {
-        create(admin, List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
-                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetention.toMillis())))));
+        provision(admin, List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
+                .configs(configs(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetention.toMillis())))));
+    }
+
+    /** The settings every created topic gets, plus {@code keyValues}. */
+    private Map<String, String> configs(String... keyValues) {
+        Map<String, String> configs = new java.util.TreeMap<>();
+        configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Short.toString(minInsyncReplicas));
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            configs.put(keyValues[i], keyValues[i + 1]);
+        }
+        return configs;
+    }
+
+    private void provision(Admin admin, List<NewTopic> topics) {
+        if (creation == Creation.CREATE) {
+            create(admin, topics);
+        } else {
+            requireExisting(admin, topics);
+        }
+    }
+
+    /** Fails naming every missing topic and how to create it: the operator's platform provisions topics. */
+    private static void requireExisting(Admin admin, List<NewTopic> topics) {
+        Set<String> existing;
+        try {
+            existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted listing topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot list topics: " + e.getCause(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS + " s listing topics", e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (NewTopic topic : topics) {
+            if (!existing.contains(topic.name())) {
+                missing.add(topic.name() + " (" + topic.numPartitions() + " partitions, replication factor "
+                        + topic.replicationFactor() + ", " + topic.configs() + ")");
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("missing Kafka topics, which TRIBUTARY_TOPIC_CREATION=verify never creates;"
+                    + " create them: " + String.join("; ", missing));
+        }
     }
 
     /** Partition count of the publish topic as it exists in the cluster (which may differ from the configured one). */

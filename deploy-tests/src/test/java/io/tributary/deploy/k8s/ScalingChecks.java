@@ -143,6 +143,10 @@ final class ScalingChecks {
             if (!command.contains("perf-tests/bin/perf run \"$SCENARIO\" --target \"$TARGET\"")) {
                 findings.add(id + ": does not run perf-tests/bin/perf run \"$SCENARIO\" --target \"$TARGET\"");
             }
+            // The target is the transport Service, not loopback: perf-tests refuses it without the explicit flag.
+            if (!command.contains("--allow-remote")) {
+                findings.add(id + ": targets a Service over the network but does not pass --allow-remote");
+            }
             String role = command.replaceAll("(?s).*--role (\\S+).*", "$1");
             roles.add(role);
             if (!context.perfImage().workingDirectory().equals(container.get("workingDir"))) {

@@ -48,7 +48,9 @@ public record ServiceSettings(String module, String image, Map<String, String> v
     static final Set<String> OFF_WHEN_EMPTY = Set.of("MQTT_TLS_CERT", "MQTT_TLS_KEY", "MQTT_TLS_CA",
             "TRIBUTARY_JWT_HMAC_SECRET", "TRIBUTARY_JWT_PUBLIC_KEYS", "TRIBUTARY_JWT_JWKS_FILE", "TRIBUTARY_JWT_ISSUER",
             "TRIBUTARY_JWT_AUDIENCE", "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH", "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
-            "MQTT_SERVER_REFERENCE");
+            "MQTT_SERVER_REFERENCE",
+            // Empty = dynamic group membership, the right choice for a Deployment whose pod names change.
+            "TRIBUTARY_KAFKA_GROUP_INSTANCE_ID");
 
     /**
      * Variables a deployment must set: defaults that only make sense on a developer machine (localhost), are

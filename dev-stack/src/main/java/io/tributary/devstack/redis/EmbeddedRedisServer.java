@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 import redis.embedded.RedisServer;
 
 /**
- * A real Redis server (the redis-server binary shipped in codemonstur embedded-redis) bound to loopback, with its
+ * A real Redis server (a Redis 7 redis-server of the machine, else the one bundled in codemonstur embedded-redis;
+ * see {@link RedisBinary}) bound to loopback, with its
  * data directory given and the append-only file on, so what it holds survives a restart.
  */
 public final class EmbeddedRedisServer implements AutoCloseable {
@@ -45,6 +46,7 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             RedisServer server = RedisServer.newRedisServer()
+                    .executableProvider(RedisBinary.choose())
                     .port(chosenPort)
                     .bind("127.0.0.1")
                     .setting("dir " + quote(dir.toString()))

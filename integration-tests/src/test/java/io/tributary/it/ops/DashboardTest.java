@@ -86,4 +86,39 @@ class DashboardTest {
         }
         assertThat(missing).as("dashboard metrics not exposed by any service").isEmpty();
     }
+
+    static final Path ALERT_RULES = Path.of("..", "k8s", "aws", "monitoring", "operator", "prometheus-rules.yaml");
+    /** Series Prometheus makes itself for every scrape target, not exposed by the services. */
+    private static final Set<String> SYNTHETIC = Set.of("up");
+
+    private static void collectRuleExpressions(Object node, List<String> exprs) {
+        if (node instanceof Map<?, ?> map) {
+            if (map.get("expr") instanceof String expr) {
+                exprs.add(expr);
+            }
+            map.values().forEach(v -> collectRuleExpressions(v, exprs));
+        } else if (node instanceof List<?> list) {
+            list.forEach(v -> collectRuleExpressions(v, exprs));
+        }
+    }
+
+    @Test
+    void every_metric_of_the_alert_rules_is_exposed() throws Exception {
+        Object rules = new org.yaml.snakeyaml.Yaml().load(Files.readString(ALERT_RULES));
+        List<String> exprs = new ArrayList<>();
+        collectRuleExpressions(rules, exprs);
+        assertThat(exprs).hasSizeGreaterThanOrEqualTo(4);
+
+        Set<String> exposed = new TreeSet<>(SYNTHETIC);
+        exposed.addAll(exposedNames(cluster.transportHttpUrl(0)));
+        exposed.addAll(exposedNames(cluster.routingHttpUrl()));
+        exposed.addAll(exposedNames(cluster.sessionApiUrl()));
+        Map<String, String> missing = new TreeMap<>();
+        for (String expr : exprs) {
+            Set<String> names = PromQlNames.of(expr);
+            assertThat(names).as("metrics of " + expr).isNotEmpty();
+            names.stream().filter(n -> !exposed.contains(n)).forEach(n -> missing.put(n, expr));
+        }
+        assertThat(missing).as("alert rule metrics not exposed by any service").isEmpty();
+    }
 }

@@ -51,7 +51,10 @@ public final class TributaryCluster {
     private ServiceProcess session;
     private ServiceProcess routing;
     private final List<ServiceProcess> transports = new ArrayList<>();
-    /** Nodes started by one test class for its own settings (TLS, WebSocket); logged with the others. */
+    /**
+     * Nodes and routers started by one test class for its own settings (TLS, WebSocket, static membership); logged
+     * with the others.
+     */
     private final List<ServiceProcess> extraTransports = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final int[] mqttPorts = new int[NODE_IDS.length];
     private final int[] transportHttpPorts = new int[NODE_IDS.length];
@@ -246,6 +249,11 @@ public final class TributaryCluster {
         process(service).kill();
     }
 
+    /** SIGTERM of a service process and a wait for its exit: a shutdown, as in a rolling deploy. */
+    public void stop(Service service) {
+        process(service).stop();
+    }
+
     /** Starts a killed service again with the same settings; returns once it reports healthy. */
     public void restart(Service service) throws Exception {
         ServiceProcess process = process(service);
@@ -327,6 +335,44 @@ public final class TributaryCluster {
         process.start();
         process.awaitHealthy(httpPort, HEALTHY_WITHIN);
         return new ExtraTransport(process, mqttPort, httpPort);
+    }
+
+    /** A routing-service started by {@link #startRouter}; closing it stops the process. */
+    public record ExtraRouter(ServiceProcess process, int httpPort) implements AutoCloseable {
+
+        /** SIGTERM, then start again with the same settings; returns once it is healthy. */
+        public void restart() throws Exception {
+            process.stop();
+            process.start();
+            process.awaitHealthy(httpPort, HEALTHY_WITHIN);
+        }
+
+        @Override
+        public void close() {
+            process.stop();
+        }
+    }
+
+    /**
+     * One more routing-service with the shared settings plus {@code env}, in the routers' consumer group unless
+     * {@code env} names another; returns once it is healthy. The caller stops it. Its log is appended to on restarts.
+     */
+    public ExtraRouter startRouter(String name, java.util.Map<String, Object> env) throws Exception {
+        int httpPort = Ports.freePort();
+        ServiceProcess.Builder builder = service(name, "tributary.jars.routing").env("HTTP_PORT", httpPort)
+                .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT);
+        env.forEach(builder::env);
+        ServiceProcess process = builder.build();
+        extraTransports.add(process);
+        process.start();
+        try {
+            process.awaitHealthy(httpPort, HEALTHY_WITHIN);
+        } catch (Exception | Error e) {
+            System.err.println(process.tail(60));
+            process.stop();
+            throw e;
+        }
+        return new ExtraRouter(process, httpPort);
     }
 
     /**

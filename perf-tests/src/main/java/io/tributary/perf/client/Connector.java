@@ -52,6 +52,8 @@ public final class Connector implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean epoll;
     private final int sourceAddresses;
+    /** Whether targets outside loopback are accepted (--allow-remote). */
+    private final boolean allowRemote;
     private final SslContext ssl;
     private final LiveMetrics metrics;
     private final PublishGate gate;
@@ -59,7 +61,8 @@ public final class Connector implements AutoCloseable {
     private final Map<Endpoint, InetSocketAddress> resolved = new HashMap<>();
 
     public Connector(int ioThreads, int sourceAddresses, TlsOptions tls, boolean needsTls, LiveMetrics metrics,
-                     PublishGate gate) {
+                     PublishGate gate, boolean allowRemote) {
+        this.allowRemote = allowRemote;
         this.epoll = Epoll.isAvailable();
         int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         this.group = new MultiThreadIoEventLoopGroup(threads,
@@ -74,16 +77,19 @@ public final class Connector implements AutoCloseable {
         return epoll;
     }
 
-    /** Resolves (and checks: loopback only) every endpoint up front, so a bad target fails before any load. */
+    /**
+     * Resolves (and checks: loopback only, unless --allow-remote) every endpoint up front, so a bad target fails
+     * before any load.
+     */
     public void prepare(List<Endpoint> endpoints) {
         for (Endpoint e : endpoints) {
-            resolved.computeIfAbsent(e, Endpoint::resolveLoopback);
+            resolved.computeIfAbsent(e, endpoint -> endpoint.resolve(allowRemote));
         }
     }
 
     /** Starts one connection; the returned client reports through {@code events}. */
     public MqttLoadClient connect(ConnectionPlan plan, ClientEvents events) {
-        InetSocketAddress remote = resolved.computeIfAbsent(plan.endpoint(), Endpoint::resolveLoopback);
+        InetSocketAddress remote = resolved.computeIfAbsent(plan.endpoint(), endpoint -> endpoint.resolve(allowRemote));
         long start = System.nanoTime();
         MqttLoadClient client = new MqttLoadClient(plan, metrics, gate, events, start);
         Bootstrap bootstrap = new Bootstrap()
@@ -130,7 +136,8 @@ public final class Connector implements AutoCloseable {
 
     /** The next 127.0.0.x source address, or null (let the kernel choose) for IPv6 or a single address. */
     private InetAddress sourceFor(InetAddress remote) {
-        if (sourceAddresses <= 1 || !(remote instanceof Inet4Address)) {
+        // 127.0.0.x sources can only reach loopback: a remote target gets the kernel's choice.
+        if (sourceAddresses <= 1 || !(remote instanceof Inet4Address) || !remote.isLoopbackAddress()) {
             return null;
         }
         int index = (int) (counter.getAndIncrement() % sourceAddresses);

@@ -104,7 +104,7 @@ public final class LoadRun {
         facts.rssBaseline = baseline.rssBytes();
         facts.rssBaselineByPid = baseline.rssByPid();
         try (Connector connector = new Connector(scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, metrics,
-                gate); RunSampler sampler = new RunSampler(metrics, broker, self, () -> phase, console)) {
+                gate, options.allowRemote()); RunSampler sampler = new RunSampler(metrics, broker, self, () -> phase, console)) {
             connector.prepare(List.copyOf(endpoints));
             facts.epoll = connector.usesEpoll();
             sampler.start();

@@ -24,7 +24,7 @@ import io.tributary.perf.scenario.Endpoint;
 public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, Duration warmUp, Duration duration,
                          double scale, double rateFactor, double ramp, String runId, String label, Path outDir,
                          List<Long> brokerPids, List<String> brokerPatterns, int ioThreads, int sourceAddresses,
-                         int maxConnections, boolean html) {
+                         int maxConnections, boolean html, boolean allowRemote) {
 
     public RunOptions {
         targets = List.copyOf(targets);
@@ -34,11 +34,11 @@ public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, D
 
     public RunOptions withTargets(List<Endpoint> newTargets, String newLabel, List<Long> pids, List<String> patterns) {
         return new RunOptions(scenarioFile, role, newTargets, warmUp, duration, scale, rateFactor, ramp, runId,
-                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html);
+                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote);
     }
 
     public RunOptions withRunId(String newRunId) {
         return new RunOptions(scenarioFile, role, targets, warmUp, duration, scale, rateFactor, ramp, newRunId, label,
-                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html);
+                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote);
     }
 }

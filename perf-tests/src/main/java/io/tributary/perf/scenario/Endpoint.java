@@ -56,20 +56,28 @@ public record Endpoint(String host, int port, boolean tls) {
     }
 
     /**
-     * Resolves the host and refuses anything that is not a loopback address: this tool generates load, and load may
-     * only ever go to this machine.
+     * Resolves the host and refuses anything that is not a loopback address: this tool generates load, and load goes
+     * to this machine unless the operator says otherwise ({@link #resolve(boolean)}).
      */
     public InetSocketAddress resolveLoopback() {
+        return resolve(false);
+    }
+
+    /**
+     * Resolves the host; a non-loopback address only with {@code allowRemote} (the {@code --allow-remote} option,
+     * which the cluster perf Jobs pass: their target is the transport Service).
+     */
+    public InetSocketAddress resolve(boolean allowRemote) {
         InetAddress address;
         try {
             address = InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("endpoint " + this + ": cannot resolve " + host, e);
         }
-        if (!address.isLoopbackAddress()) {
+        if (!allowRemote && !address.isLoopbackAddress()) {
             throw new IllegalArgumentException("endpoint " + this + " resolves to " + address.getHostAddress()
-                    + ", which is not a loopback address: perf-tests only sends load to this machine"
-                    + " (127.0.0.0/8, ::1)");
+                    + ", which is not a loopback address: perf-tests sends load only to this machine"
+                    + " (127.0.0.0/8, ::1) unless --allow-remote is given");
         }
         return new InetSocketAddress(address, port);
     }

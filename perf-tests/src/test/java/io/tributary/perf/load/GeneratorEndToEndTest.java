@@ -73,7 +73,7 @@ class GeneratorEndToEndTest {
 
     private static RunOptions options(Role role, String runId, Path out) {
         return new RunOptions(Path.of("test.yaml"), role, List.of(), null, null, 1, 1, 0, runId, "moquette", out,
-                List.of(ProcessHandle.current().pid()), List.of(), 2, 0, 10_000, false);
+                List.of(ProcessHandle.current().pid()), List.of(), 2, 0, 10_000, false, false);
     }
 
     private static RunResult run(Scenario scenario, RunOptions options) throws InterruptedException {

@@ -169,6 +169,10 @@ class ScenarioLoaderTest {
         assertThat(Endpoint.parse("[::1]:1883")).isEqualTo(new Endpoint("::1", 1883, false));
         assertThat(Endpoint.parse("localhost:1883").resolveLoopback().getAddress().isLoopbackAddress()).isTrue();
         assertThatThrownBy(() -> Endpoint.parse("10.0.0.1:1883").resolveLoopback())
+                .hasMessageContaining("not a loopback address").hasMessageContaining("--allow-remote");
+        // Only when explicitly allowed (the cluster perf Jobs): a remote address resolves.
+        assertThat(Endpoint.parse("10.0.0.1:1883").resolve(true).getAddress().getHostAddress()).isEqualTo("10.0.0.1");
+        assertThatThrownBy(() -> Endpoint.parse("10.0.0.1:1883").resolve(false))
                 .hasMessageContaining("not a loopback address");
         assertThatThrownBy(() -> Endpoint.parse("http://a:1")).hasMessageContaining("unknown scheme");
         assertThatThrownBy(() -> Endpoint.parse("a:99999")).hasMessageContaining("outside 1..65535");

@@ -22,37 +22,44 @@ import io.tributary.routing.feed.FeedConsumers;
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
 
-    /** Every client id starts with this, so broker-side quotas and logs name the routing service. */
+    /**
+     * Every client id starts with this, so broker-side quotas and logs name the routing service; the instance ends it
+     * ({@link io.tributary.common.kafka.GroupMembership#clientId}).
+     */
     public static final String CLIENT_ID_PREFIX = "tributary-routing";
 
     @Bean(destroyMethod = "close")
     public Admin kafkaAdmin(KafkaSettings kafka) {
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-admin");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         return Admin.create(config);
     }
 
     @Bean(destroyMethod = "close")
-    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing) {
+    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing,
+            io.tributary.routing.metrics.RoutingMetrics metrics) {
         long deliveryTimeoutMs = routing.produceTimeout().toMillis();
         // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
         int lingerMs = (int) routing.producerLinger().toMillis();
         long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - lingerMs);
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID_PREFIX + "-producer");
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "producer"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, kafka.compression().name);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryTimeoutMs);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeoutMs);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, routing.produceMaxBlock().toMillis());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return new KafkaProducer<>(config);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        metrics.bindKafkaClients(producer);
+        return producer;
     }
 
     @Bean
@@ -61,6 +68,6 @@ public class KafkaClientsConfiguration {
         common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), routing.maxPollRecords());
+        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
     }
 }

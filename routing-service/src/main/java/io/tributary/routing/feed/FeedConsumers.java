@@ -8,6 +8,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.tributary.common.kafka.GroupMembership;
+
 /**
  * Creates the two consumers of the routing loop. They are created on the loop's own thread and never shared: a
  * Kafka consumer is not thread-safe.
@@ -17,12 +19,15 @@ public final class FeedConsumers {
     private final Map<String, Object> common;
     private final String clientIdPrefix;
     private final String groupId;
+    private final GroupMembership membership;
     private final int maxPollRecords;
 
-    public FeedConsumers(Map<String, Object> common, String clientIdPrefix, String groupId, int maxPollRecords) {
+    public FeedConsumers(Map<String, Object> common, String clientIdPrefix, String groupId, GroupMembership membership,
+            int maxPollRecords) {
         this.common = Map.copyOf(common);
         this.clientIdPrefix = clientIdPrefix;
         this.groupId = groupId;
+        this.membership = membership;
         this.maxPollRecords = maxPollRecords;
     }
 
@@ -30,14 +35,19 @@ public final class FeedConsumers {
         return groupId;
     }
 
+    public GroupMembership membership() {
+        return membership;
+    }
+
     /**
      * Member of the routers' consumer group on the publish topic. Offsets are committed by hand once a batch's
      * outputs are acknowledged; a brand-new group starts at the earliest offset so that nothing published before the
-     * first router started is lost.
+     * first router started is lost. Rebalances are incremental and membership may be static ({@link GroupMembership}):
+     * a router that joins, leaves or restarts does not make the others give up partitions they keep.
      */
     public Consumer<byte[], byte[]> publishConsumer() {
         Map<String, Object> config = base("publish");
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.putAll(membership.consumerConfig(groupId));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
@@ -57,7 +67,7 @@ public final class FeedConsumers {
 
     private Map<String, Object> base(String role) {
         Map<String, Object> config = new HashMap<>(common);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientIdPrefix + "-" + role);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, membership.clientId(clientIdPrefix, role));
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -117,7 +117,9 @@ public final class RoutingLoop implements SmartLifecycle {
     }
 
     private void run() {
-        log.info("Routing loop started (group {})", consumers.groupId());
+        log.info("Routing loop started (group {}, protocol {}, {})", consumers.groupId(),
+                consumers.membership().protocol(), consumers.membership().isStatic()
+                        ? "static member " + consumers.membership().instanceId() : "dynamic member");
         // The status stays STARTING until the first worker runs, then RUNNING or RETRYING (set by the retry policy).
         while (running) {
             try {

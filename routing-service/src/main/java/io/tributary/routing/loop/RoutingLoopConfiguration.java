@@ -40,7 +40,8 @@ public class RoutingLoopConfiguration {
 
     /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */
     @Bean(destroyMethod = "close")
-    public SessionQueueAppender sessionQueueAppender(SessionQueueProperties properties) {
-        return new SessionQueueAppender(properties);
+    public SessionQueueAppender sessionQueueAppender(SessionQueueProperties properties,
+            io.micrometer.core.instrument.MeterRegistry meters) {
+        return new SessionQueueAppender(properties, meters);
     }
 }

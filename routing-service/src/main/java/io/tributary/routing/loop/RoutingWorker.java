@@ -65,6 +65,8 @@ final class RoutingWorker implements AutoCloseable {
     private final Consumer<byte[], byte[]> publishConsumer;
     private final Consumer<byte[], byte[]> subscriptionConsumer;
     private final SubscriptionFeedReader feed;
+    /** Kafka's client metrics of this worker's two consumers; removed when they close. */
+    private final AutoCloseable kafkaClientMetrics;
     /** Per partition, the offset after the last publish whose outputs were acknowledged. */
     private final Map<TopicPartition, OffsetAndMetadata> routed = new HashMap<>();
 
@@ -89,6 +91,7 @@ final class RoutingWorker implements AutoCloseable {
         }
         this.subscriptionConsumer = feedConsumer;
         metrics.watchConsumerLag(publishConsumer);
+        this.kafkaClientMetrics = metrics.bindKafkaClients(publishConsumer, subscriptionConsumer);
         this.feed = new SubscriptionFeedReader(subscriptionConsumer, index, metrics);
     }
 
@@ -131,6 +134,11 @@ final class RoutingWorker implements AutoCloseable {
         metrics.forgetConsumerLag(publishConsumer);
         closeQuietly(publishConsumer, "publish");
         closeQuietly(subscriptionConsumer, "subscription");
+        try {
+            kafkaClientMetrics.close();
+        } catch (Exception e) {
+            log.debug("Removing the consumers' metrics failed: {}", e.toString());
+        }
     }
 
     private void routeBatch(ConsumerRecords<byte[], byte[]> batch, long polledAt) {

@@ -11,6 +11,7 @@ import org.springframework.stereotype.Component;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.Timer;
 import io.tributary.routing.index.SubscriptionIndex;
 
@@ -166,5 +167,26 @@ public class RoutingMetrics {
                 .description("Deliveries or publishes not routed, by reason")
                 .tag("reason", r)
                 .register(registry));
+    }
+
+    /**
+     * Kafka's own client metrics (request and fetch rates, batch sizes, records lag, rebalances) as Micrometer
+     * meters tagged with the client id; closing the result removes them, when the client is closed.
+     */
+    public AutoCloseable bindKafkaClients(Object... clients) {
+        java.util.List<KafkaClientMetrics> bound = new java.util.ArrayList<>();
+        for (Object client : clients) {
+            KafkaClientMetrics metrics;
+            if (client instanceof org.apache.kafka.clients.producer.Producer<?, ?> producer) {
+                metrics = new KafkaClientMetrics(producer);
+            } else if (client instanceof org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
+                metrics = new KafkaClientMetrics(consumer);
+            } else {
+                throw new IllegalArgumentException("not a Kafka producer or consumer: " + client);
+            }
+            metrics.bindTo(registry);
+            bound.add(metrics);
+        }
+        return () -> bound.forEach(KafkaClientMetrics::close);
     }
 }

@@ -9,6 +9,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -101,16 +105,20 @@ public final class SessionQueueAppender implements AutoCloseable {
 
     private static final byte[] EMPTY = new byte[0];
 
+    /** Lettuce's own resources, with command latencies recorded as Micrometer timers (lettuce.command.*). */
+    private final ClientResources resources;
     private final RedisClient client;
     /** Opened on first use (Redis may still be starting when the service starts); Lettuce reconnects it. */
     private StatefulRedisConnection<byte[], byte[]> connection;
     private final byte[] limit;
     private final byte[] policy;
 
-    public SessionQueueAppender(SessionQueueProperties properties) {
+    public SessionQueueAppender(SessionQueueProperties properties, MeterRegistry meters) {
         RedisURI uri = RedisURI.create(properties.redisUrl());
         uri.setTimeout(properties.commandTimeout());
-        this.client = RedisClient.create(uri);
+        this.resources = ClientResources.builder().commandLatencyRecorder(new MicrometerCommandLatencyRecorder(
+                meters, MicrometerOptions.builder().histogram(true).build())).build();
+        this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .socketOptions(SocketOptions.builder().connectTimeout(properties.commandTimeout()).build())
@@ -219,5 +227,6 @@ public final class SessionQueueAppender implements AutoCloseable {
             connection.close();
         }
         client.shutdown();
+        resources.shutdown();
     }
 }

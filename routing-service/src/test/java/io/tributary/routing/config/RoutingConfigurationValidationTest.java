@@ -28,7 +28,12 @@ class RoutingConfigurationValidationTest {
                     "tributary.kafka.topics.downlink-partitions=3",
                     "tributary.kafka.topics.replication-factor=1",
                     "tributary.kafka.topics.downlink-retention=1h",
+                    "tributary.kafka.topics.min-insync-replicas=1",
+                    "tributary.kafka.topics.creation=create",
                     "tributary.kafka.request-timeout=10s",
+                    "tributary.kafka.group.protocol=consumer",
+                    "tributary.kafka.group.instance-id=",
+                    "tributary.kafka.compression=lz4",
                     "tributary.routing.group-id=tributary-routing",
                     "tributary.routing.poll-timeout=100ms",
                     "tributary.routing.max-poll-records=500",
@@ -66,8 +71,33 @@ class RoutingConfigurationValidationTest {
     }
 
     @Test
+    void group_membership_binds_protocol_and_instance_id() {
+        runner.run(context -> {
+            assertThat(context.getBean(KafkaSettings.class).group().protocol())
+                    .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CONSUMER);
+            assertThat(context.getBean(KafkaSettings.class).group().isStatic()).isFalse();
+        });
+        runner.withPropertyValues("tributary.kafka.group.protocol=classic", "tributary.kafka.group.instance-id=routing-0")
+                .run(context -> {
+                    assertThat(context.getBean(KafkaSettings.class).group().protocol())
+                            .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CLASSIC);
+                    assertThat(context.getBean(KafkaSettings.class).group().instanceId()).isEqualTo("routing-0");
+                });
+        runner.withPropertyValues("tributary.kafka.group.protocol=eager")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.group.instance-id=routing 0")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
     void rejects_invalid_settings_at_startup() {
         runner.withPropertyValues("tributary.kafka.topics.publish-partitions=0")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.topics.min-insync-replicas=2")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.compression=brotli")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("tributary.kafka.topics.creation=sometimes")
                 .run(context -> assertThat(context).hasFailed());
         runner.withPropertyValues("tributary.routing.group-id= ")
                 .run(context -> assertThat(context).hasFailed());

@@ -56,7 +56,7 @@ import io.tributary.routing.RoutingServiceApplication;
 class RoutingEndToEndTest {
 
     private static final int PUBLISH_PARTITIONS = 3;
-    private static final TopicLayout LAYOUT = new TopicLayout(PUBLISH_PARTITIONS, 2, 1, (short) 1, java.time.Duration.ofHours(1));
+    private static final TopicLayout LAYOUT = TopicLayout.singleBroker(PUBLISH_PARTITIONS, 2, 1, java.time.Duration.ofHours(1));
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     @TempDir
@@ -259,6 +259,33 @@ class RoutingEndToEndTest {
         assertThat(routing.path("status").asString()).isEqualTo("UP");
         assertThat(routing.path("details").path("state").asString()).isEqualTo("RUNNING");
         assertThat(routing.path("details").path("ownedPartitions").size()).isEqualTo(PUBLISH_PARTITIONS);
+    }
+
+    @Test
+    void kafka_client_metrics_build_info_and_read_only_loggers_are_served() throws Exception {
+        // Micrometer's binding of Kafka's own client metrics, tagged with the instance's client ids.
+        String scrape = awaitBody("/actuator/prometheus",
+                b -> b.contains("kafka_consumer_fetch_manager_records_consumed_total")
+                        && b.contains("kafka_producer_record_send_total"));
+        assertThat(scrape).containsPattern("kafka_consumer_fetch_manager_records_consumed_total\\{[^}]*client_id=\"tributary-routing-publish-");
+        assertThat(scrape).containsPattern("kafka_producer_record_send_total\\{[^}]*client_id=\"tributary-routing-producer-");
+
+        JsonNode info = JsonMapper.shared().readTree(scrape("/actuator/info"));
+        assertThat(info.path("build").path("artifact").asString()).isEqualTo("tributary-routing-service");
+        assertThat(info.path("build").path("version").asString()).isNotBlank();
+
+        JsonNode logger = JsonMapper.shared().readTree(scrape("/actuator/loggers/org.apache.kafka"));
+        assertThat(logger.path("configuredLevel").asString()).isEqualTo("WARN");
+        // The actuator is unauthenticated: a level cannot be changed over HTTP unless explicitly allowed.
+        String port = app.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> change = http.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/actuator/loggers/org.apache.kafka"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"configuredLevel\":\"TRACE\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(change.statusCode()).isGreaterThanOrEqualTo(400);
+        assertThat(JsonMapper.shared().readTree(scrape("/actuator/loggers/org.apache.kafka"))
+                .path("configuredLevel").asString()).isEqualTo("WARN");
     }
 
     /** Topic metadata reaches the broker's cache shortly after creation: the check right after may fail once. */

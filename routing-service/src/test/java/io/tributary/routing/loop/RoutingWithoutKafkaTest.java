@@ -62,7 +62,7 @@ class RoutingWithoutKafkaTest {
                     Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                     KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 awaitState(status, RoutingStatus.State.RUNNING);
-                new TopicLayout(PUBLISH_PARTITIONS, 1, 1, (short) 1, java.time.Duration.ofHours(1)).ensureDownlinkTopic(admin, "late");
+                TopicLayout.singleBroker(PUBLISH_PARTITIONS, 1, 1, java.time.Duration.ofHours(1)).ensureDownlinkTopic(admin, "late");
                 producer.send(SubscriptionRecords.upsert(
                         new SubscriptionRecord("c1", "late/topic", "late", 1, false, false, 0, 1), PUBLISH_PARTITIONS))
                         .get(10, TimeUnit.SECONDS);

@@ -47,7 +47,8 @@ class SessionQueueAppenderTest {
     }
 
     private static SessionQueueAppender appender(int limit, QueueFullPolicy policy) {
-        return new SessionQueueAppender(new SessionQueueProperties(redis.url(), Duration.ofSeconds(2), limit, policy));
+        return new SessionQueueAppender(new SessionQueueProperties(redis.url(), Duration.ofSeconds(2), limit, policy),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(int partition, long offset, String payload) {
@@ -67,6 +68,20 @@ class SessionQueueAppenderTest {
                 .map(StreamMessage::getBody)
                 .map(body -> body.get(SessionQueueKeys.FIELD_PAYLOAD))
                 .toList();
+    }
+
+    @Test
+    void redis_command_latencies_are_recorded_as_lettuce_timers() throws Exception {
+        createQueue("c-metrics");
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        try (SessionQueueAppender appender = new SessionQueueAppender(
+                new SessionQueueProperties(redis.url(), Duration.ofSeconds(2), 100, QueueFullPolicy.DROP_OLDEST),
+                registry)) {
+            appender.append("c-metrics", publish(0, 0, "m"), "").get();
+        }
+        // Lettuce's Micrometer recorder: one timer per command type (the append is a script call).
+        assertThat(registry.find("lettuce.command.completion").timers())
+                .anySatisfy(t -> assertThat(t.count()).isPositive());
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
+import io.tributary.common.kafka.GroupMembership;
 import io.tributary.common.kafka.TopicLayout;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -34,12 +35,14 @@ public record SessionServiceProperties(
      * @param maxBlock           longest a send may block on metadata or a full buffer: small, so that a dead Kafka
      *                           fails the request fast instead of holding its row lock
      * @param ackTimeout         longest a request waits for the acknowledgements of the records it produced
+     * @param group              how the retained-message consumer joins its group (protocol, static membership)
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
             @Valid @NotNull TopicLayout topics,
             @NotNull Duration maxBlock,
-            @NotNull Duration ackTimeout) {
+            @NotNull Duration ackTimeout,
+            @Valid @NotNull GroupMembership group) {
     }
 
     /** @param commandTimeout longest a presence command may take; presence never blocks a request for long */

@@ -22,12 +22,13 @@ public class KafkaClientsConfiguration {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties) {
+    Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties,
+            io.tributary.session.metrics.SessionMetrics metrics) {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         long ackTimeoutMs = kafka.ackTimeout().toMillis();
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "session-service-feed");
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "feed"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         // Requests hold a row lock while they wait for acks: never wait for a batch to fill.
@@ -38,13 +39,15 @@ public class KafkaClientsConfiguration {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(1000, ackTimeoutMs));
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return new KafkaProducer<>(config) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config) {
             // The default close waits forever for unsent records; with Kafka gone that would hang shutdown.
             @Override
             public void close() {
                 close(CLOSE_TIMEOUT);
             }
         };
+        metrics.bindKafkaClients(producer);
+        return producer;
     }
 
     @Bean(destroyMethod = "close")
@@ -52,7 +55,7 @@ public class KafkaClientsConfiguration {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "session-service-admin");
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis() / 2));
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis()));
         return Admin.create(config);

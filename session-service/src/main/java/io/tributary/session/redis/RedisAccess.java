@@ -10,6 +10,10 @@ import org.springframework.stereotype.Component;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
@@ -29,15 +33,19 @@ import io.tributary.session.config.SessionServiceProperties;
 @Component
 public class RedisAccess implements AutoCloseable {
 
+    /** Lettuce's own resources, with command latencies recorded as Micrometer timers (lettuce.command.*). */
+    private final ClientResources resources;
     private final RedisClient client;
     private final Duration timeout;
     private volatile StatefulRedisConnection<String, String> connection;
 
-    public RedisAccess(SessionServiceProperties properties) {
+    public RedisAccess(SessionServiceProperties properties, MeterRegistry meters) {
         this.timeout = properties.redis().commandTimeout();
         RedisURI uri = RedisURI.create(properties.redis().url());
         uri.setTimeout(properties.redis().commandTimeout());
-        this.client = RedisClient.create(uri);
+        this.resources = ClientResources.builder().commandLatencyRecorder(new MicrometerCommandLatencyRecorder(
+                meters, MicrometerOptions.builder().histogram(true).build())).build();
+        this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .socketOptions(SocketOptions.builder().connectTimeout(properties.redis().commandTimeout()).build())
@@ -96,5 +104,6 @@ public class RedisAccess implements AutoCloseable {
             c.close();
         }
         client.shutdown();
+        resources.shutdown();
     }
 }

@@ -48,12 +48,16 @@ public class RetainedConsumer implements SmartLifecycle {
     private final RetainedMetrics metrics;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
+    /** Kafka's client metrics of the consumer; removed after it closes. */
+    private volatile AutoCloseable kafkaClientMetrics = () -> { };
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile Thread thread;
     private volatile boolean running;
 
     public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
-            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics) {
+            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics,
+            io.tributary.session.metrics.SessionMetrics sessionMetrics) {
         // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
         this.store = store;
@@ -61,14 +65,17 @@ public class RetainedConsumer implements SmartLifecycle {
         this.metrics = metrics;
         this.transactions = transactions;
         this.clock = clock;
+        this.sessionMetrics = sessionMetrics;
     }
 
     @Override
     public void start() {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.retained().consumerGroup());
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "session-service-retained");
+        // Incremental rebalances (and static membership if configured): a replica that restarts does not make the
+        // others give up their partitions.
+        config.putAll(properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.kafka().group().clientId("session-service", "retained"));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // A new group must see every retained message still in the topic, not only later ones.
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -77,6 +84,7 @@ public class RetainedConsumer implements SmartLifecycle {
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(config);
+        kafkaClientMetrics = sessionMetrics.bindKafkaClients(consumer);
         consumer.subscribe(List.of(TopicNames.PUBLISH), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -121,6 +129,11 @@ public class RetainedConsumer implements SmartLifecycle {
             }
         }
         consumer.close(Duration.ofSeconds(5));
+        try {
+            kafkaClientMetrics.close();
+        } catch (Exception e) {
+            log.debug("Removing the retained consumer's metrics failed: {}", e.toString());
+        }
     }
 
     private void apply(ConsumerRecords<byte[], byte[]> records) {

@@ -81,7 +81,8 @@ public class TransportConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin) {
+    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin,
+            TransportMetrics metrics) {
         TransportProperties.Kafka k = properties.kafka();
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
@@ -96,7 +97,10 @@ public class TransportConfiguration {
                 (int) Math.max(1, Math.min(10_000, k.deliveryTimeout().toMillis() - k.lingerMs())),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config = new java.util.HashMap<>(config);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression().name);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        metrics.bindKafkaClients(producer);
         warmUp(producer);
         return producer;
     }
@@ -218,8 +222,8 @@ public class TransportConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    SessionQueueStore sessionQueueStore(TransportProperties properties) {
-        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+    SessionQueueStore sessionQueueStore(TransportProperties properties, MeterRegistry registry) {
+        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(), registry);
     }
 
     @Bean

@@ -100,6 +100,7 @@ public record TransportProperties(
      * @param maxPendingBytes bytes of all publishes of the node waiting for Kafka; above it the node stops reading
      *                  from every client that publishes until half of it is acknowledged. Kept below the producer's
      *                  buffer.memory (32 MiB), so a send never blocks an event loop on a full buffer
+     * @param compression compression.type of the producer; lz4 by default: at 20,000 publishes/s it halved the bytes sent and stored (ratio 0.58) for no measurable CPU (docs/benchmarks.md, section 10)
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
@@ -108,7 +109,8 @@ public record TransportProperties(
             @NotNull Duration deliveryTimeout,
             @Min(0) int lingerMs,
             @NotNull DataSize maxPendingBytesPerConnection,
-            @NotNull DataSize maxPendingBytes) {
+            @NotNull DataSize maxPendingBytes,
+            @NotNull org.apache.kafka.common.record.CompressionType compression) {
 
         @AssertTrue(message = "max-pending-bytes must be below the producer's buffer.memory (32 MiB)")
         public boolean isMaxPendingBelowProducerBuffer() {

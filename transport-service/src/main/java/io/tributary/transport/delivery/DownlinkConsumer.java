@@ -55,6 +55,8 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private final ConnectionRegistry registry;
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
+    /** Kafka's client metrics of the consumer; removed after it closes. */
+    private volatile AutoCloseable kafkaClientMetrics = () -> { };
     private final SessionQueueReader queueReader;
     private final DeliveryBatch batch;
     private volatile Consumer<byte[], byte[]> consumer;
@@ -86,6 +88,7 @@ public final class DownlinkConsumer implements SmartLifecycle {
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(config);
+        kafkaClientMetrics = metrics.bindKafkaClients(consumer);
         String topic = TopicNames.downlink(nodeId);
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
         List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -121,6 +124,11 @@ public final class DownlinkConsumer implements SmartLifecycle {
             }
         }
         consumer.close(Duration.ofSeconds(5));
+        try {
+            kafkaClientMetrics.close();
+        } catch (Exception e) {
+            log.debug("Removing the downlink consumer's metrics failed: {}", e.toString());
+        }
     }
 
     void dispatch(ConsumerRecord<byte[], byte[]> record) {

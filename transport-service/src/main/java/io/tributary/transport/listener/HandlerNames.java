@@ -8,6 +8,7 @@ public final class HandlerNames {
     public static final String FRAME_CHECK = "packetFrameCheck";
     public static final String DECODER = "mqttDecoder";
     public static final String DECODED_COUNTER = "decodedCounter";
+    public static final String CLIENT_LOG_CONTEXT = "clientLogContext";
     public static final String ENCODER = "mqttEncoder";
     /** Limits and the IP block list, answered at CONNECT; leaves with the first packet. */
     public static final String ADMISSION = "admission";

@@ -78,6 +78,8 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast(HandlerNames.FRAME_CHECK, new PacketFrameCheck(maxPacketSize, decoded));
         p.addLast(HandlerNames.DECODER, new MqttDecoder(maxPacketSize));
         p.addLast(HandlerNames.DECODED_COUNTER, decoded);
+        // From here on, log lines about the client carry its id as the MDC field client_id.
+        p.addLast(HandlerNames.CLIENT_LOG_CONTEXT, io.tributary.transport.logging.ClientLogContext.INSTANCE);
         p.addLast(HandlerNames.ENCODER, MqttEncoder.INSTANCE);
         if (admission != null) {
             p.addLast(HandlerNames.ADMISSION, admission.get());

@@ -135,12 +135,18 @@ public final class SessionServiceClient {
 
     private static RequestBatcher.CallListener callMetrics(io.micrometer.core.instrument.MeterRegistry registry,
             String call) {
+        // Histogram buckets so that call latency percentiles aggregate across transport nodes.
         var ok = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
-                .tag("outcome", "ok").description("Batch calls to session-service").register(registry);
+                .tag("outcome", "ok").description("Batch calls to session-service").publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofMillis(1)).maximumExpectedValue(java.time.Duration.ofSeconds(30))
+                .register(registry);
         var failed = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
-                .tag("outcome", "failed").description("Batch calls to session-service").register(registry);
+                .tag("outcome", "failed").description("Batch calls to session-service").publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofMillis(1)).maximumExpectedValue(java.time.Duration.ofSeconds(30))
+                .register(registry);
         var size = io.micrometer.core.instrument.DistributionSummary.builder("tributary.session.call.requests")
-                .tag("call", call).description("Requests per batch call to session-service").register(registry);
+                .tag("call", call).description("Requests per batch call to session-service")
+                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100, 200, 500).register(registry);
         return (requests, nanos, error) -> {
             (error ? failed : ok).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
             size.record(requests);

@@ -21,6 +21,10 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -93,6 +97,8 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
             redis.call('SADD', KEYS[2], ARGV[1])
             return 1""".getBytes(StandardCharsets.UTF_8);
 
+    /** Lettuce's own resources, with command latencies recorded as Micrometer timers (lettuce.command.*). */
+    private final ClientResources resources;
     private final RedisClient client;
     /** Null until the first connect succeeded; from then on Lettuce keeps it connected. */
     private volatile StatefulRedisConnection<byte[], byte[]> connection;
@@ -106,10 +112,12 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
     private int connectFailures;
     private volatile Runnable reconnected = () -> { };
 
-    public SessionQueueStore(String redisUrl, Duration commandTimeout) {
+    public SessionQueueStore(String redisUrl, Duration commandTimeout, MeterRegistry meters) {
         RedisURI uri = RedisURI.create(redisUrl);
         uri.setTimeout(commandTimeout);
-        this.client = RedisClient.create(uri);
+        this.resources = ClientResources.builder().commandLatencyRecorder(new MicrometerCommandLatencyRecorder(
+                meters, MicrometerOptions.builder().histogram(true).build())).build();
+        this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
@@ -302,5 +310,6 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
             c.close();
         }
         client.shutdown();
+        resources.shutdown();
     }
 }

@@ -18,9 +18,9 @@ class TransportPropertiesTest {
     private final Validator validator = Validation.buildDefaultValidatorFactory().getValidator();
 
     private static TransportProperties.Kafka kafka(DataSize maxPendingBytes) {
-        return new TransportProperties.Kafka("127.0.0.1:9092", new TopicLayout(1, 1, 1, (short) 1,
+        return new TransportProperties.Kafka("127.0.0.1:9092", TopicLayout.singleBroker(1, 1, 1,
                 Duration.ofHours(1)), Duration.ofMillis(200), Duration.ofSeconds(30), 1, DataSize.ofMegabytes(1),
-                maxPendingBytes);
+                maxPendingBytes, org.apache.kafka.common.record.CompressionType.LZ4);
     }
 
     @Test

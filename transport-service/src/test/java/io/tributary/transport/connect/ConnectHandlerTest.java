@@ -86,9 +86,9 @@ class ConnectHandlerTest {
                 new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1,
                         DataSize.ofMegabytes(1), SlowConsumerPolicy.DROP),
                 new TransportProperties.Kafka("127.0.0.1:1",
-                        new TopicLayout(1, 1, 1, (short) 1, Duration.ofHours(1)),
+                        TopicLayout.singleBroker(1, 1, 1, Duration.ofHours(1)),
                         Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
-                        DataSize.ofMegabytes(16)),
+                        DataSize.ofMegabytes(16), org.apache.kafka.common.record.CompressionType.LZ4),
                 TransportProperties.Session.of(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
                         Duration.ofSeconds(2), "test-token"),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)),
@@ -96,7 +96,8 @@ class ConnectHandlerTest {
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build(), "test-token",
                 SessionServiceClient.Batching.DEFAULTS);
-        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout());
+        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();
         SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,

@@ -1,0 +1,247 @@
+package io.tributary.it.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+import io.tributary.it.support.TributaryCluster.ExtraRouter;
+import io.tributary.it.support.TributaryCluster.Service;
+
+/**
+ * A rolling restart of one router while QoS 1 traffic flows (issue 20). Three routers with static membership
+ * ({@code TRIBUTARY_KAFKA_GROUP_INSTANCE_ID}) share the 4 publish partitions; one is stopped (SIGTERM) and started
+ * again. With incremental rebalancing and static membership the other two never give up a partition (no revocation
+ * in their rebalance listener), the restarted one gets its own partitions back, messages on the other routers'
+ * partitions are not delayed past {@link #OTHERS_STALL_BOUND_MS}, and every acknowledged message arrives.
+ *
+ * <p>The stall is measured as the longest publish-to-delivery time per partition (publisher and subscriber are in
+ * this JVM, so one clock); the figures are printed for docs/benchmarks.md.
+ */
+@ExtendWith(LogsOnFailure.class)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class RouterRollingRestartTest {
+
+    private static final int PARTITIONS = 4;
+    private static final int TOPICS = 16;
+    private static final int MESSAGES_PER_SECOND = 100;
+    /**
+     * Longest publish-to-delivery time allowed for a message on a partition the rolled router does not own. Normal
+     * delivery takes milliseconds; an eager rebalance makes every router revoke everything and rebuild its index,
+     * which takes seconds.
+     */
+    private static final long OTHERS_STALL_BOUND_MS = 1_500;
+    private static final Pattern OWNING = Pattern.compile("now owning \\[([0-9, ]*)\\]");
+
+    private static TributaryCluster cluster;
+    private static final Map<String, ExtraRouter> routers = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void startRouters() throws Exception {
+        cluster = TributaryCluster.shared();
+        // Only the routers of this test may own partitions, so that the stall of one of them is visible.
+        cluster.stop(Service.ROUTING);
+        for (String name : List.of("roll-a", "roll-b", "roll-c")) {
+            routers.put(name, cluster.startRouter(name, Map.of("TRIBUTARY_KAFKA_GROUP_INSTANCE_ID", name)));
+        }
+    }
+
+    @AfterAll
+    static void restoreSharedRouter() throws Exception {
+        routers.values().forEach(ExtraRouter::close);
+        cluster.restart(Service.ROUTING);
+    }
+
+    @Test
+    void rolling_one_router_leaves_the_others_partitions_alone() throws Exception {
+        Map<String, Set<Integer>> owners = awaitStableOwnership();
+        String rolled = owners.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .filter(n -> !n.equals("roll-a")).findFirst().orElseThrow();
+        Set<Integer> rolledPartitions = owners.get(rolled);
+        System.out.println("[roll] ownership before the roll: " + owners + "; rolling " + rolled);
+
+        String prefix = "it/roll/" + Clients.id("t");
+        List<String> topics = new ArrayList<>();
+        for (int i = 0; i < TOPICS; i++) {
+            topics.add(prefix + "/" + i);
+        }
+        Map<Integer, Long> sentAt = new ConcurrentHashMap<>();
+        Map<Integer, Long> receivedAt = new ConcurrentHashMap<>();
+        Mqtt5AsyncClient subscriber = Clients.hive5(cluster.mqttPort(1), Clients.id("rsub")).toAsync();
+        subscriber.publishes(MqttGlobalPublishFilter.ALL, publish -> {
+            int seq = Integer.parseInt(new String(publish.getPayloadAsBytes(), StandardCharsets.UTF_8));
+            receivedAt.putIfAbsent(seq, System.nanoTime());
+        });
+        subscriber.connectWith().cleanStart(true).send().get(30, TimeUnit.SECONDS);
+        for (String topic : topics) {
+            // Exact subscriptions: each lives on its topic's partition and is indexed by that partition's owner.
+            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send().get(30, TimeUnit.SECONDS);
+        }
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), Clients.id("rpub"));
+        publisher.connectWith().cleanStart(true).send();
+
+        Map<String, Long> logLines = new HashMap<>();
+        AtomicBoolean publishing = new AtomicBoolean(true);
+        Thread publishLoop = new Thread(() -> publish(publisher, topics, sentAt, publishing), "roll-publisher");
+        publishLoop.start();
+        long restartMs;
+        try {
+            TimeUnit.SECONDS.sleep(5);
+            for (String name : routers.keySet()) {
+                logLines.put(name, (long) logLines(name).size());
+            }
+            long t0 = System.nanoTime();
+            routers.get(rolled).restart();
+            restartMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            TimeUnit.SECONDS.sleep(8);
+        } finally {
+            publishing.set(false);
+            publishLoop.join(30_000);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && !receivedAt.keySet().containsAll(sentAt.keySet())) {
+            Thread.sleep(200);
+        }
+        subscriber.disconnect();
+        publisher.disconnect();
+
+        long[] stallMs = new long[PARTITIONS];
+        for (Map.Entry<Integer, Long> sent : sentAt.entrySet()) {
+            Long received = receivedAt.get(sent.getKey());
+            int partition = partitionOf(topics.get(sent.getKey() % TOPICS));
+            long latency = received == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(received - sent.getValue());
+            stallMs[partition] = Math.max(stallMs[partition], latency);
+        }
+        long othersStall = 0;
+        long rolledStall = 0;
+        for (int p = 0; p < PARTITIONS; p++) {
+            if (rolledPartitions.contains(p)) {
+                rolledStall = Math.max(rolledStall, stallMs[p]);
+            } else {
+                othersStall = Math.max(othersStall, stallMs[p]);
+            }
+        }
+        System.out.printf("[roll] %d messages acknowledged, %d delivered; router %s (partitions %s) stopped and"
+                + " healthy again in %d ms; longest publish-to-delivery: %d ms on its partitions, %d ms on the others'"
+                + " (per partition %s)%n", sentAt.size(), receivedAt.size(), rolled, rolledPartitions, restartMs,
+                rolledStall, othersStall, java.util.Arrays.toString(stallMs));
+
+        assertThat(receivedAt.keySet()).as("every acknowledged QoS 1 message is delivered")
+                .containsAll(sentAt.keySet());
+        for (String name : routers.keySet()) {
+            if (name.equals(rolled)) {
+                continue;
+            }
+            List<String> after = logLines(name).subList(logLines.get(name).intValue(), logLines(name).size());
+            assertThat(after).as("router %s gives up no partition while %s restarts", name, rolled)
+                    .noneMatch(line -> line.contains("Publish partitions revoked"));
+        }
+        assertThat(currentOwnership(rolled)).as("the restarted static member gets its own partitions back")
+                .isEqualTo(rolledPartitions);
+        assertThat(othersStall).as("delivery on the partitions of the routers that kept running does not stall")
+                .isLessThan(OTHERS_STALL_BOUND_MS);
+    }
+
+    /** Kafka's default partitioner on the record key (the MQTT topic), as transport and session-service place it. */
+    private static int partitionOf(String topic) {
+        return Utils.toPositive(Utils.murmur2(topic.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
+    }
+
+    private static void publish(Mqtt5BlockingClient publisher, List<String> topics, Map<Integer, Long> sentAt,
+            AtomicBoolean publishing) {
+        long interval = TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND;
+        long next = System.nanoTime();
+        for (int seq = 0; publishing.get(); seq++) {
+            long t = System.nanoTime();
+            var result = publisher.publishWith().topic(topics.get(seq % TOPICS))
+                    .payload(Integer.toString(seq).getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
+            if (result.getError().isEmpty()) {
+                // Counted once acknowledged; the latency is measured from the send.
+                sentAt.put(seq, t);
+            }
+            next += interval;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Waits until the three routers own disjoint sets that cover every partition, as their logs last said. */
+    private static Map<String, Set<Integer>> awaitStableOwnership() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        Map<String, Set<Integer>> owners = new LinkedHashMap<>();
+        while (System.nanoTime() < deadline) {
+            owners.clear();
+            Set<Integer> union = new TreeSet<>();
+            int total = 0;
+            for (String name : routers.keySet()) {
+                Set<Integer> owned = currentOwnership(name);
+                owners.put(name, owned);
+                union.addAll(owned);
+                total += owned.size();
+            }
+            if (union.size() == PARTITIONS && total == PARTITIONS
+                    && owners.values().stream().noneMatch(Set::isEmpty)) {
+                return owners;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the routers did not settle on one owner per partition: " + owners);
+    }
+
+    private static Set<Integer> currentOwnership(String router) throws Exception {
+        Set<Integer> owned = new TreeSet<>();
+        List<String> lines = logLines(router);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            Matcher m = OWNING.matcher(lines.get(i));
+            if (m.find()) {
+                for (String p : m.group(1).split(",")) {
+                    if (!p.isBlank()) {
+                        owned.add(Integer.parseInt(p.strip()));
+                    }
+                }
+                return owned;
+            }
+        }
+        return owned;
+    }
+
+    private static List<String> logLines(String router) throws Exception {
+        Path log = routers.get(router).process().logFile();
+        return Files.readAllLines(log, StandardCharsets.UTF_8);
+    }
+}
