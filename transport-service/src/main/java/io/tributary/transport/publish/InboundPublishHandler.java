@@ -33,7 +33,8 @@ import io.tributary.transport.uplink.PublishProducer;
 
 /**
  * Inbound PUBLISH and PUBREL: each PUBLISH becomes one Kafka record, plus one per matching MQTT-to-Kafka mapping
- * rule ({@link MappingRules}); PUBACK / PUBREC go out only after Kafka has acknowledged all of them, in arrival order. A record Kafka refused is never acknowledged: the connection is
+ * rule ({@link MappingRules}); PUBACK / PUBREC go out only after Kafka has acknowledged all of them, in arrival
+ * order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
  * carries the full topic name. The connection's ACL is checked here, locally, before anything reaches Kafka.
  *
