@@ -209,4 +209,17 @@ class HelmChartTest {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of("transport.drain.drainTimeout", "60s"));
         assertThat(findings(manifests)).anyMatch(f -> f.contains("terminationGracePeriodSeconds 70 is shorter than preStop 20 s + drain 60 s"));
     }
+
+    @Test
+    void aNetworkPolicyOnAPortThePodsDoNotHaveOrAdmittingNoPodsIsReported() {
+        Manifests manifests = HelmChart.deployment(CHART, null, Map.of());
+        Map<String, Object> session = manifests.find("NetworkPolicy", "session").orElseThrow();
+        Map<String, Object> rule = Yamls.map(Yamls.listAt(session, "spec.ingress").get(0));
+        Yamls.map(Yamls.list(rule.get("ports")).get(0)).put("port", "htttp");
+        Yamls.mapAt(Yamls.list(rule.get("from")).get(0), "podSelector").put("matchExpressions",
+                List.of(Map.of("key", "app.kubernetes.io/name", "operator", "In", "values", List.of("transports"))));
+        assertThat(ManifestChecks.check(manifests, CONTEXT))
+                .anyMatch(f -> f.equals("NetworkPolicy/session: port htttp is no container port of Deployment/session"))
+                .anyMatch(f -> f.startsWith("NetworkPolicy/session: admits pods") && f.contains("transports"));
+    }
 }
