@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs (or updates) Tributary in the cluster with the images of IMAGE_TAG.
-#   k8s/aws/scripts/install.sh in-cluster     Kafka, PostgreSQL, Redis in the cluster (overlays/in-cluster)
-#   k8s/aws/scripts/install.sh aws-managed    MSK, RDS, ElastiCache (overlays/aws-managed; run managed-backends.sh first)
+# Installs (or updates) Tributary in the cluster with the images of IMAGE_TAG, through the Helm chart
+# k8s/helm/tributary (release "tributary"; docs/deploy.md, "Helm chart").
+#   k8s/aws/scripts/install.sh in-cluster     Kafka, PostgreSQL, Redis in the cluster (the chart's defaults)
+#   k8s/aws/scripts/install.sh aws-managed    MSK, RDS, ElastiCache (values-aws-managed.yaml with the endpoints of
+#                                             overlays/aws-managed/*.env; run managed-backends.sh first)
 # The PostgreSQL password lives only in the secret tributary-postgres: generated for in-cluster, taken from
 # POSTGRES_PASSWORD for aws-managed.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-need aws kubectl
+need aws kubectl helm
 
 overlay="${1:-in-cluster}"
 case "$overlay" in
@@ -43,9 +45,43 @@ if ! kubectl -n "$NAMESPACE" get secret tributary-internal >/dev/null 2>&1; then
     --from-literal=TRIBUTARY_INTERNAL_TOKEN="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 fi
 
-dir="$(render_with_images "overlays/$overlay" "$overlay")"
-log "applying $overlay with images tagged $IMAGE_TAG"
-kubectl apply -k "$dir"
+chart="$REPO_ROOT/k8s/helm/tributary"
+values="$BUILD_DIR/values-$overlay.yaml"
+mkdir -p "$BUILD_DIR"
+{
+  echo "image:"
+  echo "  repository: \"$(registry)/tributary\""
+  echo "  tag: \"$IMAGE_TAG\""
+  if [[ "$overlay" == aws-managed ]]; then
+    # The endpoints managed-backends.sh wrote (KEY=value lines), as chart values.
+    env_value() { sed -n "s/^$1=//p" "$AWS_DIR/overlays/aws-managed/$2"; }
+    echo "kafka:"
+    echo "  bootstrapServers: \"$(env_value KAFKA_BOOTSTRAP_SERVERS kafka.env)\""
+    echo "postgres:"
+    echo "  url: \"$(env_value POSTGRES_URL session-stores.env)\""
+    echo "  user: \"$(env_value POSTGRES_USER session-stores.env)\""
+    echo "redis:"
+    echo "  url: \"$(env_value REDIS_URL session-stores.env)\""
+  fi
+} > "$values"
+managed_values=()
+[[ "$overlay" == aws-managed ]] && managed_values=(-f "$chart/values-aws-managed.yaml")
+
+# Objects an earlier install applied from the kustomize overlays (kubectl, same names) are adopted by the
+# release: Helm takes over existing objects that carry its ownership label and annotations, and refuses others.
+if ! helm -n "$NAMESPACE" status tributary >/dev/null 2>&1; then
+  helm template tributary "$chart" --namespace "$NAMESPACE" ${managed_values[@]+"${managed_values[@]}"} -f "$values" \
+    | kubectl -n "$NAMESPACE" get -f - -o name --ignore-not-found 2>/dev/null \
+    | while read -r object; do
+        log "adopting $object into the Helm release"
+        kubectl -n "$NAMESPACE" label "$object" app.kubernetes.io/managed-by=Helm --overwrite >/dev/null
+        kubectl -n "$NAMESPACE" annotate "$object" meta.helm.sh/release-name=tributary \
+          meta.helm.sh/release-namespace="$NAMESPACE" --overwrite >/dev/null
+      done || true
+fi
+
+log "installing the chart ($overlay) with images tagged $IMAGE_TAG"
+helm upgrade --install tributary "$chart" --namespace "$NAMESPACE" ${managed_values[@]+"${managed_values[@]}"} -f "$values"
 
 # A rolling update of the StatefulSet replaces one transport pod at a time, each drained (preStop, DISCONNECT 0x8B).
 for workload in statefulset/transport deployment/session deployment/routing; do

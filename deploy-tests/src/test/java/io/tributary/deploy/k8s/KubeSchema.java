@@ -29,6 +29,7 @@ public final class KubeSchema {
             Map.entry("apps/v1/Deployment", "V1Deployment"), Map.entry("apps/v1/StatefulSet", "V1StatefulSet"),
             Map.entry("apps/v1/DaemonSet", "V1DaemonSet"), Map.entry("batch/v1/Job", "V1Job"),
             Map.entry("batch/v1/CronJob", "V1CronJob"),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", "V1NetworkPolicy"),
             Map.entry("policy/v1/PodDisruptionBudget", "V1PodDisruptionBudget"),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", "V2HorizontalPodAutoscaler"),
             Map.entry("storage.k8s.io/v1/StorageClass", "V1StorageClass"));

@@ -35,6 +35,7 @@ final class ManifestChecks {
         manifests.ofKind("Service").forEach(checks::service);
         manifests.ofKind("PodDisruptionBudget").forEach(checks::disruptionBudget);
         manifests.ofKind("HorizontalPodAutoscaler").forEach(checks::autoscaler);
+        manifests.ofKind("NetworkPolicy").forEach(checks::networkPolicy);
         return checks.findings;
     }
 
@@ -218,5 +219,51 @@ final class ManifestChecks {
         if (Yamls.listAt(hpa, "spec.metrics").isEmpty()) {
             findings.add(id + ": no metrics");
         }
+    }
+
+    /** A NetworkPolicy must protect pods that exist, on ports they have, and admit pods that exist. */
+    private void networkPolicy(Map<String, Object> policy) {
+        String id = Manifests.id(policy);
+        List<Map<String, Object>> targets = manifests.workloadsSelectedBy(
+                Yamls.strings(Yamls.at(policy, "spec.podSelector.matchLabels")));
+        if (targets.isEmpty()) {
+            findings.add(id + ": podSelector matches no pods");
+        }
+        for (Object rule : Yamls.listAt(policy, "spec.ingress")) {
+            for (Object port : Yamls.list(Yamls.at(rule, "ports"))) {
+                Object reference = Yamls.at(port, "port");
+                for (Map<String, Object> workload : targets) {
+                    if (Manifests.containers(workload).stream().noneMatch(c -> Manifests.containerPort(c, reference) != null)) {
+                        findings.add(id + ": port " + reference + " is no container port of " + Manifests.id(workload));
+                    }
+                }
+            }
+            for (Object peer : Yamls.list(Yamls.at(rule, "from"))) {
+                Object podSelector = Yamls.at(peer, "podSelector");
+                if (podSelector != null && Yamls.at(peer, "namespaceSelector") == null
+                        && manifests.workloads().stream().noneMatch(w -> matches(podSelector, Manifests.podLabels(w)))) {
+                    findings.add(id + ": admits pods " + podSelector + ", which match no workload");
+                }
+            }
+        }
+    }
+
+    /** A label selector (matchLabels and In expressions) against pod labels. */
+    static boolean matches(Object selector, Map<String, String> labels) {
+        boolean any = false;
+        for (Map.Entry<String, String> e : Yamls.strings(Yamls.at(selector, "matchLabels")).entrySet()) {
+            any = true;
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        for (Object node : Yamls.list(Yamls.at(selector, "matchExpressions"))) {
+            any = true;
+            if (!"In".equals(Yamls.text(node, "operator"))
+                    || !Yamls.list(Yamls.at(node, "values")).contains(labels.get(Yamls.text(node, "key")))) {
+                return false;
+            }
+        }
+        return any;
     }
 }

@@ -83,6 +83,30 @@ class ScriptsTest {
         }
     }
 
+    /** install.sh installs through the chart, with values the chart has (a misspelt key would be ignored by Helm). */
+    @Test
+    void theInstallScriptInstallsTheChartWithValuesItDefines() {
+        String install = Repo.read(SCRIPTS.resolve("install.sh"));
+        assertThat(install).contains("chart=\"$REPO_ROOT/k8s/helm/tributary\"")
+                .contains("helm upgrade --install tributary \"$chart\"")
+                .contains("-f \"$chart/values-aws-managed.yaml\"")
+                .doesNotContain("kubectl apply -k");
+        java.util.Map<String, Object> values = io.tributary.deploy.support.Yamls.load(Repo.read("k8s/helm/tributary/values.yaml"));
+        Matcher written = Pattern.compile("echo \"(?<indent> *)(?<key>[A-Za-z]+):").matcher(install);
+        String parent = null;
+        int keys = 0;
+        while (written.find()) {
+            String key = written.group("key");
+            if (written.group("indent").isEmpty()) {
+                parent = key;
+            }
+            String path = written.group("indent").isEmpty() ? key : parent + "." + key;
+            assertThat(io.tributary.deploy.support.Yamls.at(values, path)).as("values.yaml has " + path).isNotNull();
+            keys++;
+        }
+        assertThat(keys).as("values install.sh writes").isEqualTo(10);
+    }
+
     @Test
     void thePerfJobDefaultsTheRunScriptReplacesArePresent() {
         String run = Repo.read(SCRIPTS.resolve("perf-run.sh"));
