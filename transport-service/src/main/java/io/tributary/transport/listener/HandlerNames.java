@@ -20,8 +20,8 @@ public final class HandlerNames {
     public static final String SUBSCRIPTION_BARRIER = "subscriptionBarrier";
     /** PUBLISH/PUBREL, SUBSCRIBE/UNSUBSCRIBE, outbound acks, PINGREQ, DISCONNECT/AUTH: one handler each, one entry. */
     public static final String PACKETS = "packets";
-    public static final String LIFECYCLE = "lifecycle";
-    public static final String TERMINAL = "terminal";
+    /** The connection's end and whatever nobody consumed (lifecycle and terminal handlers, one entry). */
+    public static final String END = "end";
 
     private HandlerNames() {
     }

@@ -45,6 +45,7 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     private final int maxPacketSize;
     private final ConnectHandler.ConnectContext connectContext;
     private final Handlers handlers;
+    private final PipelineEnd end;
     /** Makes the per-channel admission check (limits, IP block list) in front of CONNECT; null: none. */
     private final Supplier<ChannelHandler> admission;
 
@@ -58,6 +59,7 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         this.maxPacketSize = maxPacketSize;
         this.connectContext = connectContext;
         this.handlers = handlers;
+        this.end = new PipelineEnd(handlers.lifecycle(), handlers.terminal());
         this.admission = admission;
     }
 
@@ -88,7 +90,6 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast(HandlerNames.MALFORMED, handlers.malformed());
         p.addLast(HandlerNames.SUBSCRIPTION_BARRIER, new SubscriptionBarrier());
         p.addLast(HandlerNames.PACKETS, handlers.packets());
-        p.addLast(HandlerNames.LIFECYCLE, handlers.lifecycle());
-        p.addLast(HandlerNames.TERMINAL, handlers.terminal());
+        p.addLast(HandlerNames.END, end);
     }
 }
