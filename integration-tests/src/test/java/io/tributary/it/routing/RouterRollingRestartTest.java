@@ -18,6 +18,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberToRemove;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,6 +66,10 @@ class RouterRollingRestartTest {
     private static final long OTHERS_STALL_BOUND_MS = 1_500;
     private static final Pattern OWNING = Pattern.compile("now owning \\[([0-9, ]*)\\]");
 
+    /** The routers' consumer group (routing-service's default {@code TRIBUTARY_ROUTING_GROUP}). */
+    private static final String ROUTING_GROUP = "tributary-routing";
+    private static final String PUBLISH_TOPIC = "tributary.publish";
+
     private static TributaryCluster cluster;
     private static final Map<String, ExtraRouter> routers = new LinkedHashMap<>();
 
@@ -74,10 +83,45 @@ class RouterRollingRestartTest {
         }
     }
 
+    /**
+     * Static members keep their partitions for the group's session timeout (45 s) after they stop: that is the point
+     * of static membership. So the test's routers are removed from the group explicitly, and the next test starts
+     * only once the shared router owns every partition again; otherwise publishes of the following tests would wait
+     * unrouted for up to 45 s.
+     */
     @AfterAll
     static void restoreSharedRouter() throws Exception {
         routers.values().forEach(ExtraRouter::close);
-        cluster.restart(Service.ROUTING);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers()))) {
+            try {
+                admin.removeMembersFromConsumerGroup(ROUTING_GROUP, new RemoveMembersFromConsumerGroupOptions(
+                        routers.keySet().stream().map(MemberToRemove::new).toList())).all().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // Already gone (their leave reached the coordinator first): the wait below covers it.
+                System.out.println("[roll] removing the static members: " + e.getCause());
+            }
+            cluster.restart(Service.ROUTING);
+            int partitions = admin.describeTopics(List.of(PUBLISH_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(PUBLISH_TOPIC).partitions().size();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            int owned = 0;
+            while (System.nanoTime() < deadline) {
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(ROUTING_GROUP)).all()
+                        .get(30, TimeUnit.SECONDS).get(ROUTING_GROUP);
+                owned = (int) group.members().stream()
+                        .flatMap(m -> m.assignment().topicPartitions().stream())
+                        .filter(tp -> tp.topic().equals(PUBLISH_TOPIC)).distinct().count();
+                boolean onlyShared = group.members().stream()
+                        .noneMatch(m -> m.groupInstanceId().filter(routers::containsKey).isPresent());
+                if (owned == partitions && onlyShared) {
+                    return;
+                }
+                Thread.sleep(250);
+            }
+            throw new AssertionError("the shared router owns " + owned + " of " + partitions
+                    + " publish partitions 90 s after the test's routers left");
+        }
     }
 
     @Test
