@@ -61,7 +61,7 @@ public final class RoutingLoop implements SmartLifecycle {
         this.metrics = metrics;
         this.status = status;
         this.workerSettings = new RoutingWorker.Settings(routing.pollTimeout(), routing.feedCatchUpTimeout(),
-                kafka.requestTimeout());
+                kafka.requestTimeout(), routing.commitInterval());
         this.downlinkTopics = new DownlinkTopicCache(admin, routing.downlinkRefreshInterval(),
                 routing.downlinkMissRefreshInterval(), kafka.requestTimeout(), System::nanoTime);
         this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index,

@@ -40,10 +40,12 @@ import io.tributary.routing.metrics.RoutingMetrics;
  * after the batch was polled. Session-service answers SUBSCRIBE only once the feed record is acknowledged, so a
  * client that got its SUBACK before a message was published is in the index when that message is routed.
  *
- * <p>Latency: a batch's offsets are committed asynchronously once all its downlink records are acknowledged, so the
- * next poll does not wait for the group coordinator's answer; the offsets routed so far are committed synchronously
- * before partitions are revoked and when the worker closes, so that the next owner does not route them again.
- * A failed asynchronous commit loses nothing: a later commit covers it, or the batch is routed again (at least once).
+ * <p>Latency and cost: the offsets of batches whose downlink records are all acknowledged are committed
+ * asynchronously, at most once per commit interval (each commit is a write to the group coordinator's log), so the
+ * next poll never waits for the coordinator; the offsets routed so far are committed synchronously before partitions
+ * are revoked and when the worker closes, so that the next owner does not route them again. A failed asynchronous
+ * commit loses nothing: a later commit covers it, or the batches since the last commit are routed again after a
+ * crash (at least once).
  */
 final class RoutingWorker implements AutoCloseable {
 
@@ -51,7 +53,8 @@ final class RoutingWorker implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     /** What the worker needs from its environment; one per process, shared by successive workers. */
-    record Settings(Duration pollTimeout, Duration feedCatchUpTimeout, Duration requestTimeout) {
+    record Settings(Duration pollTimeout, Duration feedCatchUpTimeout, Duration requestTimeout,
+            Duration commitInterval) {
     }
 
     private final Settings settings;
@@ -69,6 +72,9 @@ final class RoutingWorker implements AutoCloseable {
     private final AutoCloseable kafkaClientMetrics;
     /** Per partition, the offset after the last publish whose outputs were acknowledged. */
     private final Map<TopicPartition, OffsetAndMetadata> routed = new HashMap<>();
+    private long lastCommitNanos = System.nanoTime();
+    /** Whether {@link #routed} holds offsets not yet committed. */
+    private boolean uncommitted;
 
     RoutingWorker(Settings settings, FeedConsumers consumers, SubscriptionIndex index, RoutingMetrics metrics,
             RoutingStatus status, RetryPolicy retry, DownlinkTopicCache downlinkTopics, DownlinkFanout fanout,
@@ -106,6 +112,7 @@ final class RoutingWorker implements AutoCloseable {
             long polledAt = System.nanoTime();
             downlinkTopics.refreshIfDue();
             if (batch.isEmpty()) {
+                commitIfDue();
                 feed.applyAvailable();
                 fanout.wakeArrivals(feed.drainArrivals());
                 continue;
@@ -162,10 +169,26 @@ final class RoutingWorker implements AutoCloseable {
         }
     }
 
-    /** Commits without waiting; the callback (run inside a later poll, on this thread) only logs a failure. */
+    /**
+     * Records a routed batch's offsets and commits everything routed so far without waiting, when the commit
+     * interval has passed since the last commit; the callback (run inside a later poll, on this thread) only logs a
+     * failure.
+     */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         routed.putAll(offsets);
-        publishConsumer.commitAsync(offsets, (committed, error) -> {
+        uncommitted = true;
+        commitIfDue();
+    }
+
+    /** Also called by an idle loop, so that the last batches before a pause are committed one interval later. */
+    private void commitIfDue() {
+        long now = System.nanoTime();
+        if (!uncommitted || now - lastCommitNanos < settings.commitInterval().toNanos()) {
+            return;
+        }
+        lastCommitNanos = now;
+        uncommitted = false;
+        publishConsumer.commitAsync(new HashMap<>(routed), (committed, error) -> {
             if (error != null) {
                 log.debug("Asynchronous commit of {} failed (a later commit covers it): {}", committed, error.toString());
             }
@@ -189,6 +212,7 @@ final class RoutingWorker implements AutoCloseable {
             log.warn("Committing the routed offsets failed: {}", e.toString());
         }
         routed.clear();
+        uncommitted = false;
     }
 
     private void rewind(ConsumerRecords<byte[], byte[]> batch) {

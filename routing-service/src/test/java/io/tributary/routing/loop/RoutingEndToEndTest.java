@@ -262,6 +262,59 @@ class RoutingEndToEndTest {
     }
 
     @Test
+    void routed_offsets_are_committed_at_most_once_per_interval_and_once_more_after_traffic_stops() throws Exception {
+        double commitsBefore = commitTotal();
+        long started = System.nanoTime();
+        for (int i = 0; i < 100; i++) {
+            // One publish at a time, acknowledged before the next: each is polled and routed as a batch of its own.
+            publish("paced/topic", "m" + i, "pacer");
+            Thread.sleep(5);
+        }
+        double elapsedSeconds = (System.nanoTime() - started) / 1e9;
+
+        // Everything routed is committed one interval after the last batch, with no further traffic.
+        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+        admin.listOffsets(java.util.stream.IntStream.range(0, PUBLISH_PARTITIONS).boxed().collect(
+                java.util.stream.Collectors.toMap(p -> new TopicPartition(TopicNames.PUBLISH, p),
+                        p -> org.apache.kafka.clients.admin.OffsetSpec.latest())))
+                .all().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                .forEach((tp, info) -> {
+                    if (info.offset() > 0) {
+                        ends.put(tp, info.offset());
+                    }
+                });
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        Map<TopicPartition, Long> committed = Map.of();
+        while (System.nanoTime() < deadline) {
+            committed = new java.util.HashMap<>();
+            var offsets = admin.listConsumerGroupOffsets("routing-e2e").partitionsToOffsetAndMetadata()
+                    .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            for (TopicPartition tp : ends.keySet()) {
+                var offset = offsets.get(tp);
+                committed.put(tp, offset == null ? -1L : offset.offset());
+            }
+            if (committed.equals(ends)) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(committed).isEqualTo(ends);
+
+        // A commit per routed batch would be about 100 here; the default interval (200 ms) allows one per 200 ms.
+        double commits = commitTotal() - commitsBefore;
+        assertThat(commits).isGreaterThanOrEqualTo(1)
+                .isLessThanOrEqualTo(Math.ceil(elapsedSeconds / 0.2) + 3);
+    }
+
+    /** The routers' publish consumer's commits so far, from Kafka's client metrics. */
+    private static double commitTotal() throws Exception {
+        Matcher m = Pattern.compile("kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"tributary-routing-publish-[^}]*} (\\S+)")
+                .matcher(awaitBody("/actuator/prometheus", b -> b.contains("kafka_consumer_coordinator_commit_total")));
+        assertThat(m.find()).as("commit_total of the publish consumer").isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
     void kafka_client_metrics_build_info_and_read_only_loggers_are_served() throws Exception {
         // Micrometer's binding of Kafka's own client metrics, tagged with the instance's client ids.
         String scrape = awaitBody("/actuator/prometheus",
