@@ -222,6 +222,39 @@ class RetainedIntegrationTest extends ServiceTestBase {
         assertThat(scrape).contains("tributary_retained_messages");
     }
 
+    @Test
+    void non_retained_traffic_is_committed_at_most_once_per_commit_interval_and_catch_up_still_holds()
+            throws Exception {
+        double commitsBefore = retainedCommits();
+        long started = System.nanoTime();
+        for (int i = 0; i < 100; i++) {
+            // Acknowledged one at a time: the retained consumer polls them in many small batches.
+            publish("ret/paced/" + i, "live " + i, 0, false, 0L, null);
+        }
+        publish("ret/paced/last", "kept", 1, true, 0L, null);
+        double elapsedSeconds = (System.nanoTime() - started) / 1e9;
+
+        // No waiting: the SUBSCRIBE itself waits for the consumer to pass the publish topic's end offsets.
+        SessionApi.SubscribeResponse r = subscribe("ret-paced", sub("ret/paced/#", 1));
+        assertThat(r.retained().get(0)).extracting(SessionApi.RetainedMessage::topic)
+                .containsExactly("ret/paced/last");
+
+        // A commit per polled batch would be close to 100 here; one per 25 ms allows elapsed / 25 ms (+ slack).
+        double commits = retainedCommits() - commitsBefore;
+        assertThat(commits).isLessThanOrEqualTo(Math.ceil(elapsedSeconds / 0.025) + 3);
+    }
+
+    /** The retained consumer's offset commits so far, from Kafka's client metrics. */
+    private double retainedCommits() throws Exception {
+        String scrape = http.send(java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"session-service-retained-[^}]*} (\\S+)")
+                .matcher(scrape);
+        assertThat(m.find()).as("commit_total of the retained consumer in %s", scrape.length()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
     // --- helpers ---
 
     private void publish(String topic, String payload, int qos, boolean retain, long receivedAt, Integer expiry,
