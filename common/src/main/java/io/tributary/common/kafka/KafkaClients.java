@@ -3,6 +3,9 @@ package io.tributary.common.kafka;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -10,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -64,6 +68,30 @@ public final class KafkaClients {
 
     public Admin admin(Map<?, ?> settings) {
         return Admin.create(adminConfig(settings));
+    }
+
+    /**
+     * Fails when Kafka refuses the credentials of {@code admin} (SASL or TLS), with a message that names the
+     * settings to check: such a failure is not transient, and a service that went on would only retry and look hung.
+     * Waits at most {@code timeout}; a Kafka that does not answer yet is not an error here (the services wait for
+     * Kafka as they did before).
+     */
+    public void requireAuthenticated(Admin admin, String service, Duration timeout) {
+        try {
+            admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AuthenticationException refused) {
+                throw new IllegalStateException("Kafka at " + bootstrapServers + " refused the credentials of "
+                        + service + ": " + refused.getMessage() + " (the client's security settings are "
+                        + KafkaClientProperties.PREFIX + ".*, in the environment TRIBUTARY_KAFKA_PROPERTIES_*; "
+                        + "given: " + passThrough.properties().keySet() + ")", refused);
+            }
+        } catch (TimeoutException e) {
+            // Not up yet, or not reachable: the callers' own retries and health checks deal with that.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the Kafka credentials", e);
+        }
     }
 
     /** What {@link #producer} hands Kafka. */

@@ -55,7 +55,9 @@ public class KafkaClientsConfiguration {
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return clients.admin(config);
+        Admin admin = clients.admin(config);
+        clients.requireAuthenticated(admin, CLIENT_ID_PREFIX, kafka.requestTimeout());
+        return admin;
     }
 
     @Bean(destroyMethod = "close")

@@ -71,6 +71,8 @@ public class KafkaClientsConfiguration {
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis() / 2));
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis()));
-        return clients.admin(config);
+        Admin admin = clients.admin(config);
+        clients.requireAuthenticated(admin, "session-service", kafka.ackTimeout());
+        return admin;
     }
 }

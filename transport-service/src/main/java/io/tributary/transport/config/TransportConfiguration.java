@@ -75,6 +75,7 @@ public class TransportConfiguration {
     Admin kafkaAdmin(TransportProperties properties, TopicLayout layout, KafkaClients kafkaClients) {
         Admin admin = kafkaClients.admin(Map.of(AdminClientConfig.CLIENT_ID_CONFIG,
                 "tributary-transport-admin-" + properties.nodeId()));
+        kafkaClients.requireAuthenticated(admin, "transport node " + properties.nodeId(), Duration.ofSeconds(30));
         layout.ensureSharedTopics(admin);
         layout.ensureDownlinkTopic(admin, properties.nodeId());
         return admin;
