@@ -104,6 +104,7 @@ public record KafkaClientProperties(Map<String, String> properties) {
         r.put("acks", "a PUBACK means acknowledged by all in-sync replicas");
         r.put("enable.idempotence", "retries must not duplicate or reorder publishes");
         r.put("transactional.id", "set per producer where Tributary uses transactions");
+        r.put("transaction.timeout.ms", "set with the transactions that use it");
         r.put("isolation.level", "set per consumer by what it must not see");
         r.put("max.in.flight.requests.per.connection", "ordering of an idempotent producer");
         r.put("retries", "bounded by delivery.timeout.ms, which is " + typed);

@@ -76,6 +76,7 @@ class KafkaClientPropertiesTest {
         for (String key : new String[] {"linger.ms", "compression.type", "delivery.timeout.ms", "request.timeout.ms",
                 "max.block.ms", "default.api.timeout.ms", "max.poll.records", "buffer.memory", "client.id",
                 "group.id", "group.instance.id", "group.protocol", "isolation.level", "transactional.id",
+                "transaction.timeout.ms",
                 "auto.offset.reset", "key.deserializer"}) {
             assertThatThrownBy(() -> new KafkaClientProperties(Map.of(key, "1"))).as(key)
                     .hasMessageContaining(key + " (");
