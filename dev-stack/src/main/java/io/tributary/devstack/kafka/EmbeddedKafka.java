@@ -39,11 +39,14 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final Path dataDir;
     private final KafkaPorts ports;
+    /** The optional SASL/PLAIN listener, or null. */
+    private final SaslPlainListener sasl;
     private KafkaRaftServer server;
 
-    private EmbeddedKafka(Path dataDir, KafkaPorts ports) {
+    private EmbeddedKafka(Path dataDir, KafkaPorts ports, SaslPlainListener sasl) {
         this.dataDir = dataDir.toAbsolutePath();
         this.ports = ports;
+        this.sasl = sasl;
     }
 
     /** Starts a broker on free ports. */
@@ -57,9 +60,17 @@ public final class EmbeddedKafka implements AutoCloseable {
      * broker exists.
      */
     public static EmbeddedKafka start(Path dataDir, int port, int controllerPort) {
+        return start(dataDir, port, controllerPort, null);
+    }
+
+    /** As {@link #start(Path, int, int)}, with a SASL/PLAIN client listener as well when {@code sasl} is given. */
+    public static EmbeddedKafka start(Path dataDir, int port, int controllerPort, SaslPlainListener sasl) {
         KafkaPorts ports = KafkaPorts.choose(port, controllerPort);
         ports.requireFree();
-        EmbeddedKafka kafka = new EmbeddedKafka(dataDir, ports);
+        if (sasl != null) {
+            io.tributary.devstack.net.Ports.requireFree(sasl.port(), "Kafka SASL", "KAFKA_SASL_PORT");
+        }
+        EmbeddedKafka kafka = new EmbeddedKafka(dataDir, ports, sasl);
         kafka.startServer();
         return kafka;
     }
@@ -142,6 +153,17 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Map.entry("share.coordinator.state.topic.min.isr", "1"),
                 // The compaction buffer defaults to 128 MiB of heap; the child broker runs with a small heap.
                 Map.entry("log.cleaner.dedupe.buffer.size", String.valueOf(32 * 1024 * 1024))));
+        if (sasl != null) {
+            String listener = SaslPlainListener.NAME + "://" + sasl.bootstrapServers();
+            String prefix = "listener.name." + SaslPlainListener.NAME.toLowerCase(java.util.Locale.ROOT) + ".";
+            props.put("listeners", props.get("listeners") + "," + listener);
+            props.put("advertised.listeners", props.get("advertised.listeners") + "," + listener);
+            props.put("listener.security.protocol.map", props.get("listener.security.protocol.map") + ","
+                    + SaslPlainListener.NAME + ":SASL_PLAINTEXT");
+            props.put("sasl.enabled.mechanisms", "PLAIN");
+            props.put(prefix + "sasl.enabled.mechanisms", "PLAIN");
+            props.put(prefix + "plain.sasl.jaas.config", sasl.jaasConfig());
+        }
         return props;
     }
 

@@ -9,7 +9,9 @@ import java.util.Map;
  *
  * <p>Options (environment fallback): {@code --data-dir} ({@code KAFKA_DATA_DIR}, required), {@code --port}
  * ({@code KAFKA_PORT}, default a free port), {@code --controller-port} ({@code KAFKA_CONTROLLER_PORT}, default a
- * free port). Once the broker answers it prints one line {@code TRIBUTARY-DEVSTACK-READY <bootstrap servers>}.
+ * free port), {@code --sasl-port} and {@code --sasl-plain-users} ({@code KAFKA_SASL_PORT},
+ * {@code KAFKA_SASL_PLAIN_USERS}: a SASL/PLAIN listener with these {@code user=password,...}, none by default). Once
+ * the broker answers it prints one line {@code TRIBUTARY-DEVSTACK-READY <bootstrap servers>}.
  */
 public final class KafkaBrokerMain {
 
@@ -21,7 +23,10 @@ public final class KafkaBrokerMain {
         Path dataDir = ChildMain.requiredPath(options, "data-dir", "KAFKA_DATA_DIR");
         int port = ChildMain.port(options, "port", "KAFKA_PORT");
         int controllerPort = ChildMain.port(options, "controller-port", "KAFKA_CONTROLLER_PORT");
-        ChildMain.serve("kafka", () -> EmbeddedKafka.start(dataDir, port, controllerPort),
+        int saslPort = ChildMain.port(options, "sasl-port", "KAFKA_SASL_PORT");
+        SaslPlainListener sasl = ChildMain.option(options, "sasl-plain-users", "KAFKA_SASL_PLAIN_USERS")
+                .map(users -> new SaslPlainListener(saslPort, SaslPlainListener.parseUsers(users))).orElse(null);
+        ChildMain.serve("kafka", () -> EmbeddedKafka.start(dataDir, port, controllerPort, sasl),
                 EmbeddedKafka::bootstrapServers);
     }
 }

@@ -21,11 +21,13 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
 
     private final Path dataDir;
     private final KafkaPorts ports;
+    private final SaslPlainListener sasl;
 
-    private KafkaBrokerProcess(Path dataDir, KafkaPorts ports, JavaMainProcess process) {
+    private KafkaBrokerProcess(Path dataDir, KafkaPorts ports, SaslPlainListener sasl, JavaMainProcess process) {
         super(process);
         this.dataDir = dataDir;
         this.ports = ports;
+        this.sasl = sasl;
     }
 
     public static Builder builder(Path dataDir) {
@@ -46,6 +48,11 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
         return ports.client();
     }
 
+    /** The SASL/PLAIN listener's address; empty without one. */
+    public java.util.Optional<String> saslBootstrapServers() {
+        return java.util.Optional.ofNullable(sasl).map(SaslPlainListener::bootstrapServers);
+    }
+
     public int controllerPort() {
         return ports.controller();
     }
@@ -62,6 +69,7 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
         private final Path dataDir;
         private int port;
         private int controllerPort;
+        private java.util.Map<String, String> saslUsers;
 
         private Builder(Path dataDir) {
             super("512m");
@@ -75,16 +83,27 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
             return this;
         }
 
+        /** A SASL_PLAINTEXT listener (mechanism PLAIN) on a free port as well, for these users and passwords. */
+        public Builder saslPlainUsers(java.util.Map<String, String> users) {
+            this.saslUsers = users;
+            return this;
+        }
+
         public KafkaBrokerProcess build() {
             Path dir = dataDir.toAbsolutePath();
             KafkaPorts chosen = KafkaPorts.choose(port, controllerPort);
+            SaslPlainListener sasl = saslUsers == null ? null
+                    : new SaslPlainListener(io.tributary.devstack.net.Ports.freePort(), saslUsers);
             JavaMainProcess.Builder main = JavaMainProcess.builder("kafka", KafkaBrokerMain.class.getName())
                     .logFile(dir.resolveSibling("kafka.log"));
-            return new KafkaBrokerProcess(dir, chosen, applyJvmTo(main)
+            applyJvmTo(main)
                     .arg("data-dir", dir)
                     .arg("port", chosen.client())
-                    .arg("controller-port", chosen.controller())
-                    .build());
+                    .arg("controller-port", chosen.controller());
+            if (sasl != null) {
+                main.arg("sasl-port", sasl.port()).arg("sasl-plain-users", sasl.usersOption());
+            }
+            return new KafkaBrokerProcess(dir, chosen, sasl, main.build());
         }
     }
 }

@@ -20,8 +20,26 @@ public final class EmbeddedEngines implements Engines {
     }
 
     public static EmbeddedEngines start(Path dir, Path logDir) throws Exception {
-        KafkaBrokerProcess kafka = KafkaBrokerProcess.builder(dir.resolve("kafka")).logFile(logDir.resolve("kafka.log"))
-                .build();
+        return start(dir, logDir, null);
+    }
+
+    /**
+     * Engines whose broker has a SASL_PLAINTEXT listener (mechanism PLAIN) for {@code users} as well; that listener
+     * is the {@link #kafkaBootstrapServers()} the services get, so they must authenticate.
+     */
+    public static EmbeddedEngines startWithSaslPlain(Path dir, Path logDir, java.util.Map<String, String> users)
+            throws Exception {
+        return start(dir, logDir, users);
+    }
+
+    private static EmbeddedEngines start(Path dir, Path logDir, java.util.Map<String, String> saslUsers)
+            throws Exception {
+        KafkaBrokerProcess.Builder builder = KafkaBrokerProcess.builder(dir.resolve("kafka"))
+                .logFile(logDir.resolve("kafka.log"));
+        if (saslUsers != null) {
+            builder.saslPlainUsers(saslUsers);
+        }
+        KafkaBrokerProcess kafka = builder.build();
         kafka.start();
         EmbeddedPostgresServer postgres = null;
         try {
@@ -38,7 +56,7 @@ public final class EmbeddedEngines implements Engines {
 
     @Override
     public String kafkaBootstrapServers() {
-        return kafka.bootstrapServers();
+        return kafka.saslBootstrapServers().orElse(kafka.bootstrapServers());
     }
 
     @Override

@@ -47,6 +47,8 @@ public final class TributaryCluster {
     public static final int SESSION_QUEUE_LIMIT = 6000;
 
     private final Path workDir;
+    /** Environment every service of this cluster gets on top of the shared settings (e.g. Kafka credentials). */
+    private final java.util.Map<String, String> serviceEnv;
     private Engines engines;
     private ServiceProcess session;
     private ServiceProcess routing;
@@ -61,8 +63,9 @@ public final class TributaryCluster {
     private int routingHttpPort;
     private int sessionHttpPort;
 
-    private TributaryCluster(Path workDir) {
+    private TributaryCluster(Path workDir, java.util.Map<String, String> serviceEnv) {
         this.workDir = workDir;
+        this.serviceEnv = java.util.Map.copyOf(serviceEnv);
     }
 
     public static synchronized TributaryCluster shared() throws Exception {
@@ -77,7 +80,16 @@ public final class TributaryCluster {
 
     /** Starts the services against {@code engines}; the cluster owns the engines from then on. */
     public static TributaryCluster start(Path dir, Engines engines) throws Exception {
-        TributaryCluster cluster = new TributaryCluster(dir);
+        return start(dir, engines, java.util.Map.of());
+    }
+
+    /**
+     * Starts the services against {@code engines}, each with {@code serviceEnv} on top of the shared settings
+     * (those of a service started later by this cluster included); the cluster owns the engines from then on.
+     */
+    public static TributaryCluster start(Path dir, Engines engines, java.util.Map<String, String> serviceEnv)
+            throws Exception {
+        TributaryCluster cluster = new TributaryCluster(dir, serviceEnv);
         cluster.engines = engines;
         try {
             cluster.startServices();
@@ -169,7 +181,7 @@ public final class TributaryCluster {
             throw new IllegalStateException("service jar not found (" + jarProperty + "=" + jar
                     + "): run the build from the repository root, e.g. ./mvnw verify");
         }
-        return ServiceProcess.builder(name, Paths.get(jar))
+        ServiceProcess.Builder builder = ServiceProcess.builder(name, Paths.get(jar))
                 .heap("256m")
                 .jvmOption("-XX:+UseSerialGC")
                 .jvmOption("-XX:TieredStopAtLevel=1")
@@ -181,6 +193,8 @@ public final class TributaryCluster {
                 // to session queues, transport nodes to read them.
                 .env("REDIS_URL", engines.redisUrl())
                 .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
+        serviceEnv.forEach(builder::env);
+        return builder;
     }
 
     private Path log(String name) {

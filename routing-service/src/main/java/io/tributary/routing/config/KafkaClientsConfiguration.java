@@ -9,18 +9,29 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
+import io.tributary.common.kafka.KafkaClientProperties;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.routing.feed.FeedConsumers;
 
 /**
  * The Kafka clients of the process: one Admin, one producer (shared by everything that writes), and the factory of
- * the two consumers that the routing loop creates on its own thread (a consumer is single-threaded).
+ * the two consumers that the routing loop creates on its own thread (a consumer is single-threaded). All of them are
+ * made by {@link KafkaClients}, which adds the operator's pass-through properties bound from
+ * {@value KafkaClientProperties#PREFIX} (Spring's relaxed binding: {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM}
+ * is {@code sasl.mechanism}), checked when bound so that start-up fails on a key the service sets itself.
  */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaClientsConfiguration.class);
 
     /**
      * Every client id starts with this, so broker-side quotas and logs name the routing service; the instance ends it
@@ -28,25 +39,35 @@ public class KafkaClientsConfiguration {
      */
     public static final String CLIENT_ID_PREFIX = "tributary-routing";
 
+    @Bean
+    public KafkaClients kafkaClients(KafkaSettings kafka, Environment environment) {
+        KafkaClientProperties passThrough = new KafkaClientProperties(Binder.get(environment)
+                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of()));
+        if (!passThrough.properties().isEmpty()) {
+            log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
+        }
+        return new KafkaClients(kafka.bootstrapServers(), passThrough);
+    }
+
     @Bean(destroyMethod = "close")
-    public Admin kafkaAdmin(KafkaSettings kafka) {
+    public Admin kafkaAdmin(KafkaSettings kafka, KafkaClients clients) {
         Map<String, Object> config = new HashMap<>();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return Admin.create(config);
+        Admin admin = clients.admin(config);
+        clients.requireAuthenticated(admin, CLIENT_ID_PREFIX, kafka.requestTimeout());
+        return admin;
     }
 
     @Bean(destroyMethod = "close")
     public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing,
-            io.tributary.routing.metrics.RoutingMetrics metrics) {
+            io.tributary.routing.metrics.RoutingMetrics metrics, KafkaClients clients) {
         long deliveryTimeoutMs = routing.produceTimeout().toMillis();
         // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
         int lingerMs = (int) routing.producerLinger().toMillis();
         long requestTimeoutMs = Math.min(kafka.requestTimeout().toMillis(), deliveryTimeoutMs - lingerMs);
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "producer"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -55,19 +76,16 @@ public class KafkaClientsConfiguration {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryTimeoutMs);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeoutMs);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, routing.produceMaxBlock().toMillis());
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        KafkaProducer<byte[], byte[]> producer = clients.producer(config);
         metrics.bindKafkaClients(producer);
         return producer;
     }
 
     @Bean
-    public FeedConsumers feedConsumers(KafkaSettings kafka, RoutingProperties routing) {
+    public FeedConsumers feedConsumers(KafkaSettings kafka, RoutingProperties routing, KafkaClients clients) {
         Map<String, Object> common = new HashMap<>();
-        common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
         common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return new FeedConsumers(common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
+        return new FeedConsumers(clients, common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
     }
 }

@@ -5,10 +5,9 @@ import java.util.Map;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import io.tributary.common.kafka.GroupMembership;
+import io.tributary.common.kafka.KafkaClients;
 
 /**
  * Creates the two consumers of the routing loop. They are created on the loop's own thread and never shared: a
@@ -16,14 +15,16 @@ import io.tributary.common.kafka.GroupMembership;
  */
 public final class FeedConsumers {
 
+    private final KafkaClients clients;
     private final Map<String, Object> common;
     private final String clientIdPrefix;
     private final String groupId;
     private final GroupMembership membership;
     private final int maxPollRecords;
 
-    public FeedConsumers(Map<String, Object> common, String clientIdPrefix, String groupId, GroupMembership membership,
-            int maxPollRecords) {
+    public FeedConsumers(KafkaClients clients, Map<String, Object> common, String clientIdPrefix, String groupId,
+            GroupMembership membership, int maxPollRecords) {
+        this.clients = clients;
         this.common = Map.copyOf(common);
         this.clientIdPrefix = clientIdPrefix;
         this.groupId = groupId;
@@ -51,7 +52,7 @@ public final class FeedConsumers {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
-        return new KafkaConsumer<>(config);
+        return clients.consumer(config);
     }
 
     /**
@@ -62,15 +63,13 @@ public final class FeedConsumers {
         Map<String, Object> config = base("subscriptions");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return new KafkaConsumer<>(config);
+        return clients.consumer(config);
     }
 
     private Map<String, Object> base(String role) {
         Map<String, Object> config = new HashMap<>(common);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, membership.clientId(clientIdPrefix, role));
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return config;
     }
 }

@@ -10,15 +10,14 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.mapping.MqttTopicTemplate;
@@ -47,12 +46,11 @@ final class KafkaBridge implements Runnable {
     private final Consumer<byte[], byte[]> consumer;
     private volatile boolean running = true;
 
-    KafkaBridge(BridgeRule rule, String bootstrapServers, RecordSender sender) {
+    KafkaBridge(BridgeRule rule, KafkaClients kafkaClients, RecordSender sender) {
         this.rule = rule;
         this.template = MqttTopicTemplate.parse(rule.mqttTopic());
         this.sender = sender;
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, rule.consumerGroup());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, rule.consumerGroup());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -60,9 +58,7 @@ final class KafkaBridge implements Runnable {
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         // Records of aborted transactions of the user's producers are not commands anybody meant to send.
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        this.consumer = new KafkaConsumer<>(config);
+        this.consumer = kafkaClients.consumer(config);
     }
 
     BridgeRule rule() {

@@ -11,7 +11,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.session.kafka.RecordSender;
 
 /**
@@ -27,17 +27,17 @@ public class KafkaBridges implements DisposableBean {
 
     private final BridgeRuleStore store;
     private final RecordSender sender;
-    private final String bootstrapServers;
+    private final KafkaClients kafkaClients;
     private final Map<Long, Running> running = new HashMap<>();
     private boolean closed;
 
     private record Running(KafkaBridge bridge, Thread thread) {
     }
 
-    public KafkaBridges(BridgeRuleStore store, RecordSender sender, SessionServiceProperties properties) {
+    public KafkaBridges(BridgeRuleStore store, RecordSender sender, KafkaClients kafkaClients) {
         this.store = store;
         this.sender = sender;
-        this.bootstrapServers = properties.kafka().bootstrapServers();
+        this.kafkaClients = kafkaClients;
     }
 
     /** Starts the bridges of new rules, stops those of removed ones, restarts any whose thread ended. */
@@ -61,7 +61,7 @@ public class KafkaBridges implements DisposableBean {
             }
         }
         rules.forEach((id, rule) -> running.computeIfAbsent(id, k -> {
-            KafkaBridge bridge = new KafkaBridge(rule, bootstrapServers, sender);
+            KafkaBridge bridge = new KafkaBridge(rule, kafkaClients, sender);
             Thread thread = new Thread(bridge, "kafka-bridge-" + id);
             thread.setDaemon(true);
             thread.start();

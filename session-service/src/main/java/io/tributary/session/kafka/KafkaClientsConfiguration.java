@@ -9,25 +9,46 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
+import io.tributary.common.kafka.KafkaClientProperties;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.session.config.SessionServiceProperties;
 
-/** The one producer and the one admin client of this process. */
+/**
+ * The one producer and the one admin client of this process, and the {@link KafkaClients} that makes them and the
+ * consumers (retained messages, Kafka-to-MQTT rules), with the operator's pass-through properties bound from
+ * {@value KafkaClientProperties#PREFIX} (Spring's relaxed binding: {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM}
+ * is {@code sasl.mechanism}), checked when bound so that start-up fails on a key the service sets itself.
+ */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(KafkaClientsConfiguration.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    @Bean
+    KafkaClients kafkaClients(SessionServiceProperties properties, Environment environment) {
+        KafkaClientProperties passThrough = new KafkaClientProperties(Binder.get(environment)
+                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of()));
+        if (!passThrough.properties().isEmpty()) {
+            log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
+        }
+        return new KafkaClients(properties.kafka().bootstrapServers(), passThrough);
+    }
 
     @Bean(destroyMethod = "close")
     Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties,
-            io.tributary.session.metrics.SessionMetrics metrics) {
+            io.tributary.session.metrics.SessionMetrics metrics, KafkaClients clients) {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         long ackTimeoutMs = kafka.ackTimeout().toMillis();
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "feed"));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -37,27 +58,21 @@ public class KafkaClientsConfiguration {
         // The producer gives up on a record no later than the request does (delivery >= linger + request timeout).
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, ackTimeoutMs / 2));
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(1000, ackTimeoutMs));
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config) {
-            // The default close waits forever for unsent records; with Kafka gone that would hang shutdown.
-            @Override
-            public void close() {
-                close(CLOSE_TIMEOUT);
-            }
-        };
+        // The default close waits forever for unsent records; with Kafka gone that would hang shutdown.
+        KafkaProducer<byte[], byte[]> producer = clients.producer(config, CLOSE_TIMEOUT);
         metrics.bindKafkaClients(producer);
         return producer;
     }
 
     @Bean(destroyMethod = "close")
-    Admin kafkaAdmin(SessionServiceProperties properties) {
+    Admin kafkaAdmin(SessionServiceProperties properties, KafkaClients clients) {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         Map<String, Object> config = new HashMap<>();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "admin"));
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis() / 2));
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis()));
-        return Admin.create(config);
+        Admin admin = clients.admin(config);
+        clients.requireAuthenticated(admin, "session-service", kafka.ackTimeout());
+        return admin;
     }
 }

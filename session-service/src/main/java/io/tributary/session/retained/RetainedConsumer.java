@@ -15,17 +15,16 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.session.config.SessionServiceProperties;
@@ -57,6 +56,7 @@ public class RetainedConsumer implements SmartLifecycle {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
+    private final KafkaClients kafkaClients;
     /** Kafka's client metrics of the consumer; removed after it closes. */
     private volatile AutoCloseable kafkaClientMetrics = () -> { };
     private volatile Consumer<byte[], byte[]> consumer;
@@ -68,7 +68,7 @@ public class RetainedConsumer implements SmartLifecycle {
 
     public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
             RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics,
-            io.tributary.session.metrics.SessionMetrics sessionMetrics) {
+            io.tributary.session.metrics.SessionMetrics sessionMetrics, KafkaClients kafkaClients) {
         // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
         this.store = store;
@@ -77,12 +77,12 @@ public class RetainedConsumer implements SmartLifecycle {
         this.transactions = transactions;
         this.clock = clock;
         this.sessionMetrics = sessionMetrics;
+        this.kafkaClients = kafkaClients;
     }
 
     @Override
     public void start() {
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
         // Incremental rebalances (and static membership if configured): a replica that restarts does not make the
         // others give up their partitions.
         config.putAll(properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
@@ -92,9 +92,7 @@ public class RetainedConsumer implements SmartLifecycle {
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // fetch.max.wait.ms stays at Kafka's 500 ms: with fetch.min.bytes 1 a fetch returns as soon as a record is
         // there, so a shorter wait only adds empty fetches on an idle topic.
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        consumer = new KafkaConsumer<>(config);
+        consumer = kafkaClients.consumer(config);
         kafkaClientMetrics = sessionMetrics.bindKafkaClients(consumer);
         consumer.subscribe(List.of(TopicNames.PUBLISH), new ConsumerRebalanceListener() {
             @Override

@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.transport.backpressure.UplinkBudget;
@@ -71,10 +72,10 @@ public class TransportConfiguration {
 
     /** Creates the shared topics and this node's downlink topic before anything consumes or produces. */
     @Bean(destroyMethod = "close")
-    Admin kafkaAdmin(TransportProperties properties, TopicLayout layout) {
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                properties.kafka().bootstrapServers(), AdminClientConfig.CLIENT_ID_CONFIG,
+    Admin kafkaAdmin(TransportProperties properties, TopicLayout layout, KafkaClients kafkaClients) {
+        Admin admin = kafkaClients.admin(Map.of(AdminClientConfig.CLIENT_ID_CONFIG,
                 "tributary-transport-admin-" + properties.nodeId()));
+        kafkaClients.requireAuthenticated(admin, "transport node " + properties.nodeId(), Duration.ofSeconds(30));
         layout.ensureSharedTopics(admin);
         layout.ensureDownlinkTopic(admin, properties.nodeId());
         return admin;
@@ -82,7 +83,7 @@ public class TransportConfiguration {
 
     @Bean(destroyMethod = "close")
     Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin,
-            TransportMetrics metrics) {
+            TransportMetrics metrics, KafkaClients kafkaClients) {
         TransportProperties.Kafka k = properties.kafka();
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
@@ -99,7 +100,7 @@ public class TransportConfiguration {
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config = new java.util.HashMap<>(config);
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression().name);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        KafkaProducer<byte[], byte[]> producer = kafkaClients.producer(config);
         metrics.bindKafkaClients(producer);
         warmUp(producer);
         return producer;
@@ -183,8 +184,8 @@ public class TransportConfiguration {
     /** Started here, before the listener bean: the listener never opens with the node's rules missing. */
     @Bean(destroyMethod = "close")
     MappingRuleFollower mappingRuleFollower(TransportProperties properties, Producer<byte[], byte[]> publishKafkaProducer,
-            MappingRules mappingRules) {
-        MappingRuleFollower follower = new MappingRuleFollower(properties.kafka().bootstrapServers(),
+            MappingRules mappingRules, KafkaClients kafkaClients) {
+        MappingRuleFollower follower = new MappingRuleFollower(kafkaClients,
                 properties.nodeId(), publishKafkaProducer, mappingRules);
         follower.start(Duration.ofSeconds(60));
         return follower;
@@ -244,8 +245,9 @@ public class TransportConfiguration {
     @Bean
     DownlinkConsumer downlinkConsumer(TransportProperties properties, Admin kafkaAdmin,
             LocalSubscriptions subscriptions, ConnectionRegistry registry, OutboundDelivery delivery,
-            Disconnector disconnector, TransportMetrics metrics, SessionQueueReader queueReader) {
-        return new DownlinkConsumer(properties.nodeId(), properties.kafka().bootstrapServers(), subscriptions,
+            Disconnector disconnector, TransportMetrics metrics, SessionQueueReader queueReader,
+            KafkaClients kafkaClients) {
+        return new DownlinkConsumer(properties.nodeId(), kafkaClients, subscriptions,
                 registry, delivery, disconnector, metrics, queueReader);
     }
 

@@ -10,11 +10,9 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -23,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.queue.QueuedNotice;
@@ -50,7 +49,7 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(DownlinkConsumer.class);
 
     private final String nodeId;
-    private final String bootstrapServers;
+    private final KafkaClients kafkaClients;
     private final LocalSubscriptions subscriptions;
     private final ConnectionRegistry registry;
     private final Disconnector disconnector;
@@ -63,12 +62,12 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    public DownlinkConsumer(String nodeId, String bootstrapServers, LocalSubscriptions subscriptions,
+    public DownlinkConsumer(String nodeId, KafkaClients kafkaClients, LocalSubscriptions subscriptions,
             ConnectionRegistry registry, OutboundDelivery delivery, Disconnector disconnector,
             TransportMetrics metrics, SessionQueueReader queueReader) {
         this.queueReader = queueReader;
         this.nodeId = nodeId;
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaClients = kafkaClients;
         this.subscriptions = subscriptions;
         this.registry = registry;
         this.disconnector = disconnector;
@@ -79,15 +78,12 @@ public final class DownlinkConsumer implements SmartLifecycle {
     @Override
     public void start() {
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "tributary-downlink-" + nodeId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // The broker answers a fetch as soon as one byte is there (fetch.min.bytes 1, the default): a record never
         // waits for fetch.max.wait.ms, which only bounds an empty fetch. So it stays at Kafka's 500 ms: a shorter
         // wait adds no latency benefit and makes an idle node send the broker a fetch every few milliseconds.
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        consumer = new KafkaConsumer<>(config);
+        consumer = kafkaClients.consumer(config);
         kafkaClientMetrics = metrics.bindKafkaClients(consumer);
         String topic = TopicNames.downlink(nodeId);
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));

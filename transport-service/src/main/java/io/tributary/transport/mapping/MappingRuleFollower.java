@@ -12,15 +12,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.mapping.MappingRule;
 import io.tributary.common.mapping.MappingRuleRecords;
@@ -44,7 +43,7 @@ public final class MappingRuleFollower implements AutoCloseable {
     /** Pause between attempts to get the metadata of a waiting rule's topic (each may block up to max.block.ms). */
     private static final Duration RETRY = Duration.ofSeconds(5);
 
-    private final String bootstrapServers;
+    private final KafkaClients kafkaClients;
     private final String nodeId;
     private final Producer<byte[], byte[]> producer;
     private final MappingRules rules;
@@ -55,9 +54,9 @@ public final class MappingRuleFollower implements AutoCloseable {
     private volatile Thread thread;
     private volatile boolean running;
 
-    public MappingRuleFollower(String bootstrapServers, String nodeId, Producer<byte[], byte[]> producer,
+    public MappingRuleFollower(KafkaClients kafkaClients, String nodeId, Producer<byte[], byte[]> producer,
             MappingRules rules) {
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaClients = kafkaClients;
         this.nodeId = nodeId;
         this.producer = producer;
         this.rules = rules;
@@ -66,13 +65,10 @@ public final class MappingRuleFollower implements AutoCloseable {
     /** Starts following and waits until the rules that existed at start are applied (or {@code timeout} passed). */
     public void start(Duration timeout) {
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "tributary-transport-rules-" + nodeId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        consumer = new KafkaConsumer<>(config);
+        consumer = kafkaClients.consumer(config);
         TopicPartition partition = new TopicPartition(TopicNames.MAPPING_RULES, 0);
         consumer.assign(List.of(partition));
         consumer.seekToBeginning(List.of(partition));
