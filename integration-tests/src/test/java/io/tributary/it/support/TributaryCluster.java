@@ -231,6 +231,11 @@ public final class TributaryCluster {
         return engines.kafkaBootstrapServers();
     }
 
+    /** The Redis every service of the cluster uses ({@code redis://host:port}). */
+    public String redisUrl() {
+        return engines.redisUrl();
+    }
+
     /** SIGKILL of the Kafka broker process: a crash, not a shutdown. */
     public void killKafka() {
         engines.killKafka();
