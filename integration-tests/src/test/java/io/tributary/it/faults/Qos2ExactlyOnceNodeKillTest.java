@@ -42,7 +42,8 @@ import io.tributary.it.support.TributaryCluster;
  * Exactly-once QoS 2 into Kafka across a kill -9 (issue 17): a persistent-session publisher pipelines 1,000 QoS 2
  * messages into a transport node of its own; while Redis holds writes ({@code CLIENT PAUSE WRITE}), that node gets
  * Kafka's acknowledgement for the messages in flight but cannot record their packet ids, so it sends no PUBREC — the
- * window between Kafka and PUBREC, widened so every run has messages in it; the node is then killed -9. The
+ * window between Kafka and PUBREC, widened so every run has messages in it; a last burst is sent and the node is
+ * killed -9 at once (transactions it leaves open are aborted by the broker, and their re-sends must be stored). The
  * publisher reconnects with its session to a shared node, re-sends (DUP = 1) every PUBLISH it has no PUBREC for,
  * releases the others, and finishes the run there (MQTT 4.3.3, 4.4). A plain Kafka consumer (isolation
  * {@code read_committed}: aborted transactions are not records a consumer sees) then finds every message exactly
@@ -55,6 +56,8 @@ class Qos2ExactlyOnceNodeKillTest {
     private static final int WINDOW = 50;
     /** Sent on the first node before Redis is paused; the rest of the window is in flight when it is killed. */
     private static final int BEFORE_PAUSE = 400;
+    /** Sent right before the kill. */
+    private static final int BURST = 30;
     private static final String RULES = "/api/v1/rules/mqtt-to-kafka";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -86,6 +89,9 @@ class Qos2ExactlyOnceNodeKillTest {
                 publisher.fill(raw);
                 // Long enough for Kafka to acknowledge everything in flight; the PUBRECs wait for Redis.
                 publisher.drainFor(raw, Duration.ofMillis(2000));
+                // And a burst the node is still reading or committing when it dies: transactions left open, which
+                // the broker aborts, so their re-sends must be stored.
+                publisher.burst(raw, BURST);
                 first.process().kill();
             }
             unpauseRedis();
@@ -93,14 +99,26 @@ class Qos2ExactlyOnceNodeKillTest {
             System.out.println("[eos] node killed with " + unacknowledged + " PUBLISHes without PUBREC");
             assertThat(unacknowledged).as("messages in the window between Kafka and PUBREC").isPositive();
 
+            io.tributary.it.support.NodeProbe node1 = new io.tributary.it.support.NodeProbe(cluster, 0);
+            double duplicatesBefore = io.tributary.it.support.NodeProbe.sum(node1.scrape(),
+                    "tributary_qos2_duplicates_total");
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 byte[] connack = connect(raw, clientId, false);
                 assertThat(Mqtt5Packets.sessionPresent(connack)).isTrue();
+                long resent = System.nanoTime();
                 publisher.resend(raw);
+                publisher.drainUntilComplete(raw, Duration.ofSeconds(60));
+                System.out.println("[eos] re-sends and releases finished after "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resent) + " ms");
                 publisher.run(raw, MESSAGES);
                 publisher.drainUntilComplete(raw, Duration.ofSeconds(60));
                 raw.send(Mqtt5Packets.disconnect());
             }
+            double recognised = io.tributary.it.support.NodeProbe.sum(node1.scrape(),
+                    "tributary_qos2_duplicates_total") - duplicatesBefore;
+            System.out.println("[eos] re-sent PUBLISHes found stored by the killed node: " + (long) recognised);
+            // Kafka had the killed node's copies: the path under test was taken, not only re-sends of aborted ones.
+            assertThat(recognised).as("re-sends recognised as stored (tributary_qos2_duplicates_total)").isPositive();
         } finally {
             unpauseRedis();
             first.close();
@@ -157,7 +175,12 @@ class Qos2ExactlyOnceNodeKillTest {
 
         /** Sends until the window is full, without reading. */
         void fill(RawMqtt raw) throws IOException {
-            while (open < WINDOW && next <= MESSAGES) {
+            burst(raw, WINDOW - open);
+        }
+
+        /** Sends {@code count} more, beyond the window, without reading. */
+        void burst(RawMqtt raw, int count) throws IOException {
+            for (int sent = 0; sent < count && next <= MESSAGES; sent++) {
                 state[next] = SENT;
                 open++;
                 raw.send(publish(next++));
