@@ -197,7 +197,7 @@ public class TransportConfiguration {
     /** Off ({@code TRIBUTARY_QOS2_EXACTLY_ONCE=false}): a placeholder, so the listener bean always has one. */
     @Bean(destroyMethod = "close")
     Qos2Beans qos2Beans(TransportProperties properties, Qos2Properties qos2, Admin kafkaAdmin,
-            TransportMetrics metrics) {
+            TransportMetrics metrics, MeterRegistry registry) {
         if (!qos2.exactlyOnce()) {
             return new Qos2Beans(null);
         }
@@ -219,9 +219,12 @@ public class TransportConfiguration {
         TransactionalUplink uplink = new TransactionalUplink(properties.nodeId(),
                 () -> new KafkaProducer<>(config), metrics);
         Qos2MarkerIndex markers = new Qos2MarkerIndex(k.bootstrapServers(), properties.nodeId(), kafkaAdmin);
+        io.micrometer.core.instrument.Gauge.builder("tributary.qos2.markers", markers, Qos2MarkerIndex::size)
+                .description("QoS 2 publishes stored and not yet released (PUBREL), cluster-wide, as this node reads them")
+                .register(registry);
         uplink.start();
         markers.start();
-        return new Qos2Beans(new ExactlyOnceQos2(properties.nodeId(), uplink, markers));
+        return new Qos2Beans(new ExactlyOnceQos2(uplink, markers));
     }
 
     /** Holder of the optional exactly-once QoS 2 parts, closed with the context. */

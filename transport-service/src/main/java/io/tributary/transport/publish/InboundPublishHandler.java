@@ -48,8 +48,9 @@ import io.tributary.transport.uplink.PublishProducer;
  * <p>Exactly-once into Kafka ({@link ExactlyOnceQos2}, when on): a persistent session's QoS 2 PUBLISH is committed in
  * one Kafka transaction with its mapped copies and its marker (client id, session incarnation, packet id), and a
  * re-sent one (DUP = 1) whose packet id the node has no PUBREC record of — its first node died between Kafka and
- * the Redis write — is produced only if no committed marker says it is stored. PUBREL tombstones the marker before
- * PUBCOMP. QoS 0/1 and non-persistent sessions take the plain path.
+ * the Redis write — is produced only if no committed marker (with the same topic and payload digest) says it is
+ * stored. PUBREL tombstones the marker in the next transaction, without waiting. QoS 0/1 and non-persistent sessions
+ * take the plain path.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
@@ -245,16 +246,17 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         Object slot = connection.inboundAcks().expect(packetId, qos);
         if (qos == 2 && exactlyOnce(connection)) {
             String key = Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId);
-            exactlyOnce.store(records, key, publish.fixedHeader().isDup(), (failure, duplicate) -> {
-                release.run();
-                ctx.executor().execute(() -> {
-                    if (duplicate) {
-                        // Stored by a node that died before its PUBREC: acknowledged, not stored again.
-                        metrics.qos2Duplicate();
-                    }
-                    settle(ctx, connection, slot, packetId, 2, v5, failure);
-                });
-            });
+            exactlyOnce.store(records, key, Qos2Markers.digest(topic, payload), publish.fixedHeader().isDup(),
+                    (failure, duplicate) -> {
+                        release.run();
+                        ctx.executor().execute(() -> {
+                            if (duplicate) {
+                                // Stored by a node that died before its PUBREC: acknowledged, not stored again.
+                                metrics.qos2Duplicate();
+                            }
+                            settle(ctx, connection, slot, packetId, 2, v5, failure);
+                        });
+                    });
             return;
         }
         producer.sendAll(records, failure -> {
@@ -377,17 +379,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         if (connection.inboundQos2().contains(packetId) && exactlyOnce(connection)) {
-            // The marker goes first: once PUBCOMP is out, a new message may come with this packet id.
-            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId),
-                    failure -> ctx.executor().execute(() -> {
-                        if (failure != null) {
-                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
-                                    "PUBREL " + packetId + " could not be recorded in Kafka: " + failure);
-                            return;
-                        }
-                        releaseInRedis(ctx, connection, packetId);
-                    }));
-            return;
+            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId));
         }
         releaseInRedis(ctx, connection, packetId);
     }

@@ -5,7 +5,8 @@ import java.util.List;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import io.tributary.transport.uplink.PublishProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Exactly-once QoS 2 into Kafka for persistent sessions: a publish, its mapped copies and its marker (client id,
@@ -15,6 +16,8 @@ import io.tributary.transport.uplink.PublishProducer;
  * ({@link Qos2MarkerIndex}). Absent (null where it is passed) when {@code TRIBUTARY_QOS2_EXACTLY_ONCE} is false.
  */
 public final class ExactlyOnceQos2 {
+
+    private static final Logger log = LoggerFactory.getLogger(ExactlyOnceQos2.class);
 
     /** How a store ended, reported on a Kafka client thread: callers hop back to their event loop. */
     @FunctionalInterface
@@ -26,12 +29,10 @@ public final class ExactlyOnceQos2 {
         void completed(Exception failure, boolean duplicate);
     }
 
-    private final String nodeId;
     private final TransactionalUplink uplink;
     private final Qos2MarkerIndex markers;
 
-    public ExactlyOnceQos2(String nodeId, TransactionalUplink uplink, Qos2MarkerIndex markers) {
-        this.nodeId = nodeId;
+    public ExactlyOnceQos2(TransactionalUplink uplink, Qos2MarkerIndex markers) {
         this.uplink = uplink;
         this.markers = markers;
     }
@@ -42,15 +43,16 @@ public final class ExactlyOnceQos2 {
      * @param resent the PUBLISH has DUP = 1 and its packet id is not among the session's PUBREC'd ids: look for a
      *               stored copy first
      */
-    public void store(List<ProducerRecord<byte[], byte[]>> records, String key, boolean resent, Stored outcome) {
+    public void store(List<ProducerRecord<byte[], byte[]>> records, String key, byte[] digest, boolean resent,
+            Stored outcome) {
         List<ProducerRecord<byte[], byte[]>> all = new ArrayList<>(records.size() + 1);
         all.addAll(records);
-        all.add(Qos2Markers.marker(key, nodeId));
+        all.add(Qos2Markers.marker(key, digest));
         if (!resent) {
             uplink.send(all, failure -> outcome.completed(failure, false));
             return;
         }
-        markers.stored(key).whenComplete((stored, failure) -> {
+        markers.stored(key, digest).whenComplete((stored, failure) -> {
             if (failure != null) {
                 outcome.completed(failure instanceof Exception e ? e : new IllegalStateException(failure), false);
             } else if (stored) {
@@ -61,9 +63,17 @@ public final class ExactlyOnceQos2 {
         });
     }
 
-    /** At PUBREL, before PUBCOMP: the packet id is free for a new message, whose re-send must not match this one. */
-    public void release(String key, PublishProducer.Outcome outcome) {
-        uplink.send(List.of(Qos2Markers.tombstone(key)), outcome);
+    /**
+     * At PUBREL: forgets the marker in the next transaction, without waiting for it (PUBCOMP does not wait: a new
+     * message with the packet id has its own digest, so the marker cannot be taken for it meanwhile).
+     */
+    public void release(String key) {
+        uplink.send(List.of(Qos2Markers.tombstone(key)), failure -> {
+            if (failure != null) {
+                // Left until the topic's retention removes it; it matches only this message's digest.
+                log.debug("QoS 2 marker {} not released: {}", key, failure.toString());
+            }
+        });
     }
 
     public Qos2MarkerIndex markers() {

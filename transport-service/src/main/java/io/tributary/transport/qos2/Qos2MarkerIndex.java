@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -44,13 +43,14 @@ public final class Qos2MarkerIndex implements AutoCloseable {
     private static final TopicPartition PARTITION = new TopicPartition(TopicNames.QOS2_MARKERS, 0);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private record Question(long highWatermark, String key, CompletableFuture<Boolean> answer) {
+    private record Question(long highWatermark, String key, byte[] digest, CompletableFuture<Boolean> answer) {
     }
 
     private final String bootstrapServers;
     private final String nodeId;
     private final Admin admin;
-    private final Set<String> stored = ConcurrentHashMap.newKeySet();
+    /** Key to digest of every committed marker not yet tombstoned. Touched by the follower thread only. */
+    private final Map<String, byte[]> stored = new ConcurrentHashMap<>();
     private final Queue<Question> questions = new ConcurrentLinkedQueue<>();
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile Thread thread;
@@ -80,10 +80,11 @@ public final class Qos2MarkerIndex implements AutoCloseable {
     }
 
     /**
-     * Completes with whether the publish with this {@link Qos2Markers#key key} is stored, once every transaction
+     * Completes with whether the publish with this {@link Qos2Markers#key key} and {@link Qos2Markers#digest digest}
+     * is stored, once every transaction
      * begun before the call is decided; completes exceptionally when Kafka cannot say.
      */
-    public CompletableFuture<Boolean> stored(String key) {
+    public CompletableFuture<Boolean> stored(String key, byte[] digest) {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
         admin.listOffsets(Map.of(PARTITION, OffsetSpec.latest()),
                 new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).partitionResult(PARTITION)
@@ -91,7 +92,7 @@ public final class Qos2MarkerIndex implements AutoCloseable {
                     if (failure != null) {
                         answer.completeExceptionally(failure);
                     } else {
-                        questions.add(new Question(info.offset(), key, answer));
+                        questions.add(new Question(info.offset(), key, digest, answer));
                     }
                 });
         return answer;
@@ -110,7 +111,7 @@ public final class Qos2MarkerIndex implements AutoCloseable {
                     if (record.value() == null) {
                         stored.remove(key);
                     } else {
-                        stored.add(key);
+                        stored.put(key, record.value());
                     }
                 }
                 answer(consumer.position(PARTITION));
@@ -132,7 +133,7 @@ public final class Qos2MarkerIndex implements AutoCloseable {
             Question q = it.next();
             if (position >= q.highWatermark()) {
                 it.remove();
-                q.answer().complete(stored.contains(q.key()));
+                q.answer().complete(java.util.Arrays.equals(stored.get(q.key()), q.digest()));
             }
         }
     }

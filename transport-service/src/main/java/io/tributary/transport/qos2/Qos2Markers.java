@@ -20,12 +20,32 @@ public final class Qos2Markers {
         return clientId + '\n' + sessionIncarnation + '\n' + packetId;
     }
 
-    /** Written in the transaction of the publish record: present exactly when the publish is stored. */
-    public static ProducerRecord<byte[], byte[]> marker(String key, String nodeId) {
-        return new ProducerRecord<>(TopicNames.QOS2_MARKERS, 0, bytes(key), bytes(nodeId));
+    /**
+     * Written in the transaction of the publish record: present exactly when the publish is stored. The value is the
+     * message's {@link #digest}, so a later message that reuses the packet id is not taken for this one while the
+     * tombstone written at PUBREL is still on its way.
+     */
+    public static ProducerRecord<byte[], byte[]> marker(String key, byte[] digest) {
+        return new ProducerRecord<>(TopicNames.QOS2_MARKERS, 0, bytes(key), digest);
     }
 
-    /** At PUBREL: the packet id may carry a new message after PUBCOMP. */
+    /**
+     * SHA-256 of the topic name and payload: a re-sent PUBLISH carries the same message (MQTT 4.3.3), a new message
+     * with the same packet id almost never does.
+     */
+    public static byte[] digest(String topic, byte[] payload) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update(bytes(topic));
+            sha.update((byte) 0);
+            sha.update(payload);
+            return sha.digest();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** After PUBREL: forgets the marker (the packet id may carry a new message after PUBCOMP). */
     public static ProducerRecord<byte[], byte[]> tombstone(String key) {
         return new ProducerRecord<>(TopicNames.QOS2_MARKERS, 0, bytes(key), null);
     }
