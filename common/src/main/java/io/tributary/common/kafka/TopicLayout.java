@@ -27,6 +27,9 @@ import jakarta.validation.constraints.NotNull;
  * start in any order against an empty cluster. Fails fast when the layout is wrong: an exact-subscription topic
  * whose partition count differs from the publish topic would silently misroute.
  *
+ * <p>{@link TopicNames#QOS2_MARKERS} always has one partition: its records are small and few (QoS 2 messages between
+ * storage and PUBREL), and a node checks one partition's high watermark to know every earlier transaction is decided.
+ *
  * @param publishPartitions partitions of {@link TopicNames#PUBLISH} and {@link TopicNames#SUBSCRIPTIONS_EXACT}
  * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}
  * @param downlinkPartitions partitions of each node's downlink topic
@@ -90,6 +93,12 @@ public record TopicLayout(
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
                 .configs(compacted));
         topics.add(new NewTopic(TopicNames.MAPPING_RULES, 1, replicationFactor).configs(compacted));
+        // Compacted (a PUBREL tombstones its marker) and deleted after a week: a marker whose PUBREL never came (the
+        // session ended) must not live forever; a re-send a week late is not de-duplicated.
+        topics.add(new NewTopic(TopicNames.QOS2_MARKERS, 1, replicationFactor).configs(configs(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + ","
+                        + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(7).toMillis()))));
         provision(admin, topics);
         Map<String, TopicDescription> described = describe(admin,
                 Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));

@@ -28,6 +28,15 @@ public final class TopicNames {
      */
     public static final String MAPPING_RULES = "tributary.mapping-rules";
 
+    /**
+     * One record per inbound QoS 2 PUBLISH of a persistent session between its storage and its PUBREL, key
+     * {@code clientId, session creation, packet id} (transport-service {@code Qos2Markers}), written in the
+     * same Kafka transaction as the publish record and its mapped copies; a tombstone at PUBREL. A transport node
+     * that gets a re-sent PUBLISH (DUP = 1) it has no PUBREC record of looks here to know whether the first copy is
+     * stored. Compacted, one partition, every transport node reads all of it.
+     */
+    public static final String QOS2_MARKERS = "tributary.qos2-markers";
+
     /** Prefix of the per-transport-node downlink topics: deliveries and control commands for that node. */
     public static final String DOWNLINK_PREFIX = "tributary.downlink.";
 

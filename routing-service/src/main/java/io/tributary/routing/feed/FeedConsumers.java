@@ -45,10 +45,15 @@ public final class FeedConsumers {
      * outputs are acknowledged; a brand-new group starts at the earliest offset so that nothing published before the
      * first router started is lost. Rebalances are incremental and membership may be static ({@link GroupMembership}):
      * a router that joins, leaves or restarts does not make the others give up partitions they keep.
+     *
+     * <p>Isolation read_committed: transport nodes write exactly-once QoS 2 publishes in Kafka transactions, and the
+     * copy of a transaction a killed node left undecided is aborted, never routed. Records of other producers are not
+     * transactional and are read as before, once no earlier transaction on their partition is still open.
      */
     public Consumer<byte[], byte[]> publishConsumer() {
         Map<String, Object> config = base("publish");
         config.putAll(membership.consumerConfig(groupId));
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);

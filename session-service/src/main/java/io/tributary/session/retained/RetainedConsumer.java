@@ -88,6 +88,8 @@ public class RetainedConsumer implements SmartLifecycle {
         config.putAll(properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.kafka().group().clientId("session-service", "retained"));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // Exactly-once QoS 2 publishes are written in Kafka transactions: an aborted copy must not become retained.
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // A new group must see every retained message still in the topic, not only later ones.
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // fetch.max.wait.ms stays at Kafka's 500 ms: with fetch.min.bytes 1 a fetch returns as soon as a record is

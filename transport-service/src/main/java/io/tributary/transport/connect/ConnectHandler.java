@@ -1,7 +1,9 @@
 package io.tributary.transport.connect;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -254,7 +256,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                         "node incarnation changed during CONNECT");
                 return;
             }
-            if (connection.queueCursor() != null && response.sessionPresent() && context.inboundQos2() != null) {
+            if (connection.queueCursor() != null && context.inboundQos2() != null
+                    && (response.sessionPresent() || context.qos2ExactlyOnce())) {
                 loadInboundQos2(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
                 return;
             }
@@ -268,7 +271,17 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
      */
     private void loadInboundQos2(ChannelHandlerContext ctx, ClientConnection connection,
             SessionApi.ConnectResponse response, boolean assignedId, boolean keepAliveChanged) {
-        context.inboundQos2().inboundQos2Ids(connection.clientId()).whenComplete((ids, failure) ->
+        CompletableFuture<List<Integer>> loaded = response.sessionPresent()
+                ? context.inboundQos2().inboundQos2Ids(connection.clientId())
+                : CompletableFuture.completedFuture(List.of());
+        // Exactly-once QoS 2 keys its markers by session incarnation too: read it along (one Redis round trip).
+        CompletableFuture<String> incarnation = context.qos2ExactlyOnce()
+                ? context.inboundQos2().sessionIncarnation(connection.clientId())
+                : CompletableFuture.completedFuture(null);
+        loaded.thenCombine(incarnation, (ids, created) -> {
+            connection.qos2Incarnation(created);
+            return ids;
+        }).whenComplete((ids, failure) ->
                 ctx.executor().execute(() -> {
                     if (failure != null) {
                         // Accepting without them could store a re-sent QoS 2 publish twice; the session opened at
@@ -375,7 +388,15 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
             SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
             PublishProducer producer, Disconnector disconnector, TransportMetrics metrics, NodeRegistration liveness,
-            SessionQueueReader queueReader, InboundQos2Store inboundQos2) {
+            SessionQueueReader queueReader, InboundQos2Store inboundQos2, boolean qos2ExactlyOnce) {
+
+        public ConnectContext(io.tributary.transport.config.TransportProperties properties,
+                SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
+                PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
+                NodeRegistration liveness, SessionQueueReader queueReader, InboundQos2Store inboundQos2) {
+            this(properties, sessions, registry, subscriptions, producer, disconnector, metrics, liveness, queueReader,
+                    inboundQos2, false);
+        }
 
         /** Without inbound QoS 2 ids across connections (tests without Redis). */
         public ConnectContext(io.tributary.transport.config.TransportProperties properties,

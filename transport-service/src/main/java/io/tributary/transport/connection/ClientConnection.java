@@ -70,6 +70,8 @@ public final class ClientConnection {
     private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>(1); // grows when used; most stay empty
     /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
     private Set<Integer> inboundQos2;
+    /** When session-service created the persistent session (exactly-once QoS 2 keys); null when not read. */
+    private String qos2Incarnation;
     private final InboundAcks inboundAcks = new InboundAcks();
     /** Bytes of outbound QoS 1/2 messages held for this client: in flight plus queued. */
     private long outboundBytes;
@@ -307,6 +309,14 @@ public final class ClientConnection {
 
     public InboundAcks inboundAcks() {
         return inboundAcks;
+    }
+
+    public String qos2Incarnation() {
+        return qos2Incarnation;
+    }
+
+    public void qos2Incarnation(String incarnation) {
+        this.qos2Incarnation = incarnation;
     }
 
     public Set<Integer> inboundQos2() {

@@ -35,6 +35,7 @@ public final class TransportMetrics {
     private final ByteCountingHandler byteCounting;
     private final Counter connectsAccepted;
     private final Counter sessionQueueFailures;
+    private final Counter qos2Duplicates;
     private final ConcurrentMap<String, Counter> connectsRefused = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
@@ -75,6 +76,9 @@ public final class TransportMetrics {
         connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
         sessionQueueFailures = Counter.builder("tributary.session.queue.failures")
                 .description("Session queue commands that failed (retried, or the message comes again later)")
+                .register(registry);
+        qos2Duplicates = Counter.builder("tributary.qos2.duplicates")
+                .description("Re-sent QoS 2 publishes found stored by a committed marker: acknowledged, not stored again")
                 .register(registry);
     }
 
@@ -191,6 +195,11 @@ public final class TransportMetrics {
     public void aclDenied(String action) {
         aclDenials.computeIfAbsent(action, a -> Counter.builder("tributary.acl.denied").tag("action", a)
                 .description("PUBLISH / SUBSCRIBE refused by the connection's ACL").register(registry)).increment();
+    }
+
+    /** A re-sent QoS 2 publish was stored already (by a node that died before its PUBREC): not stored again. */
+    public void qos2Duplicate() {
+        qos2Duplicates.increment();
     }
 
     /** A Redis command of the session queues failed (it is retried, or the message comes again later). */

@@ -29,6 +29,8 @@ import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.qos2.ExactlyOnceQos2;
+import io.tributary.transport.qos2.Qos2Markers;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**
@@ -42,6 +44,13 @@ import io.tributary.transport.uplink.PublishProducer;
  * persistent session also in {@link InboundQos2Store} (Redis), written before PUBREC and removed before PUBCOMP, so a
  * client that reconnects to any node with its session and re-sends a PUBLISH is acknowledged, not stored again.
  * The connection's copy is loaded from the store at CONNECT, so no PUBLISH waits for Redis.
+ *
+ * <p>Exactly-once into Kafka ({@link ExactlyOnceQos2}, when on): a persistent session's QoS 2 PUBLISH is committed in
+ * one Kafka transaction with its mapped copies and its marker (client id, session incarnation, packet id), and a
+ * re-sent one (DUP = 1) whose packet id the node has no PUBREC record of — its first node died between Kafka and
+ * the Redis write — is produced only if no committed marker (with the same topic and payload digest) says it is
+ * stored. PUBREL tombstones the marker in the next transaction, without waiting. QoS 0/1 and non-persistent sessions
+ * take the plain path.
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
@@ -60,6 +69,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final ClientLimits limits;
     private final MappingRules mappings;
     private final boolean generateTraceparent;
+    /** Null: QoS 2 is de-duplicated through Redis only (docs/guarantees.md). */
+    private final ExactlyOnceQos2 exactlyOnce;
 
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
@@ -85,6 +96,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
             TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
             ClientLimits limits, MappingRules mappings, boolean generateTraceparent) {
+        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, mappings,
+                generateTraceparent, null);
+    }
+
+    /** @param exactlyOnce exactly-once QoS 2 into Kafka for persistent sessions; null for Redis de-duplication only */
+    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
+            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
+            ClientLimits limits, MappingRules mappings, boolean generateTraceparent, ExactlyOnceQos2 exactlyOnce) {
+        this.exactlyOnce = exactlyOnce;
         this.limits = limits;
         this.mappings = mappings;
         this.generateTraceparent = generateTraceparent;
@@ -224,6 +244,21 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Object slot = connection.inboundAcks().expect(packetId, qos);
+        if (qos == 2 && exactlyOnce(connection)) {
+            String key = Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId);
+            exactlyOnce.store(records, key, Qos2Markers.digest(topic, payload), publish.fixedHeader().isDup(),
+                    (failure, duplicate) -> {
+                        release.run();
+                        ctx.executor().execute(() -> {
+                            if (duplicate) {
+                                // Stored by a node that died before its PUBREC: acknowledged, not stored again.
+                                metrics.qos2Duplicate();
+                            }
+                            settle(ctx, connection, slot, packetId, 2, v5, failure);
+                        });
+                    });
+            return;
+        }
         producer.sendAll(records, failure -> {
             release.run();
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
@@ -343,6 +378,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
+        if (connection.inboundQos2().contains(packetId) && exactlyOnce(connection)) {
+            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId));
+        }
+        releaseInRedis(ctx, connection, packetId);
+    }
+
+    private void releaseInRedis(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         if (connection.inboundQos2().contains(packetId) && persistent(connection)) {
             // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
             qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
@@ -367,6 +409,11 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
                 ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
                 connection.isMqtt5()));
+    }
+
+    /** Exactly-once into Kafka applies to persistent sessions whose incarnation was read at CONNECT. */
+    private boolean exactlyOnce(ClientConnection connection) {
+        return exactlyOnce != null && persistent(connection) && connection.qos2Incarnation() != null;
     }
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */

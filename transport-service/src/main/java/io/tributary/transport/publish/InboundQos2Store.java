@@ -20,6 +20,12 @@ public interface InboundQos2Store {
      */
     CompletableFuture<Boolean> recordInboundQos2(String clientId, int packetId);
 
+    /**
+     * The session's incarnation: when session-service created its queue keys, so the QoS 2 de-duplication keys of a
+     * session never match those of an earlier session of the same client id. Null when the session is not persistent.
+     */
+    CompletableFuture<String> sessionIncarnation(String clientId);
+
     /** Forgets {@code packetId} at PUBREL, before PUBCOMP is sent. */
     CompletableFuture<Long> releaseInboundQos2(String clientId, int packetId);
 }

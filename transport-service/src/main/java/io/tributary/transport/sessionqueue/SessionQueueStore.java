@@ -241,6 +241,13 @@ public final class SessionQueueStore implements AutoCloseable, InboundQos2Store 
     }
 
     @Override
+    public CompletableFuture<String> sessionIncarnation(String clientId) {
+        return call(() -> connection().async().hget(bytes(SessionQueueKeys.meta(clientId)),
+                bytes(SessionQueueKeys.CREATED)).toCompletableFuture()
+                .thenApply(b -> b == null ? null : new String(b, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    @Override
     public CompletableFuture<Long> releaseInboundQos2(String clientId, int packetId) {
         return call(() -> connection().async().srem(bytes(SessionQueueKeys.inboundQos2(clientId)),
                 bytes(Integer.toString(packetId))).toCompletableFuture());
