@@ -89,6 +89,10 @@ final class HistoryReader {
             Duration wait = remaining(deadlineNanos);
             int partitionCount = consumer.partitionsFor(TopicNames.PUBLISH, wait).size();
             List<TopicPartition> partitions = partitions(filters, partitionCount);
+            // Assigned before the offset look-ups (the client warns about offsets of partitions it does not hold);
+            // read one at a time, the others paused.
+            consumer.assign(partitions);
+            consumer.pause(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, remaining(deadlineNanos));
             Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions, remaining(deadlineNanos));
             Map<TopicPartition, Long> query = new HashMap<>();
@@ -130,7 +134,7 @@ final class HistoryReader {
             TopicPartition tp, long floor, long end, int keep, Collection<String> filters, long deadlineNanos,
             BooleanSupplier cancelled) {
         Deque<ConsumerRecord<byte[], byte[]>> found = new ArrayDeque<>();
-        consumer.assign(List.of(tp));
+        consumer.resume(List.of(tp));
         long hi = end;
         long window = FIRST_WINDOW;
         while (hi > floor && found.size() < keep) {
@@ -154,6 +158,7 @@ final class HistoryReader {
             hi = lo;
             window = Math.min(MAX_WINDOW, window * 4);
         }
+        consumer.pause(List.of(tp));
         while (found.size() > keep) {
             found.removeFirst();
         }
