@@ -143,6 +143,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
                 disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
+                if (replay != null && !replay.refused()) {
+                    replays.release();
+                }
                 return;
             }
             String problem = sharedFilter ? SharedFilters.problem(filter) : TopicFilters.topicFilterProblem(filter);
