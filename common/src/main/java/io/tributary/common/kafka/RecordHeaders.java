@@ -64,7 +64,19 @@ public final class RecordHeaders {
      */
     public static final String QUEUED = "tributary.queued";
 
+    /**
+     * On downlink deliveries: where the message is in the publish topic, partition (4 bytes) and offset (8 bytes),
+     * big-endian. A transport node replaying history from the publish topic uses it to join the replay and the
+     * live deliveries without a gap or a duplicate. Written by the router, never taken from a publisher.
+     */
+    public static final String SOURCE = "tributary.source";
+
     private RecordHeaders() {
+    }
+
+    /** The {@link #SOURCE} header value of a publish record at {@code partition} / {@code offset}. */
+    public static byte[] source(int partition, long offset) {
+        return java.nio.ByteBuffer.allocate(12).putInt(partition).putLong(offset).array();
     }
 
     public static byte[] int32(int value) {

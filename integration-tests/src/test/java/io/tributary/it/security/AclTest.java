@@ -223,4 +223,45 @@ class AclTest {
                 .payload(bytes("x")).send()).isInstanceOf(Mqtt5PubAckException.class);
         again.disconnect();
     }
+
+    /**
+     * Replay (issue 16) reads only what the subscriber may read: the SUBSCRIBE's ACL check applies to the filter
+     * asking for history, so a filter reaching beyond the ACL is refused (0x87) with no history, and one inside it
+     * replays only its own topics.
+     */
+    @Test
+    void replay_gives_only_history_the_acl_lets_the_subscriber_read() throws Exception {
+        String user = Clients.id("acl-rp");
+        String root = Clients.id("aclr");
+        api.create(AuthApi.credential(user, null, "pw", List.of(), List.of(root + "/public/#")));
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("acl-rpub"));
+        publisher.connect();
+        publisher.publishWith().topic(root + "/secret").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("secret")).send();
+        publisher.publishWith().topic(root + "/public/news").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("news"))
+                .send();
+        publisher.disconnect();
+
+        Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(0), Clients.id("acl-rsub"));
+        AuthenticationTest.connect(subscriber, user, "pw");
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+            List<Mqtt5SubAckReasonCode> codes;
+            try {
+                codes = subscriber.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE)
+                        .userProperties().add("replay-last", "10").applyUserProperties().send().getReasonCodes();
+            } catch (Mqtt5SubAckException e) {
+                codes = e.getMqttMessage().getReasonCodes();
+            }
+            assertThat(codes).containsExactly(Mqtt5SubAckReasonCode.NOT_AUTHORIZED);
+            assertThat(received.receive(2, TimeUnit.SECONDS)).as("no history through a refused filter").isEmpty();
+
+            subscriber.subscribeWith().topicFilter(root + "/public/+").qos(MqttQos.AT_LEAST_ONCE)
+                    .userProperties().add("replay-last", "10").applyUserProperties().send();
+            Optional<Mqtt5Publish> first = received.receive(15, TimeUnit.SECONDS);
+            assertThat(first).isPresent();
+            assertThat(first.get().getTopic().toString()).isEqualTo(root + "/public/news");
+            assertThat(received.receive(2, TimeUnit.SECONDS)).as("nothing outside the ACL").isEmpty();
+        } finally {
+            subscriber.disconnect();
+        }
+    }
 }

@@ -224,6 +224,8 @@ public final class DownlinkFanout {
         // A publisher cannot choose members or queues: headers of those names on the publish are never passed on.
         headers.remove(RecordHeaders.SHARED_TARGETS);
         headers.remove(RecordHeaders.QUEUED);
+        headers.remove(RecordHeaders.SOURCE);
+        headers.add(RecordHeaders.SOURCE, RecordHeaders.source(publish.partition(), publish.offset()));
         if (!sharedTargets.isEmpty()) {
             headers.add(RecordHeaders.SHARED_TARGETS, SharedTargets.encode(sharedTargets));
         }

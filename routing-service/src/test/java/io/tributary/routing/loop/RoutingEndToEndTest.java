@@ -134,7 +134,8 @@ class RoutingEndToEndTest {
                 new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher")),
                 new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "z", RecordHeaders.utf8("first")),
                 new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "a", RecordHeaders.utf8("second")));
-        send(new ProducerRecord<>(TopicNames.PUBLISH, null, utf8("fan/out"), utf8("payload"), headers));
+        org.apache.kafka.clients.producer.RecordMetadata published = send(new ProducerRecord<>(TopicNames.PUBLISH,
+                null, utf8("fan/out"), utf8("payload"), headers));
 
         for (String node : List.of("node-a", "node-b")) {
             List<ConsumerRecord<byte[], byte[]>> received = readDownlink(node, 1);
@@ -142,7 +143,11 @@ class RoutingEndToEndTest {
             ConsumerRecord<byte[], byte[]> delivery = received.get(0);
             assertThat(utf8(delivery.key())).isEqualTo("fan/out");
             assertThat(utf8(delivery.value())).isEqualTo("payload");
-            assertThat(delivery.headers().toArray()).containsExactlyElementsOf(headers);
+            List<Header> expected = new java.util.ArrayList<>(headers);
+            // Plus where the message is in the publish topic, which a replaying node joins its replay on.
+            expected.add(new RecordHeader(RecordHeaders.SOURCE,
+                    RecordHeaders.source(published.partition(), published.offset())));
+            assertThat(delivery.headers().toArray()).containsExactlyElementsOf(expected);
         }
         String metrics = scrape("/actuator/prometheus");
         assertThat(metric(metrics, "tributary_routing_dropped_total\\{[^}]*reason=\"unknown_node\"[^}]*\\}"))
@@ -367,9 +372,9 @@ class RoutingEndToEndTest {
         send(record);
     }
 
-    private static void send(ProducerRecord<byte[], byte[]> record) {
+    private static org.apache.kafka.clients.producer.RecordMetadata send(ProducerRecord<byte[], byte[]> record) {
         try {
-            producer.send(record).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return producer.send(record).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new AssertionError("cannot produce to " + record.topic(), e);
         }

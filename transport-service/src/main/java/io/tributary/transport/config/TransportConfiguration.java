@@ -57,6 +57,8 @@ import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.sys.SysProperties;
 import io.tributary.transport.trace.TraceProperties;
+import io.tributary.transport.replay.ReplayProperties;
+import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sys.SysStatsPublisher;
 import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
@@ -298,6 +300,14 @@ public class TransportConfiguration {
                 registry, delivery, disconnector, metrics, queueReader);
     }
 
+    @Bean(destroyMethod = "close")
+    Replays replays(TransportProperties properties, ReplayProperties replay, OutboundDelivery delivery,
+            Disconnector disconnector, TransportMetrics metrics, KafkaClients kafkaClients) {
+        // Live messages held behind a history: as many as may wait behind a subscriber's in-flight window.
+        return new Replays(properties.nodeId(), kafkaClients, replay,
+                properties.mqtt().maxQueuedPerConnection(), delivery, disconnector, metrics);
+    }
+
     @Bean
     NodeHeartbeat nodeHeartbeat(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, Disconnector disconnector) {
@@ -344,7 +354,7 @@ public class TransportConfiguration {
             SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
             ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain,
             MappingRules mappingRules, MappingRuleFollower mappingRuleFollower, TraceProperties trace,
-            Qos2Beans qos2) throws Exception {
+            Qos2Beans qos2, Replays replays) throws Exception {
         String nodeId = properties.nodeId();
         ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
                 registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
@@ -354,7 +364,8 @@ public class TransportConfiguration {
                 new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
                         uplinkBudget, sessionQueueStore, clientLimits, mappingRules, trace.generate(),
                         qos2.exactlyOnce()),
-                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits),
+                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits,
+                        replays),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),

@@ -60,6 +60,8 @@ public final class ClientConnection {
      * closes, and so a message from its session queue can be matched against this connection alone.
      */
     private Map<String, LocalSubscriptions.Options> localFilters; // created on first use, as the two below
+    /** Replays of this connection still joining live traffic (see replay/ReplaySeam); null until the first. */
+    private List<Object> replays;
     /** Where this connection reads its session queue; null when the session ends with the connection. */
     private final QueueCursor queueCursor;
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
@@ -262,6 +264,28 @@ public final class ClientConnection {
             localFilters = new HashMap<>();
         }
         return localFilters;
+    }
+
+    /**
+     * The replays of this connection whose seam with live traffic still applies, or null when it never asked for
+     * one: a null test is all a live delivery costs a connection that does not replay. Event loop only; the
+     * elements are {@code replay.ReplaySeam}, kept opaque so that this class does not depend on that package.
+     */
+    public List<Object> replays() {
+        return replays;
+    }
+
+    /** The replays list, created on first use. Event loop only. */
+    public List<Object> replaysCreated() {
+        if (replays == null) {
+            replays = new ArrayList<>(1);
+        }
+        return replays;
+    }
+
+    /** Event loop only. */
+    public void clearReplays() {
+        replays = null;
     }
 
     /**

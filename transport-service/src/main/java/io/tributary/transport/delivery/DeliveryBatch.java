@@ -20,10 +20,13 @@ final class DeliveryBatch {
     /**
      * One message for one connection.
      *
-     * @param frame this subscriber's reference to a {@link SharedPublishFrame}, or null: whoever holds the delivery
-     *              either writes it or releases it
+     * @param frame     this subscriber's reference to a {@link SharedPublishFrame}, or null: whoever holds the
+     *                  delivery either writes it or releases it
+     * @param partition where the message is in the publish topic (the record's {@code tributary.source}), -1 when
+     *                  the record did not say
+     * @param offset    its offset there, -1 when unknown
      */
-    record Delivery(ClientConnection connection, OutboundMessage message, ByteBuf frame) {
+    record Delivery(ClientConnection connection, OutboundMessage message, ByteBuf frame, int partition, long offset) {
     }
 
     private final OutboundDelivery delivery;
@@ -39,9 +42,9 @@ final class DeliveryBatch {
         this.polledAtNanos = polledAtNanos;
     }
 
-    void add(ClientConnection connection, OutboundMessage message, ByteBuf frame) {
+    void add(ClientConnection connection, OutboundMessage message, ByteBuf frame, int partition, long offset) {
         byLoop.computeIfAbsent(connection.channel().eventLoop(), loop -> new ArrayList<>())
-                .add(new Delivery(connection, message, frame));
+                .add(new Delivery(connection, message, frame, partition, offset));
     }
 
     /** Hands what was added to the event loops, one task each, and starts over. */

@@ -176,6 +176,9 @@ public final class DownlinkConsumer implements SmartLifecycle {
                 wake(wake.getKey(), wake.getValue());
             }
         }
+        byte[] source = RecordHeaders.readBytes(record.headers(), RecordHeaders.SOURCE);
+        int partition = source != null && source.length == 12 ? java.nio.ByteBuffer.wrap(source).getInt() : -1;
+        long offset = partition >= 0 ? java.nio.ByteBuffer.wrap(source).getLong(4) : -1;
         SharedQos0 shared = new SharedQos0(topic, payload, mqtt5);
         try {
             subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
@@ -191,11 +194,11 @@ public final class DownlinkConsumer implements SmartLifecycle {
                 boolean deliveredRetain = retain && match.retainAsPublished();
                 if (deliveredQos == 0 && match.subscriptionIds().length == 0) {
                     batch.add(connection, shared.message(deliveredRetain),
-                            connection.isMqtt5() ? null : shared.frame(deliveredRetain));
+                            connection.isMqtt5() ? null : shared.frame(deliveredRetain), partition, offset);
                     return;
                 }
                 batch.add(connection, new OutboundMessage(topic, payload, deliveredQos, deliveredRetain, mqtt5,
-                        match.subscriptionIds()), null);
+                        match.subscriptionIds()), null, partition, offset);
             });
         } finally {
             shared.release();

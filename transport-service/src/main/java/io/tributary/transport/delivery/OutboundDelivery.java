@@ -57,6 +57,30 @@ public final class OutboundDelivery {
     /** Null when the node serves no session queues (unit tests of the in-memory path). */
     private final SessionQueueStore queueStore;
     private Consumer<ClientConnection> slotFreed = connection -> { };
+    private Consumer<ClientConnection> replayRoom = connection -> { };
+    private LiveGate liveGate = (connection, message, partition, offset) -> false;
+
+    /**
+     * Sees the live deliveries of connections that replay history (see {@code replay.ReplaySeam}), on their event
+     * loop, before they are written.
+     */
+    public interface LiveGate {
+        /**
+         * @param partition publish partition of the message, -1 when the downlink record did not say
+         * @param offset    its offset there, -1 when unknown
+         * @return true when the gate took the message (held or dropped): it is not written now
+         */
+        boolean intercept(ClientConnection connection, OutboundMessage message, int partition, long offset);
+    }
+
+    /**
+     * Installs the gate for connections that replay, and what is told when such a connection may take more (an
+     * acknowledgement freed a slot, the socket drained).
+     */
+    public void onReplay(LiveGate gate, Consumer<ClientConnection> room) {
+        this.liveGate = gate;
+        this.replayRoom = room;
+    }
 
     public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits) {
         this(metrics, disconnector, limits, null);
@@ -129,6 +153,11 @@ public final class OutboundDelivery {
         long[] sent = new long[3];
         Set<Channel> written = new LinkedHashSet<>();
         for (DeliveryBatch.Delivery d : deliveries) {
+            if (d.connection().replays() != null
+                    && liveGate.intercept(d.connection(), d.message(), d.partition(), d.offset())) {
+                release(d.frame());
+                continue;
+            }
             if (deliver(d.connection(), d.message(), d.frame(), false)) {
                 sent[d.message().qos()]++;
                 written.add(d.connection().channel());
@@ -347,6 +376,9 @@ public final class OutboundDelivery {
         }
         if (connection.queueCursor() != null && freeSlots(connection) > 0) {
             slotFreed.accept(connection);
+        }
+        if (connection.replays() != null) {
+            replayRoom.accept(connection);
         }
     }
 

@@ -41,6 +41,8 @@ public final class TransportMetrics {
     private final ConcurrentMap<String, Counter> protocolErrors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> readPauses = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> aclDenials = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> replays = new ConcurrentHashMap<>();
+    private final Counter replayedMessages;
 
     public TransportMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -73,6 +75,8 @@ public final class TransportMetrics {
         for (String reason : EAGER_DROP_REASONS) {
             dropped(reason, 0);
         }
+        replayedMessages = Counter.builder("tributary.replayed.messages")
+                .description("messages read from the publish topic's history for replays").register(registry);
         connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
         sessionQueueFailures = Counter.builder("tributary.session.queue.failures")
                 .description("Session queue commands that failed (retried, or the message comes again later)")
@@ -189,6 +193,18 @@ public final class TransportMetrics {
         drops.computeIfAbsent(reason,
                 r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry))
                 .increment(count);
+    }
+
+    /** A replay of history to a subscriber, by outcome ({@code started}, {@code refused}, {@code failed}). */
+    public void replay(String outcome) {
+        replays.computeIfAbsent(outcome, o -> Counter.builder("tributary.replays").tag("outcome", o)
+                .description("replays of the publish topic's history asked for in a SUBSCRIBE").register(registry))
+                .increment();
+    }
+
+    /** Messages of one replay's history, handed over for sending. */
+    public void replayedMessages(int count) {
+        replayedMessages.increment(count);
     }
 
     /** A PUBLISH or SUBSCRIBE refused by the connection's ACL ({@code action} publish / subscribe). */

@@ -1,8 +1,13 @@
 package io.tributary.transport.subscribe;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -31,6 +36,8 @@ import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.replay.ReplayRequest;
+import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
@@ -41,6 +48,8 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
  * granted subscription must get (session-service applied Retain Handling); they are sent right after SUBACK.
  * Shared subscriptions ({@code $share/g/f}, MQTT 5 section 4.8.2, also from 3.x clients) go the same way; which
  * member gets a message is decided by the routers, and they never get retained messages at SUBSCRIBE.
+ * An MQTT 5 SUBSCRIBE may ask for history ({@link ReplayRequest}); its filters then start a replay once they are in
+ * the local index, or are refused (0x83 / 0x97) with the reason when the request cannot run.
  */
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
@@ -50,6 +59,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int TOPIC_FILTER_INVALID = 0x8F;
     private static final int NOT_AUTHORIZED = 0x87;
     private static final int QUOTA_EXCEEDED = 0x97;
+    private static final Logger log = LoggerFactory.getLogger(SubscribeHandler.class);
 
     private final String nodeId;
     private final SessionServiceClient sessions;
@@ -58,14 +68,18 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private final OutboundDelivery delivery;
     private final TransportMetrics metrics;
     private final ClientLimits limits;
+    /** Null when the node offers no replay (unit tests): replay properties are then not looked at. */
+    private final Replays replays;
 
     public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
             Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics) {
-        this(nodeId, sessions, subscriptions, disconnector, delivery, metrics, ClientLimits.NONE);
+        this(nodeId, sessions, subscriptions, disconnector, delivery, metrics, ClientLimits.NONE, null);
     }
 
     public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
-            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics, ClientLimits limits) {
+            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics, ClientLimits limits,
+            Replays replays) {
+        this.replays = replays;
         this.limits = limits;
         this.metrics = metrics;
         this.nodeId = nodeId;
@@ -108,6 +122,13 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             }
             subscriptionId = ids.isEmpty() ? 0 : (Integer) ids.get(0).value();
         }
+        // MQTT 3.x has no user properties: only MQTT 5 can ask for a replay.
+        ReplayRequest.Verdict replay = v5 && replays != null
+                ? replays.verdict(connection, message.idAndPropertiesVariableHeader().properties()) : null;
+        if (replay != null && replay.refused()) {
+            metrics.replay("refused");
+            log.info("Replay refused to '{}': {}", connection.clientId(), replay.problem());
+        }
         int[] codes = new int[requested.size()];
         List<String> problems = new ArrayList<>();
         List<Integer> forwardedIndexes = new ArrayList<>();
@@ -122,6 +143,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
                 disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
+                if (replay != null && !replay.refused()) {
+                    replays.release();
+                }
                 return;
             }
             String problem = sharedFilter ? SharedFilters.problem(filter) : TopicFilters.topicFilterProblem(filter);
@@ -141,6 +165,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 codes[i] = v5 ? QUOTA_EXCEEDED : FAILURE_V3;
                 problems.add("'" + filter + "': subscription limit reached");
                 limits.subscriptionRefused(connection, filter);
+            } else if (replay != null && (replay.refused() || sharedFilter)) {
+                // Not subscribed either: a subscriber asking for history must not take live traffic alone for it.
+                codes[i] = replay.refused() ? replay.code() : ReplayRequest.NOT_ACCEPTED;
+                problems.add("'" + filter + "': " + (replay.refused() ? replay.problem()
+                        : "replay is not offered for shared subscriptions"));
             } else {
                 if (!connection.localFilters().containsKey(filter)) {
                     newFilters++;
@@ -152,7 +181,11 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         subscriptionId == 0 ? null : subscriptionId));
             }
         }
+        boolean replayGranted = replay != null && !replay.refused();
         if (forwarded.isEmpty()) {
+            if (replayGranted) {
+                replays.release();
+            }
             ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
             SubscriptionBarrier.settled(ctx.channel());
             return;
@@ -165,46 +198,81 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         connection.serialSessionCall(() -> sessions.subscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     limits.pendingSubscriptions(connection, -pendingNew);
-                    if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
-                        connection.markTakenOver();
-                        disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
-                        return;
-                    }
-                    if (!ctx.channel().isActive()) {
-                        // Closed while session-service answered: its local subscriptions are already gone, and
-                        // adding these now would leave a dead subscriber in the node's index.
-                        return;
-                    }
-                    List<OutboundMessage> retained = new ArrayList<>();
-                    long now = System.currentTimeMillis();
-                    for (int j = 0; j < forwardedIndexes.size(); j++) {
-                        int code = failure != null || response.reasonCodes().size() <= j ? UNSPECIFIED_ERROR
-                                : response.reasonCodes().get(j);
-                        if (!v5 && code >= 0x80) {
-                            code = FAILURE_V3;
-                        }
-                        codes[forwardedIndexes.get(j)] = code;
-                        SessionApi.Subscription s = forwarded.get(j);
-                        if (code <= 2) {
-                            subscriptions.add(connection, s.filter(), new LocalSubscriptions.Options(code,
-                                    s.noLocal(), s.retainAsPublished(), finalSubscriptionId));
-                            if (response.retained() != null && response.retained().size() > j) {
-                                retained.addAll(RetainedDeliveries.of(response.retained().get(j), code,
-                                        finalSubscriptionId, now));
+                    Map<String, LocalSubscriptions.Options> replayed = new LinkedHashMap<>();
+                    boolean answered = false;
+                    try {
+                        answered = subscribed(ctx, connection, packetId, v5, codes, problems, forwardedIndexes,
+                                forwarded, finalSubscriptionId, response, failure, replayGranted ? replayed : null);
+                    } finally {
+                        if (replayGranted) {
+                            if (!answered || replayed.isEmpty()) {
+                                replays.release();
+                            } else {
+                                replays.start(connection, replayed, replay.request());
                             }
-                        } else {
-                            problems.add("'" + s.filter() + "': "
-                                    + (failure != null ? "the subscription could not be recorded" : "refused"));
                         }
                     }
-                    ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
-                    // After SUBACK, through the same path as live messages (in-flight window, aliases, size limit).
-                    for (OutboundMessage m : retained) {
-                        delivery.deliver(connection, m);
+                    if (answered) {
+                        // In effect (recorded, in the feed, in the local index): packets sent behind it may go on.
+                        SubscriptionBarrier.settled(ctx.channel());
                     }
-                    // In effect (recorded, in the feed, in the local index): packets sent behind it may go on.
-                    SubscriptionBarrier.settled(ctx.channel());
                 }));
+    }
+
+    /**
+     * The session-service answer to a SUBSCRIBE, on the event loop: granted subscriptions into the local index,
+     * SUBACK, retained messages.
+     *
+     * @param replayed collects the granted subscriptions a replay was asked for, or null when none was
+     * @return false when the connection is closing instead (taken over, closed meanwhile): no SUBACK was sent
+     */
+    private boolean subscribed(ChannelHandlerContext ctx, ClientConnection connection, int packetId, boolean v5,
+            int[] codes, List<String> problems, List<Integer> forwardedIndexes,
+            List<SessionApi.Subscription> forwarded, int finalSubscriptionId, SessionApi.SubscribeResponse response, Throwable failure,
+            Map<String, LocalSubscriptions.Options> replayed) {
+        if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
+            connection.markTakenOver();
+            disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+            return false;
+        }
+        if (!ctx.channel().isActive()) {
+            // Closed while session-service answered: its local subscriptions are already gone, and
+            // adding these now would leave a dead subscriber in the node's index.
+            return false;
+        }
+        List<OutboundMessage> retained = new ArrayList<>();
+        long now = System.currentTimeMillis();
+        for (int j = 0; j < forwardedIndexes.size(); j++) {
+            int code = failure != null || response.reasonCodes().size() <= j ? UNSPECIFIED_ERROR
+                    : response.reasonCodes().get(j);
+            if (!v5 && code >= 0x80) {
+                code = FAILURE_V3;
+            }
+            codes[forwardedIndexes.get(j)] = code;
+            SessionApi.Subscription s = forwarded.get(j);
+            if (code <= 2) {
+                LocalSubscriptions.Options options = new LocalSubscriptions.Options(code,
+                        s.noLocal(), s.retainAsPublished(), finalSubscriptionId);
+                subscriptions.add(connection, s.filter(), options);
+                Replays.forget(connection, s.filter());
+                if (replayed != null) {
+                    replayed.put(s.filter(), options);
+                }
+                if (response.retained() != null && response.retained().size() > j) {
+                    retained.addAll(RetainedDeliveries.of(response.retained().get(j), code,
+                            finalSubscriptionId, now));
+                }
+            } else {
+                problems.add("'" + s.filter() + "': "
+                        + (failure != null ? "the subscription could not be recorded" : "refused"));
+            }
+        }
+        ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
+        // After SUBACK, through the same path as live messages (in-flight window, aliases, size limit).
+        for (OutboundMessage m : retained) {
+            delivery.deliver(connection, m);
+        }
+        return true;
     }
 
     private void onUnsubscribe(ChannelHandlerContext ctx, ClientConnection connection,
@@ -235,6 +303,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                                         : (short) UNSPECIFIED_ERROR;
                         if (ok) {
                             subscriptions.remove(connection, filters.get(i));
+                            Replays.forget(connection, filters.get(i));
                         } else if (codes[i] >= 0x80) {
                             problems.add("'" + filters.get(i) + "': " + (failure != null
                                     ? "the unsubscription could not be recorded" : "refused"));

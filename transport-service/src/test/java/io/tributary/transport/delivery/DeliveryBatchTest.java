@@ -72,8 +72,8 @@ class DeliveryBatchTest {
 
         DeliveryBatch batch = new DeliveryBatch(delivery);
         batch.begin(System.nanoTime());
-        batch.add(first, message, frame.retainedDuplicate());
-        batch.add(second, message, frame.retainedDuplicate());
+        batch.add(first, message, frame.retainedDuplicate(), 0, 1);
+        batch.add(second, message, frame.retainedDuplicate(), 0, 1);
         batch.dispatch();
         frame.release(); // the consumer thread's own reference
         assertThat(frame.refCnt()).isEqualTo(2);
@@ -99,7 +99,8 @@ class DeliveryBatchTest {
                 false);
         DeliveryBatch batch = new DeliveryBatch(delivery);
         batch.begin(System.nanoTime());
-        batch.add(closed, new OutboundMessage("t", new byte[] {1}, 0, false, null), frame.retainedDuplicate());
+        batch.add(closed, new OutboundMessage("t", new byte[] {1}, 0, false, null), frame.retainedDuplicate(),
+                -1, -1);
         frame.release();
         channel.close();
         batch.dispatch();
@@ -116,7 +117,7 @@ class DeliveryBatchTest {
         DeliveryBatch batch = new DeliveryBatch(delivery);
         batch.begin(System.nanoTime());
         for (int i = 0; i < 3; i++) {
-            batch.add(c, new OutboundMessage("t/" + i, new byte[] {(byte) i}, 1, false, null), null);
+            batch.add(c, new OutboundMessage("t/" + i, new byte[] {(byte) i}, 1, false, null), null, 0, i);
         }
         batch.dispatch();
         channel.runPendingTasks();

@@ -1,0 +1,237 @@
+package io.tributary.it.kafka;
+
+import static io.tributary.it.support.Clients.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
+
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+
+/**
+ * Replay from Kafka (issue 16): an MQTT 5 SUBSCRIBE with user property {@code replay-from} or {@code replay-last}
+ * gets the matching messages still in {@code tributary.publish}, in order, then live traffic, with nothing missing
+ * and nothing twice at the seam. Subscribers and publishers are on different transport nodes (the shared cluster's
+ * publish topic has 4 partitions, so a wildcard reads several).
+ */
+@ExtendWith(LogsOnFailure.class)
+class ReplayTest {
+
+    private static TributaryCluster cluster;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        cluster = TributaryCluster.shared();
+    }
+
+    /**
+     * Three publishers, one per topic, publish 20 messages each before the SUBSCRIBE and keep publishing while it
+     * happens; the subscriber asks for everything since before the first one. Every topic must arrive complete,
+     * once each, in publish order: a gap or a duplicate at the seam between history and live traffic fails it.
+     */
+    @Test
+    void replay_from_joins_history_and_live_traffic_with_nothing_missing_and_nothing_twice() throws Exception {
+        String root = id("replay-seam");
+        List<String> topics = List.of(root + "/a", root + "/b", root + "/c");
+        Instant before = Instant.now().minusSeconds(1);
+        Map<String, Integer> published = new ConcurrentHashMap<>();
+        List<Mqtt5BlockingClient> publishers = new ArrayList<>();
+        for (String topic : topics) {
+            Mqtt5BlockingClient p = Clients.hive5(cluster.mqttPort(0), id("rp-pub"));
+            p.connect();
+            publishers.add(p);
+            published.put(topic, 0);
+        }
+        for (int i = 0; i < 20; i++) {
+            for (int t = 0; t < topics.size(); t++) {
+                publish(publishers.get(t), topics.get(t), published);
+            }
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (int t = 0; t < topics.size(); t++) {
+            Mqtt5BlockingClient p = publishers.get(t);
+            String topic = topics.get(t);
+            running.add(CompletableFuture.runAsync(() -> {
+                while (!stop.get()) {
+                    publish(p, topic, published);
+                    // At most ~200/s per topic: the history stays below TRIBUTARY_REPLAY_MAX_MESSAGES (1000).
+                    LockSupport.parkNanos(5_000_000);
+                }
+            }));
+        }
+        Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(1), id("rp-sub"));
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+            Thread.sleep(300);
+            subscriber.subscribe(Mqtt5Subscribe.builder().topicFilter(root + "/+").qos(MqttQos.AT_LEAST_ONCE)
+                    .userProperties().add("replay-from", before.toString()).applyUserProperties().build());
+            Thread.sleep(1500);
+            stop.set(true);
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            int total = published.values().stream().mapToInt(Integer::intValue).sum();
+            assertThat(total).as("publishes acknowledged").isGreaterThan(3 * 25);
+
+            Map<String, List<Integer>> got = receive(received, total, 20);
+            assertThat(received.receive(1, TimeUnit.SECONDS)).as("nothing more").isEmpty();
+            for (String topic : topics) {
+                List<Integer> expected = new ArrayList<>();
+                for (int i = 0; i < published.get(topic); i++) {
+                    expected.add(i);
+                }
+                assertThat(got.get(topic)).as("%s: every message once, in order", topic)
+                        .containsExactlyElementsOf(expected);
+            }
+        } finally {
+            subscriber.disconnect();
+            publishers.forEach(Mqtt5BlockingClient::disconnect);
+        }
+    }
+
+    /**
+     * {@code replay-last} N: the last N matching messages, on an exact filter (one partition) and on a wildcard
+     * (merged over the partitions by publish time), then live messages once.
+     */
+    @Test
+    void replay_last_gives_the_last_n_messages_on_an_exact_filter_and_on_a_wildcard() throws Exception {
+        String root = id("replay-last");
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("rl-pub"));
+        publisher.connect();
+        Map<String, Integer> published = new ConcurrentHashMap<>();
+        for (int i = 0; i < 20; i++) {
+            publish(publisher, root + "/x", published);
+        }
+        for (int i = 0; i < 5; i++) {
+            publish(publisher, root + "/y", published);
+        }
+        publish(publisher, root + "/y/deeper", published);
+
+        Mqtt5BlockingClient exact = Clients.hive5(cluster.mqttPort(1), id("rl-exact"));
+        exact.connect();
+        Mqtt5BlockingClient wildcard = Clients.hive5(cluster.mqttPort(1), id("rl-wild"));
+        wildcard.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes exactIn = exact.publishes(MqttGlobalPublishFilter.ALL);
+                Mqtt5BlockingClient.Mqtt5Publishes wildIn = wildcard.publishes(MqttGlobalPublishFilter.ALL)) {
+            exact.subscribe(replay(root + "/x", "replay-last", "7"));
+            wildcard.subscribe(replay(root + "/+", "replay-last", "10"));
+
+            Map<String, List<Integer>> fromExact = receive(exactIn, 7, 15);
+            assertThat(fromExact).containsExactly(Map.entry(root + "/x", List.of(13, 14, 15, 16, 17, 18, 19)));
+            Map<String, List<Integer>> fromWildcard = receive(wildIn, 10, 15);
+            assertThat(fromWildcard.get(root + "/x")).containsExactly(15, 16, 17, 18, 19);
+            assertThat(fromWildcard.get(root + "/y")).containsExactly(0, 1, 2, 3, 4);
+
+            publish(publisher, root + "/x", published);
+            assertThat(receive(exactIn, 1, 15)).containsExactly(Map.entry(root + "/x", List.of(20)));
+            assertThat(receive(wildIn, 1, 15)).containsExactly(Map.entry(root + "/x", List.of(20)));
+            assertThat(exactIn.receive(1, TimeUnit.SECONDS)).as("nothing twice").isEmpty();
+            assertThat(wildIn.receive(1, TimeUnit.SECONDS)).as("nothing twice").isEmpty();
+        } finally {
+            exact.disconnect();
+            wildcard.disconnect();
+            publisher.disconnect();
+        }
+    }
+
+    /**
+     * Past the limits (N above {@code TRIBUTARY_REPLAY_MAX_MESSAGES}, a start further back than
+     * {@code TRIBUTARY_REPLAY_MAX_AGE}): SUBACK 0x97 Quota exceeded; a value that is not one: 0x83 Implementation
+     * specific error; a session with a session queue: 0x83. A refused filter is not subscribed either.
+     */
+    @Test
+    void requests_past_the_limits_get_0x97_and_unusable_ones_0x83_and_are_not_subscribed() throws Exception {
+        String root = id("replay-limits");
+        Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(1), id("rq-sub"));
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+            assertThat(refusal(subscriber, replay(root + "/#", "replay-last", "1000000")))
+                    .isEqualTo(Mqtt5SubAckReasonCode.QUOTA_EXCEEDED);
+            assertThat(refusal(subscriber, replay(root + "/#", "replay-from", "2000-01-01T00:00:00Z")))
+                    .isEqualTo(Mqtt5SubAckReasonCode.QUOTA_EXCEEDED);
+            assertThat(refusal(subscriber, replay(root + "/#", "replay-from", "yesterday")))
+                    .isEqualTo(Mqtt5SubAckReasonCode.IMPLEMENTATION_SPECIFIC_ERROR);
+            assertThat(refusal(subscriber, replay(root + "/#", "replay-last", "-3")))
+                    .isEqualTo(Mqtt5SubAckReasonCode.IMPLEMENTATION_SPECIFIC_ERROR);
+
+            Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("rq-pub"));
+            publisher.connect();
+            publish(publisher, root + "/t", new ConcurrentHashMap<>());
+            publisher.disconnect();
+            assertThat(received.receive(2, TimeUnit.SECONDS)).as("refused filters are not subscribed").isEmpty();
+        } finally {
+            subscriber.disconnect();
+        }
+        Mqtt5BlockingClient persistent = Clients.hive5(cluster.mqttPort(1), id("rq-pers"));
+        persistent.connectWith().cleanStart(true).sessionExpiryInterval(60).send();
+        try {
+            assertThat(refusal(persistent, replay(root + "/#", "replay-last", "5")))
+                    .isEqualTo(Mqtt5SubAckReasonCode.IMPLEMENTATION_SPECIFIC_ERROR);
+        } finally {
+            persistent.disconnectWith().sessionExpiryInterval(0).send();
+        }
+    }
+
+    static Mqtt5Subscribe replay(String filter, String property, String value) {
+        return Mqtt5Subscribe.builder().topicFilter(filter).qos(MqttQos.AT_LEAST_ONCE).userProperties()
+                .add(property, value).applyUserProperties().build();
+    }
+
+    static Mqtt5SubAckReasonCode refusal(Mqtt5BlockingClient client, Mqtt5Subscribe subscribe) {
+        Mqtt5SubAck ack;
+        try {
+            ack = client.subscribe(subscribe);
+        } catch (Mqtt5SubAckException e) {
+            ack = e.getMqttMessage();
+        }
+        assertThat(ack.getReasonCodes()).hasSize(1);
+        return ack.getReasonCodes().get(0);
+    }
+
+    /** Publishes the next number of {@code topic} at QoS 1; counts it once acknowledged. */
+    static void publish(Mqtt5BlockingClient publisher, String topic, Map<String, Integer> published) {
+        int n = published.getOrDefault(topic, 0);
+        publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE)
+                .payload(Integer.toString(n).getBytes(StandardCharsets.UTF_8)).send();
+        published.put(topic, n + 1);
+    }
+
+    /** Receives {@code count} messages, by topic in arrival order. */
+    static Map<String, List<Integer>> receive(Mqtt5BlockingClient.Mqtt5Publishes received, int count,
+            int timeoutSeconds) throws InterruptedException {
+        Map<String, List<Integer>> got = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        for (int i = 0; i < count; i++) {
+            long left = deadline - System.nanoTime();
+            Optional<Mqtt5Publish> p = received.receive(Math.max(1, left), TimeUnit.NANOSECONDS);
+            assertThat(p).as("message %d of %d (so far %s)", i + 1, count, got).isPresent();
+            got.computeIfAbsent(p.get().getTopic().toString(), t -> new ArrayList<>())
+                    .add(Integer.parseInt(new String(p.get().getPayloadAsBytes(), StandardCharsets.UTF_8)));
+        }
+        return got;
+    }
+}

@@ -1,0 +1,305 @@
+package io.tributary.transport.replay;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.PublishRecords;
+import io.tributary.transport.subscribe.LocalSubscriptions;
+
+/**
+ * Runs the replays of this node: decides whether a SUBSCRIBE's request may run, reads its history on a replay
+ * thread ({@link HistoryReader}), joins it to live traffic ({@link ReplaySeam}) and sends it through
+ * {@link OutboundDelivery} as fast as the subscriber takes it: QoS 1/2 messages only into free in-flight slots,
+ * QoS 0 only while the socket is writable, so a replay never overflows the limits that protect the node, and
+ * resumes when an acknowledgement or a drained socket makes room. Event-loop work is bounded per task.
+ */
+public final class Replays implements OutboundDelivery.LiveGate {
+
+    private static final Logger log = LoggerFactory.getLogger(Replays.class);
+    private static final int SENT_PER_TASK = 256;
+    private static final int[] NONE = new int[0];
+
+    private final ReplayProperties limits;
+    private final OutboundDelivery delivery;
+    private final Disconnector disconnector;
+    private final TransportMetrics metrics;
+    private final HistoryReader reader;
+    /** Live messages held per connection behind its history at most; beyond, the client is disconnected. */
+    private final int maxHeld;
+    private final AtomicInteger running = new AtomicInteger();
+    private final ExecutorService threads;
+
+    public Replays(String nodeId, KafkaClients kafkaClients, ReplayProperties limits, int maxHeld,
+            OutboundDelivery delivery, Disconnector disconnector, TransportMetrics metrics) {
+        this.limits = limits;
+        this.maxHeld = maxHeld;
+        this.delivery = delivery;
+        this.disconnector = disconnector;
+        this.metrics = metrics;
+        this.reader = new HistoryReader(kafkaClients, "tributary-replay-" + nodeId);
+        AtomicInteger n = new AtomicInteger();
+        this.threads = Executors.newFixedThreadPool(limits.maxConcurrent(), r -> {
+            Thread t = new Thread(r, "replay-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        delivery.onReplay(this, this::pump);
+    }
+
+    /**
+     * The verdict on a SUBSCRIBE's replay properties for this connection, or null when it asks for none. A granted
+     * verdict holds one of the node's replay slots: {@link #start} or {@link #release} gives it back.
+     */
+    public ReplayRequest.Verdict verdict(ClientConnection connection, MqttProperties properties) {
+        ReplayRequest.Verdict verdict = ReplayRequest.of(properties, limits, System.currentTimeMillis());
+        if (verdict == null || verdict.refused()) {
+            return verdict;
+        }
+        if (connection.queueCursor() != null) {
+            // Its QoS 1/2 messages come from its session queue, which is not joined to a replay.
+            return new ReplayRequest.Verdict(null, ReplayRequest.NOT_ACCEPTED,
+                    "replay is offered to sessions that end with the connection (Session Expiry Interval 0)");
+        }
+        if (replaying(connection)) {
+            return new ReplayRequest.Verdict(null, ReplayRequest.QUOTA_EXCEEDED,
+                    "a replay is already running on this connection");
+        }
+        if (running.incrementAndGet() > limits.maxConcurrent()) {
+            running.decrementAndGet();
+            return new ReplayRequest.Verdict(null, ReplayRequest.QUOTA_EXCEEDED,
+                    "this node runs " + limits.maxConcurrent() + " replays already");
+        }
+        return verdict;
+    }
+
+    /** Gives back the slot of a granted verdict that will not run (no filter of the SUBSCRIBE was granted). */
+    public void release() {
+        running.decrementAndGet();
+    }
+
+    /**
+     * Starts the replay of a granted verdict. Called on the event loop in the task that put {@code granted} into the
+     * local index, before any live delivery for them can run there.
+     *
+     * @param granted the subscriptions the SUBSCRIBE made, with their options (none shared)
+     */
+    public void start(ClientConnection connection, Map<String, LocalSubscriptions.Options> granted,
+            ReplayRequest request) {
+        List<Object> seams = connection.replaysCreated();
+        seams.removeIf(s -> granted.keySet().stream().anyMatch(((ReplaySeam) s)::forget));
+        ReplaySeam seam = new ReplaySeam(new LinkedHashSet<>(granted.keySet()));
+        seams.add(seam);
+        long now = System.currentTimeMillis();
+        long from = Math.max(now - limits.maxAge().toMillis(), request.from() == null ? 0
+                : request.from().toEpochMilli());
+        int keep = request.last() > 0 ? request.last() : limits.maxMessages();
+        long deadline = System.nanoTime() + limits.timeout().toNanos();
+        metrics.replay("started");
+        log.debug("Replay for '{}' of {} ({}) starts", connection.clientId(), granted.keySet(), request);
+        try {
+            threads.execute(() -> {
+                try {
+                    HistoryReader.History history = reader.read(granted.keySet(), keep, from, deadline,
+                            () -> !connection.channel().isActive());
+                    List<OutboundMessage> messages = messages(history.records(), granted, connection.clientId(),
+                            System.currentTimeMillis());
+                    connection.channel().eventLoop().execute(() -> historyRead(connection, seam, messages,
+                            history.endOffsets()));
+                } catch (RuntimeException e) {
+                    executeOrDrop(connection, () -> failed(connection, seam, e));
+                } finally {
+                    running.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            running.decrementAndGet();
+            failed(connection, seam, e);
+        }
+    }
+
+    private static void executeOrDrop(ClientConnection connection, Runnable task) {
+        try {
+            connection.channel().eventLoop().execute(task);
+        } catch (RejectedExecutionException e) {
+            // The event loop is shutting down with its connections.
+        }
+    }
+
+    private void historyRead(ClientConnection connection, ReplaySeam seam, List<OutboundMessage> messages,
+            Map<Integer, Long> endOffsets) {
+        if (!connection.channel().isActive()) {
+            return;
+        }
+        int covered = seam.historyRead(messages, endOffsets);
+        metrics.replayedMessages(messages.size());
+        log.info("Replay for '{}' of {}: {} messages up to publish offsets {}; {} live copies already in them",
+                connection.clientId(), seam.filters(), messages.size(), endOffsets, covered);
+        pump(connection);
+    }
+
+    private void failed(ClientConnection connection, ReplaySeam seam, Exception e) {
+        metrics.replay("failed");
+        List<Object> seams = connection.replays();
+        if (seams != null) {
+            seams.remove(seam);
+        }
+        if (connection.channel().isActive()) {
+            // The subscriptions are live, but the history asked for cannot be delivered whole: the client learns it
+            // and can subscribe again from the last message it got.
+            disconnector.disconnect(connection.channel(), (byte) ReplayRequest.NOT_ACCEPTED, null,
+                    "replay failed: " + e.getMessage());
+        }
+    }
+
+    /** Whether a replay of this connection has not delivered all of its history and held messages yet. */
+    private static boolean replaying(ClientConnection connection) {
+        List<Object> seams = connection.replays();
+        if (seams == null) {
+            return false;
+        }
+        for (Object s : seams) {
+            if (((ReplaySeam) s).state() != ReplaySeam.State.DONE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean intercept(ClientConnection connection, OutboundMessage message, int partition, long offset) {
+        for (Object s : connection.replays()) {
+            ReplaySeam seam = (ReplaySeam) s;
+            switch (seam.onLive(message.topic(), partition, offset)) {
+                case PASS -> {
+                    continue;
+                }
+                case DROP -> {
+                    return true;
+                }
+                case HOLD -> {
+                    if (seam.held() >= maxHeld) {
+                        metrics.dropped("replay_held_full");
+                        disconnector.disconnect(connection.channel(), (byte) ReplayRequest.QUOTA_EXCEEDED, null,
+                                "more than " + maxHeld + " live messages waiting behind the replay");
+                        return true;
+                    }
+                    seam.hold(message, partition, offset);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Sends what the replays of {@code connection} have ready, as far as it has room. Event loop. */
+    public void pump(ClientConnection connection) {
+        List<Object> seams = connection.replays();
+        if (seams == null || !connection.channel().isActive()) {
+            return;
+        }
+        for (Object s : seams) {
+            ReplaySeam seam = (ReplaySeam) s;
+            int budget = SENT_PER_TASK;
+            OutboundMessage next;
+            while ((next = seam.peek()) != null) {
+                if (!room(connection, next)) {
+                    return;
+                }
+                if (budget-- == 0) {
+                    // Room left and more to send: the rest in a later task, so other connections get their turn.
+                    connection.channel().eventLoop().execute(() -> pump(connection));
+                    return;
+                }
+                seam.take();
+                delivery.deliver(connection, next);
+            }
+        }
+    }
+
+    private boolean room(ClientConnection connection, OutboundMessage next) {
+        return next.qos() == 0 ? connection.channel().isWritable() : delivery.freeSlots(connection) > 0;
+    }
+
+    /** The subscription to {@code filter} ended: a finished replay's seam no longer drops its late copies. */
+    public static void forget(ClientConnection connection, String filter) {
+        List<Object> seams = connection.replays();
+        if (seams != null) {
+            seams.removeIf(s -> ((ReplaySeam) s).forget(filter));
+            if (seams.isEmpty()) {
+                connection.clearReplays();
+            }
+        }
+    }
+
+    /**
+     * Outbound messages for the records of a history, as a live delivery would make them: one copy per record, at
+     * the highest QoS of the matching subscriptions (at most the published one), RETAIN only where Retain As
+     * Published, the remaining message expiry (expired ones left out), no-local honoured, their identifiers.
+     */
+    static List<OutboundMessage> messages(List<ConsumerRecord<byte[], byte[]>> records,
+            Map<String, LocalSubscriptions.Options> granted, String clientId, long nowMillis) {
+        List<OutboundMessage> out = new ArrayList<>(records.size());
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String topic = new String(r.key(), StandardCharsets.UTF_8);
+            String publisher = RecordHeaders.readString(r.headers(), RecordHeaders.CLIENT_ID);
+            int qos = -1;
+            boolean retainAsPublished = false;
+            int[] ids = NONE;
+            for (Map.Entry<String, LocalSubscriptions.Options> e : granted.entrySet()) {
+                LocalSubscriptions.Options o = e.getValue();
+                if (!TopicFilters.matches(e.getKey(), topic) || o.noLocal() && clientId.equals(publisher)) {
+                    continue;
+                }
+                qos = Math.max(qos, o.qos());
+                retainAsPublished |= o.retainAsPublished();
+                if (o.subscriptionId() != 0) {
+                    ids = Arrays.copyOf(ids, ids.length + 1);
+                    ids[ids.length - 1] = o.subscriptionId();
+                }
+            }
+            if (qos < 0) {
+                continue;
+            }
+            MqttProperties properties = PublishRecords.deliveryProperties(r.headers(), nowMillis);
+            if (properties == null) {
+                continue;
+            }
+            boolean retain = retainAsPublished && RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
+            out.add(new OutboundMessage(topic, r.value() == null ? new byte[0] : r.value(),
+                    Math.min(qos, PublishRecords.qosOf(r.headers())), retain, properties, ids));
+        }
+        return out;
+    }
+
+    /** Stops the replay threads; a replay still reading ends with its connection. */
+    public void close() {
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
