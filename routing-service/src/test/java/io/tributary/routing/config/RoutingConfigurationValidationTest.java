@@ -41,6 +41,7 @@ class RoutingConfigurationValidationTest {
                     "tributary.routing.produce-timeout=30s",
                     "tributary.routing.produce-max-block=5s",
                     "tributary.routing.producer-linger=0ms",
+                    "tributary.routing.commit-interval=200ms",
                     "tributary.routing.downlink-refresh-interval=2s",
                     "tributary.routing.downlink-miss-refresh-interval=1s",
                     "tributary.routing.retry-backoff-min=200ms",
