@@ -38,6 +38,7 @@ final class CommandLine {
     int ioThreads;
     int sourceAddresses;
     int maxConnections = 2_000_000;
+    int warmUpConnections;
     boolean html = true;
     /** Load may go to non-loopback targets: only when asked for (the cluster perf Jobs target a Service). */
     boolean allowRemote;
@@ -89,6 +90,7 @@ final class CommandLine {
                 case "--io-threads" -> cl.ioThreads = (int) positive(arg, value);
                 case "--source-addresses" -> cl.sourceAddresses = (int) positive(arg, value);
                 case "--max-connections" -> cl.maxConnections = (int) positive(arg, value);
+                case "--warm-up-connections" -> cl.warmUpConnections = (int) positive(arg, value);
                 default -> throw new IllegalArgumentException("unknown option " + arg + " (see --help)");
             }
         }
@@ -100,13 +102,14 @@ final class CommandLine {
         List<Long> pids = rawPids.stream().map(CommandLine::pid).toList();
         return new RunOptions(scenario, role, targets, warmUp, duration, scale, rateFactor, ramp,
                 runId != null ? runId : newRunId(), label, outDir, pids, rawPatterns, ioThreads, sourceAddresses,
-                maxConnections, html, allowRemote);
+                maxConnections, html, allowRemote, warmUpConnections);
     }
 
     /** Options shared by both sides of compare; targets and broker processes come from {@link #compareSides()}. */
     RunOptions compareBase(Path scenario) {
         return new RunOptions(scenario, role, List.of(), warmUp, duration, scale, rateFactor, ramp, newRunId(), label,
-                outDir, List.of(), List.of(), ioThreads, sourceAddresses, maxConnections, html, allowRemote);
+                outDir, List.of(), List.of(), ioThreads, sourceAddresses, maxConnections, html, allowRemote,
+                warmUpConnections);
     }
 
     /** The two sides of compare: {@code --target a=host:port}, {@code --broker-pgrep a=PATTERN}, ... */

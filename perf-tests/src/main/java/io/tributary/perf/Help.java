@@ -29,6 +29,8 @@ final class Help {
               --scale F                 multiply every group's count by F
               --rate-factor F           multiply every publisher's rate by F (find a broker's limit)
               --ramp R                  every group connects at R connections per second
+              --warm-up-connections N   first open and close N clean connections at the first group's ramp,
+                                        not measured: a cold generator adds 100s of ms to its first connects
               --broker-pid PID          sample this process's CPU and RSS (repeatable)
               --broker-pgrep PATTERN    sample every process whose command line matches (pgrep -f; repeatable)
               --io-threads N            event loop threads (default: one per core)

@@ -33,6 +33,7 @@ public final class LoadRun {
     private static final Duration SETTLE_AFTER_CONNECT = Duration.ofSeconds(2);
     private static final Duration READY_GRACE = Duration.ofSeconds(40);
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
+    private static final Duration WARM_UP_SETTLE = Duration.ofSeconds(2);
     private static final int MAX_FAILURE_REASONS = 20;
 
     private final Scenario scenario;
@@ -93,6 +94,10 @@ public final class LoadRun {
         scenario.subscribers().forEach(g -> endpoints.addAll(g.client().targets()));
         scenario.connections().forEach(c -> endpoints.addAll(c.targets()));
         boolean tls = endpoints.stream().anyMatch(Endpoint::tls);
+        if (options.warmUpConnections() > 0) {
+            warmUpConnections(subscriberPlans, publisherPlans, sourceAddresses, tls, endpoints);
+            hardDeadlineNanos = System.nanoTime() + budget.toNanos();
+        }
         Instant started = Instant.now();
         console.printf("run %s: scenario %s, role %s, target %s, %d connections (%d source addresses), budget %ds%n",
                 options.runId(), scenario.name(), role.label(), endpoints, planned, sourceAddresses,
@@ -192,6 +197,27 @@ public final class LoadRun {
                 }
             }
         };
+    }
+
+    /**
+     * Opens and closes the unmeasured warm-up connections ({@link ConnectionWarmUp}), then gives the broker a moment
+     * to finish their disconnects so they do not compete with the measured ramp.
+     */
+    private void warmUpConnections(List<GroupPlan> subscriberPlans, List<GroupPlan> publisherPlans,
+            int sourceAddresses, boolean tls, Set<Endpoint> endpoints) throws InterruptedException {
+        List<GroupPlan> groups = new ArrayList<>(subscriberPlans);
+        groups.addAll(publisherPlans);
+        if (groups.isEmpty()) {
+            return;
+        }
+        ConnectionWarmUp.Outcome outcome = ConnectionWarmUp.run(options.warmUpConnections(), groups.get(0),
+                options.runId(), scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, options.allowRemote(),
+                List.copyOf(endpoints), console);
+        if (outcome.failed() > 0 || outcome.ready() < outcome.opened()) {
+            warn("warm-up: " + outcome.failed() + " of " + outcome.opened() + " connections failed and "
+                    + (outcome.opened() - outcome.ready() - outcome.failed()) + " never settled");
+        }
+        sleepBounded(WARM_UP_SETTLE);
     }
 
     /** Waits until every opened connection is ready or failed, at most READY_GRACE without progress. */

@@ -20,11 +20,14 @@ import io.tributary.perf.scenario.Endpoint;
  * @param brokerPids      processes to sample for CPU and RSS
  * @param brokerPatterns  pgrep -f patterns resolved to more PIDs at start
  * @param maxConnections  refuse to start when the scenario would open more than this in one process
+ * @param warmUpConnections connections opened and closed before the measured ramp, not measured (0 = none): a
+ *                        cold load generator (JIT, first connections of its event loops) adds hundreds of
+ *                        milliseconds to the first connects whichever broker it measures
  */
 public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, Duration warmUp, Duration duration,
                          double scale, double rateFactor, double ramp, String runId, String label, Path outDir,
                          List<Long> brokerPids, List<String> brokerPatterns, int ioThreads, int sourceAddresses,
-                         int maxConnections, boolean html, boolean allowRemote) {
+                         int maxConnections, boolean html, boolean allowRemote, int warmUpConnections) {
 
     public RunOptions {
         targets = List.copyOf(targets);
@@ -34,11 +37,13 @@ public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, D
 
     public RunOptions withTargets(List<Endpoint> newTargets, String newLabel, List<Long> pids, List<String> patterns) {
         return new RunOptions(scenarioFile, role, newTargets, warmUp, duration, scale, rateFactor, ramp, runId,
-                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote);
+                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote,
+                warmUpConnections);
     }
 
     public RunOptions withRunId(String newRunId) {
         return new RunOptions(scenarioFile, role, targets, warmUp, duration, scale, rateFactor, ramp, newRunId, label,
-                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote);
+                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote,
+                warmUpConnections);
     }
 }

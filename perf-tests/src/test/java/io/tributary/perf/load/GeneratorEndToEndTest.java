@@ -72,8 +72,12 @@ class GeneratorEndToEndTest {
     }
 
     private static RunOptions options(Role role, String runId, Path out) {
+        return options(role, runId, out, 0);
+    }
+
+    private static RunOptions options(Role role, String runId, Path out, int warmUpConnections) {
         return new RunOptions(Path.of("test.yaml"), role, List.of(), null, null, 1, 1, 0, runId, "moquette", out,
-                List.of(ProcessHandle.current().pid()), List.of(), 2, 0, 10_000, false, false);
+                List.of(ProcessHandle.current().pid()), List.of(), 2, 0, 10_000, false, false, warmUpConnections);
     }
 
     private static RunResult run(Scenario scenario, RunOptions options) throws InterruptedException {
@@ -191,5 +195,30 @@ class GeneratorEndToEndTest {
         assertThat(r.connect().count()).isEqualTo(60);
         assertThat(r.measuredSeconds()).isGreaterThanOrEqualTo(Duration.ofSeconds(2).toSeconds());
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("hold");
+    }
+
+    @Test
+    void warmUpConnectionsAreOpenedAndClosedBeforeTheRampAndNotMeasured(@TempDir Path out) throws Exception {
+        Scenario scenario = scenario("""
+                name: storm
+                duration: 1s
+                targets: [127.0.0.1:1]
+                connections:
+                  - {name: storm, count: 20, ramp: 200, keep-alive: 30s}
+                """);
+
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        RunResult r = new LoadRun(scenario, options(Role.ALL, "warm1", out, 35),
+                new PrintStream(console, true, StandardCharsets.UTF_8)).run();
+
+        brokerKeptEveryConnection(r);
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("warm-up: 35 connections", "warm-up: 35 ready, 0 failed");
+        // Only the measured ramp counts: the warm-up's 35 connects are in no figure of the result.
+        assertThat(r.connections().attempted()).isEqualTo(20);
+        assertThat(r.connections().established()).isEqualTo(20);
+        assertThat(r.connections().peakConnected()).isEqualTo(20);
+        assertThat(r.connect().count()).isEqualTo(20);
+        assertThat(printed.indexOf("warm-up: 35 ready")).isLessThan(printed.indexOf("run warm1"));
     }
 }
