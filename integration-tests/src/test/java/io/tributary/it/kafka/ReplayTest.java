@@ -196,6 +196,63 @@ class ReplayTest {
         }
     }
 
+    /**
+     * A {@code replay-from} matching more than {@code TRIBUTARY_REPLAY_MAX_MESSAGES} (1000 here) delivers the newest
+     * 1000, and its first message carries user property {@code replay-truncated} = {@code true}, so the client knows
+     * the history does not reach back to the time it asked for. A history that fits, and a {@code replay-last} (which
+     * gets exactly what it asked for), carry no such property.
+     */
+    @Test
+    void a_replay_from_cut_to_the_newest_max_messages_says_so_on_its_first_message() throws Exception {
+        String topic = id("replay-cut") + "/t";
+        Instant before = Instant.now().minusSeconds(1);
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("rc-pub"));
+        publisher.connect();
+        List<CompletableFuture<?>> acks = new ArrayList<>();
+        for (int i = 0; i < 1003; i++) {
+            acks.add(publisher.toAsync().publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(Integer.toString(i).getBytes(StandardCharsets.UTF_8)).send());
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        publisher.disconnect();
+
+        Mqtt5BlockingClient cut = Clients.hive5(cluster.mqttPort(1), id("rc-cut"));
+        cut.connect();
+        Mqtt5BlockingClient last = Clients.hive5(cluster.mqttPort(1), id("rc-last"));
+        last.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes cutIn = cut.publishes(MqttGlobalPublishFilter.ALL);
+                Mqtt5BlockingClient.Mqtt5Publishes lastIn = last.publishes(MqttGlobalPublishFilter.ALL)) {
+            cut.subscribe(replay(topic, "replay-from", before.toString()));
+            List<Mqtt5Publish> history = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                Optional<Mqtt5Publish> p = cutIn.receive(30, TimeUnit.SECONDS);
+                assertThat(p).as("replayed message %d of 1000", i + 1).isPresent();
+                history.add(p.get());
+            }
+            assertThat(cutIn.receive(1, TimeUnit.SECONDS)).as("no more than the limit").isEmpty();
+            assertThat(new String(history.get(0).getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .as("the newest 1000 of 1003").isEqualTo("3");
+            assertThat(new String(history.get(999).getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("1002");
+            assertThat(truncatedMarks(history.get(0))).containsExactly("true");
+            assertThat(history.subList(1, 1000)).allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
+
+            last.subscribe(replay(topic, "replay-last", "5"));
+            for (int i = 0; i < 5; i++) {
+                Optional<Mqtt5Publish> p = lastIn.receive(30, TimeUnit.SECONDS);
+                assertThat(p).as("replay-last message %d of 5", i + 1).isPresent();
+                assertThat(truncatedMarks(p.get())).as("replay-last got what it asked for").isEmpty();
+            }
+        } finally {
+            cut.disconnect();
+            last.disconnect();
+        }
+    }
+
+    private static List<String> truncatedMarks(Mqtt5Publish p) {
+        return p.getUserProperties().asList().stream().filter(u -> u.getName().toString().equals("replay-truncated"))
+                .map(u -> u.getValue().toString()).toList();
+    }
+
     static Mqtt5Subscribe replay(String filter, String property, String value) {
         return Mqtt5Subscribe.builder().topicFilter(filter).qos(MqttQos.AT_LEAST_ONCE).userProperties()
                 .add(property, value).applyUserProperties().build();

@@ -45,8 +45,10 @@ final class HistoryReader {
      *
      * @param records    matching records, in the order they are delivered
      * @param endOffsets per partition of the publish topic read, the offset the history stops before
+     * @param truncated  older matching records in the time range were left out to keep only the newest wanted
      */
-    record History(List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> endOffsets) {
+    record History(List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> endOffsets,
+            boolean truncated) {
     }
 
     /** The replay took longer than allowed or its connection closed. */
@@ -108,12 +110,15 @@ final class HistoryReader {
                 endOffsets.put(tp.partition(), end);
                 OffsetAndTimestamp first = fromTime.get(tp);
                 long floor = Math.max(starts.get(tp), first == null ? end : first.offset());
-                perPartition.add(newestMatching(consumer, tp, floor, end, keep, filters, deadlineNanos, cancelled));
+                // One more than wanted: finding it is how a cut history is told from one that fits exactly.
+                perPartition.add(newestMatching(consumer, tp, floor, end, keep + 1, filters, deadlineNanos,
+                        cancelled));
             }
             List<ConsumerRecord<byte[], byte[]>> merged = mergeByTimestamp(perPartition);
-            List<ConsumerRecord<byte[], byte[]>> kept = merged.size() <= keep ? merged
-                    : new ArrayList<>(merged.subList(merged.size() - keep, merged.size()));
-            return new History(kept, endOffsets);
+            boolean truncated = merged.size() > keep;
+            List<ConsumerRecord<byte[], byte[]>> kept = truncated
+                    ? new ArrayList<>(merged.subList(merged.size() - keep, merged.size())) : merged;
+            return new History(kept, endOffsets, truncated);
         }
     }
 

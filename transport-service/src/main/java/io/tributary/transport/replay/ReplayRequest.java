@@ -19,6 +19,11 @@ public record ReplayRequest(Instant from, int last) {
 
     public static final String FROM = "replay-from";
     public static final String LAST = "replay-last";
+    /**
+     * User property {@code replay-truncated} = {@code true} on the first message of a {@code replay-from} history that
+     * was cut to its newest {@code TRIBUTARY_REPLAY_MAX_MESSAGES}: older matching messages exist and were left out.
+     */
+    public static final String TRUNCATED = "replay-truncated";
 
     /** MQTT 5 SUBACK 0x83 Implementation specific error: the SUBSCRIBE is valid but the server does not accept it. */
     public static final int NOT_ACCEPTED = 0x83;

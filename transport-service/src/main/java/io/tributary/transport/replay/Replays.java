@@ -125,6 +125,9 @@ public final class Replays implements OutboundDelivery.LiveGate {
                             () -> !connection.channel().isActive());
                     List<OutboundMessage> messages = messages(history.records(), granted, connection.clientId(),
                             System.currentTimeMillis());
+                    if (history.truncated() && request.last() == 0) {
+                        markTruncated(messages, connection.clientId(), request);
+                    }
                     connection.channel().eventLoop().execute(() -> historyRead(connection, seam, messages,
                             history.endOffsets()));
                 } catch (RuntimeException e) {
@@ -291,6 +294,25 @@ public final class Replays implements OutboundDelivery.LiveGate {
                     Math.min(qos, PublishRecords.qosOf(r.headers())), retain, properties, ids));
         }
         return out;
+    }
+
+    /**
+     * A {@code replay-from} matched more than the node delivers: its first message says so, so the client knows the
+     * history it got does not reach back to the time it asked for ({@code replay-last} gets what it asked for).
+     */
+    private void markTruncated(List<OutboundMessage> messages, String clientId, ReplayRequest request) {
+        metrics.replay("truncated");
+        log.info("Replay for '{}' from {} matched more than {} messages: the newest {} are delivered, the first"
+                + " marked {}", clientId, request.from(), limits.maxMessages(), limits.maxMessages(),
+                ReplayRequest.TRUNCATED);
+        if (!messages.isEmpty()) {
+            OutboundMessage first = messages.get(0);
+            MqttProperties marked = new MqttProperties();
+            first.properties().listAll().forEach(marked::add);
+            marked.add(new MqttProperties.UserProperty(ReplayRequest.TRUNCATED, "true"));
+            messages.set(0, new OutboundMessage(first.topic(), first.payload(), first.qos(), first.retain(), marked,
+                    first.subscriptionIds()));
+        }
     }
 
     /** Stops the replay threads; a replay still reading ends with its connection. */
