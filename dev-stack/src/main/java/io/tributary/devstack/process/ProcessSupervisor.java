@@ -8,6 +8,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import io.tributary.common.retry.Backoff;
+
 /**
  * Restarts processes that end without being asked to, with an exponential back-off, and says so on the console:
  * one crashed service of a single-node stack should not take the other five down with it (its clients reconnect
@@ -28,8 +30,8 @@ public final class ProcessSupervisor {
 
     private static final int LOG_LINES = 10;
 
-    private final Duration firstBackoff;
-    private final Duration maxBackoff;
+    /** The wait before a restart, by the number of restarts in a row (its {@link Backoff#delay}). */
+    private final Backoff backoff;
     private final Duration stableAfter;
     private final Consumer<String> console;
     private final BooleanSupplier stopping;
@@ -43,12 +45,7 @@ public final class ProcessSupervisor {
 
     ProcessSupervisor(Duration firstBackoff, Duration maxBackoff, Duration stableAfter, Consumer<String> console,
             BooleanSupplier stopping, LongSupplier nanoClock) {
-        if (firstBackoff.isNegative() || firstBackoff.isZero() || maxBackoff.compareTo(firstBackoff) < 0) {
-            throw new IllegalArgumentException("back-off must be positive and max >= first: " + firstBackoff
-                    + ", " + maxBackoff);
-        }
-        this.firstBackoff = firstBackoff;
-        this.maxBackoff = maxBackoff;
+        this.backoff = new Backoff(firstBackoff, maxBackoff);
         this.stableAfter = stableAfter;
         this.console = console;
         this.stopping = stopping;
@@ -78,14 +75,6 @@ public final class ProcessSupervisor {
     public int consecutiveRestarts(ChildProcess process) {
         return watched.stream().filter(entry -> entry.process == process).findFirst()
                 .map(entry -> entry.crashes).orElse(0);
-    }
-
-    private Duration backoff(int crashes) {
-        long millis = firstBackoff.toMillis();
-        for (int i = 1; i < crashes && millis < maxBackoff.toMillis(); i++) {
-            millis *= 2;
-        }
-        return Duration.ofMillis(Math.min(millis, maxBackoff.toMillis()));
     }
 
     private final class Watched {
@@ -139,7 +128,7 @@ public final class ProcessSupervisor {
 
         private void noticeCrash(long now, String what) {
             crashes++;
-            Duration wait = backoff(crashes);
+            Duration wait = backoff.delay(crashes);
             restartAt = Math.max(1, now + wait.toNanos());
             console.accept("");
             console.accept(String.format(Locale.ROOT, "quickstart: %s %s; restarting in %.1f s (restart %d);"

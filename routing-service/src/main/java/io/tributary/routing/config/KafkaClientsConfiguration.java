@@ -9,29 +9,24 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import io.tributary.common.kafka.KafkaClientProperties;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.kafka.support.KafkaClientsFromEnvironment;
 import io.tributary.routing.feed.FeedConsumers;
 
 /**
  * The Kafka clients of the process: one Admin, one producer (shared by everything that writes), and the factory of
  * the two consumers that the routing loop creates on its own thread (a consumer is single-threaded). All of them are
  * made by {@link KafkaClients}, which adds the operator's pass-through properties bound from
- * {@value KafkaClientProperties#PREFIX} (Spring's relaxed binding: {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM}
- * is {@code sasl.mechanism}), checked when bound so that start-up fails on a key the service sets itself.
+ * {@value KafkaClientProperties#PREFIX} as every service binds them ({@link KafkaClientsFromEnvironment}).
  */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(KafkaClientsConfiguration.class);
 
     /**
      * Every client id starts with this, so broker-side quotas and logs name the routing service; the instance ends it
@@ -41,12 +36,7 @@ public class KafkaClientsConfiguration {
 
     @Bean
     public KafkaClients kafkaClients(KafkaSettings kafka, Environment environment) {
-        KafkaClientProperties passThrough = new KafkaClientProperties(Binder.get(environment)
-                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of()));
-        if (!passThrough.properties().isEmpty()) {
-            log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
-        }
-        return new KafkaClients(kafka.bootstrapServers(), passThrough);
+        return KafkaClientsFromEnvironment.create(kafka.bootstrapServers(), environment);
     }
 
     @Bean(destroyMethod = "close")

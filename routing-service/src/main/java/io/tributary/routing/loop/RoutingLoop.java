@@ -1,6 +1,6 @@
 package io.tributary.routing.loop;
 
-import java.util.concurrent.CountDownLatch;
+import java.time.Duration;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
@@ -10,8 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.retry.Backoff;
 import io.tributary.routing.config.KafkaSettings;
 import io.tributary.routing.config.RoutingProperties;
 import io.tributary.routing.fanout.DeliveryPlanner;
@@ -29,10 +31,10 @@ import io.tributary.routing.metrics.RoutingMetrics;
  * then runs {@link RoutingWorker}s one after the other, a new one after each failure the worker could not retry by
  * itself. It never exits while the service runs, whatever Kafka does.
  */
-public final class RoutingLoop implements SmartLifecycle {
+public final class RoutingLoop extends PollLoop implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(RoutingLoop.class);
-    private static final long STOP_JOIN_MS = 15_000;
+    private static final Duration STOP_JOIN = Duration.ofSeconds(15);
 
     private final Admin admin;
     private final TopicLayout layout;
@@ -44,16 +46,14 @@ public final class RoutingLoop implements SmartLifecycle {
     private final DownlinkTopicCache downlinkTopics;
     private final DownlinkFanout fanout;
     private final RetryPolicy retry;
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
 
-    private volatile boolean running;
     private volatile RoutingWorker currentWorker;
-    private Thread thread;
     private boolean partitionCountWarned;
 
     public RoutingLoop(Admin admin, Producer<byte[], byte[]> producer, FeedConsumers consumers, SubscriptionIndex index,
             RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka, RoutingProperties routing,
             SessionQueueAppender queues, SessionQueueProperties queueProperties) {
+        super("routing-loop", false, new Backoff(routing.retryBackoffMin(), routing.retryBackoffMax()), STOP_JOIN);
         this.admin = admin;
         this.layout = kafka.topicLayout();
         this.consumers = consumers;
@@ -66,48 +66,21 @@ public final class RoutingLoop implements SmartLifecycle {
                 routing.downlinkMissRefreshInterval(), kafka.requestTimeout(), System::nanoTime);
         this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index,
                 new SharedMemberChooser(routing.sharedStrategy())), downlinkTopics, metrics,
-                routing.produceTimeout(), queues, queueProperties.commandTimeout(), () -> running);
-        this.retry = new RetryPolicy(routing.retryBackoffMin(), routing.retryBackoffMax(), status, stopSignal);
+                routing.produceTimeout(), queues, queueProperties.commandTimeout(), this::isRunning);
+        this.retry = new RetryPolicy(backoff(), status, this::pause);
     }
 
     @Override
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        thread = new Thread(this::run, "routing-loop");
-        thread.start();
+    public void start() {
+        startLoop();
     }
 
     @Override
-    public void stop() {
-        Thread toJoin;
-        synchronized (this) {
-            if (!running) {
-                return;
-            }
-            running = false;
-            toJoin = thread;
-        }
-        stopSignal.countDown();
+    protected void wakeup() {
         RoutingWorker worker = currentWorker;
         if (worker != null) {
             worker.wakeup();
         }
-        try {
-            toJoin.join(STOP_JOIN_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (toJoin.isAlive()) {
-            log.warn("The routing loop did not stop within {} ms", STOP_JOIN_MS);
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     /** Stops before the web server and the Kafka clients it uses (beans are destroyed after lifecycles stop). */
@@ -116,26 +89,33 @@ public final class RoutingLoop implements SmartLifecycle {
         return SmartLifecycle.DEFAULT_PHASE - 1024;
     }
 
-    private void run() {
+    @Override
+    protected void onLoopStart() {
         log.info("Routing loop started (group {}, protocol {}, {})", consumers.groupId(),
                 consumers.membership().protocol(), consumers.membership().isStatic()
                         ? "static member " + consumers.membership().instanceId() : "dynamic member");
+    }
+
+    /**
+     * One incarnation: makes sure the shared topics exist, then routes with a new worker until the service stops or
+     * the worker fails in a way it could not retry by itself (then the loop waits its back-off and starts another).
+     */
+    @Override
+    protected void pollOnce() {
         // The status stays STARTING until the first worker runs, then RUNNING or RETRYING (set by the retry policy).
-        while (running) {
-            try {
-                layout.ensureSharedTopics(admin);
-                warnIfPartitionCountDiffers();
-                runWorker();
-            } catch (WakeupException | InterruptException e) {
-                if (running) {
-                    retry.failedThenWait("routing loop interrupted", e);
-                }
-            } catch (RuntimeException e) {
-                if (running) {
-                    retry.failedThenWait("routing loop failed", e);
-                }
-            }
-        }
+        layout.ensureSharedTopics(admin);
+        warnIfPartitionCountDiffers();
+        runWorker();
+    }
+
+    @Override
+    protected void onFailure(RuntimeException failure, Duration retryIn) {
+        boolean interrupted = failure instanceof WakeupException || failure instanceof InterruptException;
+        retry.failed(interrupted ? "routing loop interrupted" : "routing loop failed", failure);
+    }
+
+    @Override
+    protected void onLoopEnd() {
         index.clear();
         status.enter(RoutingStatus.State.STOPPED);
         log.info("Routing loop stopped");
@@ -156,9 +136,9 @@ public final class RoutingLoop implements SmartLifecycle {
 
     private void runWorker() {
         try (RoutingWorker worker = new RoutingWorker(workerSettings, consumers, index, metrics, status, retry,
-                downlinkTopics, fanout, () -> running)) {
+                downlinkTopics, fanout, this::isRunning)) {
             currentWorker = worker;
-            if (!running) {
+            if (!isRunning()) {
                 // stop() ran before the worker was visible to it, so nobody woke it: do not start polling.
                 return;
             }

@@ -22,6 +22,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.tributary.common.kafka.CommitPacer;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.routing.fanout.DeliveryFailedException;
 import io.tributary.routing.fanout.DownlinkFanout;
@@ -72,9 +73,8 @@ final class RoutingWorker implements AutoCloseable {
     private final AutoCloseable kafkaClientMetrics;
     /** Per partition, the offset after the last publish whose outputs were acknowledged. */
     private final Map<TopicPartition, OffsetAndMetadata> routed = new HashMap<>();
-    private long lastCommitNanos = System.nanoTime();
-    /** Whether {@link #routed} holds offsets not yet committed. */
-    private boolean uncommitted;
+    /** Paces the asynchronous commits of {@link #routed}. */
+    private final CommitPacer commits;
 
     RoutingWorker(Settings settings, FeedConsumers consumers, SubscriptionIndex index, RoutingMetrics metrics,
             RoutingStatus status, RetryPolicy retry, DownlinkTopicCache downlinkTopics, DownlinkFanout fanout,
@@ -87,6 +87,7 @@ final class RoutingWorker implements AutoCloseable {
         this.downlinkTopics = downlinkTopics;
         this.fanout = fanout;
         this.running = running;
+        this.commits = new CommitPacer(settings.commitInterval());
         this.publishConsumer = consumers.publishConsumer();
         Consumer<byte[], byte[]> feedConsumer;
         try {
@@ -176,23 +177,13 @@ final class RoutingWorker implements AutoCloseable {
      */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         routed.putAll(offsets);
-        uncommitted = true;
+        commits.handled();
         commitIfDue();
     }
 
     /** Also called by an idle loop, so that the last batches before a pause are committed one interval later. */
     private void commitIfDue() {
-        long now = System.nanoTime();
-        if (!uncommitted || now - lastCommitNanos < settings.commitInterval().toNanos()) {
-            return;
-        }
-        lastCommitNanos = now;
-        uncommitted = false;
-        publishConsumer.commitAsync(new HashMap<>(routed), (committed, error) -> {
-            if (error != null) {
-                log.debug("Asynchronous commit of {} failed (a later commit covers it): {}", committed, error.toString());
-            }
-        });
+        commits.commitIfDue(publishConsumer, () -> new HashMap<>(routed));
     }
 
     /** Commits every offset routed so far and waits for it: before partitions are revoked and on close. */
@@ -212,7 +203,7 @@ final class RoutingWorker implements AutoCloseable {
             log.warn("Committing the routed offsets failed: {}", e.toString());
         }
         routed.clear();
-        uncommitted = false;
+        commits.committed();
     }
 
     private void rewind(ConsumerRecords<byte[], byte[]> batch) {

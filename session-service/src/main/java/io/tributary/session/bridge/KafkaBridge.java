@@ -12,15 +12,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.mapping.MqttTopicTemplate;
+import io.tributary.common.retry.Backoff;
 import io.tributary.session.kafka.KafkaUnavailableException;
 import io.tributary.session.kafka.RecordSender;
 
@@ -31,7 +32,7 @@ import io.tributary.session.kafka.RecordSender;
  * store keeps it when it is retained. Offsets are committed only after Kafka acknowledged every publish record of the
  * batch; when it did not, the batch is read again (at least once, never lost).
  */
-final class KafkaBridge implements Runnable {
+final class KafkaBridge extends PollLoop {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaBridge.class);
     private static final Duration POLL = Duration.ofMillis(500);
@@ -44,9 +45,10 @@ final class KafkaBridge implements Runnable {
     private final MqttTopicTemplate template;
     private final RecordSender sender;
     private final Consumer<byte[], byte[]> consumer;
-    private volatile boolean running = true;
+    private boolean subscribed;
 
     KafkaBridge(BridgeRule rule, KafkaClients kafkaClients, RecordSender sender) {
+        super("kafka-bridge-" + rule.id(), true, Backoff.fixed(RETRY_PAUSE), Duration.ofSeconds(5));
         this.rule = rule;
         this.template = MqttTopicTemplate.parse(rule.mqttTopic());
         this.sender = sender;
@@ -65,34 +67,52 @@ final class KafkaBridge implements Runnable {
         return rule;
     }
 
+    /** Starts the rule's thread. */
+    void start() {
+        startLoop(consumer);
+    }
+
     @Override
-    public void run() {
-        try {
+    protected void pollOnce() {
+        if (!subscribed) {
+            // On the rule's thread, as every use of its consumer: a failure here ends it like any other.
             consumer.subscribe(List.of(rule.kafkaTopic()));
-            while (running) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-                if (records.isEmpty()) {
-                    continue;
-                }
-                try {
-                    sender.sendAndAwait(publishRecords(records));
-                    consumer.commitSync();
-                } catch (KafkaUnavailableException e) {
-                    log.warn("Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}", rule.id(),
-                            records.count(), e.getMessage());
-                    rewind(records);
-                    Thread.sleep(RETRY_PAUSE.toMillis());
-                }
-            }
-        } catch (WakeupException e) {
-            // stop()
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("Kafka-to-MQTT rule {} stopped on this instance; it restarts at the next check", rule.id(), e);
-        } finally {
-            consumer.close(Duration.ofSeconds(5));
+            subscribed = true;
         }
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+        if (records.isEmpty()) {
+            return;
+        }
+        try {
+            sender.sendAndAwait(publishRecords(records));
+            consumer.commitSync();
+        } catch (KafkaUnavailableException e) {
+            log.warn("Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}", rule.id(), records.count(),
+                    e.getMessage());
+            rewind(records);
+            throw e;
+        }
+    }
+
+    /** Only a batch Kafka did not take is retried here; anything else ends the thread, and the next check restarts it. */
+    @Override
+    protected boolean retries(RuntimeException failure) {
+        return failure instanceof KafkaUnavailableException;
+    }
+
+    @Override
+    protected void onFailure(RuntimeException failure, Duration retryIn) {
+        // pollOnce said which batch is read again.
+    }
+
+    @Override
+    protected void onFatal(RuntimeException failure) {
+        log.error("Kafka-to-MQTT rule {} stopped on this instance; it restarts at the next check", rule.id(), failure);
+    }
+
+    @Override
+    protected void onLoopEnd() {
+        consumer.close(Duration.ofSeconds(5));
     }
 
     private List<ProducerRecord<byte[], byte[]>> publishRecords(ConsumerRecords<byte[], byte[]> records) {
@@ -131,10 +151,5 @@ final class KafkaBridge implements Runnable {
         for (TopicPartition partition : records.partitions()) {
             consumer.seek(partition, records.records(partition).get(0).offset());
         }
-    }
-
-    void stop() {
-        running = false;
-        consumer.wakeup();
     }
 }

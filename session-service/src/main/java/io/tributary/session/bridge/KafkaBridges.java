@@ -28,11 +28,8 @@ public class KafkaBridges implements DisposableBean {
     private final BridgeRuleStore store;
     private final RecordSender sender;
     private final KafkaClients kafkaClients;
-    private final Map<Long, Running> running = new HashMap<>();
+    private final Map<Long, KafkaBridge> running = new HashMap<>();
     private boolean closed;
-
-    private record Running(KafkaBridge bridge, Thread thread) {
-    }
 
     public KafkaBridges(BridgeRuleStore store, RecordSender sender, KafkaClients kafkaClients) {
         this.store = store;
@@ -54,20 +51,18 @@ public class KafkaBridges implements DisposableBean {
             return;
         }
         for (Long id : Set.copyOf(running.keySet())) {
-            Running r = running.get(id);
-            if (!rules.containsKey(id) || !r.thread().isAlive()) {
-                r.bridge().stop();
+            KafkaBridge bridge = running.get(id);
+            if (!rules.containsKey(id) || !bridge.isAlive()) {
+                bridge.requestStop();
                 running.remove(id);
             }
         }
         rules.forEach((id, rule) -> running.computeIfAbsent(id, k -> {
             KafkaBridge bridge = new KafkaBridge(rule, kafkaClients, sender);
-            Thread thread = new Thread(bridge, "kafka-bridge-" + id);
-            thread.setDaemon(true);
-            thread.start();
+            bridge.start();
             log.info("Kafka-to-MQTT rule {} running: Kafka '{}' -> MQTT '{}'", id, rule.kafkaTopic(),
                     rule.mqttTopic());
-            return new Running(bridge, thread);
+            return bridge;
         }));
     }
 
@@ -79,15 +74,8 @@ public class KafkaBridges implements DisposableBean {
     @Override
     public synchronized void destroy() {
         closed = true;
-        running.values().forEach(r -> r.bridge().stop());
-        for (Running r : running.values()) {
-            try {
-                r.thread().join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        running.values().forEach(KafkaBridge::requestStop);
+        running.values().forEach(KafkaBridge::awaitStop);
         running.clear();
     }
 }

@@ -9,38 +9,28 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import io.tributary.common.kafka.KafkaClientProperties;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.kafka.support.KafkaClientsFromEnvironment;
 import io.tributary.session.config.SessionServiceProperties;
 
 /**
  * The one producer and the one admin client of this process, and the {@link KafkaClients} that makes them and the
  * consumers (retained messages, Kafka-to-MQTT rules), with the operator's pass-through properties bound from
- * {@value KafkaClientProperties#PREFIX} (Spring's relaxed binding: {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM}
- * is {@code sasl.mechanism}), checked when bound so that start-up fails on a key the service sets itself.
+ * {@value KafkaClientProperties#PREFIX} as every service binds them ({@link KafkaClientsFromEnvironment}).
  */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(KafkaClientsConfiguration.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     @Bean
     KafkaClients kafkaClients(SessionServiceProperties properties, Environment environment) {
-        KafkaClientProperties passThrough = new KafkaClientProperties(Binder.get(environment)
-                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of()));
-        if (!passThrough.properties().isEmpty()) {
-            log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
-        }
-        return new KafkaClients(properties.kafka().bootstrapServers(), passThrough);
+        return KafkaClientsFromEnvironment.create(properties.kafka().bootstrapServers(), environment);
     }
 
     @Bean(destroyMethod = "close")

@@ -7,8 +7,9 @@ import org.springframework.stereotype.Component;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.Timer;
+
+import io.tributary.kafka.support.KafkaClientMeters;
 
 /**
  * The service's own meters. The connected-sessions gauge is kept up to date by the request paths (+1 / -1 after
@@ -108,19 +109,6 @@ public class SessionMetrics {
      * meters tagged with the client id; closing the result removes them, when the client is closed.
      */
     public AutoCloseable bindKafkaClients(Object... clients) {
-        java.util.List<KafkaClientMetrics> bound = new java.util.ArrayList<>();
-        for (Object client : clients) {
-            KafkaClientMetrics metrics;
-            if (client instanceof org.apache.kafka.clients.producer.Producer<?, ?> producer) {
-                metrics = new KafkaClientMetrics(producer);
-            } else if (client instanceof org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
-                metrics = new KafkaClientMetrics(consumer);
-            } else {
-                throw new IllegalArgumentException("not a Kafka producer or consumer: " + client);
-            }
-            metrics.bindTo(registry);
-            bound.add(metrics);
-        }
-        return () -> bound.forEach(KafkaClientMetrics::close);
+        return KafkaClientMeters.bind(registry, clients);
     }
 }

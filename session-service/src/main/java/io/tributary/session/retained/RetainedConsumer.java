@@ -24,9 +24,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import io.tributary.common.kafka.CommitPacer;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.retry.Backoff;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
 
@@ -37,7 +40,7 @@ import io.tributary.session.kafka.FeedTopics;
  * harmless because a row remembers the offset it came from). Records are keyed by topic, so all records of one topic are on one partition, in order.
  */
 @Component
-public class RetainedConsumer implements SmartLifecycle {
+public class RetainedConsumer extends PollLoop implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(RetainedConsumer.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
@@ -60,15 +63,14 @@ public class RetainedConsumer implements SmartLifecycle {
     /** Kafka's client metrics of the consumer; removed after it closes. */
     private volatile AutoCloseable kafkaClientMetrics = () -> { };
     private volatile Consumer<byte[], byte[]> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
-    /** Records applied since the last commit (consumer thread only). */
-    private boolean uncommitted;
-    private long lastCommitNanos = System.nanoTime();
+    /** Paces the commits of what was applied (consumer thread only). */
+    private final CommitPacer commits = new CommitPacer(COMMIT_INTERVAL);
 
     public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
             RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics,
             io.tributary.session.metrics.SessionMetrics sessionMetrics, KafkaClients kafkaClients) {
+        super("retained-consumer", false, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
+                Duration.ofSeconds(10));
         // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
         this.store = store;
@@ -115,34 +117,32 @@ public class RetainedConsumer implements SmartLifecycle {
                 partitions.forEach(progress::forget);
             }
         });
-        running = true;
-        thread = new Thread(this::run, "retained-consumer");
-        thread.start();
+        startLoop(consumer);
         log.info("Retained-message consumer started (group {})", properties.retained().consumerGroup());
     }
 
-    private void run() {
-        long backoffMs = 100;
-        while (running) {
-            ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
-            try {
-                records = consumer.poll(uncommitted ? COMMIT_INTERVAL : POLL_TIMEOUT);
-                if (!records.isEmpty()) {
-                    apply(records);
-                    uncommitted = true;
-                }
-                publishProgress();
-                commitIfDue();
-                backoffMs = 100;
-            } catch (WakeupException e) {
-                // stop() woke us up
-            } catch (RuntimeException e) {
-                log.warn("Retained consumer error, retrying the batch in {} ms: {}", backoffMs, e.toString());
-                rewind(records);
-                sleep(backoffMs);
-                backoffMs = Math.min(5_000, backoffMs * 2);
+    @Override
+    protected void pollOnce() {
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(commits.pending() ? COMMIT_INTERVAL : POLL_TIMEOUT);
+        try {
+            if (!records.isEmpty()) {
+                apply(records);
+                commits.handled();
             }
+            publishProgress();
+            commits.commitIfDue(consumer, this::positions);
+        } catch (WakeupException e) {
+            // stop(): what was applied stays applied, and its positions are committed on the way out.
+            throw e;
+        } catch (RuntimeException e) {
+            // Read the failed batch again after the back-off, so nothing of it is skipped.
+            rewind(records);
+            throw e;
         }
+    }
+
+    @Override
+    protected void onLoopEnd() {
         commitNow();
         consumer.close(Duration.ofSeconds(5));
         try {
@@ -190,34 +190,14 @@ public class RetainedConsumer implements SmartLifecycle {
         return false;
     }
 
-    /**
-     * Commits the positions (everything before them is in PostgreSQL) without waiting, at most once per
-     * {@link #COMMIT_INTERVAL}; a failed commit is covered by the next one, and a replay from an older commit is
-     * harmless (rows remember their offsets).
-     */
-    private void commitIfDue() {
-        long now = System.nanoTime();
-        if (!uncommitted || now - lastCommitNanos < COMMIT_INTERVAL.toNanos()) {
-            return;
-        }
-        lastCommitNanos = now;
-        uncommitted = false;
-        consumer.commitAsync(positions(), (offsets, error) -> {
-            if (error != null) {
-                log.debug("Asynchronous commit of the retained consumer failed (a later one covers it): {}",
-                        error.toString());
-            }
-        });
-    }
-
     /** Commits the positions and waits: before partitions are revoked and on close. */
     private void commitNow() {
-        if (!uncommitted) {
+        if (!commits.pending()) {
             return;
         }
         try {
             consumer.commitSync(positions(), Duration.ofSeconds(5));
-            uncommitted = false;
+            commits.committed();
         } catch (WakeupException e) {
             // stop() woke the consumer; the next owner re-reads from the last commit (harmless replays).
         } catch (RuntimeException e) {
@@ -266,36 +246,6 @@ public class RetainedConsumer implements SmartLifecycle {
             }
         } catch (RuntimeException e) {
             log.warn("Cannot rewind the retained consumer: {}", e.toString());
-        }
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        Consumer<byte[], byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

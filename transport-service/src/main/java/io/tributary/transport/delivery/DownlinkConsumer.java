@@ -12,7 +12,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -22,9 +21,11 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.queue.QueuedNotice;
+import io.tributary.common.retry.Backoff;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -44,9 +45,10 @@ import io.tributary.transport.subscribe.LocalSubscriptions;
  * ({@link DeliveryBatch}), and a record's QoS 0 PUBLISH for MQTT 3 subscribers is encoded once and shared
  * ({@link SharedPublishFrame}). Commands are handed over in record order with the deliveries around them.
  */
-public final class DownlinkConsumer implements SmartLifecycle {
+public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(DownlinkConsumer.class);
+    private static final Duration POLL = Duration.ofMillis(500);
 
     private final String nodeId;
     private final KafkaClients kafkaClients;
@@ -59,12 +61,12 @@ public final class DownlinkConsumer implements SmartLifecycle {
     private final SessionQueueReader queueReader;
     private final DeliveryBatch batch;
     private volatile Consumer<byte[], byte[]> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
 
     public DownlinkConsumer(String nodeId, KafkaClients kafkaClients, LocalSubscriptions subscriptions,
             ConnectionRegistry registry, OutboundDelivery delivery, Disconnector disconnector,
             TransportMetrics metrics, SessionQueueReader queueReader) {
+        super("downlink-consumer", false, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
+                Duration.ofSeconds(10));
         this.queueReader = queueReader;
         this.nodeId = nodeId;
         this.kafkaClients = kafkaClients;
@@ -92,33 +94,24 @@ public final class DownlinkConsumer implements SmartLifecycle {
         consumer.seekToEnd(partitions);
         // Resolve the end positions now, so nothing produced after start-up is skipped by a lazy seek.
         partitions.forEach(consumer::position);
-        running = true;
-        thread = new Thread(this::run, "downlink-consumer");
-        thread.start();
+        startLoop(consumer);
         log.info("Consuming downlink topic {} ({} partitions)", topic, partitions.size());
     }
 
-    private void run() {
-        long backoffMs = 100;
-        while (running) {
-            try {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-                long polledAt = System.currentTimeMillis();
-                batch.begin(System.nanoTime());
-                for (ConsumerRecord<byte[], byte[]> record : records) {
-                    metrics.downlinkConsumeLatency(polledAt - record.timestamp());
-                    dispatch(record);
-                }
-                batch.dispatch();
-                backoffMs = 100;
-            } catch (WakeupException e) {
-                // stop() woke us up
-            } catch (RuntimeException e) {
-                log.warn("Downlink consumer error, retrying in {} ms: {}", backoffMs, e.toString());
-                sleep(backoffMs);
-                backoffMs = Math.min(5_000, backoffMs * 2);
-            }
+    @Override
+    protected void pollOnce() {
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+        long polledAt = System.currentTimeMillis();
+        batch.begin(System.nanoTime());
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            metrics.downlinkConsumeLatency(polledAt - record.timestamp());
+            dispatch(record);
         }
+        batch.dispatch();
+    }
+
+    @Override
+    protected void onLoopEnd() {
         consumer.close(Duration.ofSeconds(5));
         try {
             kafkaClientMetrics.close();
@@ -274,39 +267,8 @@ public final class DownlinkConsumer implements SmartLifecycle {
     }
 
     @Override
-    public void stop() {
-        running = false;
-        Consumer<byte[], byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
     public int getPhase() {
         // Start before the MQTT listener accepts clients, stop after it has closed them.
         return Integer.MAX_VALUE - 200;
     }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
 }

@@ -15,14 +15,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.mapping.MappingRule;
 import io.tributary.common.mapping.MappingRuleRecords;
+import io.tributary.common.retry.Backoff;
 
 /**
  * Follows the compacted topic {@link TopicNames#MAPPING_RULES} on its own thread, from offset 0 (no consumer group:
@@ -35,13 +36,14 @@ import io.tributary.common.mapping.MappingRuleRecords;
  * <p>{@link #start} returns once the rules present when the node started are applied, so the listener never opens
  * with rules missing.
  */
-public final class MappingRuleFollower implements AutoCloseable {
+public final class MappingRuleFollower extends PollLoop implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(MappingRuleFollower.class);
     static final Duration METADATA_REFRESH = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(500);
     /** Pause between attempts to get the metadata of a waiting rule's topic (each may block up to max.block.ms). */
     private static final Duration RETRY = Duration.ofSeconds(5);
+    private static final TopicPartition PARTITION = new TopicPartition(TopicNames.MAPPING_RULES, 0);
 
     private final KafkaClients kafkaClients;
     private final String nodeId;
@@ -51,11 +53,16 @@ public final class MappingRuleFollower implements AutoCloseable {
     private final Map<Long, MappingRule> waiting = new LinkedHashMap<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private volatile Consumer<byte[], byte[]> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
+    /** The topic's end when the node started: the loop has caught up once its position reaches it. */
+    private volatile long startEnd;
+    /** When the loop next refreshes the rules' topic metadata, and next retries waiting rules (loop thread). */
+    private long nextRefresh;
+    private long nextRetry;
 
     public MappingRuleFollower(KafkaClients kafkaClients, String nodeId, Producer<byte[], byte[]> producer,
             MappingRules rules) {
+        // A failure ends the loop (see retries), so the back-off never waits.
+        super("mapping-rules", true, Backoff.fixed(RETRY), Duration.ofSeconds(5));
         this.kafkaClients = kafkaClients;
         this.nodeId = nodeId;
         this.producer = producer;
@@ -69,14 +76,12 @@ public final class MappingRuleFollower implements AutoCloseable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumer = kafkaClients.consumer(config);
-        TopicPartition partition = new TopicPartition(TopicNames.MAPPING_RULES, 0);
-        consumer.assign(List.of(partition));
-        consumer.seekToBeginning(List.of(partition));
-        long end = consumer.endOffsets(List.of(partition), timeout).get(partition);
-        running = true;
-        thread = new Thread(() -> run(partition, end), "mapping-rules");
-        thread.setDaemon(true);
-        thread.start();
+        consumer.assign(List.of(PARTITION));
+        consumer.seekToBeginning(List.of(PARTITION));
+        startEnd = consumer.endOffsets(List.of(PARTITION), timeout).get(PARTITION);
+        nextRefresh = System.nanoTime() + METADATA_REFRESH.toNanos();
+        nextRetry = System.nanoTime();
+        startLoop(consumer);
         try {
             if (!caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 close();
@@ -90,34 +95,39 @@ public final class MappingRuleFollower implements AutoCloseable {
         log.info("{} mapping rule(s) applied", rules.size());
     }
 
-    private void run(TopicPartition partition, long startEnd) {
-        long nextRefresh = System.nanoTime() + METADATA_REFRESH.toNanos();
-        long nextRetry = System.nanoTime();
-        try {
-            while (running) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-                    apply(record);
-                }
-                if (System.nanoTime() - nextRetry > 0) {
-                    retryWaiting();
-                    nextRetry = System.nanoTime() + RETRY.toNanos();
-                }
-                // A rule whose topic has no metadata does not hold the node back: it is applied when it has.
-                if (caughtUp.getCount() > 0 && consumer.position(partition) >= startEnd) {
-                    caughtUp.countDown();
-                }
-                if (System.nanoTime() - nextRefresh > 0) {
-                    refreshMetadata();
-                    nextRefresh = System.nanoTime() + METADATA_REFRESH.toNanos();
-                }
-            }
-        } catch (WakeupException e) {
-            // close()
-        } catch (RuntimeException e) {
-            log.error("Mapping rules no longer followed: new or removed rules are not applied on this node", e);
-        } finally {
-            consumer.close();
+    @Override
+    protected void pollOnce() {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            apply(record);
         }
+        if (System.nanoTime() - nextRetry > 0) {
+            retryWaiting();
+            nextRetry = System.nanoTime() + RETRY.toNanos();
+        }
+        // A rule whose topic has no metadata does not hold the node back: it is applied when it has.
+        if (caughtUp.getCount() > 0 && consumer.position(PARTITION) >= startEnd) {
+            caughtUp.countDown();
+        }
+        if (System.nanoTime() - nextRefresh > 0) {
+            refreshMetadata();
+            nextRefresh = System.nanoTime() + METADATA_REFRESH.toNanos();
+        }
+    }
+
+    /** A failure ends the following (as it always did): the node keeps the rules it has. */
+    @Override
+    protected boolean retries(RuntimeException failure) {
+        return false;
+    }
+
+    @Override
+    protected void onFatal(RuntimeException failure) {
+        log.error("Mapping rules no longer followed: new or removed rules are not applied on this node", failure);
+    }
+
+    @Override
+    protected void onLoopEnd() {
+        consumer.close();
     }
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
@@ -203,18 +213,6 @@ public final class MappingRuleFollower implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        Consumer<byte[], byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            try {
-                t.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        stop();
     }
 }

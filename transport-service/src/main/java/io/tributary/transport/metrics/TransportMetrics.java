@@ -9,11 +9,12 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
+
+import io.tributary.kafka.support.KafkaClientMeters;
 
 /** The meters of a transport node, created once so hot paths only increment. */
 public final class TransportMetrics {
@@ -234,19 +235,6 @@ public final class TransportMetrics {
      * meters tagged with the client id; closing the result removes them, when the client is closed.
      */
     public AutoCloseable bindKafkaClients(Object... clients) {
-        java.util.List<KafkaClientMetrics> bound = new java.util.ArrayList<>();
-        for (Object client : clients) {
-            KafkaClientMetrics metrics;
-            if (client instanceof org.apache.kafka.clients.producer.Producer<?, ?> producer) {
-                metrics = new KafkaClientMetrics(producer);
-            } else if (client instanceof org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
-                metrics = new KafkaClientMetrics(consumer);
-            } else {
-                throw new IllegalArgumentException("not a Kafka producer or consumer: " + client);
-            }
-            metrics.bindTo(registry);
-            bound.add(metrics);
-        }
-        return () -> bound.forEach(KafkaClientMetrics::close);
+        return KafkaClientMeters.bind(registry, clients);
     }
 }

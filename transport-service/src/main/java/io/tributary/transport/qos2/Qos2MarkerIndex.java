@@ -19,13 +19,12 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.retry.Backoff;
 
 /**
  * Which QoS 2 publishes are stored, as the committed markers on {@link TopicNames#QOS2_MARKERS} say. Followed on its
@@ -37,9 +36,8 @@ import io.tributary.common.kafka.TopicNames;
  * timeout, or at once when the node restarts under its id. Only re-sent PUBLISHes (DUP = 1) the node has no PUBREC
  * record of ask, so the wait is paid by recovery, not by the normal flow.
  */
-public final class Qos2MarkerIndex implements AutoCloseable {
+public final class Qos2MarkerIndex extends PollLoop implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(Qos2MarkerIndex.class);
     private static final TopicPartition PARTITION = new TopicPartition(TopicNames.QOS2_MARKERS, 0);
     private static final Duration POLL = Duration.ofMillis(100);
 
@@ -53,10 +51,9 @@ public final class Qos2MarkerIndex implements AutoCloseable {
     private final Map<String, byte[]> stored = new ConcurrentHashMap<>();
     private final Queue<Question> questions = new ConcurrentLinkedQueue<>();
     private volatile Consumer<byte[], byte[]> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
 
     public Qos2MarkerIndex(KafkaClients kafkaClients, String nodeId, Admin admin) {
+        super("qos2-markers-" + nodeId, true, Backoff.fixed(Duration.ofMillis(500)), Duration.ofSeconds(10));
         this.kafkaClients = kafkaClients;
         this.nodeId = nodeId;
         this.admin = admin;
@@ -72,10 +69,7 @@ public final class Qos2MarkerIndex implements AutoCloseable {
         consumer = kafkaClients.consumer(config);
         consumer.assign(List.of(PARTITION));
         consumer.seekToBeginning(List.of(PARTITION));
-        running = true;
-        thread = new Thread(this::follow, "qos2-markers-" + nodeId);
-        thread.setDaemon(true);
-        thread.start();
+        startLoop(consumer);
     }
 
     /**
@@ -102,25 +96,21 @@ public final class Qos2MarkerIndex implements AutoCloseable {
         return stored.size();
     }
 
-    private void follow() {
-        while (running) {
-            try {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-                    String key = new String(record.key(), StandardCharsets.UTF_8);
-                    if (record.value() == null) {
-                        stored.remove(key);
-                    } else {
-                        stored.put(key, record.value());
-                    }
-                }
-                answer(consumer.position(PARTITION));
-            } catch (WakeupException e) {
-                // close() woke us up
-            } catch (RuntimeException e) {
-                log.warn("following {} failed, retrying: {}", TopicNames.QOS2_MARKERS, e.toString());
-                pause();
+    @Override
+    protected void pollOnce() {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            String key = new String(record.key(), StandardCharsets.UTF_8);
+            if (record.value() == null) {
+                stored.remove(key);
+            } else {
+                stored.put(key, record.value());
             }
         }
+        answer(consumer.position(PARTITION));
+    }
+
+    @Override
+    protected void onLoopEnd() {
         for (Question q : questions) {
             q.answer().completeExceptionally(new IllegalStateException("the node is shutting down"));
         }
@@ -137,24 +127,8 @@ public final class Qos2MarkerIndex implements AutoCloseable {
         }
     }
 
-    private static void pause() {
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Override
-    public void close() throws InterruptedException {
-        running = false;
-        Consumer<byte[], byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            t.join(10_000);
-        }
+    public void close() {
+        stop();
     }
 }

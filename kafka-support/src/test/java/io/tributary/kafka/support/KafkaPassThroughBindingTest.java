@@ -1,4 +1,4 @@
-package io.tributary.transport.config;
+package io.tributary.kafka.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,7 +33,7 @@ class KafkaPassThroughBindingTest {
                 "software.amazon.msk.auth.iam.IAMClientCallbackHandler",
                 "KAFKA_BOOTSTRAP_SERVERS", "b-1:9098"));
 
-        assertThat(KafkaClientsConfiguration.passThrough(env).properties()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        assertThat(KafkaClientsFromEnvironment.passThrough(env).properties()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "security.protocol", "SASL_SSL",
                 "sasl.mechanism", "AWS_MSK_IAM",
                 "sasl.jaas.config", jaas,
@@ -47,14 +47,14 @@ class KafkaPassThroughBindingTest {
                 "tributary.kafka.properties.security.protocol", "SSL",
                 "tributary.kafka.properties[ssl.truststore.location]", "/etc/kafka/ca.jks")));
 
-        assertThat(KafkaClientsConfiguration.passThrough(env).properties()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        assertThat(KafkaClientsFromEnvironment.passThrough(env).properties()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "security.protocol", "SSL", "ssl.truststore.location", "/etc/kafka/ca.jks"));
     }
 
     @Test
     void none_given_is_plaintext_as_before_and_a_reserved_key_fails_the_start() {
-        assertThat(KafkaClientsConfiguration.passThrough(environment(Map.of())).properties()).isEmpty();
-        assertThatThrownBy(() -> KafkaClientsConfiguration.passThrough(environment(
+        assertThat(KafkaClientsFromEnvironment.passThrough(environment(Map.of())).properties()).isEmpty();
+        assertThatThrownBy(() -> KafkaClientsFromEnvironment.passThrough(environment(
                 Map.of("TRIBUTARY_KAFKA_PROPERTIES_ENABLE_IDEMPOTENCE", "false"))))
                 .hasMessageContaining("enable.idempotence");
     }
