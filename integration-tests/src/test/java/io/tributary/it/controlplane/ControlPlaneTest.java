@@ -43,6 +43,8 @@ class ControlPlaneTest {
 
     /** Clients of the reconnect storm; {@code -Dtributary.it.storm.clients=N} changes it. */
     private static final int STORM_CLIENTS = Integer.getInteger("tributary.it.storm.clients", 10_000);
+    /** Clients of the UNSUBSCRIBE test, half MQTT 5, half 3.1.1; {@code -Dtributary.it.unsubscribe.clients=N}. */
+    private static final int UNSUBSCRIBING_CLIENTS = Integer.getInteger("tributary.it.unsubscribe.clients", 300);
     private static TributaryCluster cluster;
 
     @BeforeAll
@@ -128,7 +130,7 @@ class ControlPlaneTest {
      */
     @Test
     void pipelined_unsubscribes_of_many_clients_go_in_batches_and_are_answered_per_filter() throws Exception {
-        int perVersion = 150;
+        int perVersion = UNSUBSCRIBING_CLIENTS / 2;
         String prefix = Clients.id("unsub");
         int port = cluster.mqttPort(0);
         NodeProbe node = new NodeProbe(cluster, 0);
@@ -162,6 +164,7 @@ class ControlPlaneTest {
             CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 
             String before = node.scrape();
+            long start = System.nanoTime();
             List<CompletableFuture<Mqtt5UnsubAck>> first = new ArrayList<>();
             List<CompletableFuture<Mqtt5UnsubAck>> second = new ArrayList<>();
             List<CompletableFuture<Void>> acks3 = new ArrayList<>();
@@ -179,6 +182,7 @@ class ControlPlaneTest {
             all.addAll(second);
             all.addAll(acks3);
             CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             String after = node.scrape();
 
             for (int i = 0; i < perVersion; i++) {
@@ -191,8 +195,9 @@ class ControlPlaneTest {
                     - NodeProbe.sum(before, "tributary_session_call_requests_sum", "call=\"unsubscribe\"");
             double calls = NodeProbe.sum(after, "tributary_session_call_requests_count", "call=\"unsubscribe\"")
                     - NodeProbe.sum(before, "tributary_session_call_requests_count", "call=\"unsubscribe\"");
-            System.out.printf("pipelined unsubscribes: %.0f UNSUBSCRIBEs of %d clients in %.0f calls to "
-                    + "session-service%n", requests, 2 * perVersion, calls);
+            System.out.printf("pipelined unsubscribes: %d UNSUBSCRIBEs of %d clients answered in %d ms; %.0f of them "
+                    + "in %.0f unsubscribe batch calls to session-service%n", 4 * perVersion, 2 * perVersion, millis,
+                    requests, calls);
             assertThat(requests).as("UNSUBSCRIBEs carried by unsubscribe batch calls").isEqualTo(4.0 * perVersion);
             assertThat(calls).as("unsubscribe batch calls for %.0f UNSUBSCRIBEs", requests)
                     .isPositive().isLessThan(requests / 2);
