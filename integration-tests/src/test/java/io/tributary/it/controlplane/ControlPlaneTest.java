@@ -187,7 +187,8 @@ class ControlPlaneTest {
 
             for (int i = 0; i < perVersion; i++) {
                 assertThat(first.get(i).join().getReasonCodes()).as("first UNSUBACK of client %d", i)
-                        .containsExactly(Mqtt5UnsubAckReasonCode.SUCCESS, Mqtt5UnsubAckReasonCode.NO_SUBSCRIPTIONS_EXISTED);
+                        .containsExactly(Mqtt5UnsubAckReasonCode.SUCCESS,
+                                Mqtt5UnsubAckReasonCode.NO_SUBSCRIPTIONS_EXISTED);
                 assertThat(second.get(i).join().getReasonCodes()).as("second UNSUBACK of client %d", i)
                         .containsExactly(Mqtt5UnsubAckReasonCode.NO_SUBSCRIPTIONS_EXISTED);
             }

@@ -127,8 +127,8 @@ public final class SessionServiceClient {
     }
 
     /**
-     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / subscribe / unsubscribe / disconnect and
-     * {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
+     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / subscribe /
+     * unsubscribe / disconnect and {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
      * {@code tributary.session.connects.waiting} (CONNECTs waiting for a call).
      */
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
