@@ -13,6 +13,7 @@ import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
 
@@ -138,5 +139,59 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-b").persistent()).isTrue();
         assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'sb-c'").query(Long.class)
                 .single()).isZero();
+    }
+
+    @Test
+    void test_an_unsubscribe_batch_answers_each_filter_in_order_and_removes_nothing_for_a_stale_epoch()
+            throws Exception {
+        long a = connect("ub-a", "node-a", true, 0).epoch();
+        long b = connect("ub-b", "node-a", true, 3600).epoch();
+        long d = connect("ub-d", "node-a", true, 0).epoch();
+        long old = connect("ub-c", "node-a", false, 3600).epoch();
+        for (SessionApi.SubscribeRequest s : List.of(
+                new SessionApi.SubscribeRequest("ub-a", a, "node-a", List.of(sub("ub/x", 1), sub("ub/+/y", 1))),
+                new SessionApi.SubscribeRequest("ub-b", b, "node-a", List.of(sub("ub/x", 2))),
+                new SessionApi.SubscribeRequest("ub-c", old, "node-a", List.of(sub("ub/c", 1))))) {
+            assertThat(post(SessionApi.SUBSCRIBE, s).status()).isEqualTo(200);
+        }
+        // Taken over with its session resumed: the old connection's epoch is stale, its subscription stays.
+        long current = connect("ub-c", "node-b", false, 3600).epoch();
+
+        List<SessionApi.UnsubscribeOutcome> outcomes = unsubscribeBatch(
+                new SessionApi.UnsubscribeRequest("ub-a", a, List.of("ub/x", "ub/never", "ub/+/y")),
+                new SessionApi.UnsubscribeRequest("ub-b", b, List.of("ub/x", "ub/x")),
+                new SessionApi.UnsubscribeRequest("ub-c", old, List.of("ub/c")),
+                new SessionApi.UnsubscribeRequest("ub-d", d, List.of("ub/x")),
+                new SessionApi.UnsubscribeRequest("ub-a", 0, List.of("ub/x")),
+                new SessionApi.UnsubscribeRequest("ub-a", a, List.of("ub/x")),
+                new SessionApi.UnsubscribeRequest("ub-gone", 7, List.of("ub/x")));
+
+        assertThat(outcomes).hasSize(7);
+        assertThat(outcomes.get(0).done().reasonCodes()).containsExactly(0x00, 0x11, 0x00);
+        // The same filter twice: removed by the first, gone for the second, as if sent one after the other.
+        assertThat(outcomes.get(1).done().reasonCodes()).containsExactly(0x00, 0x11);
+        assertThat(outcomes.get(2).stale()).contains("epoch " + old + " ");
+        assertThat(outcomes.get(2).done()).isNull();
+        assertThat(outcomes.get(3).done().reasonCodes()).containsExactly(0x11);
+        assertThat(outcomes.get(4).unavailable()).contains("epoch");
+        assertThat(outcomes.get(5).done().reasonCodes()).containsExactly(0x11);
+        assertThat(outcomes.get(6).stale()).contains("no session");
+
+        assertThat(jdbc.sql("SELECT client_id || ' ' || filter FROM subscriptions WHERE client_id LIKE 'ub-%'")
+                .query(String.class).list()).containsExactly("ub-c ub/c");
+        ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "ub/x", "ub-a");
+        assertThat(tombstone.value()).isNull();
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(a);
+        assertThat(last(TopicNames.SUBSCRIPTIONS_WILDCARD, "ub/+/y", "ub-a").value()).isNull();
+        ConsumerRecord<byte[], byte[]> ofB = last(TopicNames.SUBSCRIPTIONS_EXACT, "ub/x", "ub-b");
+        assertThat(ofB.value()).isNull();
+        assertThat(RecordHeaders.readLong(ofB.headers(), RecordHeaders.EPOCH)).isEqualTo(b);
+        assertThat(FeedReader.withKey(FeedReader.readAll(TestEngines.kafkaBootstrap(),
+                TopicNames.SUBSCRIPTIONS_EXACT), SubscriptionRecord.key("ub/x",
+                        "ub-b"))).as("one tombstone for the pair removed once").filteredOn(r -> r.value() == null)
+                .hasSize(1);
+        SubscriptionRecord kept = lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "ub/c", "ub-c");
+        assertThat(kept.nodeId()).isEqualTo("node-b");
+        assertThat(kept.epoch()).isEqualTo(current);
     }
 }

@@ -112,9 +112,9 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long e1 = connect("bob", "node-a", false, 600).epoch();
         assertThat(codes(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a",
                 List.of(sub("x/y", 1)))).body())).containsExactly(1);
-        Response unsuback = post(SessionApi.UNSUBSCRIBE,
-                new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was")));
-        assertThat(codes(unsuback.body())).containsExactly(0x00, 0x11);
+        SessionApi.UnsubscribeOutcome unsuback = unsubscribeBatch(
+                new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was"))).get(0);
+        assertThat(unsuback.done().reasonCodes()).containsExactly(0x00, 0x11);
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "x/y", "bob");
         assertThat(tombstone.value()).isNull();
         assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(e1);

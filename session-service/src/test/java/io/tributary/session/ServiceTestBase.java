@@ -114,6 +114,14 @@ abstract class ServiceTestBase {
         return json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
     }
 
+    /** One call of the UNSUBSCRIBE batch endpoint; the outcomes, in order. */
+    protected List<SessionApi.UnsubscribeOutcome> unsubscribeBatch(SessionApi.UnsubscribeRequest... requests)
+            throws Exception {
+        Response r = post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(List.of(requests)));
+        assertThat(r.status()).as("unsubscribe batch: %s", r.body()).isEqualTo(200);
+        return json.treeToValue(r.body(), SessionApi.UnsubscribeBatchResponse.class).outcomes();
+    }
+
     protected static SessionApi.Subscription sub(String filter, int qos) {
         return new SessionApi.Subscription(filter, qos, false, false, 0);
     }

@@ -16,6 +16,11 @@ public final class SessionApi {
     public static final String CONNECT_BATCH = "/internal/v1/sessions/connect-batch";
     /** Many SUBSCRIBEs of one node's connections in one call ({@link SubscribeBatch} in, {@link SubscribeBatchResponse} out). */
     public static final String SUBSCRIBE_BATCH = "/internal/v1/sessions/subscribe-batch";
+    /**
+     * Many UNSUBSCRIBEs of one node's connections in one call ({@link UnsubscribeBatch} in,
+     * {@link UnsubscribeBatchResponse} out). There is no single-request form.
+     */
+    public static final String UNSUBSCRIBE_BATCH = "/internal/v1/sessions/unsubscribe-batch";
     /** Many ended connections of one node in one call ({@link DisconnectBatch}); 200 with an empty body. */
     public static final String DISCONNECT_BATCH = "/internal/v1/sessions/disconnect-batch";
     /**
@@ -24,7 +29,6 @@ public final class SessionApi {
      */
     public static final String TOKEN_HEADER = "X-Tributary-Internal-Token";
     public static final String SUBSCRIBE = "/internal/v1/sessions/subscribe";
-    public static final String UNSUBSCRIBE = "/internal/v1/sessions/unsubscribe";
     public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
     public static final String HEARTBEAT = "/internal/v1/nodes/heartbeat";
     /** GET, optional query parameter {@code version}: the IP entries of the block list ({@link BlockedIps}). */
@@ -257,6 +261,28 @@ public final class SessionApi {
 
     /** @param reasonCodes one per filter: 0x00 success, 0x11 no subscription existed */
     public record UnsubscribeResponse(List<Integer> reasonCodes) {
+    }
+
+    /**
+     * UNSUBSCRIBEs of one node's connections, applied in one transaction, each as if it had come alone and in the
+     * batch's order (a filter removed by an earlier request of the batch no longer exists for a later one).
+     */
+    public record UnsubscribeBatch(List<UnsubscribeRequest> requests) {
+    }
+
+    /** One outcome per request of an {@link UnsubscribeBatch}, in the same order. */
+    public record UnsubscribeBatchResponse(List<UnsubscribeOutcome> outcomes) {
+    }
+
+    /**
+     * What became of one UNSUBSCRIBE of a batch: exactly one of the three is set.
+     *
+     * @param done        the reason code of each filter
+     * @param stale       the caller's epoch is not the client's current one, or the session is offline or gone (the
+     *                    connection was taken over): nothing was removed
+     * @param unavailable why this one could not be done now (a malformed request)
+     */
+    public record UnsubscribeOutcome(UnsubscribeResponse done, String stale, String unavailable) {
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,63 @@ class PipeliningTest {
             }
         }
         assertThat(complete).as("copies carrying identifiers 2 and 3").isEqualTo(TRIES);
+    }
+
+    /**
+     * SUBSCRIBE, UNSUBSCRIBE and SUBSCRIBE of one filter and a PUBLISH to it, written in one go by many clients at
+     * once (MQTT 3.1.1 and 5, both nodes), so that the UNSUBSCRIBEs of different clients share session-service batch
+     * calls while each client's SUBSCRIBEs go in calls of their own: every client ends subscribed and gets the
+     * publish, and an MQTT 5 client's UNSUBACK says the subscription existed (0x00).
+     */
+    @Test
+    void subscribe_unsubscribe_subscribe_pipelined_by_many_clients_ends_subscribed() throws Exception {
+        int clients = 40;
+        List<RawMqtt> raws = new ArrayList<>();
+        List<Wire> wires = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                boolean v5 = (i / 2) % 2 == 0;
+                RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2));
+                raws.add(raw);
+                Wire wire = new Wire(raw);
+                wires.add(wire);
+                raw.send(v5 ? Mqtt5Packets.connect(id("resub5"), 30) : RawMqtt.connect311(id("resub"), 30));
+                assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK of client %d", i).isNotNull();
+            }
+            for (int i = 0; i < clients; i++) {
+                boolean v5 = (i / 2) % 2 == 0;
+                String topic = "it/pipe/" + id("resub");
+                byte[] payload = ("resubscribed-" + i).getBytes(StandardCharsets.UTF_8);
+                payloads.add(payload);
+                raws.get(i).send(v5
+                        ? concat(Mqtt5Packets.subscribe(1, topic, 1), Mqtt5Packets.unsubscribe(2, topic),
+                                Mqtt5Packets.subscribe(3, topic, 1), Mqtt5Packets.publish(topic, 1, 4, payload))
+                        : concat(RawMqtt.subscribe311(1, topic, 1), RawMqtt.unsubscribe311(2, topic),
+                                RawMqtt.subscribe311(3, topic, 1), RawMqtt.publish311(topic, 1, 4, payload)));
+            }
+            int delivered = 0;
+            for (int i = 0; i < clients; i++) {
+                boolean v5 = (i / 2) % 2 == 0;
+                Wire wire = wires.get(i);
+                if (wire.await(Wire.publishWithPayload(payloads.get(i), v5), 10_000) != null) {
+                    delivered++;
+                }
+                assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000)).as("both SUBACKs of client %d", i).isTrue();
+                assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000)).as("UNSUBACK of client %d", i).isTrue();
+                if (v5) {
+                    byte[] unsuback = wire.seen(Wire.UNSUBACK).get(0);
+                    // packet id, property length (no properties when nothing failed), one reason code per filter
+                    assertThat(unsuback[4 + unsuback[3]] & 0xFF).as("UNSUBACK reason code of client %d", i)
+                            .isEqualTo(0x00);
+                }
+            }
+            assertThat(delivered).as("clients subscribed again after their pipelined UNSUBSCRIBE").isEqualTo(clients);
+        } finally {
+            for (RawMqtt raw : raws) {
+                raw.close();
+            }
+        }
     }
 
     static byte[] concat(byte[]... packets) {

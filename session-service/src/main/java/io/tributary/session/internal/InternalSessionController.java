@@ -26,10 +26,12 @@ public class InternalSessionController {
     private final ConnectAuthenticator authenticator;
     private final ConnectBatches connectBatches;
     private final SubscribeBatches subscribeBatches;
+    private final UnsubscribeBatches unsubscribeBatches;
 
     public InternalSessionController(ConnectService connects, DisconnectService disconnects,
             SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator,
-            ConnectBatches connectBatches, SubscribeBatches subscribeBatches) {
+            ConnectBatches connectBatches, SubscribeBatches subscribeBatches, UnsubscribeBatches unsubscribeBatches) {
+        this.unsubscribeBatches = unsubscribeBatches;
         this.subscribeBatches = subscribeBatches;
         this.connectBatches = connectBatches;
         this.authenticator = authenticator;
@@ -83,11 +85,11 @@ public class InternalSessionController {
         return subscribeBatches.subscribe(batch);
     }
 
-    @PostMapping(path = SessionApi.UNSUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,
+    /** Many UNSUBSCRIBEs of one node's connections; each gets its outcome (done, stale or unavailable), in order. */
+    @PostMapping(path = SessionApi.UNSUBSCRIBE_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.UnsubscribeResponse unsubscribe(@RequestBody SessionApi.UnsubscribeRequest request) {
-        InternalRequests.check(request);
-        return subscriptions.unsubscribe(request);
+    public SessionApi.UnsubscribeBatchResponse unsubscribeBatch(@RequestBody SessionApi.UnsubscribeBatch batch) {
+        return unsubscribeBatches.unsubscribe(batch);
     }
 
     /** 200 with an empty body, also when the epoch was stale (the connection had been taken over already). */

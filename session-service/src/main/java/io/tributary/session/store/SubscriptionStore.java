@@ -24,7 +24,7 @@ public class SubscriptionStore {
 
     public static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
 
-    /** A subscription removed by a bulk delete. */
+    /** A subscription (to be) removed by a bulk delete. */
     public record Removed(String clientId, String filter) {
     }
 
@@ -148,6 +148,36 @@ public class SubscriptionStore {
                 .param("clientId", clientId)
                 .param("filter", filter)
                 .update() > 0;
+    }
+
+    /**
+     * Deletes these (client, filter) subscriptions in one statement, whatever their number: the pairs go as two arrays
+     * through {@code unnest()}, so the statement text is the same for every batch and is prepared once per
+     * connection. Pairs that do not exist are ignored; a pair given twice is deleted once.
+     *
+     * @return the pairs that existed and were deleted
+     */
+    public java.util.Set<Removed> deleteEach(Collection<Removed> pairs) {
+        if (pairs.isEmpty()) {
+            return java.util.Set.of();
+        }
+        String[] clientIds = new String[pairs.size()];
+        String[] filters = new String[pairs.size()];
+        int i = 0;
+        for (Removed pair : pairs) {
+            clientIds[i] = pair.clientId();
+            filters[i++] = pair.filter();
+        }
+        java.util.Set<Removed> deleted = new java.util.HashSet<>();
+        jdbcTemplate.query("""
+                DELETE FROM subscriptions s
+                USING unnest(CAST(? AS text[]), CAST(? AS text[])) AS d(client_id, filter)
+                WHERE s.client_id = d.client_id AND s.filter = d.filter
+                RETURNING s.client_id, s.filter""",
+                rs -> {
+                    deleted.add(new Removed(rs.getString("client_id"), rs.getString("filter")));
+                }, clientIds, filters);
+        return deleted;
     }
 
     /** Deletes every subscription of the client. @return their filters */

@@ -4,8 +4,11 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.stereotype.Service;
@@ -137,7 +140,10 @@ public class SubscriptionService {
         return List.of(results);
     }
 
-    /** Why a caller with {@code epoch} on {@code nodeId} does not speak for the live connection; null if it does. */
+    /**
+     * Why a caller with {@code epoch} on {@code nodeId} does not speak for the live connection; null if it does.
+     * {@code nodeId} null: the node is not checked.
+     */
     private static String staleness(SessionRecord session, String clientId, long epoch, String nodeId) {
         if (session == null) {
             return "client " + clientId + " has no session";
@@ -146,39 +152,57 @@ public class SubscriptionService {
             return "epoch " + epoch + " of client " + clientId + " is not current (current " + session.epoch()
                     + (session.connected() ? "" : ", offline") + ")";
         }
-        if (!nodeId.equals(session.nodeId())) {
+        if (nodeId != null && !nodeId.equals(session.nodeId())) {
             return "client " + clientId + " is connected on node " + session.nodeId() + ", not " + nodeId;
         }
         return null;
     }
 
+    /**
+     * Many UNSUBSCRIBEs (of distinct or repeated clients) in one transaction: the sessions locked in client id order,
+     * the subscriptions of every current request deleted in one statement, the feed tombstones of all awaited once.
+     * Each request is answered as if the batch's requests had come one after the other: a (client, filter) pair
+     * named twice is removed by the first that names it, and is reported as not existing to the later ones.
+     *
+     * @return per request, in order: its {@link SessionApi.UnsubscribeResponse} (0x00 or 0x11 per filter), or the
+     *         reason its epoch is stale (a String), in which case nothing of it was removed
+     */
     @Transactional
-    public SessionApi.UnsubscribeResponse unsubscribe(SessionApi.UnsubscribeRequest request) {
-        String clientId = request.clientId();
-        lockCurrent(clientId, request.epoch());
-        int partitions = topics.publishPartitions();
-        List<Integer> reasonCodes = new ArrayList<>(request.filters().size());
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (String filter : request.filters()) {
-            if (subscriptions.delete(clientId, filter)) {
-                records.add(SubscriptionRecords.removal(filter, clientId, request.epoch(), partitions));
-                reasonCodes.add(FilterAdmission.SUCCESS);
-            } else {
-                reasonCodes.add(FilterAdmission.NO_SUBSCRIPTION_EXISTED);
+    public List<Object> unsubscribeAll(List<SessionApi.UnsubscribeRequest> requests) {
+        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(requests.stream()
+                .map(SessionApi.UnsubscribeRequest::clientId).toList()));
+        Object[] results = new Object[requests.size()];
+        Set<SubscriptionStore.Removed> asked = new LinkedHashSet<>();
+        for (int r = 0; r < requests.size(); r++) {
+            SessionApi.UnsubscribeRequest request = requests.get(r);
+            // UNSUBSCRIBE names no node: the epoch alone identifies the connection (epochs are unique).
+            results[r] = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), null);
+            if (results[r] == null) {
+                request.filters().forEach(f -> asked.add(new SubscriptionStore.Removed(request.clientId(), f)));
             }
         }
-        sender.sendAndAwait(records);
-        return new SessionApi.UnsubscribeResponse(reasonCodes);
-    }
-
-    /** Locks the session and checks the caller speaks for its live connection; 409 otherwise. */
-    private SessionRecord lockCurrent(String clientId, long epoch) {
-        SessionRecord session = sessions.lock(clientId)
-                .orElseThrow(() -> ApiException.conflict("client " + clientId + " has no session"));
-        if (session.epoch() != epoch || !session.connected()) {
-            throw ApiException.conflict("epoch " + epoch + " of client " + clientId + " is not current (current "
-                    + session.epoch() + (session.connected() ? "" : ", offline") + ")");
+        Set<SubscriptionStore.Removed> deleted = subscriptions.deleteEach(asked);
+        int partitions = topics.publishPartitions();
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        Set<SubscriptionStore.Removed> answered = new HashSet<>();
+        for (int r = 0; r < requests.size(); r++) {
+            SessionApi.UnsubscribeRequest request = requests.get(r);
+            if (results[r] != null) {
+                continue;
+            }
+            List<Integer> codes = new ArrayList<>(request.filters().size());
+            for (String filter : request.filters()) {
+                SubscriptionStore.Removed pair = new SubscriptionStore.Removed(request.clientId(), filter);
+                if (deleted.contains(pair) && answered.add(pair)) {
+                    records.add(SubscriptionRecords.removal(filter, request.clientId(), request.epoch(), partitions));
+                    codes.add(FilterAdmission.SUCCESS);
+                } else {
+                    codes.add(FilterAdmission.NO_SUBSCRIPTION_EXISTED);
+                }
+            }
+            results[r] = new SessionApi.UnsubscribeResponse(codes);
         }
-        return session;
+        sender.sendAndAwait(records);
+        return List.of(results);
     }
 }

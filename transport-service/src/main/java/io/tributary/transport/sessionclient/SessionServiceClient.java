@@ -46,7 +46,10 @@ public final class SessionServiceClient {
         }
     }
 
-    /** How CONNECTs and disconnects are gathered into batch calls (see {@link RequestBatcher}). */
+    /**
+     * How CONNECTs, SUBSCRIBEs, UNSUBSCRIBEs and disconnects are gathered into batch calls (see
+     * {@link RequestBatcher}); {@code maxQueuedConnects} and {@code maxConnectWait} bound CONNECTs only.
+     */
     public record Batching(int maxInFlight, int maxBatch, int maxQueuedConnects, Duration maxConnectWait) {
         public static final Batching DEFAULTS = new Batching(4, 500, 10_000, Duration.ofSeconds(5));
     }
@@ -63,6 +66,7 @@ public final class SessionServiceClient {
     private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
     private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
     private final RequestBatcher<SessionApi.SubscribeRequest, SessionApi.SubscribeOutcome> subscribes;
+    private final RequestBatcher<SessionApi.UnsubscribeRequest, SessionApi.UnsubscribeOutcome> unsubscribes;
 
     /**
      * @param token the deployment's internal API secret, sent with every call (session-service refuses calls
@@ -92,8 +96,11 @@ public final class SessionServiceClient {
         this.connects = new RequestBatcher<>("CONNECT", this::connectBatch, batching.maxInFlight(),
                 batching.maxBatch(), batching.maxQueuedConnects(), batching.maxConnectWait().toNanos(),
                 System::nanoTime, executor);
-        // SUBSCRIBEs are bounded by the connections (one pending per connection: later packets wait behind it).
+        // SUBSCRIBEs and UNSUBSCRIBEs are bounded by the connections (one of either pending per connection: later
+        // packets wait behind it), so neither is refused for load.
         this.subscribes = new RequestBatcher<>("SUBSCRIBE", this::subscribeBatch, batching.maxInFlight(),
+                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
+        this.unsubscribes = new RequestBatcher<>("UNSUBSCRIBE", this::unsubscribeBatch, batching.maxInFlight(),
                 batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
         // Disconnects are never refused for load: a session must not stay marked connected.
         this.disconnects = new RequestBatcher<>("disconnect", this::disconnectBatch, batching.maxInFlight(),
@@ -120,14 +127,15 @@ public final class SessionServiceClient {
     }
 
     /**
-     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / subscribe / disconnect and
-     * {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
+     * Reports the batch calls: {@code tributary.session.calls} (timer, tags {@code call} = connect / subscribe /
+     * unsubscribe / disconnect and {@code outcome}), {@code tributary.session.call.requests} (requests per call) and
      * {@code tributary.session.connects.waiting} (CONNECTs waiting for a call).
      */
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
         connects.listener(callMetrics(registry, "connect"));
         disconnects.listener(callMetrics(registry, "disconnect"));
         subscribes.listener(callMetrics(registry, "subscribe"));
+        unsubscribes.listener(callMetrics(registry, "unsubscribe"));
         io.micrometer.core.instrument.Gauge.builder("tributary.session.connects.waiting", connects,
                 RequestBatcher::waiting).description("CONNECTs waiting for a batch call to session-service")
                 .register(registry);
@@ -187,8 +195,28 @@ public final class SessionServiceClient {
                 SessionApi.SubscribeBatchResponse.class).thenApply(SessionApi.SubscribeBatchResponse::outcomes);
     }
 
+    /**
+     * Gathered with the other UNSUBSCRIBEs of this node into batch calls.
+     *
+     * @return fails with {@link StaleEpochException} when the connection was taken over, or
+     *         {@link UnavailableException}
+     */
     public CompletableFuture<SessionApi.UnsubscribeResponse> unsubscribe(SessionApi.UnsubscribeRequest request) {
-        return post(SessionApi.UNSUBSCRIBE, request, SessionApi.UnsubscribeResponse.class);
+        return unsubscribes.submit(request).thenApply(outcome -> {
+            if (outcome.stale() != null) {
+                throw new StaleEpochException(outcome.stale());
+            }
+            if (outcome.done() == null) {
+                throw new UnavailableException("session-service: " + outcome.unavailable(), null);
+            }
+            return outcome.done();
+        });
+    }
+
+    private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(
+            List<SessionApi.UnsubscribeRequest> batch) {
+        return post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(batch),
+                SessionApi.UnsubscribeBatchResponse.class).thenApply(SessionApi.UnsubscribeBatchResponse::outcomes);
     }
 
     /** Gathered with the other ended connections of this node into batch calls. */
