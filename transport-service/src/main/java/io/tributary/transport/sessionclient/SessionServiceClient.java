@@ -178,15 +178,7 @@ public final class SessionServiceClient {
      *         {@link UnavailableException}
      */
     public CompletableFuture<SessionApi.SubscribeResponse> subscribe(SessionApi.SubscribeRequest request) {
-        return subscribes.submit(request).thenApply(outcome -> {
-            if (outcome.stale() != null) {
-                throw new StaleEpochException(outcome.stale());
-            }
-            if (outcome.done() == null) {
-                throw new UnavailableException("session-service: " + outcome.unavailable(), null);
-            }
-            return outcome.done();
-        });
+        return subscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
     }
 
     private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
@@ -202,21 +194,24 @@ public final class SessionServiceClient {
      *         {@link UnavailableException}
      */
     public CompletableFuture<SessionApi.UnsubscribeResponse> unsubscribe(SessionApi.UnsubscribeRequest request) {
-        return unsubscribes.submit(request).thenApply(outcome -> {
-            if (outcome.stale() != null) {
-                throw new StaleEpochException(outcome.stale());
-            }
-            if (outcome.done() == null) {
-                throw new UnavailableException("session-service: " + outcome.unavailable(), null);
-            }
-            return outcome.done();
-        });
+        return unsubscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
     }
 
     private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(
             List<SessionApi.UnsubscribeRequest> batch) {
         return post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(batch),
                 SessionApi.UnsubscribeBatchResponse.class).thenApply(SessionApi.UnsubscribeBatchResponse::outcomes);
+    }
+
+    /** A batch call's outcome for one request: its answer, or the exception its caller handles. */
+    private static <T> T done(T done, String stale, String unavailable) {
+        if (stale != null) {
+            throw new StaleEpochException(stale);
+        }
+        if (done == null) {
+            throw new UnavailableException("session-service: " + unavailable, null);
+        }
+        return done;
     }
 
     /** Gathered with the other ended connections of this node into batch calls. */
