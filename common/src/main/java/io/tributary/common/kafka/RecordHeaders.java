@@ -80,6 +80,9 @@ public final class RecordHeaders {
      */
     private static volatile HeaderFormat writeFormat = HeaderFormat.TEXT;
 
+    /** The setting every service binds ({@code text} or {@code binary}); environment TRIBUTARY_KAFKA_HEADER_FORMAT. */
+    public static final String FORMAT_PROPERTY = "tributary.kafka-header-format";
+
     private RecordHeaders() {
     }
 
@@ -89,6 +92,26 @@ public final class RecordHeaders {
 
     public static void useWriteFormat(HeaderFormat format) {
         writeFormat = java.util.Objects.requireNonNull(format, "format");
+    }
+
+    /**
+     * Applies the service's {@value #FORMAT_PROPERTY} setting ({@code text} or {@code binary}, any case; absent or
+     * empty means text). Each service calls it before it creates a Kafka client.
+     *
+     * @throws IllegalArgumentException naming the setting when the value is neither
+     */
+    public static HeaderFormat useWriteFormat(String setting) {
+        HeaderFormat format = HeaderFormat.TEXT;
+        if (setting != null && !setting.isBlank()) {
+            try {
+                format = HeaderFormat.valueOf(setting.strip().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(FORMAT_PROPERTY + " (TRIBUTARY_KAFKA_HEADER_FORMAT) is '" + setting
+                        + "'; it must be text or binary", e);
+            }
+        }
+        useWriteFormat(format);
+        return format;
     }
 
     /** The {@link #SOURCE} header value of a publish record at {@code partition} / {@code offset}. */

@@ -127,4 +127,14 @@ class HeaderValuesTest {
         RecordHeaders.useWriteFormat(HeaderFormat.TEXT);
         assertThat(RecordHeaders.uint32(4_000_000_000L)).isEqualTo(ascii("4000000000"));
     }
+
+    @Test
+    void the_setting_is_text_or_binary_and_anything_else_fails_naming_it() {
+        assertThat(RecordHeaders.useWriteFormat((String) null)).isEqualTo(HeaderFormat.TEXT);
+        assertThat(RecordHeaders.useWriteFormat(" Binary ")).isEqualTo(HeaderFormat.BINARY);
+        assertThat(RecordHeaders.writeFormat()).isEqualTo(HeaderFormat.BINARY);
+        assertThat(RecordHeaders.useWriteFormat("")).isEqualTo(HeaderFormat.TEXT);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RecordHeaders.useWriteFormat("json"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TRIBUTARY_KAFKA_HEADER_FORMAT");
+    }
 }

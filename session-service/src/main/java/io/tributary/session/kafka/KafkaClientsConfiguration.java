@@ -19,6 +19,7 @@ import org.springframework.core.env.Environment;
 
 import io.tributary.common.kafka.KafkaClientProperties;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.session.config.SessionServiceProperties;
 
 /**
@@ -40,6 +41,8 @@ public class KafkaClientsConfiguration {
         if (!passThrough.properties().isEmpty()) {
             log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
         }
+        // Before any client exists, so that every record of the process is written in one header format.
+        RecordHeaders.useWriteFormat(environment.getProperty(RecordHeaders.FORMAT_PROPERTY));
         return new KafkaClients(properties.kafka().bootstrapServers(), passThrough);
     }
 
