@@ -146,15 +146,15 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         assertThat(new String(w.value())).isEqualTo("gone:" + persistentTopic);
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.CLIENT_ID)).isEqualTo(persistent);
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.NODE_ID)).isEqualTo(node);
-        assertThat(RecordHeaders.readBytes(w.headers(), RecordHeaders.QOS)).containsExactly(1);
+        assertThat(RecordHeaders.readQos(w.headers())).isEqualTo(1);
         assertThat(RecordHeaders.readFlag(w.headers(), RecordHeaders.RETAIN)).isFalse();
-        assertThat(RecordHeaders.readBytes(w.headers(), RecordHeaders.PROTOCOL_VERSION)).containsExactly(5);
+        assertThat(RecordHeaders.readInt8(w.headers(), RecordHeaders.PROTOCOL_VERSION)).isEqualTo(5);
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.CONTENT_TYPE)).isEqualTo("text/plain");
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.RESPONSE_TOPIC))
                 .isEqualTo("reply/" + persistentTopic);
         assertThat(RecordHeaders.readBytes(w.headers(), RecordHeaders.CORRELATION_DATA)).isEqualTo(utf8("corr"));
         assertThat(RecordHeaders.readInt(w.headers(), RecordHeaders.MESSAGE_EXPIRY)).isEqualTo(3600);
-        assertThat(RecordHeaders.readBytes(w.headers(), RecordHeaders.PAYLOAD_FORMAT)).containsExactly(1);
+        assertThat(RecordHeaders.readInt8(w.headers(), RecordHeaders.PAYLOAD_FORMAT)).isEqualTo(1);
         assertThat(w.headers().headers(RecordHeaders.USER_PROPERTY_PREFIX + "k")).extracting(h -> new String(h.value()))
                 .containsExactly("v1", "v2");
         assertThat(published(cleanTopic)).hasSize(1);

@@ -29,17 +29,17 @@ public final class PublishRecordFormat {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH,
                 topic.getBytes(StandardCharsets.UTF_8), payload);
         Headers h = record.headers();
-        h.add(new RecordHeader(RecordHeaders.QOS, new byte[] {(byte) qos}));
+        h.add(new RecordHeader(RecordHeaders.QOS, RecordHeaders.int8(qos)));
         h.add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
         h.add(new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8(clientId)));
-        h.add(new RecordHeader(RecordHeaders.PROTOCOL_VERSION, new byte[] {(byte) protocolLevel}));
+        h.add(new RecordHeader(RecordHeaders.PROTOCOL_VERSION, RecordHeaders.int8(protocolLevel)));
         h.add(new RecordHeader(RecordHeaders.NODE_ID, RecordHeaders.utf8(nodeId)));
         h.add(new RecordHeader(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(receivedAtMillis)));
         if (properties == null) {
             return record;
         }
         if (properties.payloadFormat() != null) {
-            h.add(new RecordHeader(RecordHeaders.PAYLOAD_FORMAT, new byte[] {properties.payloadFormat().byteValue()}));
+            h.add(new RecordHeader(RecordHeaders.PAYLOAD_FORMAT, RecordHeaders.int8(properties.payloadFormat())));
         }
         if (properties.contentType() != null) {
             h.add(new RecordHeader(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8(properties.contentType())));
@@ -48,12 +48,13 @@ public final class PublishRecordFormat {
             h.add(new RecordHeader(RecordHeaders.RESPONSE_TOPIC, RecordHeaders.utf8(properties.responseTopic())));
         }
         if (properties.correlationData() != null) {
+            // Opaque bytes in MQTT: copied raw in both header formats.
             h.add(new RecordHeader(RecordHeaders.CORRELATION_DATA, properties.correlationData()));
         }
         if (properties.messageExpirySeconds() != null) {
-            // 4-byte big-endian of the unsigned value, as MQTT carries it.
+            // The unsigned 32-bit value MQTT carries (decimal, or its 4 bytes in the binary form).
             h.add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY,
-                    RecordHeaders.int32(properties.messageExpirySeconds().intValue())));
+                    RecordHeaders.uint32(properties.messageExpirySeconds())));
         }
         String traceparent = null;
         String tracestate = null;

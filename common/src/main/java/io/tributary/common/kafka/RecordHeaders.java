@@ -1,6 +1,5 @@
 package io.tributary.common.kafka;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.common.header.Header;
@@ -10,8 +9,11 @@ import org.apache.kafka.common.header.Headers;
  * Header names carried by publish and downlink records, and typed accessors. MQTT metadata travels in headers so
  * that the record value stays the untouched payload and any Kafka consumer can read MQTT traffic as is.
  *
- * <p>Integers are 4-byte big-endian, strings UTF-8, flags one byte (0 or 1). MQTT 5 user properties are one header
- * each, {@link #USER_PROPERTY_PREFIX} + name, in their original order (Kafka keeps header order).
+ * <p>Every header is UTF-8 text a Kafka tool shows as is: numbers in decimal (times as epoch milliseconds), flags
+ * {@code true} / {@code false}, strings as they are. The exception is {@link #CORRELATION_DATA}, opaque bytes in
+ * MQTT, copied raw. {@link HeaderFormat#BINARY} writes the numbers and flags in the earlier binary form instead;
+ * readers accept both (see {@link HeaderValues}). MQTT 5 user properties are one header each,
+ * {@link #USER_PROPERTY_PREFIX} + name, in their original order (Kafka keeps header order).
  */
 public final class RecordHeaders {
 
@@ -65,26 +67,75 @@ public final class RecordHeaders {
     public static final String QUEUED = "tributary.queued";
 
     /**
-     * On downlink deliveries: where the message is in the publish topic, partition (4 bytes) and offset (8 bytes),
-     * big-endian. A transport node replaying history from the publish topic uses it to join the replay and the
+     * On downlink deliveries: where the message is in the publish topic, {@code partition:offset} (binary form:
+     * partition in 4 bytes and offset in 8, big-endian). A transport node replaying history from the publish topic uses it to join the replay and the
      * live deliveries without a gap or a duplicate. Written by the router, never taken from a publisher.
      */
     public static final String SOURCE = "tributary.source";
 
+    /**
+     * How this process writes numbers and flags; set once at start-up by each service from its typed setting
+     * ({@code TRIBUTARY_KAFKA_HEADER_FORMAT}). Process-wide because the record builders of the contract are static and
+     * one process must not write two formats. Readers accept both forms regardless.
+     */
+    private static volatile HeaderFormat writeFormat = HeaderFormat.TEXT;
+
+    /** The setting every service binds ({@code text} or {@code binary}); environment TRIBUTARY_KAFKA_HEADER_FORMAT. */
+    public static final String FORMAT_PROPERTY = "tributary.kafka-header-format";
+
     private RecordHeaders() {
+    }
+
+    public static HeaderFormat writeFormat() {
+        return writeFormat;
+    }
+
+    public static void useWriteFormat(HeaderFormat format) {
+        writeFormat = java.util.Objects.requireNonNull(format, "format");
+    }
+
+    /**
+     * Applies the service's {@value #FORMAT_PROPERTY} setting ({@code text} or {@code binary}, any case; absent or
+     * empty means text). Each service calls it before it creates a Kafka client.
+     *
+     * @throws IllegalArgumentException naming the setting when the value is neither
+     */
+    public static HeaderFormat useWriteFormat(String setting) {
+        HeaderFormat format = HeaderFormat.TEXT;
+        if (setting != null && !setting.isBlank()) {
+            try {
+                format = HeaderFormat.valueOf(setting.strip().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(FORMAT_PROPERTY + " (TRIBUTARY_KAFKA_HEADER_FORMAT) is '" + setting
+                        + "'; it must be text or binary", e);
+            }
+        }
+        useWriteFormat(format);
+        return format;
     }
 
     /** The {@link #SOURCE} header value of a publish record at {@code partition} / {@code offset}. */
     public static byte[] source(int partition, long offset) {
-        return java.nio.ByteBuffer.allocate(12).putInt(partition).putLong(offset).array();
+        return HeaderValues.position(partition, offset, writeFormat);
+    }
+
+    /** A small number (QoS, protocol level, payload format); one byte in the binary form. */
+    public static byte[] int8(int value) {
+        return HeaderValues.number(value, 1, writeFormat);
     }
 
     public static byte[] int32(int value) {
-        return ByteBuffer.allocate(4).putInt(value).array();
+        return HeaderValues.number(value, 4, writeFormat);
+    }
+
+    /** An unsigned 32-bit number (MQTT's message expiry): decimal of the unsigned value, or its 4 bytes. */
+    public static byte[] uint32(long value) {
+        return writeFormat == HeaderFormat.TEXT ? HeaderValues.number(value, 4, writeFormat)
+                : HeaderValues.number((int) value, 4, writeFormat);
     }
 
     public static byte[] int64(long value) {
-        return ByteBuffer.allocate(8).putLong(value).array();
+        return HeaderValues.number(value, 8, writeFormat);
     }
 
     public static byte[] utf8(String value) {
@@ -92,29 +143,44 @@ public final class RecordHeaders {
     }
 
     public static byte[] flag(boolean value) {
-        return new byte[] {(byte) (value ? 1 : 0)};
+        return HeaderValues.flag(value, writeFormat);
     }
 
+    /** A 32-bit number, text or 4 bytes; {@code null} when absent, malformed or out of range. */
     public static Integer readInt(Headers headers, String name) {
-        Header h = headers.lastHeader(name);
-        if (h == null || h.value() == null || h.value().length != 4) {
-            return null;
-        }
-        return ByteBuffer.wrap(h.value()).getInt();
+        Long value = HeaderValues.readNumber(readBytes(headers, name), 4);
+        return value == null || value != value.intValue() ? null : value.intValue();
     }
 
-    /** The {@link #QOS} header (one byte), 0 when absent or malformed. */
+    /** An unsigned 32-bit number, text or 4 bytes; {@code null} when absent, malformed or out of range. */
+    public static Long readUnsignedInt(Headers headers, String name) {
+        byte[] bytes = readBytes(headers, name);
+        Long value = HeaderValues.readNumber(bytes, 4);
+        if (value != null && bytes.length == 4 && value < 0) {
+            value = Integer.toUnsignedLong(value.intValue()); // binary form: the 4 bytes are unsigned
+        }
+        return value == null || value < 0 || value > 0xFFFF_FFFFL ? null : value;
+    }
+
+    /** A small number (payload format, protocol level), text or one byte; {@code null} when absent or malformed. */
+    public static Integer readInt8(Headers headers, String name) {
+        Long value = HeaderValues.readNumber(readBytes(headers, name), 1);
+        return value == null || value < Byte.MIN_VALUE || value > 255 ? null : value.intValue();
+    }
+
+    /** The {@link #QOS} header, text or one byte, 0 when absent or malformed. */
     public static int readQos(Headers headers) {
-        Header h = headers.lastHeader(QOS);
-        return h == null || h.value() == null || h.value().length != 1 ? 0 : Math.min(2, Math.max(0, h.value()[0]));
+        Integer qos = readInt8(headers, QOS);
+        return qos == null ? 0 : Math.min(2, Math.max(0, qos));
     }
 
     public static Long readLong(Headers headers, String name) {
-        Header h = headers.lastHeader(name);
-        if (h == null || h.value() == null || h.value().length != 8) {
-            return null;
-        }
-        return ByteBuffer.wrap(h.value()).getLong();
+        return HeaderValues.readNumber(readBytes(headers, name), 8);
+    }
+
+    /** The {@link #SOURCE} header, or {@code null} when absent or malformed. */
+    public static HeaderValues.Position readSource(Headers headers) {
+        return HeaderValues.readPosition(readBytes(headers, SOURCE));
     }
 
     public static String readString(Headers headers, String name) {
@@ -122,9 +188,9 @@ public final class RecordHeaders {
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
+    /** A flag, text or one byte; false when absent or malformed. */
     public static boolean readFlag(Headers headers, String name) {
-        Header h = headers.lastHeader(name);
-        return h != null && h.value() != null && h.value().length == 1 && h.value()[0] != 0;
+        return Boolean.TRUE.equals(HeaderValues.readFlag(readBytes(headers, name)));
     }
 
     public static byte[] readBytes(Headers headers, String name) {

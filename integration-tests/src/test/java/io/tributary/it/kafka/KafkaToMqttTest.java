@@ -38,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Kafka-to-MQTT rules on the two-node cluster: one plain Kafka record produced by a backend (key = device) reaches
  * an online subscriber and an offline persistent subscriber (through its session queue, on reconnect) exactly once,
- * on the topic the rule builds from the key, with the rule's QoS; records of other keys reach other topics; bad
+ * on the topic the rule builds from the key, with the rule's QoS (without one, each record's text {@code mqtt.qos}
+ * header's); records of other keys reach other topics; bad
  * rules are refused with 400.
  */
 @ExtendWith(LogsOnFailure.class)
@@ -124,6 +125,42 @@ class KafkaToMqttTest {
             assertThat(queued.receive(3, TimeUnit.SECONDS)).as("each exactly once").isEmpty();
         } finally {
             back.disconnect();
+            send("DELETE", PATH + "/" + ruleId, null);
+        }
+    }
+
+    @Test
+    void without_a_qos_in_the_rule_the_text_mqtt_qos_header_of_each_record_decides() throws Exception {
+        String kafkaTopic = id("it-k2m-qos");
+        String prefix = id("hq");
+        createTopic(kafkaTopic, 1);
+        HttpResponse<String> created = send("POST", PATH, JSON.createObjectNode().put("kafkaTopic", kafkaTopic)
+                .put("mqttTopic", prefix + "/{key}").toString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long ruleId = JSON.readTree(created.body()).path("id").asLong();
+        Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("k2m-hq"));
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL);
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
+                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            subscriber.subscribeWith().topicFilter(prefix + "/#").qos(MqttQos.EXACTLY_ONCE).send();
+            // Headers as Kafka Connect's SimpleHeaderConverter or kcat write them: decimal text.
+            for (String qos : new String[] {"0", "1"}) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(kafkaTopic,
+                        ("q" + qos).getBytes(StandardCharsets.UTF_8), "m".getBytes(StandardCharsets.UTF_8));
+                record.headers().add("mqtt.qos", qos.getBytes(StandardCharsets.UTF_8));
+                producer.send(record).get(20, TimeUnit.SECONDS);
+            }
+            Mqtt5Publish first = received.receive(20, TimeUnit.SECONDS).orElseThrow();
+            Mqtt5Publish second = received.receive(20, TimeUnit.SECONDS).orElseThrow();
+            assertThat(first.getTopic().toString()).isEqualTo(prefix + "/q0");
+            assertThat(first.getQos()).isEqualTo(MqttQos.AT_MOST_ONCE);
+            assertThat(second.getTopic().toString()).isEqualTo(prefix + "/q1");
+            assertThat(second.getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
+        } finally {
+            subscriber.disconnect();
             send("DELETE", PATH + "/" + ruleId, null);
         }
     }

@@ -10,12 +10,14 @@ import org.springframework.core.env.Environment;
 
 import io.tributary.common.kafka.KafkaClientProperties;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.RecordHeaders;
 
 /**
  * Every service's {@link KafkaClients}: where Kafka is, plus the operator's pass-through properties bound from
  * {@value KafkaClientProperties#PREFIX} with Spring's binder (relaxed binding, so
  * {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM} is {@code sasl.mechanism}) and checked when bound, failing
- * start-up on a key the service sets itself.
+ * start-up on a key the service sets itself; and sets the process's record header format
+ * ({@value RecordHeaders#FORMAT_PROPERTY}) before any client exists.
  */
 public final class KafkaClientsFromEnvironment {
 
@@ -29,6 +31,8 @@ public final class KafkaClientsFromEnvironment {
         if (!passThrough.properties().isEmpty()) {
             log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
         }
+        // Before any client exists, so that every record of the process is written in one header format.
+        RecordHeaders.useWriteFormat(environment.getProperty(RecordHeaders.FORMAT_PROPERTY));
         return new KafkaClients(bootstrapServers, passThrough);
     }
 

@@ -207,18 +207,17 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
 
     /** Receive time plus the MQTT 5 message expiry interval, or null when the message does not expire. */
     static Instant expiresAt(ConsumerRecord<byte[], byte[]> record) {
-        Integer expiry = RecordHeaders.readInt(record.headers(), RecordHeaders.MESSAGE_EXPIRY);
+        Long expiry = RecordHeaders.readUnsignedInt(record.headers(), RecordHeaders.MESSAGE_EXPIRY);
         if (expiry == null) {
             return null;
         }
         Long receivedAt = RecordHeaders.readLong(record.headers(), RecordHeaders.RECEIVED_AT);
         long base = receivedAt != null ? receivedAt : record.timestamp();
-        return Instant.ofEpochMilli(base).plusSeconds(Integer.toUnsignedLong(expiry));
+        return Instant.ofEpochMilli(base).plusSeconds(expiry);
     }
 
     private static int qosOf(ConsumerRecord<byte[], byte[]> record) {
-        byte[] b = RecordHeaders.readBytes(record.headers(), RecordHeaders.QOS);
-        return b == null || b.length != 1 ? 0 : Math.min(2, Math.max(0, b[0]));
+        return RecordHeaders.readQos(record.headers());
     }
 
     private Map<TopicPartition, OffsetAndMetadata> positions() {

@@ -21,6 +21,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.HeaderValues;
 import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
@@ -169,9 +170,9 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
                 wake(wake.getKey(), wake.getValue());
             }
         }
-        byte[] source = RecordHeaders.readBytes(record.headers(), RecordHeaders.SOURCE);
-        int partition = source != null && source.length == 12 ? java.nio.ByteBuffer.wrap(source).getInt() : -1;
-        long offset = partition >= 0 ? java.nio.ByteBuffer.wrap(source).getLong(4) : -1;
+        HeaderValues.Position source = RecordHeaders.readSource(record.headers());
+        int partition = source == null ? -1 : source.partition();
+        long offset = source == null ? -1 : source.offset();
         SharedQos0 shared = new SharedQos0(topic, payload, mqtt5);
         try {
             subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {

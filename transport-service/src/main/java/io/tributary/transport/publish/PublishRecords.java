@@ -65,10 +65,11 @@ public final class PublishRecords {
      */
     public static MqttProperties deliveryProperties(Headers headers, long nowMillis) {
         MqttProperties out = new MqttProperties();
-        byte[] b;
-        if ((b = RecordHeaders.readBytes(headers, RecordHeaders.PAYLOAD_FORMAT)) != null && b.length == 1) {
-            out.add(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, (int) b[0]));
+        Integer payloadFormat = RecordHeaders.readInt8(headers, RecordHeaders.PAYLOAD_FORMAT);
+        if (payloadFormat != null) {
+            out.add(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, payloadFormat));
         }
+        byte[] b;
         String s;
         if ((s = RecordHeaders.readString(headers, RecordHeaders.CONTENT_TYPE)) != null) {
             out.add(new MqttProperties.StringProperty(MqttProperties.CONTENT_TYPE, s));
@@ -79,11 +80,11 @@ public final class PublishRecords {
         if ((b = RecordHeaders.readBytes(headers, RecordHeaders.CORRELATION_DATA)) != null) {
             out.add(new MqttProperties.BinaryProperty(MqttProperties.CORRELATION_DATA, b));
         }
-        Integer expiry = RecordHeaders.readInt(headers, RecordHeaders.MESSAGE_EXPIRY);
+        Long expiry = RecordHeaders.readUnsignedInt(headers, RecordHeaders.MESSAGE_EXPIRY);
         if (expiry != null) {
             Long receivedAt = RecordHeaders.readLong(headers, RecordHeaders.RECEIVED_AT);
             long waitedSeconds = receivedAt == null ? 0 : Math.max(0, (nowMillis - receivedAt) / 1000);
-            long remaining = Integer.toUnsignedLong(expiry) - waitedSeconds;
+            long remaining = expiry - waitedSeconds;
             if (remaining <= 0) {
                 return null;
             }

@@ -96,8 +96,7 @@ class PublishRecordsTest {
             assertThat(b[i].key()).isEqualTo(a[i].key());
             assertThat(b[i].value()).as(a[i].key()).isEqualTo(a[i].value());
         }
-        assertThat(Integer.toUnsignedLong(RecordHeaders.readInt(byNode.headers(), RecordHeaders.MESSAGE_EXPIRY)))
-                .isEqualTo(0xFFFFFFFEL);
+        assertThat(RecordHeaders.readUnsignedInt(byNode.headers(), RecordHeaders.MESSAGE_EXPIRY)).isEqualTo(0xFFFFFFFEL);
     }
 
     @Test

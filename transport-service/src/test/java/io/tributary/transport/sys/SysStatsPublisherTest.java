@@ -61,7 +61,8 @@ class SysStatsPublisherTest {
         for (ProducerRecord<byte[], byte[]> r : records) {
             assertThat(r.topic()).isEqualTo(TopicNames.PUBLISH);
             assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN)).isTrue();
-            assertThat(r.headers().lastHeader(RecordHeaders.QOS).value()).containsExactly(0);
+            assertThat(RecordHeaders.readQos(r.headers())).isZero();
+            assertThat(r.headers().lastHeader(RecordHeaders.QOS).value()).isEqualTo("0".getBytes(StandardCharsets.UTF_8));
         }
         publisher.close();
     }
