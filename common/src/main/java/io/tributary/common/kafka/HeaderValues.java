@@ -61,11 +61,7 @@ public final class HeaderValues {
             return null;
         }
         if (isDecimal(value, 0, value.length)) {
-            try {
-                return Long.parseLong(new String(value, StandardCharsets.US_ASCII));
-            } catch (NumberFormatException e) {
-                return null; // out of range
-            }
+            return parseDecimal(value, 0, value.length);
         }
         if (value.length != binaryWidth) {
             return null;
@@ -113,18 +109,41 @@ public final class HeaderValues {
         }
         Position position = null;
         if (colon > 0 && isDecimal(value, 0, colon) && isDecimal(value, colon + 1, value.length)) {
-            try {
-                position = new Position(Integer.parseInt(new String(value, 0, colon, StandardCharsets.US_ASCII)),
-                        Long.parseLong(new String(value, colon + 1, value.length - colon - 1,
-                                StandardCharsets.US_ASCII)));
-            } catch (NumberFormatException e) {
+            Long partition = parseDecimal(value, 0, colon);
+            Long offset = parseDecimal(value, colon + 1, value.length);
+            if (partition == null || offset == null || partition > Integer.MAX_VALUE) {
                 return null;
             }
+            position = new Position(partition.intValue(), offset);
         } else if (value.length == 12) {
             ByteBuffer in = ByteBuffer.wrap(value);
             position = new Position(in.getInt(), in.getLong());
         }
         return position == null || position.partition() < 0 || position.offset() < 0 ? null : position;
+    }
+
+    /**
+     * The value of {@code value[from, to)}, already checked by {@link #isDecimal}, without a String in between (this
+     * runs for several headers of every record delivered); {@code null} when it does not fit a long.
+     */
+    private static Long parseDecimal(byte[] value, int from, int to) {
+        boolean negative = value[from] == '-';
+        long result = 0;
+        for (int i = negative ? from + 1 : from; i < to; i++) {
+            int digit = value[i] - '0';
+            // Accumulated negatively, so that Long.MIN_VALUE fits too.
+            if (result < (Long.MIN_VALUE + digit) / 10) {
+                return null;
+            }
+            result = result * 10 - digit;
+        }
+        if (!negative) {
+            if (result == Long.MIN_VALUE) {
+                return null;
+            }
+            result = -result;
+        }
+        return result;
     }
 
     /** {@code -?[0-9]+}, at most {@value #MAX_DECIMAL_LENGTH} characters, in {@code value[from, to)}. */

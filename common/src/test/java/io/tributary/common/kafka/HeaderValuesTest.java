@@ -137,4 +137,17 @@ class HeaderValuesTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RecordHeaders.useWriteFormat("json"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TRIBUTARY_KAFKA_HEADER_FORMAT");
     }
+
+    @Test
+    void decimal_text_reads_to_the_ends_of_long_and_no_further() {
+        assertThat(HeaderValues.readNumber(ascii("9223372036854775807"), 8)).isEqualTo(Long.MAX_VALUE);
+        assertThat(HeaderValues.readNumber(ascii("-9223372036854775808"), 8)).isEqualTo(Long.MIN_VALUE);
+        assertThat(HeaderValues.readNumber(ascii("9223372036854775808"), 8)).isNull();
+        assertThat(HeaderValues.readNumber(ascii("-9223372036854775809"), 8)).isNull();
+        assertThat(HeaderValues.readNumber(ascii("-0"), 8)).isZero();
+        assertThat(HeaderValues.readPosition(ascii("2147483647:9223372036854775807")))
+                .isEqualTo(new HeaderValues.Position(Integer.MAX_VALUE, Long.MAX_VALUE));
+        assertThat(HeaderValues.readPosition(ascii("2147483648:1"))).isNull();
+        assertThat(HeaderValues.readPosition(ascii("1:9223372036854775808"))).isNull();
+    }
 }
