@@ -64,8 +64,11 @@ public class BlockListService {
      * @return per request (same order), its refusal, or null when no entry matches it
      */
     public List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests) {
-        List<BlockEntry> entries = store.candidates(requests.stream().map(SessionApi.ConnectRequest::clientId).toList(),
-                requests.stream().map(SessionApi.ConnectRequest::username).toList());
+        return refusals(requests, store.candidates(clientIds(requests), usernames(requests)));
+    }
+
+    private static List<ConnectRefusedException> refusals(List<SessionApi.ConnectRequest> requests,
+            List<BlockEntry> entries) {
         List<ConnectRefusedException> refusals = new ArrayList<>(requests.size());
         for (SessionApi.ConnectRequest request : requests) {
             refusals.add(entries.isEmpty() ? null : entries.stream().filter(e -> matches(e, request)).findFirst()
@@ -74,6 +77,14 @@ public class BlockListService {
                     .orElse(null));
         }
         return refusals;
+    }
+
+    private static List<String> clientIds(List<SessionApi.ConnectRequest> requests) {
+        return requests.stream().map(SessionApi.ConnectRequest::clientId).toList();
+    }
+
+    private static List<String> usernames(List<SessionApi.ConnectRequest> requests) {
+        return requests.stream().map(SessionApi.ConnectRequest::username).toList();
     }
 
     /** What {@link BlockListStore#match} asks of PostgreSQL, for an entry already read. */
@@ -94,8 +105,8 @@ public class BlockListService {
      * @return per request (same order), its refusal, or null
      */
     public List<ConnectRefusedException> checkAllLocked(List<SessionApi.ConnectRequest> requests) {
-        store.lockShared();
-        List<ConnectRefusedException> refusals = checkAll(requests);
+        List<ConnectRefusedException> refusals = refusals(requests,
+                store.lockSharedAndReadCandidates(clientIds(requests), usernames(requests)));
         for (int i = 0; i < refusals.size(); i++) {
             if (refusals.get(i) != null) {
                 log.warn("CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",

@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.StatementPipeline;
 import io.tributary.session.store.Timestamps;
 
 /** The {@code block_list} table, and the live sessions an entry matches. */
@@ -34,9 +36,11 @@ public class BlockListStore {
     }
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
 
-    public BlockListStore(JdbcClient jdbc) {
+    public BlockListStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
     }
 
     /** The first entry matching a CONNECT (client id, user name, or an IP range containing {@code ip}), if any. */
@@ -56,13 +60,40 @@ public class BlockListStore {
      * client ids or user names, and every address entry (there are few; transport nodes hold them all too).
      */
     public List<BlockEntry> candidates(Collection<String> clientIds, Collection<String> usernames) {
-        List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
-        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE client_id = ANY(:clientIds)"
-                        + " OR username = ANY(:usernames) OR ip_range IS NOT NULL ORDER BY id")
-                .param("clientIds", SqlArrays.text(clientIds))
-                .param("usernames", SqlArrays.text(names))
+        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE " + CANDIDATES)
+                .param(SqlArrays.text(clientIds))
+                .param(names(usernames))
                 .query(BlockListStore::map)
                 .list();
+    }
+
+    /**
+     * Takes the CONNECTs' shared lock ({@link #lockShared}) and then reads {@link #candidates}, in one round trip: the
+     * read is a statement of its own, so it sees every entry committed before the lock was granted.
+     */
+    public List<BlockEntry> lockSharedAndReadCandidates(Collection<String> clientIds, Collection<String> usernames) {
+        List<BlockEntry> entries = new java.util.ArrayList<>();
+        StatementPipeline.run(jdbcTemplate, "SELECT pg_advisory_xact_lock_shared(?); SELECT " + COLUMNS
+                        + " FROM block_list WHERE " + CANDIDATES,
+                ps -> {
+                    ps.setLong(1, LOCK_KEY);
+                    ps.setObject(2, SqlArrays.text(clientIds));
+                    ps.setObject(3, names(usernames));
+                },
+                locked -> { },
+                rows -> {
+                    for (int n = 0; rows.next(); n++) {
+                        entries.add(map(rows, n));
+                    }
+                });
+        return entries;
+    }
+
+    private static final String CANDIDATES = "client_id = ANY(?) OR username = ANY(?) OR ip_range IS NOT NULL"
+            + " ORDER BY id";
+
+    private static String[] names(Collection<String> usernames) {
+        return usernames.stream().filter(java.util.Objects::nonNull).distinct().toArray(String[]::new);
     }
 
     /** Held by a CONNECT until its transaction ends. */
