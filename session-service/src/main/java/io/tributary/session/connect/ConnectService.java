@@ -4,12 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.stereotype.Service;
@@ -26,7 +24,6 @@ import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
-import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 
 /**
@@ -152,34 +149,33 @@ public class ConnectService {
         // Client id order: every multi-row locker takes rows in this order, so batches never deadlock each other.
         Map<String, Integer> byClient = new java.util.TreeMap<>();
         round.forEach(i -> byClient.put(batch.get(i).request().clientId(), i));
-        List<String> clientIds = new ArrayList<>(byClient.keySet());
-        Set<String> created = new HashSet<>();
-        Map<String, SessionRecord> rows = lockOrCreate(clientIds, created);
-        // Drawn only once the rows are locked: the previous holder of a lock drew its epoch before, so the epochs of
-        // one client increase in commit order, and stay above those of any deleted earlier session of the client.
-        List<Long> epochs = sessions.nextEpochs(clientIds.size());
+        List<SessionStore.Connected> connections = new ArrayList<>(byClient.size());
+        byClient.forEach((clientId, i) -> connections.add(connection(batch.get(i), 0, now)));
+        Map<String, SessionStore.LockedForConnect> rows = lockOrCreate(connections, now);
         Map<String, SessionResumption.Connecting> connecting = new LinkedHashMap<>();
-        for (int k = 0; k < clientIds.size(); k++) {
-            String clientId = clientIds.get(k);
+        Map<String, Presence> presences = new LinkedHashMap<>();
+        for (String clientId : byClient.keySet()) {
             Admitted a = batch.get(byClient.get(clientId));
-            ConnectPlan plan = ConnectPlan.of(rows.get(clientId), created.contains(clientId), a.request().cleanStart(),
-                    now, epochs.get(k));
-            connecting.put(clientId, new SessionResumption.Connecting(a.request(), a.auth(), plan,
-                    created.contains(clientId), rows.get(clientId).connected()));
+            SessionStore.LockedForConnect locked = rows.get(clientId);
+            ConnectPlan plan = ConnectPlan.of(locked.row(), locked.created(), a.request().cleanStart(), now,
+                    locked.newEpoch());
+            connecting.put(clientId, new SessionResumption.Connecting(a.request(), a.auth(), plan, locked.created(),
+                    locked.row().connected()));
+            presences.put(clientId, new Presence(a.request().nodeId(), plan.newEpoch(), now));
         }
+        // Sent under the row locks and awaited once the transaction has committed, so the Redis round trip overlaps
+        // the database's and Kafka's; a write carrying an older epoch than the stored one is ignored, whatever the
+        // arrival order. Like the presence it records, advisory: a rolled-back CONNECT leaves it until the next one.
+        PresenceStore.Sent presenceWrites = presence.sendAll(presences);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         Map<String, List<SessionApi.Subscription>> resumed = resumption.apply(connecting, now, records);
         sender.sendAndAwait(records);
 
         List<SessionStore.Connected> connected = new ArrayList<>(connecting.size());
-        Map<String, Presence> presences = new LinkedHashMap<>();
         for (SessionResumption.Connecting c : connecting.values()) {
             SessionApi.ConnectRequest r = c.request();
             long epoch = c.plan().newEpoch();
-            connected.add(new SessionStore.Connected(r.clientId(), new SessionStore.Connection(r.nodeId(), epoch,
-                    r.cleanStart(), r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(),
-                    r.remoteAddress(), r.username(), now, r.nodeIncarnation()), c.auth().credentialId()));
-            presences.put(r.clientId(), new Presence(r.nodeId(), epoch, now));
+            connected.add(connection(new Admitted(r, c.auth()), epoch, now));
             Authentication auth = c.auth();
             outcomes[byClient.get(r.clientId())] = SessionApi.ConnectOutcome.accepted(new SessionApi.ConnectResponse(
                     epoch, c.plan().sessionPresent(), resumed.getOrDefault(r.clientId(), List.of()), auth.acl(),
@@ -189,25 +185,33 @@ public class ConnectService {
             AfterCommit.run(() -> metrics.connected(wasConnected, takeover));
         }
         sessions.markAllConnected(connected);
-        // Written under the row locks, so presence writes of one client land in epoch order.
-        presence.setAll(presences);
+        AfterCommit.run(presenceWrites::await);
     }
 
     /**
-     * Inserts the rows that are missing, then locks them all. A row can vanish between the two (an expiry sweep or a
-     * disconnect with expiry 0 committed in between), hence the retry for those.
+     * Locks the rows (inserting the missing ones) and draws the new epochs. A row can vanish between the insert and
+     * the lock (an expiry sweep or a disconnect with expiry 0 committed in between), hence the retry for those.
      */
-    private Map<String, SessionRecord> lockOrCreate(List<String> clientIds, Set<String> created) {
-        Map<String, SessionRecord> rows = new HashMap<>();
-        List<String> missing = clientIds;
+    private Map<String, SessionStore.LockedForConnect> lockOrCreate(List<SessionStore.Connected> connections,
+            Instant now) {
+        Map<String, SessionStore.LockedForConnect> rows = new HashMap<>();
+        List<SessionStore.Connected> missing = connections;
         for (int attempt = 0; attempt < LOCK_ATTEMPTS && !missing.isEmpty(); attempt++) {
-            created.addAll(sessions.insertAllIfAbsent(missing));
-            rows.putAll(sessions.lockAll(missing));
-            missing = missing.stream().filter(id -> !rows.containsKey(id)).toList();
+            rows.putAll(sessions.lockOrCreateForConnect(missing, now));
+            missing = missing.stream().filter(c -> !rows.containsKey(c.clientId())).toList();
         }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("session rows of " + missing + " keep disappearing");
+            throw new IllegalStateException("session rows of " + missing.stream().map(SessionStore.Connected::clientId)
+                    .toList() + " keep disappearing");
         }
         return rows;
+    }
+
+    /** What the sessions table records about an admitted CONNECT's new connection of {@code epoch}. */
+    private static SessionStore.Connected connection(Admitted a, long epoch, Instant now) {
+        SessionApi.ConnectRequest r = a.request();
+        return new SessionStore.Connected(r.clientId(), new SessionStore.Connection(r.nodeId(), epoch, r.cleanStart(),
+                r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(), r.remoteAddress(), r.username(),
+                now, r.nodeIncarnation()), a.auth().credentialId());
     }
 }

@@ -28,6 +28,15 @@ public class PresenceStore {
 
     static final String KEY_PREFIX = "tributary:presence:";
 
+    /** Writes the hash unless it holds the same or a newer epoch of the client. */
+    private static final String SET_IF_NEWER = """
+            local current = redis.call('HGET', KEYS[1], 'epoch')
+            if current and tonumber(current) >= tonumber(ARGV[2]) then
+              return 0
+            end
+            redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', ARGV[2], 'connectedAt', ARGV[3])
+            return 1""";
+
     /** Deletes the hash only if it still describes the given epoch (a newer connection may own it already). */
     private static final String DELETE_IF_EPOCH = """
             if redis.call('HGET', KEYS[1], 'epoch') == ARGV[1] then
@@ -46,21 +55,42 @@ public class PresenceStore {
     }
 
     /**
-     * Records that the clients are now connected (node, epoch, connected-at), pipelined. Never throws: a Redis
-     * failure is logged and the presence stays stale until the next change.
+     * Records that the clients are now connected (node, epoch, connected-at), unless the hash already holds a newer
+     * epoch of the client: writes from different session-service instances can then land in any order. Sent
+     * pipelined, without waiting for Redis: the caller awaits the answers with {@link Sent#await()} when it is done
+     * with the work it overlaps them with. Never throws: a Redis failure is logged and the presence stays stale until
+     * the next change.
      */
-    public void setAll(Map<String, Presence> presences) {
+    public Sent sendAll(Map<String, Presence> presences) {
         if (presences.isEmpty()) {
-            return;
+            return Sent.NOTHING;
         }
         try {
             var async = redis.async();
             List<RedisFuture<?>> sent = new ArrayList<>(presences.size());
-            presences.forEach((clientId, p) -> sent.add(async.hset(key(clientId), Map.of("node", p.nodeId(),
-                    "epoch", Long.toString(p.epoch()), "connectedAt", p.connectedAt().toString()))));
-            redis.awaitAll(sent);
+            presences.forEach((clientId, p) -> sent.add(async.eval(SET_IF_NEWER, ScriptOutputType.INTEGER,
+                    new String[] {key(clientId)}, p.nodeId(), Long.toString(p.epoch()), p.connectedAt().toString())));
+            return () -> await(sent, presences.size());
         } catch (RuntimeException e) {
             log.warn("Cannot record presence of {} clients in Redis: {}", presences.size(), e.toString());
+            return Sent.NOTHING;
+        }
+    }
+
+    /** Presence writes under way (see {@link #sendAll}). */
+    @FunctionalInterface
+    public interface Sent {
+        Sent NOTHING = () -> { };
+
+        /** Waits for Redis to answer; never throws (a failure is logged). */
+        void await();
+    }
+
+    private void await(List<RedisFuture<?>> sent, int clients) {
+        try {
+            redis.awaitAll(sent);
+        } catch (RuntimeException e) {
+            log.warn("Cannot record presence of {} clients in Redis: {}", clients, e.toString());
         }
     }
 

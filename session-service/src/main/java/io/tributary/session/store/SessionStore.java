@@ -52,36 +52,105 @@ public class SessionStore {
     }
 
     /**
-     * Inserts an empty placeholder row (epoch 0, below every epoch of {@link #nextEpochs}; offline) for each client that
-     * has none, in one round trip (a JDBC batch), in the order given — callers pass client ids sorted, the order every
-     * multi-row locker uses, so two batches never wait for each other in a cycle. The caller locks and fills the rows
-     * in the same transaction, so a placeholder is never visible to others.
-     *
-     * @return the client ids whose rows were created
+     * A row locked for a CONNECT by {@link #lockOrCreateForConnect}, with the epoch drawn for the new connection; for a
+     * client that had no row, {@code row} is the empty placeholder a new session starts from ({@link #placeholder}).
      */
-    public Set<String> insertAllIfAbsent(List<String> clientIds) {
-        int[] counts = jdbcTemplate.batchUpdate(
-                "INSERT INTO sessions (client_id, epoch) VALUES (?, 0) ON CONFLICT (client_id) DO NOTHING",
-                clientIds.stream().map(id -> new Object[] {id}).toList());
-        Set<String> created = new HashSet<>();
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == 1) {
-                created.add(clientIds.get(i));
-            }
-        }
-        return created;
+    public record LockedForConnect(SessionRecord row, boolean created, long newEpoch) {
     }
 
     /**
-     * {@code count} connection epochs from the {@code session_epochs} sequence, in increasing order: unique over all
-     * clients and greater than every epoch taken before, also for client ids whose rows were deleted in between and
-     * across session-service instances. A CONNECT draws them while holding the clients' row locks, so the epochs of
-     * one client increase in the order its CONNECTs commit. Not rolled back with the transaction: an aborted CONNECT
-     * leaves a gap, never a reuse.
+     * Locks the rows of these clients for their CONNECTs and draws each a new connection epoch from the
+     * {@code session_epochs} sequence, in one round trip ({@link StatementPipeline}). A client that has no row gets
+     * one, written with its new connection already (all but the epoch, 0 until {@link #markAllConnected}): the
+     * update that records the epoch then changes no indexed column and stays a heap-only (HOT) update, instead of a
+     * second version of the row in every index.
+     *
+     * <p>New rows are inserted in client id order, and rows are locked in that order, the order every multi-row
+     * locker uses, so two batches never wait for each other in a cycle; an inserted row is never visible to others
+     * before the transaction commits. Epochs are drawn only once all rows are locked (the {@code MATERIALIZED} step
+     * finishes first): the previous holder of a lock drew its epoch before, so the epochs of one client increase in
+     * the order its CONNECTs commit, and stay above those of any deleted earlier session of the client — unique over
+     * all clients and session-service instances. The sequence is not rolled back with the transaction: an aborted
+     * CONNECT leaves a gap, never a reuse.
+     *
+     * @param connecting distinct clients and their new connections (the epochs in them are ignored)
+     * @param connectedAt when they connected
+     * @return by client id; a client whose row vanished between the insert and the lock (an expiry sweep or a
+     *         disconnect with expiry 0 committed in between) is missing, and the caller asks again
      */
-    public List<Long> nextEpochs(int count) {
-        return jdbc.sql("SELECT nextval('session_epochs') FROM generate_series(1, :count)")
-                .param("count", count).query(Long.class).list().stream().sorted().toList();
+    public Map<String, LockedForConnect> lockOrCreateForConnect(List<Connected> connecting, Instant connectedAt) {
+        Set<String> created = new HashSet<>();
+        Map<String, LockedForConnect> locked = new HashMap<>();
+        StatementPipeline.run(jdbcTemplate, """
+                INSERT INTO sessions (client_id, epoch, node_id, connected, clean_start, session_expiry_seconds,
+                        protocol_version, keep_alive, remote_address, username, connected_at, node_incarnation,
+                        credential_id)
+                    SELECT c.client_id, 0, c.node_id, true, c.clean_start, c.session_expiry_seconds,
+                        c.protocol_version, c.keep_alive, c.remote_address, c.username, ?, c.node_incarnation,
+                        c.credential_id
+                    FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS boolean[]), CAST(? AS bigint[]),
+                        CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS text[]), CAST(? AS text[]),
+                        CAST(? AS text[]), CAST(? AS bigint[]))
+                        AS c(client_id, node_id, clean_start, session_expiry_seconds, protocol_version, keep_alive,
+                            remote_address, username, node_incarnation, credential_id)
+                    ORDER BY c.client_id
+                    ON CONFLICT (client_id) DO NOTHING
+                    RETURNING client_id;
+                WITH locked AS MATERIALIZED (
+                    SELECT %s FROM sessions WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE)
+                SELECT locked.*, nextval('session_epochs') AS new_epoch FROM locked""".formatted(COLUMNS),
+                ps -> {
+                    int n = connecting.size();
+                    String[] ids = new String[n];
+                    String[] nodes = new String[n];
+                    Boolean[] cleanStarts = new Boolean[n];
+                    Long[] expiries = new Long[n];
+                    Integer[] protocols = new Integer[n];
+                    Integer[] keepAlives = new Integer[n];
+                    String[] addresses = new String[n];
+                    String[] usernames = new String[n];
+                    String[] incarnations = new String[n];
+                    Long[] credentials = new Long[n];
+                    for (int i = 0; i < n; i++) {
+                        Connected row = connecting.get(i);
+                        Connection c = row.connection();
+                        ids[i] = row.clientId();
+                        nodes[i] = c.nodeId();
+                        cleanStarts[i] = c.cleanStart();
+                        expiries[i] = c.sessionExpirySeconds();
+                        protocols[i] = c.protocolVersion();
+                        keepAlives[i] = c.keepAliveSeconds();
+                        addresses[i] = c.remoteAddress();
+                        usernames[i] = c.username();
+                        incarnations[i] = c.nodeIncarnation();
+                        credentials[i] = row.credentialId();
+                    }
+                    ps.setObject(1, Timestamps.toDb(connectedAt));
+                    Object[][] columns = {ids, nodes, cleanStarts, expiries, protocols, keepAlives, addresses,
+                        usernames, incarnations, credentials, ids};
+                    for (int i = 0; i < columns.length; i++) {
+                        ps.setObject(i + 2, columns[i]);
+                    }
+                },
+                inserted -> {
+                    while (inserted.next()) {
+                        created.add(inserted.getString(1));
+                    }
+                },
+                rows -> {
+                    for (int n = 0; rows.next(); n++) {
+                        String clientId = rows.getString("client_id");
+                        boolean isNew = created.contains(clientId);
+                        locked.put(clientId, new LockedForConnect(isNew ? placeholder(clientId) : map(rows, n), isNew,
+                                rows.getLong("new_epoch")));
+                    }
+                });
+        return locked;
+    }
+
+    /** The row of a client without a session, as a CONNECT finds it: epoch 0, below every drawn epoch; offline. */
+    static SessionRecord placeholder(String clientId) {
+        return new SessionRecord(clientId, null, 0, false, true, 0, 0, 0, null, null, null, null, null);
     }
 
     /** Locks the rows of these clients in client id order, until the end of the transaction; absent ones are missing. */
