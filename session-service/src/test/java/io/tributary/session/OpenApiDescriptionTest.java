@@ -25,7 +25,7 @@ class OpenApiDescriptionTest extends ServiceTestBase {
     static final Path CHECKED_IN = Path.of("openapi.json");
     /** {@code -Dopenapi.write=true} rewrites {@link #CHECKED_IN} from the served description instead of comparing. */
     private static final String WRITE_PROPERTY = "openapi.write";
-    static final String REGENERATE = "regenerate it with: flock /tmp/build.lock ./mvnw -B -ntp -q -Dconsole.skip=true"
+    static final String REGENERATE = "regenerate it with: ./mvnw -B -ntp -q -Dconsole.skip=true"
             + " verify -pl session-service -am -Dtest=OpenApiDescriptionTest -Dsurefire.failIfNoSpecifiedTests=false"
             + " -D" + WRITE_PROPERTY + "=true (then rebuild the console: its types are generated from the file)";
 
