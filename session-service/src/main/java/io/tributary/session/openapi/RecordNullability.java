@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,9 +17,10 @@ import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.Schema;
 
 /**
- * Tells which fields of an answer may be null. The API writes every field, null or not (API.md), so a record
- * component's JSON property is nullable exactly when the component is annotated {@link Nullable}; the generated
- * description otherwise knows nothing of it, and the console's types would claim a value where null comes.
+ * Tells which fields may be null. A record component's JSON property is nullable exactly when the component is
+ * annotated {@link Nullable}, and required otherwise (a request must carry it; {@link AdminApiErrors} also requires
+ * the nullable fields of answers, which are written as null). Without this the description knows nothing of null,
+ * and the console's types would claim a value where null comes.
  */
 class RecordNullability implements ModelConverter {
 
@@ -39,12 +41,19 @@ class RecordNullability implements ModelConverter {
             return resolved;
         }
         Map<String, Schema> properties = model.getProperties();
+        Set<String> required = new TreeSet<>();
         for (RecordComponent component : raw.getRecordComponents()) {
             Schema property = properties.get(component.getName());
-            if (property != null && component.getAnnotatedType().isAnnotationPresent(Nullable.class)) {
+            if (property == null) {
+                continue;
+            }
+            if (component.getAnnotatedType().isAnnotationPresent(Nullable.class)) {
                 properties.put(component.getName(), orNull(property));
+            } else {
+                required.add(component.getName());
             }
         }
+        model.setRequired(required.isEmpty() ? null : List.copyOf(required));
         return resolved;
     }
 
@@ -54,7 +63,7 @@ class RecordNullability implements ModelConverter {
         if (property.get$ref() != null) {
             return new JsonSchema().oneOf(List.of(property, new JsonSchema().types(Set.of("null"))));
         }
-        Set<String> types = new java.util.TreeSet<>(property.getTypes() != null ? property.getTypes()
+        Set<String> types = new TreeSet<>(property.getTypes() != null ? property.getTypes()
                 : Set.of(property.getType()));
         types.add("null");
         property.setTypes(types);
