@@ -36,9 +36,7 @@ class AdminApiErrors implements OpenApiCustomizer {
         api.getComponents().getSchemas().get(ERROR_SCHEMA).setRequired(List.of("error"));
         api.getPaths().forEach((path, item) -> item.readOperations().forEach(operation -> {
             ApiResponses responses = operation.getResponses();
-            boolean takesInput = operation.getRequestBody() != null
-                    || (operation.getParameters() != null && !operation.getParameters().isEmpty());
-            if (takesInput) {
+            if (mayBeMalformed(operation)) {
                 responses.putIfAbsent("400", new ApiResponse()
                         .description("malformed JSON, a wrong parameter type, or a value the checks refuse"));
             }
@@ -55,6 +53,21 @@ class AdminApiErrors implements OpenApiCustomizer {
             });
         }));
         requireAnswerFields(api);
+    }
+
+    /**
+     * A body, a query parameter (range checks, types) or a path parameter that is not a string (a number) can be
+     * refused with 400; a string path segment such as a client id cannot.
+     */
+    private static boolean mayBeMalformed(Operation operation) {
+        return operation.getRequestBody() != null || (operation.getParameters() != null && operation.getParameters()
+                .stream().anyMatch(p -> !"path".equals(p.getIn()) || !isString(p.getSchema())));
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static boolean isString(Schema schema) {
+        return schema != null && ("string".equals(schema.getType())
+                || (schema.getTypes() != null && schema.getTypes().equals(Set.of("string"))));
     }
 
     /** Every property of a schema reachable from an answer is required: the API writes nulls, never omits. */
