@@ -26,7 +26,8 @@ public class OpenApiConfiguration {
         return new OpenAPI()
                 .info(new Info().title("Tributary session-service admin API").version("v1")
                         .description("The admin REST API of session-service; session-service/API.md describes"
-                                + " each endpoint. Every call needs a bearer token from POST /api/v1/admin/tokens."))
+                                + " each endpoint. Every call needs a bearer token, except POST /api/v1/admin/tokens,"
+                                + " which issues them."))
                 // A relative server: the description is the same whatever host and port serve it.
                 .servers(List.of(new Server().url("/")))
                 .components(new Components().addSecuritySchemes(BEARER,
