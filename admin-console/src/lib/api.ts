@@ -1,5 +1,7 @@
 // The admin REST API of session-service (/api/v1), called with the bearer token the login got.
 
+import type { ApiErrorBody, IssuedToken } from './types';
+
 const TOKEN_KEY = 'tributary.console.token';
 
 export class ApiError extends Error {
@@ -31,7 +33,7 @@ export async function login(username: string, password: string): Promise<void> {
   if (response.status !== 201) {
     throw new ApiError(response.status, await errorText(response));
   }
-  const body = (await response.json()) as { token: string };
+  const body = (await response.json()) as IssuedToken;
   sessionStorage.setItem(TOKEN_KEY, body.token);
 }
 
@@ -46,7 +48,7 @@ export async function logout(): Promise<void> {
 async function errorText(response: Response): Promise<string> {
   const text = await response.text();
   try {
-    const body = JSON.parse(text) as { error?: string };
+    const body = JSON.parse(text) as Partial<ApiErrorBody>;
     return body.error ?? `HTTP ${response.status}`;
   } catch {
     return text || `HTTP ${response.status}`;

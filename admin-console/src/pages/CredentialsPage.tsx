@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, query } from '../lib/api';
-import type { Credential, CredentialRequest, Page } from '../lib/types';
+import type { Credential, CredentialPage, CredentialRequest } from '../lib/types';
 import { credentialsFromCsv, CSV_COLUMNS } from '../lib/csv';
 import { Pager } from '../components/Pager';
 import { ErrorLine, message } from '../components/ErrorLine';
@@ -53,7 +53,7 @@ export function toRequest(f: Form): CredentialRequest {
 
 export function CredentialsPage() {
   const [page, setPage] = useState(0);
-  const [results, setResults] = useState<Page<Credential> | null>(null);
+  const [results, setResults] = useState<CredentialPage | null>(null);
   const [form, setForm] = useState<Form | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -61,7 +61,7 @@ export function CredentialsPage() {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    api<Page<Credential>>('/auth/credentials' + query({ page, size: SIZE }))
+    api<CredentialPage>('/auth/credentials' + query({ page, size: SIZE }))
       .then((r) => setResults(r))
       .catch((e) => setError(message(e)));
   }, [page, reload]);

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../lib/api';
-import type { BridgeRule } from '../lib/types';
+import type { BridgeRule, BridgeRuleRequest } from '../lib/types';
 import { ErrorLine, message } from '../components/ErrorLine';
 
 interface Form {
@@ -14,7 +14,7 @@ interface Form {
 
 const blank: Form = { kafkaTopic: '', mqttTopic: '', qos: '1', retain: '' };
 
-export function toBridgeRequest(f: Form) {
+export function toBridgeRequest(f: Form): BridgeRuleRequest {
   return {
     kafkaTopic: f.kafkaTopic.trim(),
     mqttTopic: f.mqttTopic.trim(),

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../lib/api';
-import type { Session, SessionDetails, SessionResults, Subscription } from '../lib/types';
+import type { DisconnectAccepted, Session, SessionDetails, SessionResults, Subscription } from '../lib/types';
 import { currentStart, firstPage, hasPrevious, nextPage, pageNumber, previousPage, type KeysetState } from '../lib/keyset';
 import { noCriteria, sessionPath, sessionSearchPath, type SessionCriteria } from '../lib/sessionSearch';
 import { formatCount, formatSeconds, formatTime, protocolName } from '../lib/format';
@@ -35,7 +35,7 @@ function Details({ clientId, onChanged }: { clientId: string; onChanged: () => v
 
   async function disconnect() {
     try {
-      const accepted = await api<{ nodeId: string }>(`${sessionPath(clientId)}/disconnect`, { method: 'POST' });
+      const accepted = await api<DisconnectAccepted>(`${sessionPath(clientId)}/disconnect`, { method: 'POST' });
       setNotice(`Disconnect sent to node ${accepted.nodeId} (reason 0x98, administrative action).`);
       setTimeout(() => {
         void load();

@@ -1,5 +1,7 @@
 package io.tributary.session.admin;
 
+import org.jspecify.annotations.Nullable;
+
 import io.tributary.session.presence.Presence;
 import io.tributary.session.queue.SessionQueues;
 
@@ -10,5 +12,6 @@ import io.tributary.session.queue.SessionQueues;
  * @param queue         the session queue: messages waiting (QoS 1/2, not yet acknowledged), dropped because it
  *                      was full, last sequence; null when Redis could not be asked
  */
-public record SessionDetails(SessionView session, Presence presence, String presenceError, SessionQueues.Stats queue) {
+public record SessionDetails(SessionView session, @Nullable Presence presence, @Nullable String presenceError,
+        SessionQueues.@Nullable Stats queue) {
 }

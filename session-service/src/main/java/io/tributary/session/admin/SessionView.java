@@ -2,23 +2,25 @@ package io.tributary.session.admin;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 import io.tributary.session.store.SessionRecord;
 
 /** A session as the admin API shows it. */
 public record SessionView(
         String clientId,
-        String nodeId,
+        @Nullable String nodeId,
         long epoch,
         boolean connected,
         boolean cleanStart,
         long sessionExpirySeconds,
         int protocolVersion,
         int keepAliveSeconds,
-        String remoteAddress,
-        String username,
-        Instant connectedAt,
-        Instant disconnectedAt,
-        Instant expiresAt) {
+        @Nullable String remoteAddress,
+        @Nullable String username,
+        @Nullable Instant connectedAt,
+        @Nullable Instant disconnectedAt,
+        @Nullable Instant expiresAt) {
 
     public static SessionView of(SessionRecord r) {
         return new SessionView(r.clientId(), r.nodeId(), r.epoch(), r.connected(), r.cleanStart(),

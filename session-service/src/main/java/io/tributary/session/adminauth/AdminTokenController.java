@@ -1,14 +1,15 @@
 package io.tributary.session.adminauth;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.tributary.session.web.ApiError;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirements;
 import io.tributary.session.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -27,24 +28,26 @@ public class AdminTokenController {
         this.tokens = tokens;
     }
 
+    @SecurityRequirements // the one admin call without a token: it issues them
+    @ApiResponse(responseCode = "401", description = "bad user name or password")
     @PostMapping(consumes = "application/json")
-    public ResponseEntity<?> issue(@RequestBody(required = false) TokenRequest request) {
+    @ResponseStatus(HttpStatus.CREATED)
+    public AdminTokenService.IssuedToken issueAdminToken(@RequestBody(required = false) TokenRequest request) {
         if (request == null || request.username() == null || request.password() == null) {
             throw ApiException.badRequest("username and password are required");
         }
         return tokens.issue(request.username(), request.password())
-                .<ResponseEntity<?>>map(token -> ResponseEntity.status(HttpStatus.CREATED).body(token))
-                .orElseGet(() -> ResponseEntity.status(HttpStatus.UNAUTHORIZED)
-                        .body(new ApiError("bad user name or password")));
+                .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "bad user name or password"));
     }
 
     /** Revokes the token this request is authenticated with (the filter has checked it). */
+    @ApiResponse(responseCode = "401", description = "the token is invalid, expired or already revoked")
     @DeleteMapping
-    public ResponseEntity<Void> revoke(HttpServletRequest request) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void revokeAdminToken(HttpServletRequest request) {
         String token = AdminTokenFilter.bearerToken(request);
         if (token == null || !tokens.revoke(token)) {
             throw new ApiException(HttpStatus.UNAUTHORIZED, "invalid, expired or revoked bearer token");
         }
-        return ResponseEntity.noContent().build();
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.session.auth;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -10,7 +9,10 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** Admin REST API of MQTT credentials, ACLs and failed authentications, {@code /api/v1/auth}. */
 @RestController
@@ -23,35 +25,44 @@ public class AuthAdminController {
         this.admin = admin;
     }
 
+    @ApiResponse(responseCode = "409", description = "a credential for the same username, clientId, certificateCn")
     @PostMapping(path = "/credentials", consumes = "application/json")
-    public ResponseEntity<CredentialView> create(@RequestBody(required = false) CredentialRequest request) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(admin.create(request));
+    @ResponseStatus(HttpStatus.CREATED)
+    public CredentialView createCredential(@RequestBody(required = false) CredentialRequest request) {
+        return admin.create(request);
     }
 
     @GetMapping("/credentials")
-    public AuthPages.CredentialPage list(@RequestParam(defaultValue = "0") int page,
+    public AuthPages.CredentialPage listCredentials(@RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "50") int size) {
         return admin.list(page, size);
     }
 
+    @ApiResponse(responseCode = "404", description = "no such credential")
     @GetMapping("/credentials/{id}")
-    public CredentialView get(@PathVariable long id) {
+    @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
+    public CredentialView getCredential(@PathVariable long id) {
         return admin.get(id);
     }
 
+    @ApiResponse(responseCode = "404", description = "no such credential")
+    @ApiResponse(responseCode = "409", description = "a credential for the same username, clientId, certificateCn")
     @PutMapping(path = "/credentials/{id}", consumes = "application/json")
-    public CredentialView update(@PathVariable long id, @RequestBody(required = false) CredentialRequest request) {
+    @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
+    public CredentialView updateCredential(@PathVariable long id,
+            @RequestBody(required = false) CredentialRequest request) {
         return admin.update(id, request);
     }
 
+    @ApiResponse(responseCode = "404", description = "no such credential")
     @DeleteMapping("/credentials/{id}")
-    public ResponseEntity<Void> delete(@PathVariable long id) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteCredential(@PathVariable long id) {
         admin.delete(id);
-        return ResponseEntity.noContent().build();
     }
 
     @GetMapping("/failures")
-    public AuthPages.FailurePage failures(@RequestParam(defaultValue = "0") int page,
+    public AuthPages.FailurePage listAuthFailures(@RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "50") int size) {
         return admin.failures(page, size);
     }

@@ -3,6 +3,7 @@ package io.tributary.session.auth;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -13,8 +14,8 @@ import io.tributary.session.store.Timestamps;
 public class AuthFailureStore {
 
     /** One row, as listed by the admin API. */
-    public record AuthFailure(String clientId, String remoteIp, long failures, String lastUsername, String lastCause,
-            Instant firstFailureAt, Instant lastFailureAt) {
+    public record AuthFailure(String clientId, String remoteIp, long failures, @Nullable String lastUsername,
+            String lastCause, Instant firstFailureAt, Instant lastFailureAt) {
     }
 
     private final JdbcClient jdbc;

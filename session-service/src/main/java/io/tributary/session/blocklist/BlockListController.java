@@ -1,15 +1,16 @@
 package io.tributary.session.blocklist;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.tributary.common.session.SessionApi;
 
 /**
@@ -25,27 +26,32 @@ public class BlockListController {
         this.blockList = blockList;
     }
 
+    @ApiResponse(responseCode = "409", description = "the block list has an entry for the same value")
     @PostMapping(path = "/api/v1/auth/blocklist", consumes = "application/json", produces = "application/json")
-    public ResponseEntity<BlockListService.Added> add(@RequestBody(required = false) BlockRequest request) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(blockList.add(request));
+    @ResponseStatus(HttpStatus.CREATED)
+    public BlockListService.Added addBlockEntry(@RequestBody(required = false) BlockRequest request) {
+        return blockList.add(request);
     }
 
     @GetMapping(path = "/api/v1/auth/blocklist", produces = "application/json")
-    public BlockListService.Page list(@RequestParam(defaultValue = "0") int page,
+    public BlockListService.Page listBlockEntries(@RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "50") int size) {
         return blockList.list(page, size);
     }
 
+    @ApiResponse(responseCode = "404", description = "no such entry")
     @GetMapping(path = "/api/v1/auth/blocklist/{id}", produces = "application/json")
-    public BlockEntry get(@PathVariable long id) {
+    @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
+    public BlockEntry getBlockEntry(@PathVariable long id) {
         return blockList.get(id);
     }
 
     /** Removing an entry lets its clients connect again; nothing else happens to live connections. */
+    @ApiResponse(responseCode = "404", description = "no such entry")
     @DeleteMapping("/api/v1/auth/blocklist/{id}")
-    public ResponseEntity<Void> delete(@PathVariable long id) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteBlockEntry(@PathVariable long id) {
         blockList.delete(id);
-        return ResponseEntity.noContent().build();
     }
 
     @GetMapping(path = SessionApi.BLOCKED_IPS, produces = "application/json")

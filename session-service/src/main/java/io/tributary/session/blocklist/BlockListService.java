@@ -13,6 +13,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.common.net.IpRange;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.admin.SessionAdminService;
@@ -172,6 +173,7 @@ public class BlockListService {
     }
 
     /** An entry as stored, and how many live connections it closed when added. */
+    @Schema(name = "BlockEntryAdded") // the schema names of the description are simple names: "Added" says little
     public record Added(BlockEntry entry, int disconnected) {
     }
 
@@ -190,6 +192,7 @@ public class BlockListService {
     }
 
     /** @param total entries over all pages */
+    @Schema(name = "BlockListPage")
     public record Page(List<BlockEntry> items, int page, int size, long total) {
     }
 

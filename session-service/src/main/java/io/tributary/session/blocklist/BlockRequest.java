@@ -1,5 +1,7 @@
 package io.tributary.session.blocklist;
 
+import org.jspecify.annotations.Nullable;
+
 import io.tributary.common.net.IpRange;
 import io.tributary.session.web.ApiException;
 
@@ -7,7 +9,8 @@ import io.tributary.session.web.ApiException;
  * Body of {@code POST /api/v1/auth/blocklist}: exactly one of a client id, a user name or an IP address / CIDR range,
  * and an optional reason for the operators.
  */
-public record BlockRequest(String clientId, String username, String ip, String reason) {
+public record BlockRequest(@Nullable String clientId, @Nullable String username, @Nullable String ip,
+        @Nullable String reason) {
 
     private static final int MAX_LENGTH = 65_535;
     private static final int MAX_REASON = 1_000;

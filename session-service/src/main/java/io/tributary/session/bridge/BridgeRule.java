@@ -2,6 +2,8 @@ package io.tributary.session.bridge;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A Kafka-to-MQTT rule as the admin API shows it.
  *
@@ -10,7 +12,7 @@ import java.time.Instant;
  * @param qos        QoS of the delivery, or null: the record's {@code mqtt.qos} header, else 1
  * @param retain     retain flag, or null: the record's {@code mqtt.retain} header, else false
  */
-public record BridgeRule(long id, String kafkaTopic, String mqttTopic, Integer qos, Boolean retain,
+public record BridgeRule(long id, String kafkaTopic, String mqttTopic, @Nullable Integer qos, @Nullable Boolean retain,
         Instant createdAt) {
 
     /** The consumer group that reads the rule's topic; one per rule, so rules on one topic do not share records. */

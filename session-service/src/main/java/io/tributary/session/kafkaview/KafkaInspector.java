@@ -26,6 +26,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 import io.tributary.session.kafka.KafkaUnavailableException;
@@ -41,7 +42,7 @@ public class KafkaInspector {
     public static final String TOPIC_PREFIX = "tributary.";
     private static final long TIMEOUT_MS = 3000;
 
-    public record PartitionView(int partition, Integer leader, List<Integer> replicas, List<Integer> isr,
+    public record PartitionView(int partition, @Nullable Integer leader, List<Integer> replicas, List<Integer> isr,
             long startOffset, long endOffset) {
     }
 
@@ -49,7 +50,8 @@ public class KafkaInspector {
     }
 
     /** {@code committed} null: the group has no committed offset there yet (its lag is then not counted). */
-    public record GroupPartition(String topic, int partition, Long committed, long endOffset, Long lag) {
+    public record GroupPartition(String topic, int partition, @Nullable Long committed, long endOffset,
+            @Nullable Long lag) {
     }
 
     public record MemberView(String memberId, String clientId, String host, int partitions) {

@@ -22,19 +22,19 @@ public class KafkaViewController {
     }
 
     @GetMapping("/topics")
-    public List<KafkaInspector.TopicView> topics() {
+    public List<KafkaInspector.TopicView> kafkaTopics() {
         return kafka.topics();
     }
 
     @GetMapping("/groups")
-    public List<GroupSummary> groups() {
+    public List<GroupSummary> kafkaGroups() {
         return kafka.groups(kafka.groupIds()).values().stream()
                 .map(g -> new GroupSummary(g.groupId(), g.state(), g.members().size(), g.lag()))
                 .toList();
     }
 
     @GetMapping("/groups/{groupId}")
-    public KafkaInspector.GroupView group(@PathVariable String groupId) {
+    public KafkaInspector.GroupView kafkaGroup(@PathVariable String groupId) {
         return kafka.group(groupId);
     }
 }

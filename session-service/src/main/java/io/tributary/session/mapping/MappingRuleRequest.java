@@ -1,5 +1,7 @@
 package io.tributary.session.mapping;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Body of {@code POST /api/v1/rules/mqtt-to-kafka}.
  *
@@ -9,5 +11,6 @@ package io.tributary.session.mapping;
  * @param partitions when the topic does not exist: create it with this many partitions (and the replication factor
  *                   of Tributary's own topics); when it exists, must be its partition count or absent
  */
-public record MappingRuleRequest(String filter, String kafkaTopic, String key, Integer partitions) {
+public record MappingRuleRequest(String filter, String kafkaTopic, @Nullable String key,
+        @Nullable Integer partitions) {
 }

@@ -3,6 +3,8 @@ package io.tributary.session.overview;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.tributary.session.kafkaview.KafkaInspector.MemberView;
 
 /**
@@ -12,18 +14,19 @@ import io.tributary.session.kafkaview.KafkaInspector.MemberView;
  */
 public record ClusterOverview(
         Instant at,
-        Long sessions,
+        @Nullable Long sessions,
         long connections,
         long messagesReceived,
         long messagesSent,
         List<TransportNode> transportNodes,
-        GroupHealth routing,
-        GroupHealth sessionService,
+        @Nullable GroupHealth routing,
+        @Nullable GroupHealth sessionService,
         List<String> problems) {
 
     /** One transport node incarnation; its figures are those of its last {@code $SYS} publication ({@code statsAt}). */
-    public record TransportNode(String nodeId, String incarnation, boolean alive, Instant firstSeen,
-            Instant lastSeen, Long connections, Long messagesReceived, Long messagesSent, Instant statsAt) {
+    public record TransportNode(String nodeId, String incarnation, boolean alive, Instant firstSeen, Instant lastSeen,
+            @Nullable Long connections, @Nullable Long messagesReceived, @Nullable Long messagesSent,
+            @Nullable Instant statsAt) {
     }
 
     /** The instances of a service seen as the members of its consumer group; {@code lag} in records. */

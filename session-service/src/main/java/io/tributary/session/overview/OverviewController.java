@@ -14,7 +14,7 @@ public class OverviewController {
     }
 
     @GetMapping(path = "/api/v1/overview", produces = "application/json")
-    public ClusterOverview overview() {
+    public ClusterOverview clusterOverview() {
         return overview.overview();
     }
 }

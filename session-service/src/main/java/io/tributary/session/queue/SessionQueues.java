@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.session.redis.RedisAccess;
 
@@ -23,6 +24,7 @@ import io.tributary.session.redis.RedisAccess;
 public class SessionQueues {
 
     /** What the admin API shows of a queue. */
+    @Schema(name = "SessionQueueStats")
     public record Stats(long queued, long dropped, long lastSeq) {
         public static final Stats NONE = new Stats(0, 0, 0);
     }

@@ -8,13 +8,16 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 
-import org.springframework.http.ResponseEntity;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.tributary.session.web.ApiException;
 
 /**
@@ -26,8 +29,8 @@ import io.tributary.session.web.ApiException;
 public class RetainedAdminController {
 
     /** One retained message; {@code payloadUtf8} is null when the payload is not valid UTF-8. */
-    public record RetainedView(String topic, int qos, int payloadSize, String payloadBase64, String payloadUtf8,
-            Instant expiresAt, Instant updatedAt) {
+    public record RetainedView(String topic, int qos, int payloadSize, String payloadBase64,
+            @Nullable String payloadUtf8, @Nullable Instant expiresAt, Instant updatedAt) {
 
         public static RetainedView of(StoredRetained r) {
             return new RetainedView(r.topic(), r.qos(), r.payload().length,
@@ -47,7 +50,7 @@ public class RetainedAdminController {
 
     /** Retained messages whose topic starts with {@code prefix}, ordered by topic. */
     @GetMapping
-    public RetainedPage list(@RequestParam(defaultValue = "") String prefix,
+    public RetainedPage listRetained(@RequestParam(defaultValue = "") String prefix,
             @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
         if (page < 0) {
             throw ApiException.badRequest("page must not be negative: " + page);
@@ -63,15 +66,16 @@ public class RetainedAdminController {
      * Removes a topic's retained message from the store. Subscribers are not told (as with an MQTT empty retained
      * PUBLISH, which also only stops later deliveries).
      */
+    @ApiResponse(responseCode = "404", description = "the topic has no retained message")
     @DeleteMapping
-    public ResponseEntity<Void> delete(@RequestParam String topic) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    public void deleteRetained(@RequestParam String topic) {
         if (topic.isEmpty()) {
             throw ApiException.badRequest("topic must not be empty");
         }
         if (!store.delete(topic)) {
             throw ApiException.notFound("no retained message on topic " + topic);
         }
-        return ResponseEntity.noContent().build();
     }
 
     private static String utf8OrNull(byte[] payload) {

@@ -3,6 +3,7 @@ package io.tributary.session.search;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -26,22 +27,22 @@ public class SearchController {
 
     public static final int MAX_LIMIT = 1000;
 
-    public record SessionResults(List<SessionView> items, String next) {
+    public record SessionResults(List<SessionView> items, @Nullable String next) {
     }
 
     /** A subscription and who holds it; {@code shareGroup} is the group of a {@code $share/{group}/{filter}}. */
-    public record HeldSubscription(String clientId, String filter, String shareGroup, int qos, boolean noLocal,
-            boolean retainAsPublished, int retainHandling, Integer subscriptionId, Instant createdAt,
-            boolean connected, String nodeId) {
+    public record HeldSubscription(String clientId, String filter, @Nullable String shareGroup, int qos,
+            boolean noLocal, boolean retainAsPublished, int retainHandling, @Nullable Integer subscriptionId,
+            Instant createdAt, boolean connected, @Nullable String nodeId) {
     }
 
     public record SubscriptionKey(String filter, String clientId) {
     }
 
-    public record SubscriptionResults(List<HeldSubscription> items, SubscriptionKey next) {
+    public record SubscriptionResults(List<HeldSubscription> items, @Nullable SubscriptionKey next) {
     }
 
-    public record RetainedResults(List<RetainedView> items, String next) {
+    public record RetainedResults(List<RetainedView> items, @Nullable String next) {
     }
 
     private final SessionSearch sessions;
@@ -56,7 +57,7 @@ public class SearchController {
 
     @GetMapping("/sessions")
     @Transactional(readOnly = true)
-    public SessionResults sessions(@RequestParam(required = false) String clientIdPrefix,
+    public SessionResults searchSessions(@RequestParam(required = false) String clientIdPrefix,
             @RequestParam(required = false) String username, @RequestParam(required = false) String nodeId,
             @RequestParam(required = false) Boolean connected, @RequestParam(required = false) String after,
             @RequestParam(defaultValue = "50") int limit) {
@@ -70,7 +71,7 @@ public class SearchController {
 
     @GetMapping("/subscriptions")
     @Transactional(readOnly = true)
-    public SubscriptionResults subscriptions(@RequestParam(required = false) String filterPrefix,
+    public SubscriptionResults searchSubscriptions(@RequestParam(required = false) String filterPrefix,
             @RequestParam(required = false) String clientId, @RequestParam(required = false) String afterFilter,
             @RequestParam(required = false) String afterClientId, @RequestParam(defaultValue = "50") int limit) {
         checkLimit(limit);
@@ -86,7 +87,7 @@ public class SearchController {
     }
 
     @GetMapping("/retained")
-    public RetainedResults retained(@RequestParam(defaultValue = "") String prefix,
+    public RetainedResults searchRetained(@RequestParam(defaultValue = "") String prefix,
             @RequestParam(required = false) String after, @RequestParam(defaultValue = "50") int limit) {
         checkLimit(limit);
         List<RetainedView> items = retained.pageAfter(prefix, after, limit + 1).stream()
