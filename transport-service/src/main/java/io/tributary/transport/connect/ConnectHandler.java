@@ -24,6 +24,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.ReferenceCountUtil;
@@ -321,7 +322,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         if (displaced != null) {
             displaced.channel().eventLoop().execute(() -> {
                 displaced.markTakenOver();
-                context.disconnector().disconnect(displaced.channel(), (byte) 0x8E, null,
+                context.disconnector().disconnect(displaced.channel(), Disconnect.SESSION_TAKEN_OVER, null,
                         "session taken over by a newer connection (epoch " + connection.epoch() + ")");
             });
         }

@@ -19,6 +19,7 @@ import org.springframework.context.SmartLifecycle;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.HeaderValues;
@@ -250,7 +251,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         }
         connection.channel().eventLoop().execute(() -> {
             connection.markTakenOver();
-            disconnector.disconnect(connection.channel(), (byte) 0x8E, null,
+            disconnector.disconnect(connection.channel(), Disconnect.SESSION_TAKEN_OVER, null,
                     "session taken over by a newer connection (epoch " + epoch + ")");
         });
     }
@@ -262,7 +263,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         if (connection == null || (epoch != null && connection.epoch() > epoch)) {
             return;
         }
-        byte code = reason == null ? (byte) 0x98 : reason.byteValue();
+        byte code = reason == null ? Disconnect.ADMINISTRATIVE_ACTION.byteValue() : reason.byteValue();
         connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), code, null,
                 "disconnected by an administrator"));
     }

@@ -17,6 +17,8 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
@@ -244,7 +246,7 @@ public final class OutboundDelivery {
     private void overLimit(ClientConnection connection, String reason) {
         metrics.dropped(reason);
         if (limits.policy() == SlowConsumerPolicy.DISCONNECT) {
-            disconnector.disconnect(connection.channel(), (byte) 0x97, null, "slow consumer: more than "
+            disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null, "slow consumer: more than "
                     + limits.maxQueued() + " messages or " + limits.maxBytes() + " bytes waiting for it");
         }
     }
@@ -284,7 +286,7 @@ public final class OutboundDelivery {
         }
         byte code = 0;
         if (m == null || m.qos() != 2) {
-            code = (byte) 0x92;
+            code = MqttReasonCodes.PubRel.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
         } else {
             m.markReleased();
         }

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.topic.TopicFilters;
@@ -171,7 +172,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (connection.channel().isActive()) {
             // The subscriptions are live, but the history asked for cannot be delivered whole: the client learns it
             // and can subscribe again from the last message it got.
-            disconnector.disconnect(connection.channel(), (byte) ReplayRequest.NOT_ACCEPTED, null,
+            disconnector.disconnect(connection.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR, null,
                     "replay failed: " + e.getMessage());
         }
     }
@@ -204,7 +205,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
                 case HOLD -> {
                     if (seam.held() >= maxHeld) {
                         metrics.dropped("replay_held_full");
-                        disconnector.disconnect(connection.channel(), (byte) ReplayRequest.QUOTA_EXCEEDED, null,
+                        disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null,
                                 "more than " + maxHeld + " live messages waiting behind the replay");
                         return true;
                     }

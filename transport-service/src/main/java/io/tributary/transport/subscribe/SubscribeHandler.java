@@ -17,6 +17,9 @@ import io.netty.handler.codec.mqtt.MqttMessageIdAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.UnsubAck;
 import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.codec.mqtt.MqttSubAckPayload;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
@@ -54,11 +57,16 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
 
-    private static final int FAILURE_V3 = 0x80;
-    private static final int UNSPECIFIED_ERROR = 0x80;
-    private static final int TOPIC_FILTER_INVALID = 0x8F;
-    private static final int NOT_AUTHORIZED = 0x87;
-    private static final int QUOTA_EXCEEDED = 0x97;
+    /** MQTT 3.1.1 SUBACK Failure (section 3.9.3): the one refusal 3.x has, so every MQTT 5 refusal becomes it. */
+    private static final int FAILURE_V3 = MqttQoS.FAILURE.value();
+    /** MQTT 5 SUBACK refusals. */
+    private static final int UNSPECIFIED_ERROR = Byte.toUnsignedInt(SubAck.UNSPECIFIED_ERROR.byteValue());
+    private static final int TOPIC_FILTER_INVALID = Byte.toUnsignedInt(SubAck.TOPIC_FILTER_INVALID.byteValue());
+    private static final int NOT_AUTHORIZED = Byte.toUnsignedInt(SubAck.NOT_AUTHORIZED.byteValue());
+    private static final int QUOTA_EXCEEDED = Byte.toUnsignedInt(SubAck.QUOTA_EXCEEDED.byteValue());
+    /** MQTT 5 UNSUBACK refusal when session-service could not record the unsubscription. */
+    private static final short UNSUBACK_UNSPECIFIED_ERROR =
+            (short) Byte.toUnsignedInt(UnsubAck.UNSPECIFIED_ERROR.byteValue());
     private static final Logger log = LoggerFactory.getLogger(SubscribeHandler.class);
 
     private final String nodeId;
@@ -106,7 +114,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
         if (requested.isEmpty()) {
             // MQTT 3.1.1 section 3.8.3 / 5.0 section 3.8.3: at least one filter; the decoder lets an empty one through.
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "SUBSCRIBE without topic filters");
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
+                    "protocol_error", "SUBSCRIBE without topic filters");
             return;
         }
         int subscriptionId = 0;
@@ -115,7 +124,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     .getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER);
             if (ids.size() > 1 || (ids.size() == 1 && (Integer) ids.get(0).value() == 0)) {
                 // MQTT 5 section 3.8.2.1.2: at most one identifier, and never 0.
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
                         ids.size() > 1 ? "SUBSCRIBE with more than one Subscription Identifier"
                                 : "SUBSCRIBE with Subscription Identifier 0");
                 return;
@@ -141,7 +150,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             boolean sharedFilter = SharedFilters.isShared(filter);
             if (sharedFilter && v5 && s.option().isNoLocal()) {
                 // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
                 if (replay != null && !replay.refused()) {
                     replays.release();
@@ -232,7 +241,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             Map<String, LocalSubscriptions.Options> replayed) {
         if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
             connection.markTakenOver();
-            disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+            disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER, null, "session taken over");
             return false;
         }
         if (!ctx.channel().isActive()) {
@@ -281,7 +290,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<String> filters = message.payload().topics();
         if (filters.isEmpty()) {
             // MQTT 3.1.1 section 3.10.3 / 5.0 section 3.10.3: at least one filter.
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "UNSUBSCRIBE without topic filters");
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
+                    "protocol_error", "UNSUBSCRIBE without topic filters");
             return;
         }
         SessionApi.UnsubscribeRequest request = new SessionApi.UnsubscribeRequest(connection.clientId(),
@@ -290,7 +300,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
                         connection.markTakenOver();
-                        disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+                        disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER,
+                                null, "session taken over");
                         return;
                     }
                     short[] codes = new short[filters.size()];
@@ -298,9 +309,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     for (int i = 0; i < filters.size(); i++) {
                         boolean ok = failure == null && response.reasonCodes().size() > i
                                 && response.reasonCodes().get(i) < 0x80;
-                        codes[i] = failure != null ? (short) UNSPECIFIED_ERROR
+                        codes[i] = failure != null ? UNSUBACK_UNSPECIFIED_ERROR
                                 : response.reasonCodes().size() > i ? response.reasonCodes().get(i).shortValue()
-                                        : (short) UNSPECIFIED_ERROR;
+                                        : UNSUBACK_UNSPECIFIED_ERROR;
                         if (ok) {
                             subscriptions.remove(connection, filters.get(i));
                             Replays.forget(connection, filters.get(i));
@@ -311,7 +322,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     }
                     if (failure != null && !connection.isMqtt5()) {
                         // MQTT 3.1.1 UNSUBACK cannot report a failure; acknowledging would lie.
-                        disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                        disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                                 "UNSUBSCRIBE could not be recorded: " + unwrap(failure).getMessage());
                         return;
                     }
