@@ -13,9 +13,9 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
-import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TraceContext;
@@ -26,6 +26,7 @@ import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.InboundAcks;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.mapping.MappingRules;
@@ -426,7 +427,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
     private boolean persistent(ClientConnection connection) {
-        return qos2Store != null && connection.queueCursor() != null;
+        return qos2Store != null && connection.queueBacked();
     }
 
     private static boolean isUtf8Declared(MqttProperties properties) {

@@ -23,11 +23,11 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
+import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * Runs the replays of this node: decides whether a SUBSCRIBE's request may run, reads its history on a replay
@@ -78,7 +78,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (verdict == null || verdict.refused()) {
             return verdict;
         }
-        if (connection.queueCursor() != null) {
+        if (connection.queueBacked()) {
             // Its QoS 1/2 messages come from its session queue, which is not joined to a replay.
             return new ReplayRequest.Verdict(null, ReplayRequest.NOT_ACCEPTED,
                     "replay is offered to sessions that end with the connection (Session Expiry Interval 0)");
@@ -106,7 +106,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
      *
      * @param granted the subscriptions the SUBSCRIBE made, with their options (none shared)
      */
-    public void start(ClientConnection connection, Map<String, LocalSubscriptions.Options> granted,
+    public void start(ClientConnection connection, Map<String, SubscriptionOptions> granted,
             ReplayRequest request) {
         List<Object> seams = connection.replaysCreated();
         seams.removeIf(s -> granted.keySet().stream().anyMatch(((ReplaySeam) s)::forget));
@@ -263,7 +263,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
      * Published, the remaining message expiry (expired ones left out), no-local honoured, their identifiers.
      */
     static List<OutboundMessage> messages(List<ConsumerRecord<byte[], byte[]>> records,
-            Map<String, LocalSubscriptions.Options> granted, String clientId, long nowMillis) {
+            Map<String, SubscriptionOptions> granted, String clientId, long nowMillis) {
         List<OutboundMessage> out = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             String topic = new String(r.key(), StandardCharsets.UTF_8);
@@ -271,8 +271,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
             int qos = -1;
             boolean retainAsPublished = false;
             int[] ids = NONE;
-            for (Map.Entry<String, LocalSubscriptions.Options> e : granted.entrySet()) {
-                LocalSubscriptions.Options o = e.getValue();
+            for (Map.Entry<String, SubscriptionOptions> e : granted.entrySet()) {
+                SubscriptionOptions o = e.getValue();
                 if (!TopicFilters.matches(e.getKey(), topic) || o.noLocal() && clientId.equals(publisher)) {
                     continue;
                 }

@@ -34,9 +34,11 @@ import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
+import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.replay.ReplayRequest;
@@ -207,7 +209,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         connection.serialSessionCall(() -> sessions.subscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     limits.pendingSubscriptions(connection, -pendingNew);
-                    Map<String, LocalSubscriptions.Options> replayed = new LinkedHashMap<>();
+                    Map<String, SubscriptionOptions> replayed = new LinkedHashMap<>();
                     boolean answered = false;
                     try {
                         answered = subscribed(ctx, connection, packetId, v5, codes, problems, forwardedIndexes,
@@ -238,7 +240,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private boolean subscribed(ChannelHandlerContext ctx, ClientConnection connection, int packetId, boolean v5,
             int[] codes, List<String> problems, List<Integer> forwardedIndexes,
             List<SessionApi.Subscription> forwarded, int finalSubscriptionId, SessionApi.SubscribeResponse response, Throwable failure,
-            Map<String, LocalSubscriptions.Options> replayed) {
+            Map<String, SubscriptionOptions> replayed) {
         if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
             connection.markTakenOver();
             disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER, null, "session taken over");
@@ -260,7 +262,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             codes[forwardedIndexes.get(j)] = code;
             SessionApi.Subscription s = forwarded.get(j);
             if (code <= 2) {
-                LocalSubscriptions.Options options = new LocalSubscriptions.Options(code,
+                SubscriptionOptions options = new SubscriptionOptions(code,
                         s.noLocal(), s.retainAsPublished(), finalSubscriptionId);
                 subscriptions.add(connection, s.filter(), options);
                 Replays.forget(connection, s.filter());
