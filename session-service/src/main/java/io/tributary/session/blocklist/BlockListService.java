@@ -16,6 +16,7 @@ import org.springframework.transaction.annotation.Transactional;
 import io.tributary.common.net.IpRange;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.auth.BlockListCheck;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.kafka.FeedTopics;
@@ -32,7 +33,7 @@ import io.tributary.session.web.ApiException;
  * slips between the check and the sweep.
  */
 @Service
-public class BlockListService {
+public class BlockListService implements BlockListCheck {
 
     private static final Logger log = LoggerFactory.getLogger(BlockListService.class);
 
@@ -49,6 +50,7 @@ public class BlockListService {
     }
 
     /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
+    @Override
     public void check(SessionApi.ConnectRequest request) {
         String ip = ip(request.remoteAddress());
         Optional<BlockEntry> entry = store.match(request.clientId(), request.username(), ip);
@@ -63,6 +65,7 @@ public class BlockListService {
      *
      * @return per request (same order), its refusal, or null when no entry matches it
      */
+    @Override
     public List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests) {
         List<BlockEntry> entries = store.candidates(requests.stream().map(SessionApi.ConnectRequest::clientId).toList(),
                 requests.stream().map(SessionApi.ConnectRequest::username).toList());
