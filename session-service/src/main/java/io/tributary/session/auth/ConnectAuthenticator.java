@@ -18,7 +18,6 @@ import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
 import io.tributary.session.auth.jwt.JwtVerifier;
-import io.tributary.session.blocklist.BlockListService;
 import io.tributary.session.auth.jwt.VerifiedToken;
 
 /**
@@ -40,7 +39,7 @@ public class ConnectAuthenticator {
     private static final Logger log = LoggerFactory.getLogger(ConnectAuthenticator.class);
 
     private final CredentialStore credentials;
-    private final BlockListService blockList;
+    private final BlockListCheck blockList;
     private final AuthFailureStore failures;
     private final PasswordHasher hasher;
     private final AuthProperties properties;
@@ -56,7 +55,7 @@ public class ConnectAuthenticator {
 
     public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
             AuthProperties properties, Clock clock, MeterRegistry registry, Optional<JwtVerifier> jwt,
-            BlockListService blockList) {
+            BlockListCheck blockList) {
         this.jwt = jwt;
         this.blockList = blockList;
         this.credentials = credentials;

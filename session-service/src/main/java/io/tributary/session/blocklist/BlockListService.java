@@ -17,6 +17,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.common.net.IpRange;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.auth.BlockListCheck;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.kafka.FeedTopics;
@@ -33,7 +34,7 @@ import io.tributary.session.web.ApiException;
  * slips between the check and the sweep.
  */
 @Service
-public class BlockListService {
+public class BlockListService implements BlockListCheck {
 
     private static final Logger log = LoggerFactory.getLogger(BlockListService.class);
 
@@ -50,6 +51,7 @@ public class BlockListService {
     }
 
     /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
+    @Override
     public void check(SessionApi.ConnectRequest request) {
         String ip = ip(request.remoteAddress());
         Optional<BlockEntry> entry = store.match(request.clientId(), request.username(), ip);
@@ -64,6 +66,7 @@ public class BlockListService {
      *
      * @return per request (same order), its refusal, or null when no entry matches it
      */
+    @Override
     public List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests) {
         return refusals(requests, store.candidates(clientIds(requests), usernames(requests)));
     }

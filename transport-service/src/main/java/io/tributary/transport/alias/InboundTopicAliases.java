@@ -1,5 +1,7 @@
 package io.tributary.transport.alias;
 
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+
 /**
  * Topic aliases a client defined for its PUBLISH packets to us (MQTT 5 section 3.3.2.3.4). They live only as long
  * as the network connection, and are independent of the aliases we send the client. Event-loop only.
@@ -13,17 +15,14 @@ public final class InboundTopicAliases {
             return new Resolution(topic, (byte) 0, null);
         }
 
-        static Resolution failure(int reasonCode, String problem) {
-            return new Resolution(null, (byte) reasonCode, problem);
+        static Resolution failure(Disconnect reason, String problem) {
+            return new Resolution(null, reason.byteValue(), problem);
         }
 
         public boolean failed() {
             return topic == null;
         }
     }
-
-    private static final int TOPIC_ALIAS_INVALID = 0x94;
-    private static final int PROTOCOL_ERROR = 0x82;
 
     private final int maximum;
     /** Index = alias; allocated on first use since most clients never send an alias. */
@@ -43,11 +42,12 @@ public final class InboundTopicAliases {
     public Resolution resolve(String topic, Integer alias) {
         if (alias == null) {
             return topic.isEmpty()
-                    ? Resolution.failure(PROTOCOL_ERROR, "PUBLISH with an empty topic name and no Topic Alias")
+                    ? Resolution.failure(Disconnect.PROTOCOL_ERROR,
+                            "PUBLISH with an empty topic name and no Topic Alias")
                     : Resolution.of(topic);
         }
         if (alias == 0 || alias > maximum) {
-            return Resolution.failure(TOPIC_ALIAS_INVALID,
+            return Resolution.failure(Disconnect.TOPIC_ALIAS_INVALID,
                     "Topic Alias " + alias + " outside 1.." + maximum);
         }
         if (!topic.isEmpty()) {
@@ -55,8 +55,8 @@ public final class InboundTopicAliases {
         }
         String known = topics == null ? null : topics[alias];
         return known == null
-                ? Resolution.failure(PROTOCOL_ERROR, "PUBLISH with an empty topic name and undefined Topic Alias "
-                        + alias)
+                ? Resolution.failure(Disconnect.PROTOCOL_ERROR,
+                        "PUBLISH with an empty topic name and undefined Topic Alias " + alias)
                 : Resolution.of(known);
     }
 

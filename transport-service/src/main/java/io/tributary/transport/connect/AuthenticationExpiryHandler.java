@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.transport.connection.Disconnector;
 
 /**
@@ -16,9 +17,6 @@ import io.tributary.transport.connection.Disconnector;
  * and is cancelled when the connection ends first, so a long-lived token does not keep a closed channel referenced.
  */
 public final class AuthenticationExpiryHandler extends ChannelInboundHandlerAdapter {
-
-    /** MQTT 5 section 3.14.2.1: Maximum connect time. */
-    public static final byte MAXIMUM_CONNECT_TIME = (byte) 0xA0;
 
     private final long expiresAtMillis;
     private final Disconnector disconnector;
@@ -34,8 +32,9 @@ public final class AuthenticationExpiryHandler extends ChannelInboundHandlerAdap
         // Wall-clock time on both sides: session-service and the nodes are expected to run NTP, as the token
         // issuer is; the skew allowance covers small differences.
         long delayMs = Math.max(0, expiresAtMillis - System.currentTimeMillis());
-        timer = ctx.executor().schedule(() -> disconnector.disconnect(ctx.channel(), MAXIMUM_CONNECT_TIME, null,
-                "its token expired (valid until " + Instant.ofEpochMilli(expiresAtMillis) + ", exp plus clock skew)"),
+        timer = ctx.executor().schedule(() -> disconnector.disconnect(ctx.channel(),
+                Disconnect.MAXIMUM_CONNECT_TIME, null, "its token expired (valid until "
+                        + Instant.ofEpochMilli(expiresAtMillis) + ", exp plus clock skew)"),
                 delayMs, TimeUnit.MILLISECONDS);
     }
 

@@ -24,6 +24,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.ReferenceCountUtil;
@@ -31,23 +32,25 @@ import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.sys.SysTopics;
-import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.transport.connection.ClientCapabilities;
+import io.tributary.transport.connection.ClientCertificate;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.HandlerNames;
 import io.tributary.transport.connection.ProblemInformation;
-import io.tributary.transport.listener.HandlerNames;
-import io.tributary.transport.listener.tls.ClientCertificate;
+import io.tributary.transport.connection.SubscriptionOptions;
+import io.tributary.transport.connection.WillMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundQos2Store;
-import io.tributary.transport.publish.WillMessage;
-import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.sessionclient.RequestBatcher;
 import io.tributary.transport.sessionclient.SessionServiceClient;
-import io.tributary.transport.subscribe.LocalSubscriptions;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**
@@ -224,7 +227,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
                 header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
                 String.valueOf(ctx.channel().remoteAddress()), payload.userName(), incarnation,
-                will == null ? null : will.toApi(), header.hasPassword() ? payload.passwordInBytes() : null,
+                will == null ? null : PublishRecords.willForSession(will),
+                header.hasPassword() ? payload.passwordInBytes() : null,
                 certificate == null ? null : certificate.commonName());
         context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
             if (failure != null) {
@@ -256,7 +260,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                         "node incarnation changed during CONNECT");
                 return;
             }
-            if (connection.queueCursor() != null && context.inboundQos2() != null
+            if (connection.queueBacked() && context.inboundQos2() != null
                     && (response.sessionPresent() || context.qos2ExactlyOnce())) {
                 loadInboundQos2(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
                 return;
@@ -321,13 +325,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         if (displaced != null) {
             displaced.channel().eventLoop().execute(() -> {
                 displaced.markTakenOver();
-                context.disconnector().disconnect(displaced.channel(), (byte) 0x8E, null,
+                context.disconnector().disconnect(displaced.channel(), Disconnect.SESSION_TAKEN_OVER, null,
                         "session taken over by a newer connection (epoch " + connection.epoch() + ")");
             });
         }
         for (SessionApi.Subscription s : response.subscriptions()) {
             context.subscriptions().add(connection, s.filter(),
-                    new LocalSubscriptions.Options(s.qos(), s.noLocal(), s.retainAsPublished(),
+                    new SubscriptionOptions(s.qos(), s.noLocal(), s.retainAsPublished(),
                             s.subscriptionId() == null ? 0 : s.subscriptionId()));
         }
         ctx.writeAndFlush(ConnAcks.accepted(connection, response.sessionPresent(), assignedId, keepAliveChanged,

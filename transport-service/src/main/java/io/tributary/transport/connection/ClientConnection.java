@@ -18,11 +18,6 @@ import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
-import io.tributary.transport.delivery.OutboundMessage;
-import io.tributary.transport.publish.InboundAcks;
-import io.tributary.transport.publish.WillMessage;
-import io.tributary.transport.sessionqueue.QueueCursor;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * The state of one accepted MQTT connection. Everything mutable here is touched only on the channel's event loop
@@ -59,11 +54,11 @@ public final class ClientConnection {
      * Filters this connection holds in the node's local index, with their options: so they can be removed when it
      * closes, and so a message from its session queue can be matched against this connection alone.
      */
-    private Map<String, LocalSubscriptions.Options> localFilters; // created on first use, as the two below
+    private Map<String, SubscriptionOptions> localFilters; // created on first use, as the two below
     /** Replays of this connection still joining live traffic (see replay/ReplaySeam); null until the first. */
     private List<Object> replays;
-    /** Where this connection reads its session queue; null when the session ends with the connection. */
-    private final QueueCursor queueCursor;
+    /** The session outlives the connection: its QoS 1/2 messages come from its session queue. */
+    private final boolean queueBacked;
     /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
     private Map<Integer, OutboundMessage> inflight;
     /** Sequences of acknowledged queued messages not yet removed from the session queue (one XDEL per loop turn). */
@@ -116,7 +111,7 @@ public final class ClientConnection {
         this.sessionExpirySeconds = sessionExpirySeconds;
         this.capabilities = capabilities;
         this.will = will;
-        this.queueCursor = queueBacked ? new QueueCursor() : null;
+        this.queueBacked = queueBacked;
         boolean v5 = version == MqttVersion.MQTT_5;
         this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
         int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
@@ -150,9 +145,9 @@ public final class ClientConnection {
      * The verified client certificate (CN, subject alternative names) when the client connected over mutual TLS,
      * else null. Read once from the TLS session at CONNECT and kept on the channel.
      */
-    public io.tributary.transport.listener.tls.ClientCertificate clientCertificate() {
-        return channel.hasAttr(io.tributary.transport.listener.tls.ClientCertificate.KEY)
-                ? channel.attr(io.tributary.transport.listener.tls.ClientCertificate.KEY).get() : null;
+    public ClientCertificate clientCertificate() {
+        return channel.hasAttr(ClientCertificate.KEY)
+                ? channel.attr(ClientCertificate.KEY).get() : null;
     }
 
     public String clientId() {
@@ -259,7 +254,7 @@ public final class ClientConnection {
         this.fenced = true;
     }
 
-    public Map<String, LocalSubscriptions.Options> localFilters() {
+    public Map<String, SubscriptionOptions> localFilters() {
         if (localFilters == null) {
             localFilters = new HashMap<>();
         }
@@ -289,11 +284,11 @@ public final class ClientConnection {
     }
 
     /**
-     * Non-null for a queue-backed session (expiry above 0 at CONNECT, or a resumed session): its QoS 1/2 messages
-     * come from its queue.
+     * True for a queue-backed session (expiry above 0 at CONNECT, or a resumed session): its QoS 1/2 messages come
+     * from its queue (read through sessionqueue/QueueCursor).
      */
-    public QueueCursor queueCursor() {
-        return queueCursor;
+    public boolean queueBacked() {
+        return queueBacked;
     }
 
     /** Event loop only. */

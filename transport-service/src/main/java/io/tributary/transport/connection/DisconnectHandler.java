@@ -7,6 +7,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 
 /**
  * DISCONNECT from the client, and AUTH (no enhanced authentication method is offered, so any AUTH is a protocol
@@ -16,7 +17,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 @ChannelHandler.Sharable
 public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
 
-    private static final int DISCONNECT_WITH_WILL = 0x04;
+    private static final int DISCONNECT_WITH_WILL = Disconnect.DISCONNECT_WITH_WILL_MESSAGE.byteValue();
 
     private final Disconnector disconnector;
 
@@ -31,7 +32,7 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (m.fixedHeader().messageType() == MqttMessageType.AUTH) {
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "unexpected_auth",
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "unexpected_auth",
                     "AUTH without an authentication method");
             return;
         }
@@ -47,7 +48,7 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
             if (expiry != null) {
                 long requested = Integer.toUnsignedLong((Integer) expiry.value());
                 if (connection.sessionExpirySeconds() == 0 && requested != 0) {
-                    disconnector.disconnect(ctx.channel(), (byte) 0x82, "expiry_from_zero",
+                    disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "expiry_from_zero",
                             "session expiry changed from 0 at DISCONNECT");
                     return;
                 }

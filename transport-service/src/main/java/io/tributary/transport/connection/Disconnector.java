@@ -11,6 +11,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**
@@ -31,6 +32,17 @@ public final class Disconnector {
     }
 
     /**
+     * @param reason      MQTT 5 DISCONNECT reason; sent only to accepted MQTT 5 clients
+     * @param metricCause short stable label for the protocol-error metric, or {@code null} for ordinary closes
+     * @param cause       human-readable cause for the log line and the MQTT 5 reason string
+     */
+    public void disconnect(Channel channel, MqttReasonCodes.Disconnect reason, String metricCause, String cause) {
+        disconnect(channel, reason.byteValue(), metricCause, cause, null);
+    }
+
+    /**
+     * For a reason code that arrives as a number (an administrator's request on the downlink topic).
+     *
      * @param reasonCode MQTT 5 DISCONNECT reason code; sent only to accepted MQTT 5 clients
      * @param metricCause short stable label for the protocol-error metric, or {@code null} for ordinary closes
      * @param cause      human-readable cause for the log line and the MQTT 5 reason string

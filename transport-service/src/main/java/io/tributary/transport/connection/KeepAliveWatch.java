@@ -1,5 +1,6 @@
 package io.tributary.transport.connection;
 
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -57,7 +58,7 @@ public final class KeepAliveWatch implements AutoCloseable {
 
     private void closeIfStillSilent(ClientConnection connection) {
         if (connection.channel().isActive() && connection.keepAliveExpired(System.nanoTime())) {
-            disconnector.disconnect(connection.channel(), (byte) 0x8D, "keep_alive_timeout",
+            disconnector.disconnect(connection.channel(), Disconnect.KEEP_ALIVE_TIMEOUT, "keep_alive_timeout",
                     "no packet within 1.5 x keep alive (" + connection.keepAliveSeconds() + " s)");
         }
     }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.mqtt.MqttMessage;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -29,14 +30,15 @@ public final class MalformedPacketHandler extends ChannelInboundHandlerAdapter {
             Throwable cause = m.decoderResult().cause();
             String text = String.valueOf(cause.getMessage());
             if (cause instanceof PacketFrameCheck.DuplicatePropertyException) {
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", text);
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", text);
             } else if (cause instanceof TooLongFrameException) {
-                disconnector.disconnect(ctx.channel(), (byte) 0x95, "packet_too_large",
+                disconnector.disconnect(ctx.channel(), Disconnect.PACKET_TOO_LARGE, "packet_too_large",
                         "packet larger than " + maxPacketSize + " bytes");
             } else if (text.startsWith("invalid publish topic name")) {
-                disconnector.disconnect(ctx.channel(), (byte) 0x90, "invalid_topic", text);
+                disconnector.disconnect(ctx.channel(), Disconnect.TOPIC_NAME_INVALID, "invalid_topic", text);
             } else {
-                disconnector.disconnect(ctx.channel(), (byte) 0x81, "malformed_packet", "malformed packet: " + text);
+                disconnector.disconnect(ctx.channel(), Disconnect.MALFORMED_PACKET,
+                        "malformed_packet", "malformed packet: " + text);
             }
             return;
         }

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -34,7 +35,7 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
                     ? m.fixedHeader().messageType() : null;
             String what = type == MqttMessageType.CONNECT ? "second CONNECT on one connection"
                     : "unexpected " + (type == null ? msg.getClass().getSimpleName() : type) + " from a client";
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", what);
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", what);
         } finally {
             ReferenceCountUtil.release(msg);
         }
@@ -48,6 +49,7 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         log.debug("Unexpected error on connection from {}", ctx.channel().remoteAddress(), cause);
-        disconnector.disconnect(ctx.channel(), (byte) 0x83, "internal_error", "internal error: " + cause);
+        disconnector.disconnect(ctx.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR,
+                "internal_error", "internal error: " + cause);
     }
 }

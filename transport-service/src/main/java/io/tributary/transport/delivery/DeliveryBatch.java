@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.OutboundMessage;
 
 /**
  * The deliveries of one poll of the downlink topic, grouped by event loop: each event loop gets one task per poll

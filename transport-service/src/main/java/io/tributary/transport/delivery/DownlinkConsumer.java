@@ -19,9 +19,10 @@ import org.springframework.context.SmartLifecycle;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.DownlinkType;
-import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.HeaderValues;
+import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
@@ -31,10 +32,11 @@ import io.tributary.common.subscription.SharedTargets;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * Reads this node's downlink topic on one thread: deliveries are matched against the local subscriptions and
@@ -149,7 +151,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
     /** The session queue of {@code clientId} holds messages up to at least {@code seq}: its connection reads them. */
     private void wake(String clientId, long seq) {
         ClientConnection connection = registry.get(clientId);
-        if (connection != null && connection.queueCursor() != null) {
+        if (connection != null && connection.queueBacked()) {
             connection.channel().eventLoop().execute(() -> queueReader.wake(connection, seq));
         }
     }
@@ -176,7 +178,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         SharedQos0 shared = new SharedQos0(topic, payload, mqtt5);
         try {
             subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
-                if (connection.queueCursor() != null && queued.containsKey(connection.clientId())) {
+                if (connection.queueBacked() && queued.containsKey(connection.clientId())) {
                     // Served from its session queue, which holds this message.
                     return;
                 }
@@ -250,7 +252,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         }
         connection.channel().eventLoop().execute(() -> {
             connection.markTakenOver();
-            disconnector.disconnect(connection.channel(), (byte) 0x8E, null,
+            disconnector.disconnect(connection.channel(), Disconnect.SESSION_TAKEN_OVER, null,
                     "session taken over by a newer connection (epoch " + epoch + ")");
         });
     }
@@ -262,7 +264,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         if (connection == null || (epoch != null && connection.epoch() > epoch)) {
             return;
         }
-        byte code = reason == null ? (byte) 0x98 : reason.byteValue();
+        byte code = reason == null ? Disconnect.ADMINISTRATIVE_ACTION.byteValue() : reason.byteValue();
         connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), code, null,
                 "disconnected by an administrator"));
     }

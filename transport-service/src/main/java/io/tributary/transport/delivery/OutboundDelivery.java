@@ -17,11 +17,15 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.InboundAcks;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
-import io.tributary.transport.publish.InboundAcks;
 import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.sessionqueue.QueueDelivery;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
 
 /**
@@ -39,7 +43,7 @@ import io.tributary.transport.sessionqueue.SessionQueueStore;
  * sequence gives them, only as far as {@link #freeSlots} allows; their acknowledgements remove them from the queue
  * in Redis.
  */
-public final class OutboundDelivery {
+public final class OutboundDelivery implements QueueDelivery {
 
     /**
      * @param maxInflight outbound QoS 1/2 messages awaiting acknowledgement (also capped by Receive Maximum)
@@ -95,6 +99,7 @@ public final class OutboundDelivery {
     }
 
     /** Told whenever a connection of a persistent session may take more from its queue. */
+    @Override
     public void onSlotFreed(Consumer<ClientConnection> listener) {
         this.slotFreed = listener;
     }
@@ -103,6 +108,7 @@ public final class OutboundDelivery {
      * How many messages the session queue may hand over now: free in-flight slots, after the messages already waiting
      * in memory; none while the socket is not writable or the bytes held reach the limit.
      */
+    @Override
     public int freeSlots(ClientConnection connection) {
         if (!connection.channel().isWritable() || connection.outboundBytes() >= limits.maxBytes()) {
             return 0;
@@ -114,6 +120,7 @@ public final class OutboundDelivery {
      * Sends a message read from the connection's session queue with the packet id its sequence gives it. The caller
      * checked that the id and a slot are free.
      */
+    @Override
     public void sendQueued(ClientConnection connection, OutboundMessage message, int packetId) {
         if (!connection.channel().isActive()) {
             return;
@@ -131,6 +138,7 @@ public final class OutboundDelivery {
     }
 
     /** PUBREL owed for a QoS 2 message the client acknowledged with PUBREC over an earlier connection. */
+    @Override
     public void resendRelease(ClientConnection connection, int packetId) {
         OutboundMessage owed = new OutboundMessage("", new byte[0], 2, false, null);
         owed.packetId(packetId);
@@ -141,6 +149,7 @@ public final class OutboundDelivery {
         writeRelease(connection, packetId, (byte) 0);
     }
 
+    @Override
     public void deliver(ClientConnection connection, OutboundMessage message) {
         deliver(connection, message, null, true);
     }
@@ -244,7 +253,7 @@ public final class OutboundDelivery {
     private void overLimit(ClientConnection connection, String reason) {
         metrics.dropped(reason);
         if (limits.policy() == SlowConsumerPolicy.DISCONNECT) {
-            disconnector.disconnect(connection.channel(), (byte) 0x97, null, "slow consumer: more than "
+            disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null, "slow consumer: more than "
                     + limits.maxQueued() + " messages or " + limits.maxBytes() + " bytes waiting for it");
         }
     }
@@ -284,7 +293,7 @@ public final class OutboundDelivery {
         }
         byte code = 0;
         if (m == null || m.qos() != 2) {
-            code = (byte) 0x92;
+            code = MqttReasonCodes.PubRel.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
         } else {
             m.markReleased();
         }
@@ -374,7 +383,7 @@ public final class OutboundDelivery {
                 && connection.channel().isWritable()) {
             send(connection, connection.queued().pollFirst(), true);
         }
-        if (connection.queueCursor() != null && freeSlots(connection) > 0) {
+        if (connection.queueBacked() && freeSlots(connection) > 0) {
             slotFreed.accept(connection);
         }
         if (connection.replays() != null) {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.tributary.transport.connection.PublishWireSize;
 
 /**
  * One QoS 0 PUBLISH encoded once, as MQTT 3.1 / 3.1.1 puts it on the wire, and written to every MQTT 3 subscriber

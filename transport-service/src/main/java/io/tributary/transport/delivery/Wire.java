@@ -3,6 +3,7 @@ package io.tributary.transport.delivery;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.OutboundMessage;
 
 /**
  * How a PUBLISH names its topic on one connection: the topic name written and the alias added (0 = none).

@@ -93,7 +93,8 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             String cause = "will topic has more than " + maxLevels + " levels";
             if (v5) {
-                refuse(ctx, clientId, LimitRefusals.TOPIC_LEVELS, 0x90, cause);
+                refuse(ctx, clientId, LimitRefusals.TOPIC_LEVELS,
+                        MqttConnectReturnCode.CONNECTION_REFUSED_TOPIC_NAME_INVALID, cause);
             } else {
                 answered = true;
                 count(LimitRefusals.TOPIC_LEVELS);
@@ -113,14 +114,15 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void refuse(ChannelHandlerContext ctx, String clientId, String reason, int code, String cause) {
+    private void refuse(ChannelHandlerContext ctx, String clientId, String reason, MqttConnectReturnCode code,
+            String cause) {
         answered = true;
         count(reason);
         refusals.refused(reason, "Refusing CONNECT of client '" + clientId + "' from "
                 + ctx.channel().remoteAddress(), cause);
         MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
-                .returnCode(MqttConnectReturnCode.valueOf((byte) code)).sessionPresent(false);
-        if (code >= 0x80) {
+                .returnCode(code).sessionPresent(false);
+        if ((code.byteValue() & 0xFF) >= 0x80) {
             ack.properties(ProblemInformation.withReason(cause));
         }
         ctx.writeAndFlush(ack.build()).addListener(ChannelFutureListener.CLOSE);

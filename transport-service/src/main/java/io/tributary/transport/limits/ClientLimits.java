@@ -3,6 +3,7 @@ package io.tributary.transport.limits;
 import java.util.function.LongSupplier;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.AttributeKey;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
@@ -25,9 +26,9 @@ public final class ClientLimits {
     private static final AttributeKey<RateLimiter> PUBLISH_RATE = AttributeKey.valueOf("tributary.publishRate");
     private static final AttributeKey<int[]> PENDING_SUBSCRIPTIONS =
             AttributeKey.valueOf("tributary.pendingSubscriptions");
-    /** MQTT 5 reason codes. */
-    private static final byte TOPIC_NAME_INVALID = (byte) 0x90;
-    private static final byte QUOTA_EXCEEDED = (byte) 0x97;
+    /** MQTT 5 reason codes, the same for PUBACK and PUBREC. */
+    private static final byte TOPIC_NAME_INVALID = MqttReasonCodes.PubAck.TOPIC_NAME_INVALID.byteValue();
+    private static final byte QUOTA_EXCEEDED = MqttReasonCodes.PubAck.QUOTA_EXCEEDED.byteValue();
 
     private final LimitsProperties limits;
     private final LimitRefusals refusals;

@@ -1,9 +1,16 @@
 package io.tributary.transport.limits;
 
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_BANNED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED;
+import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE;
+
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
+import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.tributary.common.net.IpRangeSet;
 
 /**
@@ -14,19 +21,26 @@ import io.tributary.common.net.IpRangeSet;
  */
 public final class ConnectAdmission {
 
-    /** Why a connection is refused: the metric reason and the CONNACK codes (MQTT 5, MQTT 3.x). */
+    /**
+     * Why a connection is refused: the metric reason and the CONNACK codes (MQTT 5, MQTT 3.x). 3.x has no banned,
+     * quota or rate code: a blocked address gets 5 (not authorized), a limit 3 (server unavailable).
+     */
     public enum Refusal {
-        BLOCKED_IP(LimitRefusals.BLOCKED_IP, 0x8A, 5, "source address is on the block list"),
-        CONNECTIONS(LimitRefusals.CONNECTIONS, 0x97, 3, "node connection limit reached"),
-        CONNECTION_RATE_IP(LimitRefusals.CONNECTION_RATE_IP, 0x9F, 3, "connection rate of the source address exceeded"),
-        CONNECTION_RATE(LimitRefusals.CONNECTION_RATE, 0x9F, 3, "connection rate of the node exceeded");
+        BLOCKED_IP(LimitRefusals.BLOCKED_IP, CONNECTION_REFUSED_BANNED, CONNECTION_REFUSED_NOT_AUTHORIZED,
+                "source address is on the block list"),
+        CONNECTIONS(LimitRefusals.CONNECTIONS, CONNECTION_REFUSED_QUOTA_EXCEEDED, CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                "node connection limit reached"),
+        CONNECTION_RATE_IP(LimitRefusals.CONNECTION_RATE_IP, CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
+                CONNECTION_REFUSED_SERVER_UNAVAILABLE, "connection rate of the source address exceeded"),
+        CONNECTION_RATE(LimitRefusals.CONNECTION_RATE, CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
+                CONNECTION_REFUSED_SERVER_UNAVAILABLE, "connection rate of the node exceeded");
 
         public final String reason;
-        public final int v5Code;
-        public final int v3Code;
+        public final MqttConnectReturnCode v5Code;
+        public final MqttConnectReturnCode v3Code;
         public final String cause;
 
-        Refusal(String reason, int v5Code, int v3Code, String cause) {
+        Refusal(String reason, MqttConnectReturnCode v5Code, MqttConnectReturnCode v3Code, String cause) {
             this.reason = reason;
             this.v5Code = v5Code;
             this.v3Code = v3Code;

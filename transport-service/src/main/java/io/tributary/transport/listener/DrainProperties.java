@@ -8,6 +8,8 @@ import org.springframework.validation.annotation.Validated;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+
 /**
  * How a transport node hands its clients over when it stops (SIGTERM: a rolling upgrade or a scale-down). Bound from
  * {@code tributary.transport.drain.*}; application.yml maps {@code MQTT_DRAIN_TIMEOUT} and
@@ -31,7 +33,7 @@ public record DrainProperties(@NotNull Duration timeout, String serverReference)
 
     /** The DISCONNECT reason code MQTT 5 clients get. */
     public byte reasonCode() {
-        return hasServerReference() ? (byte) 0x9C : (byte) 0x8B;
+        return (hasServerReference() ? Disconnect.USE_ANOTHER_SERVER : Disconnect.SERVER_SHUTTING_DOWN).byteValue();
     }
 
     public boolean hasServerReference() {

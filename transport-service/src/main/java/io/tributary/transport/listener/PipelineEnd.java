@@ -3,7 +3,7 @@ package io.tributary.transport.listener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.tributary.transport.connection.ConnectionLifecycleHandler;
+import io.tributary.transport.connect.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.TerminalHandler;
 
 /**

@@ -1,5 +1,6 @@
 package io.tributary.transport.liveness;
 
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -144,7 +145,7 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
             closed++;
             connection.channel().eventLoop().execute(() -> {
                 connection.markFenced();
-                disconnector.disconnect(connection.channel(), (byte) 0x80, null,
+                disconnector.disconnect(connection.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                         "node was declared dead by session-service; its sessions were ended");
             });
         }

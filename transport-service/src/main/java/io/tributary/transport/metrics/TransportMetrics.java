@@ -33,7 +33,8 @@ public final class TransportMetrics {
     private final Timer produceLatency;
     private final Timer downlinkConsumeLatency;
     private final Timer downlinkToSocket;
-    private final ByteCountingHandler byteCounting;
+    private final Counter mqttBytesIn;
+    private final Counter mqttBytesOut;
     private final Counter connectsAccepted;
     private final Counter sessionQueueFailures;
     private final Counter qos2Duplicates;
@@ -67,11 +68,10 @@ public final class TransportMetrics {
                         + " written and flushed on one event loop (one sample per batch and event loop)")
                 .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
                 .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
-        byteCounting = new ByteCountingHandler(
-                Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
-                        .register(registry),
-                Counter.builder("tributary.mqtt.bytes.out").description("MQTT bytes written to clients")
-                        .register(registry));
+        mqttBytesIn = Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
+                .register(registry);
+        mqttBytesOut = Counter.builder("tributary.mqtt.bytes.out").description("MQTT bytes written to clients")
+                .register(registry);
         // Registered up front so dashboards and alerts see them at zero rather than absent.
         for (String reason : EAGER_DROP_REASONS) {
             dropped(reason, 0);
@@ -161,9 +161,14 @@ public final class TransportMetrics {
         return (long) sum;
     }
 
-    /** The counting handler at the front of every connection's pipeline (one per node). */
-    public ByteCountingHandler byteCountingHandler() {
-        return byteCounting;
+    /** MQTT bytes read from clients, counted by the connection pipelines' ByteCountingHandler. */
+    public Counter mqttBytesIn() {
+        return mqttBytesIn;
+    }
+
+    /** MQTT bytes written to clients, counted by the connection pipelines' ByteCountingHandler. */
+    public Counter mqttBytesOut() {
+        return mqttBytesOut;
     }
 
     /** A downlink record read {@code millis} after its timestamp (clock skew between hosts may make it negative). */

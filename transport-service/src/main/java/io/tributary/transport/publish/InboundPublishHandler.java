@@ -13,8 +13,9 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
-import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TraceContext;
@@ -25,6 +26,7 @@ import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.InboundAcks;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.mapping.MappingRules;
@@ -55,8 +57,10 @@ import io.tributary.transport.uplink.PublishProducer;
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
-    /** MQTT 5 reason code 0x87, Not authorized. */
-    private static final byte NOT_AUTHORIZED = (byte) 0x87;
+    /** MQTT 5 PUBACK / PUBREC Not authorized (the same code for both). */
+    private static final byte NOT_AUTHORIZED = MqttReasonCodes.PubAck.NOT_AUTHORIZED.byteValue();
+    /** MQTT 5 PUBACK / PUBREC Payload format invalid (the same code for both). */
+    private static final byte PAYLOAD_FORMAT_INVALID = MqttReasonCodes.PubAck.PAYLOAD_FORMAT_INVALID.byteValue();
 
     private final String nodeId;
     private final PublishProducer producer;
@@ -144,7 +148,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (v5) {
             if (properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null) {
                 // MQTT 5 section 3.3.4: only the server puts subscription identifiers on a PUBLISH.
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
                         "PUBLISH from a client with a Subscription Identifier");
                 return;
             }
@@ -153,7 +157,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             InboundTopicAliases.Resolution resolved = connection.inboundAliases().resolve(topic, alias);
             if (resolved.failed()) {
                 disconnector.disconnect(ctx.channel(), resolved.reasonCode(),
-                        resolved.reasonCode() == (byte) 0x94 ? "topic_alias_invalid" : "protocol_error",
+                        resolved.reasonCode() == Disconnect.TOPIC_ALIAS_INVALID.byteValue()
+                                ? "topic_alias_invalid" : "protocol_error",
                         resolved.problem());
                 return;
             }
@@ -161,14 +166,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         }
         String problem = TopicFilters.topicNameProblem(topic);
         if (problem != null) {
-            disconnector.disconnect(ctx.channel(), (byte) 0x90, "invalid_topic", "PUBLISH " + problem);
+            disconnector.disconnect(ctx.channel(), Disconnect.TOPIC_NAME_INVALID,
+                    "invalid_topic", "PUBLISH " + problem);
             return;
         }
         if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
             connection.inboundAliases().define(alias, topic);
         }
         if (ReceiveMaximum.exceededBy(connection, qos, packetId, receiveMaximum)) {
-            disconnector.disconnect(ctx.channel(), MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED.byteValue(),
+            disconnector.disconnect(ctx.channel(), Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
                     "receive_maximum", "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
             return;
         }
@@ -195,11 +201,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (v5 && isUtf8Declared(properties) && !validUtf8(payload)) {
             // MQTT 5 section 3.3.2.3.2: payload format indicator 1 promises UTF-8.
             if (qos == 0) {
-                disconnector.disconnect(ctx.channel(), (byte) 0x99, "payload_format", "payload is not valid UTF-8");
+                disconnector.disconnect(ctx.channel(), Disconnect.PAYLOAD_FORMAT_INVALID,
+                        "payload_format", "payload is not valid UTF-8");
             } else {
                 // Refused, but in arrival order behind publishes still waiting for Kafka.
                 Object slot = connection.inboundAcks().expect(packetId, qos);
-                connection.inboundAcks().complete(slot, (byte) 0x99, ProblemInformation.forAck(connection,
+                connection.inboundAcks().complete(slot, PAYLOAD_FORMAT_INVALID, ProblemInformation.forAck(connection,
                         "payload format indicator is 1 but the payload is not valid UTF-8"), ctx.channel(), true);
             }
             return;
@@ -279,7 +286,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos == 0) {
             return;
         }
-        disconnector.disconnect(ctx.channel(), (byte) 0x80, null, "a mapping rule writes this publish to Kafka topic '"
+        disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR,
+                null, "a mapping rule writes this publish to Kafka topic '"
                 + kafkaTopic + "', which this node has no metadata for now; not acknowledged");
     }
 
@@ -347,7 +355,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         }
         Object slot = connection.inboundAcks().expect(packetId, qos);
         boolean v5 = connection.isMqtt5();
-        connection.inboundAcks().complete(slot, v5 ? (byte) 0x87 : 0, ProblemInformation.forAck(connection,
+        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, ProblemInformation.forAck(connection,
                 v5 ? "clients may not publish to " + topic : null), ctx.channel(), v5);
     }
 
@@ -360,7 +368,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                         if (error != null) {
                             // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
                             metrics.sessionQueueFailure();
-                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                                     "QoS 2 packet id " + packetId + " could not be recorded: " + error);
                             return;
                         }
@@ -372,7 +380,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             if (qos == 2) {
                 connection.inboundQos2().remove(packetId);
             }
-            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                     "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
         }
     }
@@ -392,7 +400,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                         if (error != null) {
                             // The client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
                             metrics.sessionQueueFailure();
-                            disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                                     "PUBREL " + packetId + " could not be recorded: " + error);
                             return;
                         }
@@ -405,7 +413,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         boolean known = connection.inboundQos2().remove(packetId);
-        byte code = known || !connection.isMqtt5() ? 0 : (byte) 0x92;
+        byte code = known || !connection.isMqtt5() ? 0
+                : MqttReasonCodes.PubComp.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
                 ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
                 connection.isMqtt5()));
@@ -418,7 +427,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
     private boolean persistent(ClientConnection connection) {
-        return qos2Store != null && connection.queueCursor() != null;
+        return qos2Store != null && connection.queueBacked();
     }
 
     private static boolean isUtf8Declared(MqttProperties properties) {

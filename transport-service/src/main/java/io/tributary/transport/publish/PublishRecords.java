@@ -13,6 +13,8 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.session.SessionApi;
+import io.tributary.transport.connection.WillMessage;
 
 /**
  * Maps an MQTT PUBLISH to the publish record (the format is defined once, in common {@link PublishRecordFormat})
@@ -27,6 +29,12 @@ public final class PublishRecords {
             String clientId, MqttVersion version, String nodeId, MqttProperties properties, long receivedAtMillis) {
         return PublishRecordFormat.toRecord(topic, payload, qos, retain, clientId, version.protocolLevel(), nodeId,
                 publishProperties(properties), receivedAtMillis);
+    }
+
+    /** A will as session-service stores it, to publish it itself (delayed) in the same record form. */
+    public static SessionApi.Will willForSession(WillMessage will) {
+        return new SessionApi.Will(will.topic(), will.payload(), will.qos(), will.retain(), will.delaySeconds(),
+                publishProperties(will.properties()));
     }
 
     /**

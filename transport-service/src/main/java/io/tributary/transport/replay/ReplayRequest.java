@@ -6,6 +6,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
 
 /**
  * What history a SUBSCRIBE asks for, from its MQTT 5 user properties: {@code replay-from} = an ISO-8601 date-time
@@ -26,9 +27,9 @@ public record ReplayRequest(Instant from, int last) {
     public static final String TRUNCATED = "replay-truncated";
 
     /** MQTT 5 SUBACK 0x83 Implementation specific error: the SUBSCRIBE is valid but the server does not accept it. */
-    public static final int NOT_ACCEPTED = 0x83;
+    public static final int NOT_ACCEPTED = Byte.toUnsignedInt(SubAck.IMPLEMENTATION_SPECIFIC_ERROR.byteValue());
     /** MQTT 5 SUBACK 0x97 Quota exceeded: an implementation or administrative limit has been exceeded. */
-    public static final int QUOTA_EXCEEDED = 0x97;
+    public static final int QUOTA_EXCEEDED = Byte.toUnsignedInt(SubAck.QUOTA_EXCEEDED.byteValue());
 
     /**
      * The outcome of reading a SUBSCRIBE's replay properties.

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.tributary.common.topic.TopicFilters;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.connection.OutboundMessage;
 
 /**
  * Where one replay meets live traffic, for one connection; event loop only.

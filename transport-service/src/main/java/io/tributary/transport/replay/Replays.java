@@ -17,16 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
+import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * Runs the replays of this node: decides whether a SUBSCRIBE's request may run, reads its history on a replay
@@ -77,7 +78,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (verdict == null || verdict.refused()) {
             return verdict;
         }
-        if (connection.queueCursor() != null) {
+        if (connection.queueBacked()) {
             // Its QoS 1/2 messages come from its session queue, which is not joined to a replay.
             return new ReplayRequest.Verdict(null, ReplayRequest.NOT_ACCEPTED,
                     "replay is offered to sessions that end with the connection (Session Expiry Interval 0)");
@@ -105,7 +106,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
      *
      * @param granted the subscriptions the SUBSCRIBE made, with their options (none shared)
      */
-    public void start(ClientConnection connection, Map<String, LocalSubscriptions.Options> granted,
+    public void start(ClientConnection connection, Map<String, SubscriptionOptions> granted,
             ReplayRequest request) {
         List<Object> seams = connection.replaysCreated();
         seams.removeIf(s -> granted.keySet().stream().anyMatch(((ReplaySeam) s)::forget));
@@ -171,7 +172,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (connection.channel().isActive()) {
             // The subscriptions are live, but the history asked for cannot be delivered whole: the client learns it
             // and can subscribe again from the last message it got.
-            disconnector.disconnect(connection.channel(), (byte) ReplayRequest.NOT_ACCEPTED, null,
+            disconnector.disconnect(connection.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR, null,
                     "replay failed: " + e.getMessage());
         }
     }
@@ -204,7 +205,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
                 case HOLD -> {
                     if (seam.held() >= maxHeld) {
                         metrics.dropped("replay_held_full");
-                        disconnector.disconnect(connection.channel(), (byte) ReplayRequest.QUOTA_EXCEEDED, null,
+                        disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null,
                                 "more than " + maxHeld + " live messages waiting behind the replay");
                         return true;
                     }
@@ -262,7 +263,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
      * Published, the remaining message expiry (expired ones left out), no-local honoured, their identifiers.
      */
     static List<OutboundMessage> messages(List<ConsumerRecord<byte[], byte[]>> records,
-            Map<String, LocalSubscriptions.Options> granted, String clientId, long nowMillis) {
+            Map<String, SubscriptionOptions> granted, String clientId, long nowMillis) {
         List<OutboundMessage> out = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             String topic = new String(r.key(), StandardCharsets.UTF_8);
@@ -270,8 +271,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
             int qos = -1;
             boolean retainAsPublished = false;
             int[] ids = NONE;
-            for (Map.Entry<String, LocalSubscriptions.Options> e : granted.entrySet()) {
-                LocalSubscriptions.Options o = e.getValue();
+            for (Map.Entry<String, SubscriptionOptions> e : granted.entrySet()) {
+                SubscriptionOptions o = e.getValue();
                 if (!TopicFilters.matches(e.getKey(), topic) || o.noLocal() && clientId.equals(publisher)) {
                     continue;
                 }

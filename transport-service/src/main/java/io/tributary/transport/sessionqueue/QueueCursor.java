@@ -1,10 +1,16 @@
 package io.tributary.transport.sessionqueue;
 
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+import io.tributary.transport.connection.ClientConnection;
+
 /**
  * How far one connection of a persistent session has read its session queue. Event-loop-only state, kept on the
- * {@link io.tributary.transport.connection.ClientConnection}.
+ * connection's channel.
  */
 public final class QueueCursor {
+
+    private static final AttributeKey<QueueCursor> KEY = AttributeKey.valueOf("tributary.queueCursor");
 
     /** Highest sequence handed to the outbound path (or skipped) by this connection; 0 = none yet. */
     long lastSeq;
@@ -24,5 +30,19 @@ public final class QueueCursor {
 
     public long lastSeq() {
         return lastSeq;
+    }
+
+    /** The cursor of a queue-backed connection, created at first use; null when the session ends with it. */
+    static QueueCursor of(ClientConnection connection) {
+        if (!connection.queueBacked()) {
+            return null;
+        }
+        Attribute<QueueCursor> attribute = connection.channel().attr(KEY);
+        QueueCursor cursor = attribute.get();
+        if (cursor == null) {
+            cursor = new QueueCursor();
+            attribute.set(cursor);
+        }
+        return cursor;
     }
 }

@@ -14,11 +14,10 @@ import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
-import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.connection.OutboundMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 
 /**
  * Serves a persistent session's QoS 1/2 messages from its session queue, in queue order: at CONNECT it re-sends the
@@ -38,16 +37,16 @@ public final class SessionQueueReader {
 
     private final SessionQueueStore store;
     private final LocalSubscriptions subscriptions;
-    private final OutboundDelivery delivery;
+    private final QueueDelivery delivery;
     private final TransportMetrics metrics;
 
-    public SessionQueueReader(SessionQueueStore store, LocalSubscriptions subscriptions, OutboundDelivery delivery,
+    public SessionQueueReader(SessionQueueStore store, LocalSubscriptions subscriptions, QueueDelivery delivery,
             TransportMetrics metrics, ConnectionRegistry registry) {
         this.store = store;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
             for (ClientConnection connection : registry.all()) {
-                if (connection.queueCursor() != null) {
+                if (connection.queueBacked()) {
                     connection.channel().eventLoop().execute(() -> rewind(connection));
                 }
             }
@@ -60,7 +59,7 @@ public final class SessionQueueReader {
 
     /** After CONNACK of a persistent session. */
     public void start(ClientConnection connection) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         if (cursor == null) {
             return;
         }
@@ -89,7 +88,7 @@ public final class SessionQueueReader {
      * read whatever is there).
      */
     public void wake(ClientConnection connection, long seq) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         if (cursor == null) {
             return;
         }
@@ -111,7 +110,7 @@ public final class SessionQueueReader {
      * was handed out before), nothing appended meanwhile is skipped even if its sequence was handed out twice.
      */
     private void rewind(ClientConnection connection) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         cursor.generation++;
         cursor.lastSeq = 0;
         cursor.moreMayExist = true;
@@ -121,13 +120,13 @@ public final class SessionQueueReader {
 
     /** An in-flight slot of {@code connection} was freed. */
     private void refill(ClientConnection connection) {
-        if (connection.queueCursor() != null) {
+        if (connection.queueBacked()) {
             fetch(connection);
         }
     }
 
     private void fetch(ClientConnection connection) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         if (!cursor.started || cursor.fetching || cursor.retryScheduled || !connection.channel().isActive()
                 || !cursor.moreMayExist) {
             return;
@@ -172,7 +171,7 @@ public final class SessionQueueReader {
 
     /** @return false when it stopped at a packet id still in use (reading resumes when a slot is freed) */
     private boolean handOut(ClientConnection connection, SessionQueueStore.Fetched fetched) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         for (SessionQueueStore.Entry entry : fetched.entries()) {
             int packetId = SessionQueueKeys.packetIdOf(entry.seq());
             if (connection.inflight().containsKey(packetId)) {
@@ -243,7 +242,7 @@ public final class SessionQueueReader {
     }
 
     private void retryLater(ClientConnection connection, String what, Throwable error, Runnable retry) {
-        QueueCursor cursor = connection.queueCursor();
+        QueueCursor cursor = QueueCursor.of(connection);
         if (!connection.channel().isActive() || cursor.retryScheduled) {
             return;
         }

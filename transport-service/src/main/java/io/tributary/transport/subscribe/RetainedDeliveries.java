@@ -8,7 +8,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.session.SessionApi;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.publish.PublishRecords;
 
 /**

@@ -17,6 +17,9 @@ import io.netty.handler.codec.mqtt.MqttMessageIdAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.UnsubAck;
 import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.codec.mqtt.MqttSubAckPayload;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
@@ -31,9 +34,11 @@ import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
+import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.replay.ReplayRequest;
@@ -54,11 +59,16 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 @ChannelHandler.Sharable
 public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
 
-    private static final int FAILURE_V3 = 0x80;
-    private static final int UNSPECIFIED_ERROR = 0x80;
-    private static final int TOPIC_FILTER_INVALID = 0x8F;
-    private static final int NOT_AUTHORIZED = 0x87;
-    private static final int QUOTA_EXCEEDED = 0x97;
+    /** MQTT 3.1.1 SUBACK Failure (section 3.9.3): the one refusal 3.x has, so every MQTT 5 refusal becomes it. */
+    private static final int FAILURE_V3 = MqttQoS.FAILURE.value();
+    /** MQTT 5 SUBACK refusals. */
+    private static final int UNSPECIFIED_ERROR = Byte.toUnsignedInt(SubAck.UNSPECIFIED_ERROR.byteValue());
+    private static final int TOPIC_FILTER_INVALID = Byte.toUnsignedInt(SubAck.TOPIC_FILTER_INVALID.byteValue());
+    private static final int NOT_AUTHORIZED = Byte.toUnsignedInt(SubAck.NOT_AUTHORIZED.byteValue());
+    private static final int QUOTA_EXCEEDED = Byte.toUnsignedInt(SubAck.QUOTA_EXCEEDED.byteValue());
+    /** MQTT 5 UNSUBACK refusal when session-service could not record the unsubscription. */
+    private static final short UNSUBACK_UNSPECIFIED_ERROR =
+            (short) Byte.toUnsignedInt(UnsubAck.UNSPECIFIED_ERROR.byteValue());
     private static final Logger log = LoggerFactory.getLogger(SubscribeHandler.class);
 
     private final String nodeId;
@@ -106,7 +116,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
         if (requested.isEmpty()) {
             // MQTT 3.1.1 section 3.8.3 / 5.0 section 3.8.3: at least one filter; the decoder lets an empty one through.
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "SUBSCRIBE without topic filters");
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
+                    "protocol_error", "SUBSCRIBE without topic filters");
             return;
         }
         int subscriptionId = 0;
@@ -115,7 +126,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     .getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER);
             if (ids.size() > 1 || (ids.size() == 1 && (Integer) ids.get(0).value() == 0)) {
                 // MQTT 5 section 3.8.2.1.2: at most one identifier, and never 0.
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
                         ids.size() > 1 ? "SUBSCRIBE with more than one Subscription Identifier"
                                 : "SUBSCRIBE with Subscription Identifier 0");
                 return;
@@ -141,7 +152,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             boolean sharedFilter = SharedFilters.isShared(filter);
             if (sharedFilter && v5 && s.option().isNoLocal()) {
                 // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
-                disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error",
+                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
                 if (replay != null && !replay.refused()) {
                     replays.release();
@@ -198,7 +209,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         connection.serialSessionCall(() -> sessions.subscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     limits.pendingSubscriptions(connection, -pendingNew);
-                    Map<String, LocalSubscriptions.Options> replayed = new LinkedHashMap<>();
+                    Map<String, SubscriptionOptions> replayed = new LinkedHashMap<>();
                     boolean answered = false;
                     try {
                         answered = subscribed(ctx, connection, packetId, v5, codes, problems, forwardedIndexes,
@@ -229,10 +240,10 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private boolean subscribed(ChannelHandlerContext ctx, ClientConnection connection, int packetId, boolean v5,
             int[] codes, List<String> problems, List<Integer> forwardedIndexes,
             List<SessionApi.Subscription> forwarded, int finalSubscriptionId, SessionApi.SubscribeResponse response, Throwable failure,
-            Map<String, LocalSubscriptions.Options> replayed) {
+            Map<String, SubscriptionOptions> replayed) {
         if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
             connection.markTakenOver();
-            disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+            disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER, null, "session taken over");
             return false;
         }
         if (!ctx.channel().isActive()) {
@@ -251,7 +262,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             codes[forwardedIndexes.get(j)] = code;
             SessionApi.Subscription s = forwarded.get(j);
             if (code <= 2) {
-                LocalSubscriptions.Options options = new LocalSubscriptions.Options(code,
+                SubscriptionOptions options = new SubscriptionOptions(code,
                         s.noLocal(), s.retainAsPublished(), finalSubscriptionId);
                 subscriptions.add(connection, s.filter(), options);
                 Replays.forget(connection, s.filter());
@@ -281,7 +292,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<String> filters = message.payload().topics();
         if (filters.isEmpty()) {
             // MQTT 3.1.1 section 3.10.3 / 5.0 section 3.10.3: at least one filter.
-            disconnector.disconnect(ctx.channel(), (byte) 0x82, "protocol_error", "UNSUBSCRIBE without topic filters");
+            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
+                    "protocol_error", "UNSUBSCRIBE without topic filters");
             return;
         }
         SessionApi.UnsubscribeRequest request = new SessionApi.UnsubscribeRequest(connection.clientId(),
@@ -290,7 +302,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
                         connection.markTakenOver();
-                        disconnector.disconnect(ctx.channel(), (byte) 0x8E, null, "session taken over");
+                        disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER,
+                                null, "session taken over");
                         return;
                     }
                     short[] codes = new short[filters.size()];
@@ -298,9 +311,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     for (int i = 0; i < filters.size(); i++) {
                         boolean ok = failure == null && response.reasonCodes().size() > i
                                 && response.reasonCodes().get(i) < 0x80;
-                        codes[i] = failure != null ? (short) UNSPECIFIED_ERROR
+                        codes[i] = failure != null ? UNSUBACK_UNSPECIFIED_ERROR
                                 : response.reasonCodes().size() > i ? response.reasonCodes().get(i).shortValue()
-                                        : (short) UNSPECIFIED_ERROR;
+                                        : UNSUBACK_UNSPECIFIED_ERROR;
                         if (ok) {
                             subscriptions.remove(connection, filters.get(i));
                             Replays.forget(connection, filters.get(i));
@@ -311,7 +324,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     }
                     if (failure != null && !connection.isMqtt5()) {
                         // MQTT 3.1.1 UNSUBACK cannot report a failure; acknowledging would lie.
-                        disconnector.disconnect(ctx.channel(), (byte) 0x80, null,
+                        disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                                 "UNSUBSCRIBE could not be recorded: " + unwrap(failure).getMessage());
                         return;
                     }

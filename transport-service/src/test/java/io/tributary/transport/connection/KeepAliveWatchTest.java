@@ -13,7 +13,6 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.transport.metrics.ByteCountingHandler;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /** MQTT 3.1.1 / 5.0 section 3.1.2.10: a client silent for 1.5 x its keep alive is disconnected, no earlier. */

@@ -14,6 +14,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
 
 class OutboundDeliveryTest {

@@ -12,6 +12,7 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.connection.WillMessage;
 
 class PublishRecordsTest {
 
@@ -78,7 +79,7 @@ class PublishRecordsTest {
         props.add(new MqttProperties.UserProperty("k", "v2"));
         WillMessage will = new WillMessage("dev/1/status", "offline".getBytes(StandardCharsets.UTF_8), 1, true,
                 props);
-        io.tributary.common.session.SessionApi.Will api = will.toApi();
+        io.tributary.common.session.SessionApi.Will api = PublishRecords.willForSession(will);
         assertThat(api.delaySeconds()).isEqualTo(30);
         // Through JSON, as the internal API carries it, then built by the common format as session-service does.
         tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();

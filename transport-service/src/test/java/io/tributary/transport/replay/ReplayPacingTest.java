@@ -19,8 +19,8 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.delivery.OutboundMessage;
 import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.metrics.TransportMetrics;
 

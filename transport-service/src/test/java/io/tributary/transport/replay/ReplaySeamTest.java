@@ -10,7 +10,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.connection.OutboundMessage;
 
 class ReplaySeamTest {
 

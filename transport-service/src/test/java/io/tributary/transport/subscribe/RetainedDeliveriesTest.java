@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.session.SessionApi;
-import io.tributary.transport.delivery.OutboundMessage;
+import io.tributary.transport.connection.OutboundMessage;
 
 class RetainedDeliveriesTest {
 

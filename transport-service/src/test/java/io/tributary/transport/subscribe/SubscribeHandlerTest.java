@@ -29,6 +29,7 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.SlowConsumerPolicy;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import tools.jackson.databind.json.JsonMapper;

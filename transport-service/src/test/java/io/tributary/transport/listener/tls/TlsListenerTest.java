@@ -39,6 +39,7 @@ import io.netty.handler.ssl.OpenSsl;
 import io.tributary.devstack.tls.CertificateAuthority;
 import io.tributary.transport.config.TransportProperties.Tls.ClientAuthMode;
 import io.tributary.transport.config.TransportProperties.Tls.Provider;
+import io.tributary.transport.connection.ClientCertificate;
 
 /**
  * The TLS layer of the listeners on a real socket, with both providers: protocol versions, mutual TLS, the client

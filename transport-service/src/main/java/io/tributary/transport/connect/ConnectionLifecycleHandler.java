@@ -1,4 +1,4 @@
-package io.tributary.transport.connection;
+package io.tributary.transport.connect;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,11 +8,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.WillDelay;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.WillMessage;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
-import io.tributary.transport.publish.WillMessage;
 import io.tributary.transport.sessionclient.SessionServiceClient;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**

@@ -1,4 +1,4 @@
-package io.tributary.transport.delivery;
+package io.tributary.transport.connection;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 

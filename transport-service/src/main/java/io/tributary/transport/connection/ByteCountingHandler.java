@@ -1,4 +1,4 @@
-package io.tributary.transport.metrics;
+package io.tributary.transport.connection;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
@@ -6,7 +6,7 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.metrics.TransportMetrics;
 
 /**
  * Counts the MQTT bytes a node reads from and writes to its clients (after TLS and WebSocket framing are removed),
@@ -23,6 +23,11 @@ public final class ByteCountingHandler extends ChannelDuplexHandler {
     public ByteCountingHandler(Counter in, Counter out) {
         this.in = in;
         this.out = out;
+    }
+
+    /** The node's handler, counting into its {@code tributary.mqtt.bytes.in} / {@code .out} counters. */
+    public ByteCountingHandler(TransportMetrics metrics) {
+        this(metrics.mqttBytesIn(), metrics.mqttBytesOut());
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.tributary.transport.config;
+package io.tributary.transport;
 
 import java.time.Duration;
 import java.util.Map;
@@ -21,8 +21,10 @@ import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.transport.backpressure.UplinkBudget;
+import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connect.ConnectHandler;
-import io.tributary.transport.connection.ConnectionLifecycleHandler;
+import io.tributary.transport.connect.ConnectionLifecycleHandler;
+import io.tributary.transport.connection.ByteCountingHandler;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.DisconnectHandler;
 import io.tributary.transport.connection.Disconnector;
@@ -32,36 +34,36 @@ import io.tributary.transport.connection.TerminalHandler;
 import io.tributary.transport.delivery.DownlinkConsumer;
 import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.delivery.OutboundDelivery;
-import io.tributary.transport.listener.DrainProperties;
-import io.tributary.transport.listener.ListenerEndpoints;
-import io.tributary.transport.listener.MqttChannelInitializer;
-import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.limits.AdmissionHandler;
 import io.tributary.transport.limits.BlockListPoller;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.limits.ConnectAdmission;
 import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.limits.LimitsProperties;
+import io.tributary.transport.listener.DrainProperties;
+import io.tributary.transport.listener.ListenerEndpoints;
+import io.tributary.transport.listener.MqttChannelInitializer;
+import io.tributary.transport.listener.MqttListener;
 import io.tributary.transport.liveness.NodeHeartbeat;
+import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
-import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.qos2.ExactlyOnceQos2;
 import io.tributary.transport.qos2.Qos2MarkerIndex;
 import io.tributary.transport.qos2.Qos2Properties;
 import io.tributary.transport.qos2.TransactionalUplink;
+import io.tributary.transport.replay.ReplayProperties;
+import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.sessionqueue.SessionQueueStore;
-import io.tributary.transport.sys.SysProperties;
-import io.tributary.transport.trace.TraceProperties;
-import io.tributary.transport.replay.ReplayProperties;
-import io.tributary.transport.replay.Replays;
-import io.tributary.transport.sys.SysStatsPublisher;
-import io.tributary.transport.subscribe.LocalSubscriptions;
 import io.tributary.transport.subscribe.SubscribeHandler;
+import io.tributary.transport.sys.SysProperties;
+import io.tributary.transport.sys.SysStatsPublisher;
+import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.KafkaAvailabilityHealthIndicator;
 import io.tributary.transport.uplink.PublishProducer;
@@ -370,7 +372,7 @@ public class TransportConfiguration {
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
-                new TerminalHandler(disconnector), metrics.byteCountingHandler());
+                new TerminalHandler(disconnector), new ByteCountingHandler(metrics));
         MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
                 handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);

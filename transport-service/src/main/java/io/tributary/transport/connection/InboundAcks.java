@@ -1,4 +1,4 @@
-package io.tributary.transport.publish;
+package io.tributary.transport.connection;
 
 import java.util.ArrayDeque;
 

@@ -1,4 +1,4 @@
-package io.tributary.transport.subscribe;
+package io.tributary.transport.index;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -11,6 +11,7 @@ import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.common.topic.TopicTrie;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.SubscriptionOptions;
 
 /**
  * The subscriptions of the clients connected to this node. Routing sends a node one copy of each message; this
@@ -21,19 +22,6 @@ import io.tributary.transport.connection.ClientConnection;
  * downlink record's {@link io.tributary.common.kafka.RecordHeaders#SHARED_TARGETS} names its client id and filter.
  */
 public final class LocalSubscriptions {
-
-    /**
-     * What a connection asked for when it subscribed to one filter.
-     *
-     * @param subscriptionId MQTT 5 Subscription Identifier, 0 = none. Kept only here, on the node holding the
-     *                       connection: it is needed only for live delivery, which this node does itself.
-     */
-    public record Options(int qos, boolean noLocal, boolean retainAsPublished, int subscriptionId) {
-
-        public Options(int qos, boolean noLocal, boolean retainAsPublished) {
-            this(qos, noLocal, retainAsPublished, 0);
-        }
-    }
 
     /**
      * Everything one client's matching subscriptions say about one message: it gets a single copy (MQTT 5 section
@@ -51,11 +39,11 @@ public final class LocalSubscriptions {
     private record SharedMember(ClientConnection connection, String sharedFilter) {
     }
 
-    private final TopicTrie<ClientConnection, Options> trie = new TopicTrie<>();
-    private final TopicTrie<SharedMember, Options> shared = new TopicTrie<>();
+    private final TopicTrie<ClientConnection, SubscriptionOptions> trie = new TopicTrie<>();
+    private final TopicTrie<SharedMember, SubscriptionOptions> shared = new TopicTrie<>();
 
     /** Must be called on the connection's event loop (it also records the filter on the connection). */
-    public void add(ClientConnection connection, String filter, Options options) {
+    public void add(ClientConnection connection, String filter, SubscriptionOptions options) {
         if (SharedFilters.isShared(filter)) {
             shared.put(SharedFilters.innerFilter(filter), new SharedMember(connection, filter), options);
         } else {
@@ -132,9 +120,9 @@ public final class LocalSubscriptions {
     public Match matchOne(ClientConnection connection, String topic, String publisherClientId,
             List<String> sharedFilters) {
         Match merged = null;
-        for (Map.Entry<String, Options> subscription : connection.localFilters().entrySet()) {
+        for (Map.Entry<String, SubscriptionOptions> subscription : connection.localFilters().entrySet()) {
             String filter = subscription.getKey();
-            Options options = subscription.getValue();
+            SubscriptionOptions options = subscription.getValue();
             boolean matches;
             if (SharedFilters.isShared(filter)) {
                 matches = sharedFilters.contains(filter) && TopicFilters.matches(SharedFilters.innerFilter(filter),
@@ -150,7 +138,7 @@ public final class LocalSubscriptions {
         return merged;
     }
 
-    private static Match single(Options options) {
+    private static Match single(SubscriptionOptions options) {
         return new Match(options.qos(), options.retainAsPublished(),
                 options.subscriptionId() == 0 ? NONE : new int[] {options.subscriptionId()});
     }

@@ -1,4 +1,4 @@
-package io.tributary.transport.subscribe;
+package io.tributary.transport.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.subscription.SharedTargets.Target;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.SubscriptionOptions;
 
 class LocalSubscriptionsTest {
 
@@ -35,10 +36,10 @@ class LocalSubscriptionsTest {
     void overlapping_filters_give_one_copy_at_the_highest_qos_with_every_identifier() {
         ClientConnection a = connection("a");
         ClientConnection b = connection("b");
-        subscriptions.add(a, "s/+/t", new LocalSubscriptions.Options(0, false, false, 7));
-        subscriptions.add(a, "s/#", new LocalSubscriptions.Options(2, false, false, 9));
-        subscriptions.add(a, "s/x/t", new LocalSubscriptions.Options(1, false, true, 0));
-        subscriptions.add(b, "s/x/t", new LocalSubscriptions.Options(1, false, false, 0));
+        subscriptions.add(a, "s/+/t", new SubscriptionOptions(0, false, false, 7));
+        subscriptions.add(a, "s/#", new SubscriptionOptions(2, false, false, 9));
+        subscriptions.add(a, "s/x/t", new SubscriptionOptions(1, false, true, 0));
+        subscriptions.add(b, "s/x/t", new SubscriptionOptions(1, false, false, 0));
 
         Map<ClientConnection, LocalSubscriptions.Match> matches = match("s/x/t", "p");
         assertThat(matches).containsOnlyKeys(a, b);
@@ -52,11 +53,11 @@ class LocalSubscriptionsTest {
     @Test
     void no_local_skips_only_the_publishers_own_no_local_subscriptions() {
         ClientConnection self = connection("self");
-        subscriptions.add(self, "n/1", new LocalSubscriptions.Options(1, true, false, 3));
+        subscriptions.add(self, "n/1", new SubscriptionOptions(1, true, false, 3));
         assertThat(match("n/1", "self")).isEmpty();
         assertThat(match("n/1", "other")).containsOnlyKeys(self);
 
-        subscriptions.add(self, "n/+", new LocalSubscriptions.Options(0, false, false, 4));
+        subscriptions.add(self, "n/+", new SubscriptionOptions(0, false, false, 4));
         LocalSubscriptions.Match own = match("n/1", "self").get(self);
         assertThat(own.qos()).as("only the subscription without no-local counts").isZero();
         assertThat(own.subscriptionIds()).containsExactly(4);
@@ -65,8 +66,8 @@ class LocalSubscriptionsTest {
     @Test
     void resubscribing_replaces_the_identifier_and_removal_forgets_the_filter() {
         ClientConnection c = connection("c");
-        subscriptions.add(c, "r/1", new LocalSubscriptions.Options(1, false, false, 5));
-        subscriptions.add(c, "r/1", new LocalSubscriptions.Options(1, false, false, 0));
+        subscriptions.add(c, "r/1", new SubscriptionOptions(1, false, false, 5));
+        subscriptions.add(c, "r/1", new SubscriptionOptions(1, false, false, 0));
         assertThat(match("r/1", null).get(c).subscriptionIds()).isEmpty();
         subscriptions.removeAll(c);
         assertThat(match("r/1", null)).isEmpty();
@@ -86,9 +87,9 @@ class LocalSubscriptionsTest {
         ClientConnection m1 = connection("m1");
         ClientConnection m2 = connection("m2");
         ClientConnection normal = connection("normal");
-        subscriptions.add(m1, "$share/g/s/+", new LocalSubscriptions.Options(1, false, false, 0));
-        subscriptions.add(m2, "$share/g/s/+", new LocalSubscriptions.Options(1, false, false, 0));
-        subscriptions.add(normal, "s/x", new LocalSubscriptions.Options(0, false, false, 0));
+        subscriptions.add(m1, "$share/g/s/+", new SubscriptionOptions(1, false, false, 0));
+        subscriptions.add(m2, "$share/g/s/+", new SubscriptionOptions(1, false, false, 0));
+        subscriptions.add(normal, "s/x", new SubscriptionOptions(0, false, false, 0));
 
         assertThat(matchShared("s/x", List.of())).containsOnlyKeys(normal);
         assertThat(matchShared("s/x", List.of(new Target("m2", "$share/g/s/+")))).containsOnlyKeys(normal, m2);
@@ -104,8 +105,8 @@ class LocalSubscriptionsTest {
     @Test
     void a_client_in_a_group_and_subscribed_normally_gets_one_merged_copy_and_removal_is_per_filter() {
         ClientConnection c = connection("c");
-        subscriptions.add(c, "$share/g/s/x", new LocalSubscriptions.Options(2, false, false, 8));
-        subscriptions.add(c, "s/x", new LocalSubscriptions.Options(0, false, false, 0));
+        subscriptions.add(c, "$share/g/s/x", new SubscriptionOptions(2, false, false, 8));
+        subscriptions.add(c, "s/x", new SubscriptionOptions(0, false, false, 0));
         assertThat(subscriptions.size()).isEqualTo(2);
 
         LocalSubscriptions.Match both = matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c);

@@ -1,4 +1,4 @@
-package io.tributary.transport.delivery;
+package io.tributary.transport.connection;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;

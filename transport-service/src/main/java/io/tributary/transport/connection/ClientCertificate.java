@@ -1,4 +1,4 @@
-package io.tributary.transport.listener.tls;
+package io.tributary.transport.connection;
 
 import java.security.cert.Certificate;
 import java.security.cert.CertificateParsingException;

@@ -1,4 +1,4 @@
-package io.tributary.transport.delivery;
+package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,9 +20,8 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
-import io.tributary.transport.connection.ClientCapabilities;
-import io.tributary.transport.connection.ClientConnection;
-import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.metrics.TransportMetrics;
 
 /**

@@ -1,8 +1,6 @@
-package io.tributary.transport.metrics;
+package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tributary.transport.metrics.TransportMetrics;
 
 class ByteCountingHandlerTest {
 
@@ -18,8 +17,8 @@ class ByteCountingHandlerTest {
 
     @Test
     void counts_bytes_read_and_written_over_all_connections_of_the_node() {
-        EmbeddedChannel first = new EmbeddedChannel(metrics.byteCountingHandler());
-        EmbeddedChannel second = new EmbeddedChannel(metrics.byteCountingHandler());
+        EmbeddedChannel first = new EmbeddedChannel(new ByteCountingHandler(metrics));
+        EmbeddedChannel second = new EmbeddedChannel(new ByteCountingHandler(metrics));
 
         first.writeInbound(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}));
         second.writeInbound(Unpooled.wrappedBuffer(new byte[] {1, 2}));
@@ -38,21 +37,5 @@ class ByteCountingHandlerTest {
         assertThat((Object) second.readInbound()).isEqualTo("not bytes");
         first.finishAndReleaseAll();
         second.finishAndReleaseAll();
-    }
-
-    @Test
-    void registers_main_drop_reasons_and_downlink_latency_up_front() {
-        for (String reason : TransportMetrics.EAGER_DROP_REASONS) {
-            assertThat(registry.get("tributary.deliveries.dropped").tag("reason", reason).counter().count()).isZero();
-        }
-        metrics.dropped("expired");
-        assertThat(registry.get("tributary.deliveries.dropped").tag("reason", "expired").counter().count())
-                .isEqualTo(1);
-
-        metrics.downlinkConsumeLatency(25);
-        metrics.downlinkConsumeLatency(-3);
-        var latency = registry.get("tributary.kafka.consume.latency").tag("topic", "downlink").timer();
-        assertThat(latency.count()).isEqualTo(2);
-        assertThat(latency.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(25);
     }
 }

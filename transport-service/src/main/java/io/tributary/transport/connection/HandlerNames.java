@@ -1,6 +1,9 @@
-package io.tributary.transport.listener;
+package io.tributary.transport.connection;
 
-/** Names of the pipeline handlers, in pipeline order; the whole pipeline is assembled in {@link MqttChannelInitializer}. */
+/**
+ * Names of the pipeline handlers, in pipeline order; the whole pipeline is assembled in
+ * {@code listener/MqttChannelInitializer}.
+ */
 public final class HandlerNames {
 
     public static final String BYTE_COUNTER = "byteCounter";

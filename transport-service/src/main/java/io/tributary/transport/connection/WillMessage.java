@@ -1,7 +1,6 @@
-package io.tributary.transport.publish;
+package io.tributary.transport.connection;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
-import io.tributary.common.session.SessionApi;
 
 /**
  * The will a client left in CONNECT, published if its connection ends without a normal DISCONNECT.
@@ -17,11 +16,5 @@ public record WillMessage(String topic, byte[] payload, int qos, boolean retain,
         }
         MqttProperties.MqttProperty<?> p = properties.getProperty(MqttProperties.WILL_DELAY_INTERVAL);
         return p == null ? 0 : Integer.toUnsignedLong((Integer) p.value());
-    }
-
-    /** The will as session-service stores it. */
-    public SessionApi.Will toApi() {
-        return new SessionApi.Will(topic, payload, qos, retain, delaySeconds(),
-                PublishRecords.publishProperties(properties));
     }
 }

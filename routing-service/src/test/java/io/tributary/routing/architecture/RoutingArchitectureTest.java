@@ -1,0 +1,20 @@
+package io.tributary.routing.architecture;
+
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The feature packages of routing-service do not depend on each other in a circle (issue 19), as in transport-service.
+ * Production classes only.
+ */
+@AnalyzeClasses(packages = "io.tributary.routing", importOptions = ImportOption.DoNotIncludeTests.class)
+class RoutingArchitectureTest {
+
+    @ArchTest
+    static final ArchRule FEATURE_PACKAGES_ARE_FREE_OF_CYCLES =
+            slices().matching("io.tributary.routing.(*)..").should().beFreeOfCycles();
+}

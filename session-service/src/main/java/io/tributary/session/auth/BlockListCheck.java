@@ -1,0 +1,19 @@
+package io.tributary.session.auth;
+
+import java.util.List;
+
+import io.tributary.common.session.SessionApi;
+
+/**
+ * The block list as a CONNECT's authentication consults it first (implemented by blocklist/BlockListService, which
+ * refuses with this package's {@link ConnectRefusedException}): an interface, so that the block list depends on
+ * authentication and not the other way round as well.
+ */
+public interface BlockListCheck {
+
+    /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
+    void check(SessionApi.ConnectRequest request);
+
+    /** @return per request (same order), its refusal, or null when no entry matches it */
+    List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests);
+}

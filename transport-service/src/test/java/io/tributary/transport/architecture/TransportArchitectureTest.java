@@ -1,0 +1,30 @@
+package io.tributary.transport.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * Package-by-feature only holds while features do not lean on each other in a circle: a cycle between two feature
+ * packages means neither can be read, changed or moved without the other (issue 19). Production classes only.
+ */
+@AnalyzeClasses(packages = "io.tributary.transport", importOptions = ImportOption.DoNotIncludeTests.class)
+class TransportArchitectureTest {
+
+    @ArchTest
+    static final ArchRule FEATURE_PACKAGES_ARE_FREE_OF_CYCLES =
+            slices().matching("io.tributary.transport.(*)..").should().beFreeOfCycles();
+
+    /**
+     * The root package holds the application and its composition root (TransportConfiguration), which depend on
+     * every feature; the slices above do not include it, so a feature depending on it would hide a cycle.
+     */
+    @ArchTest
+    static final ArchRule NO_FEATURE_DEPENDS_ON_THE_COMPOSITION_ROOT =
+            noClasses().that().resideInAPackage("io.tributary.transport.*..")
+                    .should().dependOnClassesThat().resideInAPackage("io.tributary.transport");
+}
