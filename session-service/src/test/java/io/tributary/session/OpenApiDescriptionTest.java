@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * {@code session-service/openapi.json}, from which the admin console's TypeScript types are generated: a change of
  * the admin API that is not regenerated fails here.
  */
+@Order(3) // before OutageIntegrationTest stops the shared engines
 class OpenApiDescriptionTest extends ServiceTestBase {
 
     /** The checked-in description, relative to the module directory (Surefire's working directory). */
