@@ -3,8 +3,10 @@ package io.tributary.session.blocklist;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -28,6 +30,9 @@ public class BlockListStore {
     private static final long LOCK_KEY = 0x424C4F434B4C5354L;
     private static final String COLUMNS = "id, client_id, username, host(ip_range) AS ip_host,"
             + " masklen(ip_range) AS ip_bits, reason, created_at";
+    /** Entries that could match a batch of CONNECTs: parameters the client ids, then the user names. */
+    private static final String CANDIDATES = "client_id = ANY(?) OR username = ANY(?) OR ip_range IS NOT NULL"
+            + " ORDER BY id";
     /** Live sessions read per query when looking for connections from blocked addresses. */
     private static final int LIVE_PAGE = 5_000;
 
@@ -72,7 +77,7 @@ public class BlockListStore {
      * read is a statement of its own, so it sees every entry committed before the lock was granted.
      */
     public List<BlockEntry> lockSharedAndReadCandidates(Collection<String> clientIds, Collection<String> usernames) {
-        List<BlockEntry> entries = new java.util.ArrayList<>();
+        List<BlockEntry> entries = new ArrayList<>();
         StatementPipeline.run(jdbcTemplate, "SELECT pg_advisory_xact_lock_shared(?); SELECT " + COLUMNS
                         + " FROM block_list WHERE " + CANDIDATES,
                 ps -> {
@@ -89,11 +94,8 @@ public class BlockListStore {
         return entries;
     }
 
-    private static final String CANDIDATES = "client_id = ANY(?) OR username = ANY(?) OR ip_range IS NOT NULL"
-            + " ORDER BY id";
-
     private static String[] names(Collection<String> usernames) {
-        return usernames.stream().filter(java.util.Objects::nonNull).distinct().toArray(String[]::new);
+        return usernames.stream().filter(Objects::nonNull).distinct().toArray(String[]::new);
     }
 
     /** Held by a CONNECT until its transaction ends. */

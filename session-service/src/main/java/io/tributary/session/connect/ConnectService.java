@@ -150,7 +150,9 @@ public class ConnectService {
         Map<String, Integer> byClient = new java.util.TreeMap<>();
         round.forEach(i -> byClient.put(batch.get(i).request().clientId(), i));
         List<SessionStore.Connected> connections = new ArrayList<>(byClient.size());
-        byClient.forEach((clientId, i) -> connections.add(connection(batch.get(i), 0, now)));
+        for (int i : byClient.values()) {
+            connections.add(connection(batch.get(i).request(), batch.get(i).auth(), 0, now));
+        }
         Map<String, SessionStore.LockedForConnect> rows = lockOrCreate(connections, now);
         Map<String, SessionResumption.Connecting> connecting = new LinkedHashMap<>();
         Map<String, Presence> presences = new LinkedHashMap<>();
@@ -175,7 +177,7 @@ public class ConnectService {
         for (SessionResumption.Connecting c : connecting.values()) {
             SessionApi.ConnectRequest r = c.request();
             long epoch = c.plan().newEpoch();
-            connected.add(connection(new Admitted(r, c.auth()), epoch, now));
+            connected.add(connection(r, c.auth(), epoch, now));
             Authentication auth = c.auth();
             outcomes[byClient.get(r.clientId())] = SessionApi.ConnectOutcome.accepted(new SessionApi.ConnectResponse(
                     epoch, c.plan().sessionPresent(), resumed.getOrDefault(r.clientId(), List.of()), auth.acl(),
@@ -208,10 +210,10 @@ public class ConnectService {
     }
 
     /** What the sessions table records about an admitted CONNECT's new connection of {@code epoch}. */
-    private static SessionStore.Connected connection(Admitted a, long epoch, Instant now) {
-        SessionApi.ConnectRequest r = a.request();
+    private static SessionStore.Connected connection(SessionApi.ConnectRequest r, Authentication auth, long epoch,
+            Instant now) {
         return new SessionStore.Connected(r.clientId(), new SessionStore.Connection(r.nodeId(), epoch, r.cleanStart(),
                 r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(), r.remoteAddress(), r.username(),
-                now, r.nodeIncarnation()), a.auth().credentialId());
+                now, r.nodeIncarnation()), auth.credentialId());
     }
 }
