@@ -2,6 +2,7 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Locale;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ class ApiMarkdownTest {
     static Set<String> described(JsonNode description) {
         Set<String> endpoints = new TreeSet<>();
         description.get("paths").properties().forEach(path -> path.getValue().propertyNames()
-                .forEach(method -> endpoints.add(method.toUpperCase() + " " + path.getKey())));
+                .forEach(method -> endpoints.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey())));
         return endpoints;
     }
 

@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -143,7 +144,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         List<ConsumerRecord<byte[], byte[]>> wills = published(persistentTopic);
         assertThat(wills).hasSize(1);
         ConsumerRecord<byte[], byte[]> w = wills.get(0);
-        assertThat(new String(w.value())).isEqualTo("gone:" + persistentTopic);
+        assertThat(new String(w.value(), StandardCharsets.UTF_8)).isEqualTo("gone:" + persistentTopic);
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.CLIENT_ID)).isEqualTo(persistent);
         assertThat(RecordHeaders.readString(w.headers(), RecordHeaders.NODE_ID)).isEqualTo(node);
         assertThat(RecordHeaders.readQos(w.headers())).isEqualTo(1);
@@ -155,7 +156,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         assertThat(RecordHeaders.readBytes(w.headers(), RecordHeaders.CORRELATION_DATA)).isEqualTo(utf8("corr"));
         assertThat(RecordHeaders.readInt(w.headers(), RecordHeaders.MESSAGE_EXPIRY)).isEqualTo(3600);
         assertThat(RecordHeaders.readInt8(w.headers(), RecordHeaders.PAYLOAD_FORMAT)).isEqualTo(1);
-        assertThat(w.headers().headers(RecordHeaders.USER_PROPERTY_PREFIX + "k")).extracting(h -> new String(h.value()))
+        assertThat(w.headers().headers(RecordHeaders.USER_PROPERTY_PREFIX + "k")).extracting(h -> new String(h.value(), StandardCharsets.UTF_8))
                 .containsExactly("v1", "v2");
         assertThat(published(cleanTopic)).hasSize(1);
         // The delayed will waits for its delay.

@@ -2,6 +2,7 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -71,7 +72,7 @@ class MappingRuleIntegrationTest extends ServiceTestBase {
                     .get("it-vehicle-telemetry").partitions()).hasSize(4);
         }
         ConsumerRecord<byte[], byte[]> record = lastRuleRecord(id);
-        assertThat(new String(record.value())).isEqualTo("vehicles/{vin}/telemetry/#");
+        assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo("vehicles/{vin}/telemetry/#");
         assertThat(RecordHeaders.readString(record.headers(), MappingRuleRecords.KAFKA_TOPIC))
                 .isEqualTo("it-vehicle-telemetry");
         assertThat(RecordHeaders.readString(record.headers(), MappingRuleRecords.KEY_SOURCE)).isEqualTo("{vin}");

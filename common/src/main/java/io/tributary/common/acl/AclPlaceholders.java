@@ -64,7 +64,9 @@ public final class AclPlaceholders {
                 case CERTIFICATE_CN -> certificateCn;
                 default -> levels[i];
             };
-            if (value != levels[i] && !usableLevel(value)) {
+            @SuppressWarnings("ReferenceEquality") // a placeholder was replaced: the switch returned another string
+            boolean substituted = value != levels[i];
+            if (substituted && !usableLevel(value)) {
                 return null;
             }
             levels[i] = value;

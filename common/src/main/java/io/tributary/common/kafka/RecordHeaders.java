@@ -130,8 +130,7 @@ public final class RecordHeaders {
 
     /** An unsigned 32-bit number (MQTT's message expiry): decimal of the unsigned value, or its 4 bytes. */
     public static byte[] uint32(long value) {
-        return writeFormat == HeaderFormat.TEXT ? HeaderValues.number(value, 4, writeFormat)
-                : HeaderValues.number((int) value, 4, writeFormat);
+        return HeaderValues.number(value, 4, writeFormat); // binary: its low 4 bytes, as MQTT sends them
     }
 
     public static byte[] int64(long value) {

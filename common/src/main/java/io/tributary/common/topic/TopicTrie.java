@@ -24,10 +24,12 @@ public final class TopicTrie<K, V> {
 
     private final Node<K, V> root = new Node<>();
     private final ReentrantLock writeLock = new ReentrantLock();
+    // Written only under writeLock (so ++ is safe); volatile so that readers, which take no lock, see the latest.
     private volatile int filterCount;
     private volatile int entryCount;
 
     /** Adds or replaces the entry {@code key} under {@code filter}; returns the value it replaced, if any. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // the counts change under writeLock only
     public V put(String filter, K key, V value) {
         writeLock.lock();
         try {
@@ -49,6 +51,7 @@ public final class TopicTrie<K, V> {
     }
 
     /** Removes the entry {@code key} under {@code filter}; returns its value, or {@code null} if there was none. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // the counts change under writeLock only
     public V remove(String filter, K key) {
         writeLock.lock();
         try {

@@ -27,14 +27,12 @@ final class ComposeChecks {
             "/actuator/health/liveness");
 
     private final ComposeProject project;
-    private final ServiceCatalog catalog;
     private final List<String> findings = new ArrayList<>();
     /** Our services by compose name, with what each one reads. */
     private final Map<String, ServiceSettings> tributary = new LinkedHashMap<>();
 
     private ComposeChecks(ComposeProject project, ServiceCatalog catalog) {
         this.project = project;
-        this.catalog = catalog;
         project.services().forEach((name, service) -> {
             if (service.image() != null) {
                 catalog.byImage(service.image()).ifPresent(settings -> tributary.put(name, settings));

@@ -48,8 +48,8 @@ public record ComposeProject(Map<String, ComposeService> services, Set<String> d
                 throw new IllegalArgumentException(".env: not NAME=value: " + line);
             }
             String value = trimmed.substring(equals + 1).trim();
-            if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
-                    || value.startsWith("'") && value.endsWith("'"))) {
+            if (value.length() >= 2 && ((value.startsWith("\"") && value.endsWith("\""))
+                    || (value.startsWith("'") && value.endsWith("'")))) {
                 value = value.substring(1, value.length() - 1);
             }
             values.put(trimmed.substring(0, equals).trim(), value);

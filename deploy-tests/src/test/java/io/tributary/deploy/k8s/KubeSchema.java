@@ -56,7 +56,7 @@ public final class KubeSchema {
         try {
             Class<?> modelClass = Class.forName("io.kubernetes.client.openapi.models." + model);
             modelClass.getMethod("validateJsonElement", JsonElement.class).invoke(null, json);
-            JSON.getGson().fromJson(json, modelClass);
+            Object unused = JSON.getGson().fromJson(json, modelClass); // throws when the object does not bind
         } catch (InvocationTargetException e) {
             findings.add(name + ": " + e.getCause().getMessage());
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.tributary.deploy.k8s;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ public final class Kustomize {
 
     private static Map<String, Object> encoded(Map<String, String> data) {
         Map<String, Object> result = new LinkedHashMap<>();
-        data.forEach((k, v) -> result.put(k, Base64.getEncoder().encodeToString(v.getBytes())));
+        data.forEach((k, v) -> result.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
         return result;
     }
 }

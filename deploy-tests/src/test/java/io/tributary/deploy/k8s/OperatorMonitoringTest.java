@@ -2,6 +2,7 @@ package io.tributary.deploy.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -94,7 +95,7 @@ class OperatorMonitoringTest {
         Matcher heading = Pattern.compile("(?m)^#{2,4} (.+)$").matcher(deployDoc);
         while (heading.find()) {
             // GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes.
-            anchors.add(heading.group(1).strip().toLowerCase().replaceAll("[^a-z0-9 -]", "").replace(' ', '-'));
+            anchors.add(heading.group(1).strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 -]", "").replace(' ', '-'));
         }
         Set<String> alerts = new HashSet<>();
         List<String> exprs = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.tributary.deploy.scripts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class ScriptsTest {
         for (Path script : scripts) {
             Process bash = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
             assertThat(bash.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            String output = new String(bash.getInputStream().readAllBytes());
+            String output = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(bash.exitValue()).as(script + ": " + output).isZero();
             if (!script.getFileName().toString().equals("common.sh")) {
                 assertThat(Files.isExecutable(script)).as(script + " is executable").isTrue();

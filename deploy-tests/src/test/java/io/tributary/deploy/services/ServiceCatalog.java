@@ -1,5 +1,6 @@
 package io.tributary.deploy.services;
 
+import java.util.Locale;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -39,7 +40,7 @@ public final class ServiceCatalog {
         TreeSet<String> topics = new TreeSet<>();
         walk(Yamls.load(applicationYaml), false, variables, topics);
         Object shutdown = Yamls.at(Yamls.load(applicationYaml), "spring.lifecycle.timeout-per-shutdown-phase");
-        int shutdownSeconds = shutdown == null ? 30 : (int) Duration.parse("PT" + shutdown.toString().toUpperCase())
+        int shutdownSeconds = shutdown == null ? 30 : (int) Duration.parse("PT" + shutdown.toString().toUpperCase(Locale.ROOT))
                 .toSeconds();
         return new ServiceSettings(module, image, variables, topics, shutdownSeconds, sources);
     }

@@ -2,6 +2,7 @@ package io.tributary.it.containers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ class ContainerEnginesTest {
             publisher.connect();
             try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
                 subscriber.subscribeWith().topicFilter("containers/+").qos(MqttQos.AT_LEAST_ONCE).send();
-                publisher.publishWith().topic("containers/a").payload("x".getBytes()).qos(MqttQos.AT_LEAST_ONCE)
+                publisher.publishWith().topic("containers/a").payload("x".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE)
                         .send();
                 assertThat(in.receive(20, TimeUnit.SECONDS)).isPresent();
             } finally {

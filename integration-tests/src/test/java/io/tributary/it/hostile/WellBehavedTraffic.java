@@ -45,9 +45,10 @@ final class WellBehavedTraffic implements AutoCloseable {
         publishing = new Thread(() -> {
             while (running) {
                 ByteBuffer payload = ByteBuffer.allocate(Math.max(12, payloadBytes));
-                payload.putInt(sent).putLong(System.nanoTime());
+                int next = sent;
+                payload.putInt(next).putLong(System.nanoTime());
                 publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload(payload.array()).send();
-                sent++;
+                sent = next + 1; // only this thread writes it; volatile for the readers
                 sleep(publishEveryMs);
             }
         }, "well-behaved-publisher");

@@ -189,10 +189,10 @@ class MappingRulesTest {
         } finally {
             publisher.disconnect();
         }
-        List<ConsumerRecord<byte[], byte[]>> records = readAll(kafkaTopic, 1);
+        readAll(kafkaTopic, 1); // waits for the first record
         // Give a wrongly mapped second record the time to show up before concluding it did not.
         Thread.sleep(1_000);
-        records = readAll(kafkaTopic, 1);
+        List<ConsumerRecord<byte[], byte[]>> records = readAll(kafkaTopic, 1);
         assertThat(records).hasSize(1);
         assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).startsWith("rm-pub");
         assertThat(records.get(0).value()).containsExactly(1);

@@ -93,7 +93,7 @@ class BadInputTest {
                 assertThat(raw.awaitClosed(5_000)).as("oversized packet closes").isNotNegative();
             }
 
-            publisher.publishWith().topic(topic).payload("still here".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(topic).payload("still here".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             assertThat(in.receive(15, TimeUnit.SECONDS)).as("other clients unaffected").isPresent();
         } finally {
             publisher.disconnect();

@@ -7,6 +7,7 @@ import static io.tributary.it.support.Clients.paho3Options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -92,7 +93,7 @@ class ConnectBehaviourTest {
         MqttClient client = paho3(cluster.mqttPort(0), "", MqttConnectOptions.MQTT_VERSION_3_1_1);
         try {
             client.subscribe(topic, 1, (IMqttMessageListener) (t, m) -> received.add(m));
-            client.publish(topic, "self".getBytes(), 1, false);
+            client.publish(topic, "self".getBytes(StandardCharsets.UTF_8), 1, false);
             assertThat(received.poll(15, TimeUnit.SECONDS)).as("a client without id still gets messages")
                     .isNotNull();
         } finally {

@@ -114,7 +114,7 @@ class CrossNodeDeliveryTest {
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
 
-            Mqtt5PublishResult result = publisher.publishWith().topic(topic).payload("hello".getBytes())
+            Mqtt5PublishResult result = publisher.publishWith().topic(topic).payload("hello".getBytes(StandardCharsets.UTF_8))
                     .qos(MqttQos.AT_LEAST_ONCE).userProperties().add("k", "v").applyUserProperties().send();
             assertThat(result.getError()).isEmpty();
 
@@ -130,7 +130,7 @@ class CrossNodeDeliveryTest {
             assertThat(found).as("publish record on tributary.publish").isNotNull();
             assertThat(new String(found.value(), StandardCharsets.UTF_8)).isEqualTo("hello");
             assertThat(new String(found.headers().lastHeader("mqtt.qos").value(), StandardCharsets.UTF_8)).isEqualTo("1");
-            assertThat(new String(found.headers().lastHeader("mqtt5.user.k").value())).isEqualTo("v");
+            assertThat(new String(found.headers().lastHeader("mqtt5.user.k").value(), StandardCharsets.UTF_8)).isEqualTo("v");
         } finally {
             publisher.disconnect();
         }
@@ -146,12 +146,12 @@ class CrossNodeDeliveryTest {
                 Mqtt5BlockingClient.Mqtt5Publishes stayingIn = staying.publishes(MqttGlobalPublishFilter.ALL)) {
             leaving.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
             staying.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("one".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(topic).payload("one".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             assertThat(leavingIn.receive(15, TimeUnit.SECONDS)).isPresent();
             assertThat(stayingIn.receive(15, TimeUnit.SECONDS)).isPresent();
 
             leaving.unsubscribeWith().topicFilter(topic).send();
-            publisher.publishWith().topic(topic).payload("two".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(topic).payload("two".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             assertThat(stayingIn.receive(15, TimeUnit.SECONDS)).as("the other subscriber still receives").isPresent();
             assertThat(leavingIn.receive(1, TimeUnit.SECONDS)).as("nothing after UNSUBACK").isEmpty();
         } finally {
@@ -172,7 +172,7 @@ class CrossNodeDeliveryTest {
             subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
             publisher.connect();
             org.eclipse.paho.mqttv5.common.MqttMessage message = new org.eclipse.paho.mqttv5.common.MqttMessage(
-                    "req".getBytes());
+                    "req".getBytes(StandardCharsets.UTF_8));
             message.setQos(1);
             org.eclipse.paho.mqttv5.common.packet.MqttProperties props =
                     new org.eclipse.paho.mqttv5.common.packet.MqttProperties();

@@ -100,9 +100,9 @@ class MessagePropertiesTest {
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
             subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("e".getBytes()).messageExpiryInterval(sent)
+            publisher.publishWith().topic(topic).payload("e".getBytes(StandardCharsets.UTF_8)).messageExpiryInterval(sent)
                     .qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("forever".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(topic).payload("forever".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             Mqtt5Publish expiring = in.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(expiring.getMessageExpiryInterval()).isPresent();
             assertThat(expiring.getMessageExpiryInterval().getAsLong()).isBetween(1L, sent);

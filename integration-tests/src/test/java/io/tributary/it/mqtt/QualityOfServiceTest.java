@@ -84,7 +84,7 @@ class QualityOfServiceTest {
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
             subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("q".getBytes()).qos(MqttQos.EXACTLY_ONCE).send();
+            publisher.publishWith().topic(topic).payload("q".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.EXACTLY_ONCE).send();
             Mqtt5Publish p = in.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(p.getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
         } finally {

@@ -67,14 +67,14 @@ class SubscriptionOptionsTest {
             subscribe(subscriber, root + "/#", 1, 9);
             subscribe(subscriber, root + "/x/t", 0, null);
 
-            publisher.publishWith().topic(root + "/x/t").payload("both".getBytes()).qos(MqttQos.EXACTLY_ONCE).send();
+            publisher.publishWith().topic(root + "/x/t").payload("both".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.EXACTLY_ONCE).send();
             MqttMessage both = received.poll(15, TimeUnit.SECONDS);
             assertThat(both).as("delivered").isNotNull();
             assertThat(both.getQos()).as("highest QoS of the matching subscriptions").isEqualTo(1);
             assertThat(both.getProperties().getSubscriptionIdentifiers()).containsExactlyInAnyOrder(7, 9);
             assertThat(received.poll(1, TimeUnit.SECONDS)).as("one copy for three matching filters").isNull();
 
-            publisher.publishWith().topic(root + "/z").payload("one".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(root + "/z").payload("one".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             MqttMessage one = received.poll(15, TimeUnit.SECONDS);
             assertThat(one).isNotNull();
             assertThat(new String(one.getPayload(), StandardCharsets.UTF_8)).isEqualTo("one");
@@ -96,7 +96,7 @@ class SubscriptionOptionsTest {
             assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).isZero();
             raw.send(Mqtt5Packets.subscribe(1, topic, 0, Property.subscriptionIdentifier(268_435_455)));
             assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).as("SUBACK granted").isZero();
-            publisher.publishWith().topic(topic).payload("x".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher.publishWith().topic(topic).payload("x".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             Mqtt5Packets.Publish p = Mqtt5Packets.parsePublish(raw.readPacket(15_000));
             assertThat(p.subscriptionIds()).as("largest identifier, four bytes on the wire")
                     .containsExactly(268_435_455);
@@ -119,8 +119,8 @@ class SubscriptionOptionsTest {
         other.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = self.publishes(MqttGlobalPublishFilter.ALL)) {
             self.subscribeWith().topicFilter(topic).noLocal(true).qos(MqttQos.AT_LEAST_ONCE).send();
-            self.publishWith().topic(topic).payload("own".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
-            other.publishWith().topic(topic).payload("other".getBytes()).qos(MqttQos.AT_LEAST_ONCE).send();
+            self.publishWith().topic(topic).payload("own".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
+            other.publishWith().topic(topic).payload("other".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
             Mqtt5Publish first = in.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(new String(first.getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("other");
             assertThat(in.receive(1, TimeUnit.SECONDS)).as("its own message never arrives").isEmpty();

@@ -127,12 +127,12 @@ class TlsAndWebSocketTest {
             wss.subscribe(topic, 1, (t, m) -> viaWss.add(new String(m.getPayload(), StandardCharsets.UTF_8)));
             plain.subscribe(topic, 1, (t, m) -> viaPlain.add(new String(m.getPayload(), StandardCharsets.UTF_8)));
 
-            tls.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload("from-tls".getBytes()).send();
-            ws.publish(topic, "from-ws".getBytes(), 1, false);
-            wss.publish(topic, "from-wss".getBytes(), 1, false);
+            tls.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload("from-tls".getBytes(StandardCharsets.UTF_8)).send();
+            ws.publish(topic, "from-ws".getBytes(StandardCharsets.UTF_8), 1, false);
+            wss.publish(topic, "from-wss".getBytes(StandardCharsets.UTF_8), 1, false);
             // A payload larger than one WebSocket frame of most clients' buffers, and than one TLS record.
             String big = "big-" + "x".repeat(40_000);
-            plain.publish(topic, big.getBytes(), 1, false);
+            plain.publish(topic, big.getBytes(StandardCharsets.UTF_8), 1, false);
 
             Set<String> all = Set.of("from-tls", "from-ws", "from-wss", big);
             for (BlockingQueue<String> received : List.of(viaTls, viaWs, viaWss, viaPlain)) {

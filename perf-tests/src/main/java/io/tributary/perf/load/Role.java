@@ -1,5 +1,7 @@
 package io.tributary.perf.load;
 
+import java.util.Locale;
+
 /** Which side of a scenario this process runs; two processes with complementary roles run one scenario together. */
 public enum Role {
     PUBLISHERS, SUBSCRIBERS, ALL;
@@ -13,11 +15,11 @@ public enum Role {
     }
 
     public String label() {
-        return name().toLowerCase();
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Role parse(String text) {
-        return switch (text.trim().toLowerCase()) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "publishers", "publisher", "pub" -> PUBLISHERS;
             case "subscribers", "subscriber", "sub" -> SUBSCRIBERS;
             case "all", "both" -> ALL;

@@ -1,5 +1,6 @@
 package io.tributary.perf.scenario;
 
+import java.util.Locale;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -29,7 +30,7 @@ public record Endpoint(String host, int port, boolean tls) {
         boolean tls = false;
         int scheme = rest.indexOf("://");
         if (scheme >= 0) {
-            String name = rest.substring(0, scheme).toLowerCase();
+            String name = rest.substring(0, scheme).toLowerCase(Locale.ROOT);
             switch (name) {
                 case "tcp", "mqtt" -> tls = false;
                 case "tls", "ssl", "mqtts" -> tls = true;

@@ -193,7 +193,7 @@ class GeneratorEndToEndTest {
         assertThat(r.connections().peakConnected()).isEqualTo(60);
         assertThat(r.connections().lost()).isZero();
         assertThat(r.connect().count()).isEqualTo(60);
-        assertThat(r.measuredSeconds()).isGreaterThanOrEqualTo(Duration.ofSeconds(2).toSeconds());
+        assertThat(r.measuredSeconds()).isGreaterThanOrEqualTo((double) Duration.ofSeconds(2).toSeconds());
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("hold");
     }
 

@@ -1,5 +1,7 @@
 package io.tributary.perf.measure;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,8 +38,8 @@ class PayloadTest {
     @Test
     void foreignPayloadsAreNotTakenForStamps() {
         long now = Clock.nowMicros();
-        assertThat(Payload.read(Unpooled.wrappedBuffer("hello".getBytes()), now)).isNull();
-        assertThat(Payload.read(Unpooled.wrappedBuffer("a retained text payload".getBytes()), now)).isNull();
+        assertThat(Payload.read(Unpooled.wrappedBuffer("hello".getBytes(StandardCharsets.UTF_8)), now)).isNull();
+        assertThat(Payload.read(Unpooled.wrappedBuffer("a retained text payload".getBytes(StandardCharsets.UTF_8)), now)).isNull();
         ByteBuf old = Unpooled.buffer();
         Payload.write(old, 16, 1, 1, true, now - 2L * 86_400_000_000L);
         assertThat(Payload.read(old, now)).isNull();

@@ -137,12 +137,12 @@ public class RoutingMetrics {
     public void queued(long droppedOldest) {
         queued.increment();
         if (droppedOldest > 0) {
-            dropped(DROP_QUEUE_FULL).increment(droppedOldest);
+            dropped(DROP_QUEUE_FULL).increment((double) droppedOldest);
         }
     }
 
     public void queueDropped(long count) {
-        dropped(DROP_QUEUE_FULL).increment(count);
+        dropped(DROP_QUEUE_FULL).increment((double) count);
     }
 
     public void queueReplaySkipped() {

@@ -95,7 +95,7 @@ public class PresenceStore {
     }
 
     /**
-     * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #setAll}).
+     * Removes the client's presence if it is still the one of {@code epoch}. Never throws (see {@link #sendAll}).
      *
      * @return true when removed
      */

@@ -5,7 +5,7 @@ import java.time.Instant;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 
-/** One row of {@code subscriptions}. */
+/** One row of the subscriptions table. */
 public record StoredSubscription(
         String clientId,
         String filter,

@@ -2,6 +2,7 @@ package io.tributary.session.retained;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -57,8 +58,8 @@ class RetainedQueryTest {
 
     @Test
     void headers_survive_the_column_encoding_in_order_with_nulls() {
-        List<SessionApi.Header> headers = List.of(new SessionApi.Header("mqtt5.user.k", "1".getBytes()),
-                new SessionApi.Header("mqtt5.user.k", "2".getBytes()), new SessionApi.Header("näme", null),
+        List<SessionApi.Header> headers = List.of(new SessionApi.Header("mqtt5.user.k", "1".getBytes(StandardCharsets.UTF_8)),
+                new SessionApi.Header("mqtt5.user.k", "2".getBytes(StandardCharsets.UTF_8)), new SessionApi.Header("näme", null),
                 new SessionApi.Header("empty", new byte[0]));
         List<SessionApi.Header> back = RetainedHeaders.decode(RetainedHeaders.encode(headers));
         assertThat(back).extracting(SessionApi.Header::name).containsExactly("mqtt5.user.k", "mqtt5.user.k",

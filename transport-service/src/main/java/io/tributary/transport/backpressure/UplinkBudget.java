@@ -87,6 +87,8 @@ public final class UplinkBudget {
         }
     }
 
+    // waitingForNode is a concurrent set: its iterator tolerates the removals, and remove() tells which thread won.
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
     private void resumeWaiting() {
         for (Channel channel : waitingForNode) {
             if (waitingForNode.remove(channel)) {
@@ -101,7 +103,7 @@ public final class UplinkBudget {
 
     /** What a record costs the producer: key, value, headers and Kafka's per-record overhead, roughly. */
     public static long sizeOf(ProducerRecord<byte[], byte[]> record) {
-        long size = 64 + (record.key() == null ? 0 : record.key().length)
+        long size = 64L + (record.key() == null ? 0 : record.key().length)
                 + (record.value() == null ? 0 : record.value().length);
         for (Header h : record.headers()) {
             size += h.key().length() + (h.value() == null ? 0 : h.value().length) + 8;

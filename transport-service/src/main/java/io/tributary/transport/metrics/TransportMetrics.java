@@ -134,7 +134,7 @@ public final class TransportMetrics {
     /** {@code count} PUBLISH packets of one QoS sent by one batch: one increment per batch, not per packet. */
     public void publishesOut(int qos, long count) {
         if (count > 0) {
-            publishesOut[qos].increment(count);
+            publishesOut[qos].increment((double) count);
         }
     }
 

@@ -198,7 +198,7 @@ final class HistoryReader {
             for (Deque<ConsumerRecord<byte[], byte[]>> d : open) {
                 ConsumerRecord<byte[], byte[]> a = d.peekFirst();
                 ConsumerRecord<byte[], byte[]> b = next.peekFirst();
-                if (a.timestamp() < b.timestamp() || a.timestamp() == b.timestamp() && a.partition() < b.partition()) {
+                if (a.timestamp() < b.timestamp() || (a.timestamp() == b.timestamp() && a.partition() < b.partition())) {
                     next = d;
                 }
             }

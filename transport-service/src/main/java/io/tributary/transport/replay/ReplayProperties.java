@@ -40,7 +40,7 @@ public record ReplayProperties(
 
     @AssertTrue(message = "tributary.replay.max-age must be positive")
     public boolean isMaxAgePositive() {
-        return maxAge == null || !maxAge.isNegative() && !maxAge.isZero();
+        return maxAge == null || (!maxAge.isNegative() && !maxAge.isZero());
     }
 
     @AssertTrue(message = "tributary.replay.timeout must be at least 1s")

@@ -273,7 +273,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
             int[] ids = NONE;
             for (Map.Entry<String, SubscriptionOptions> e : granted.entrySet()) {
                 SubscriptionOptions o = e.getValue();
-                if (!TopicFilters.matches(e.getKey(), topic) || o.noLocal() && clientId.equals(publisher)) {
+                if (!TopicFilters.matches(e.getKey(), topic) || (o.noLocal() && clientId.equals(publisher))) {
                     continue;
                 }
                 qos = Math.max(qos, o.qos());

@@ -2,6 +2,7 @@ package io.tributary.transport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,7 +43,7 @@ class ReplayPacingTest {
     }
 
     private static OutboundMessage message(String payload) {
-        return new OutboundMessage("r/t", payload.getBytes(), 1, false, new MqttProperties());
+        return new OutboundMessage("r/t", payload.getBytes(StandardCharsets.UTF_8), 1, false, new MqttProperties());
     }
 
     private static List<String> read(EmbeddedChannel channel, List<Integer> ids) {

@@ -2,6 +2,7 @@ package io.tributary.transport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,14 +16,14 @@ import io.tributary.transport.connection.OutboundMessage;
 class ReplaySeamTest {
 
     private static OutboundMessage m(String topic, String payload) {
-        return new OutboundMessage(topic, payload.getBytes(), 1, false, null);
+        return new OutboundMessage(topic, payload.getBytes(StandardCharsets.UTF_8), 1, false, null);
     }
 
     private static List<String> drain(ReplaySeam seam) {
         List<String> out = new ArrayList<>();
         OutboundMessage next;
         while ((next = seam.peek()) != null) {
-            out.add(new String(next.payload()));
+            out.add(new String(next.payload(), StandardCharsets.UTF_8));
             seam.take();
         }
         return out;
