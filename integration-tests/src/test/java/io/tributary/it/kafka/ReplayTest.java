@@ -4,8 +4,10 @@ import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,6 +51,8 @@ import io.tributary.it.support.TributaryCluster;
  */
 @ExtendWith(LogsOnFailure.class)
 class ReplayTest {
+
+    private static final String PUBLISH_TOPIC = "tributary.publish";
 
     private static TributaryCluster cluster;
 
@@ -245,6 +257,123 @@ class ReplayTest {
         } finally {
             cut.disconnect();
             last.disconnect();
+        }
+    }
+
+    /**
+     * Kafka's retention deleted the oldest three of what a {@code replay-from} asks for (simulated with
+     * {@code deleteRecords}, which moves the log start offset as retention does): the subscriber gets what is left,
+     * and its first message says the history may not reach back to the time asked for. A {@code replay-from} whose
+     * range starts after the oldest record left is whole and not marked.
+     */
+    @Test
+    void a_replay_from_whose_range_retention_cut_says_so_on_its_first_message() throws Exception {
+        String topic = id("replay-retention") + "/t";
+        Instant before = Instant.now().minusSeconds(1);
+        Mqtt5BlockingClient watch = Clients.hive5(cluster.mqttPort(1), id("rr-watch"));
+        watch.connect();
+        Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("rr-pub"));
+        publisher.connect();
+        Instant mid;
+        try (Mqtt5BlockingClient.Mqtt5Publishes live = watch.publishes(MqttGlobalPublishFilter.ALL)) {
+            watch.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            Map<String, Integer> published = new LinkedHashMap<>();
+            for (int i = 0; i < 5; i++) {
+                publish(publisher, topic, published);
+            }
+            Thread.sleep(20); // a distinct millisecond for the second half
+            mid = Instant.now();
+            Thread.sleep(20);
+            for (int i = 5; i < 10; i++) {
+                publish(publisher, topic, published);
+            }
+            // Routed (a live subscriber has them all) before any record is deleted under the routers.
+            assertThat(receive(live, 10, 30).get(topic)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        } finally {
+            publisher.disconnect();
+            watch.disconnect();
+        }
+        deleteRecordsBefore(topic, "3", before);
+
+        Mqtt5BlockingClient cut = Clients.hive5(cluster.mqttPort(1), id("rr-cut"));
+        cut.connect();
+        Mqtt5BlockingClient whole = Clients.hive5(cluster.mqttPort(1), id("rr-whole"));
+        whole.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes cutIn = cut.publishes(MqttGlobalPublishFilter.ALL);
+                Mqtt5BlockingClient.Mqtt5Publishes wholeIn = whole.publishes(MqttGlobalPublishFilter.ALL)) {
+            cut.subscribe(replay(topic, "replay-from", before.toString()));
+            List<Mqtt5Publish> history = receiveAll(cutIn, 7);
+            assertThat(history).extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .as("what retention left").containsExactly("3", "4", "5", "6", "7", "8", "9");
+            assertThat(truncatedMarks(history.get(0))).as("the first says the range was cut").containsExactly("true");
+            assertThat(history.subList(1, 7)).allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
+
+            whole.subscribe(replay(topic, "replay-from", mid.toString()));
+            List<Mqtt5Publish> complete = receiveAll(wholeIn, 5);
+            assertThat(complete).extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .containsExactly("5", "6", "7", "8", "9");
+            assertThat(complete).as("a range after the deleted records is whole: not marked")
+                    .allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
+        } finally {
+            cut.disconnect();
+            whole.disconnect();
+        }
+    }
+
+    private static List<Mqtt5Publish> receiveAll(Mqtt5BlockingClient.Mqtt5Publishes in, int count)
+            throws InterruptedException {
+        List<Mqtt5Publish> got = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Optional<Mqtt5Publish> p = in.receive(30, TimeUnit.SECONDS);
+            assertThat(p).as("replayed message %d of %d", i + 1, count).isPresent();
+            got.add(p.get());
+        }
+        assertThat(in.receive(1, TimeUnit.SECONDS)).as("nothing more").isEmpty();
+        return got;
+    }
+
+    /**
+     * Deletes the records of the publish partition holding {@code topic} up to (not including) the record of
+     * {@code topic} whose payload is {@code payload}. Earlier tests' records in that partition go too: they were
+     * routed and their tests are over (tests of this module run one at a time).
+     */
+    private static void deleteRecordsBefore(String topic, String payload, Instant before) throws Exception {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        TopicPartition found = null;
+        long offset = -1;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(PUBLISH_TOPIC).stream()
+                    .map(i -> new TopicPartition(PUBLISH_TOPIC, i.partition())).toList();
+            consumer.assign(partitions);
+            // From this test's first record on, not through everything earlier tests published.
+            Map<TopicPartition, Long> since = new HashMap<>();
+            partitions.forEach(tp -> since.put(tp, before.toEpochMilli()));
+            consumer.offsetsForTimes(since).forEach((tp, at) -> {
+                if (at == null) {
+                    consumer.seekToEnd(List.of(tp));
+                } else {
+                    consumer.seek(tp, at.offset());
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (found == null && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.key() != null && topic.equals(new String(r.key(), StandardCharsets.UTF_8))
+                            && payload.equals(new String(r.value(), StandardCharsets.UTF_8))) {
+                        found = new TopicPartition(r.topic(), r.partition());
+                        offset = r.offset();
+                    }
+                }
+            }
+        }
+        assertThat(found).as("the record of %s with payload %s", topic, payload).isNotNull();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers()))) {
+            admin.deleteRecords(Map.of(found, RecordsToDelete.beforeOffset(offset))).all().get(30,
+                    TimeUnit.SECONDS);
         }
     }
 

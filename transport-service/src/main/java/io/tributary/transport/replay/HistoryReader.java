@@ -46,9 +46,11 @@ final class HistoryReader {
      * @param records    matching records, in the order they are delivered
      * @param endOffsets per partition of the publish topic read, the offset the history stops before
      * @param truncated  older matching records in the time range were left out to keep only the newest wanted
+     * @param retentionMayHaveCut in some partition read, Kafka has already deleted records (its log start offset is
+     *                   past 0) and every record left there is in the time range: deleted ones may have been in it too
      */
     record History(List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> endOffsets,
-            boolean truncated) {
+            boolean truncated, boolean retentionMayHaveCut) {
     }
 
     /** The replay took longer than allowed or its connection closed. */
@@ -105,11 +107,15 @@ final class HistoryReader {
                     remaining(deadlineNanos));
             List<Deque<ConsumerRecord<byte[], byte[]>>> perPartition = new ArrayList<>();
             Map<Integer, Long> endOffsets = new HashMap<>();
+            boolean retentionMayHaveCut = false;
             for (TopicPartition tp : partitions) {
                 long end = ends.get(tp);
                 endOffsets.put(tp.partition(), end);
                 OffsetAndTimestamp first = fromTime.get(tp);
-                long floor = Math.max(starts.get(tp), first == null ? end : first.offset());
+                long start = starts.get(tp);
+                // The oldest record left is already in range and older ones were deleted: nothing says they were not.
+                retentionMayHaveCut |= start > 0 && first != null && first.offset() <= start;
+                long floor = Math.max(start, first == null ? end : first.offset());
                 // One more than wanted: finding it is how a cut history is told from one that fits exactly.
                 perPartition.add(newestMatching(consumer, tp, floor, end, keep + 1, filters, deadlineNanos,
                         cancelled));
@@ -118,7 +124,7 @@ final class HistoryReader {
             boolean truncated = merged.size() > keep;
             List<ConsumerRecord<byte[], byte[]>> kept = truncated
                     ? new ArrayList<>(merged.subList(merged.size() - keep, merged.size())) : merged;
-            return new History(kept, endOffsets, truncated);
+            return new History(kept, endOffsets, truncated, retentionMayHaveCut);
         }
     }
 

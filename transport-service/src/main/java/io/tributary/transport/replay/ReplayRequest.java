@@ -22,7 +22,9 @@ public record ReplayRequest(Instant from, int last) {
     public static final String LAST = "replay-last";
     /**
      * User property {@code replay-truncated} = {@code true} on the first message of a {@code replay-from} history that
-     * was cut to its newest {@code TRIBUTARY_REPLAY_MAX_MESSAGES}: older matching messages exist and were left out.
+     * may not reach back to the time asked for: it was cut to its newest {@code TRIBUTARY_REPLAY_MAX_MESSAGES} (older
+     * matching messages exist and were left out), or Kafka's retention had already deleted records that may have been
+     * in the range.
      */
     public static final String TRUNCATED = "replay-truncated";
 

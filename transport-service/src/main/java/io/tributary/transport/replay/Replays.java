@@ -126,8 +126,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
                             () -> !connection.channel().isActive());
                     List<OutboundMessage> messages = messages(history.records(), granted, connection.clientId(),
                             System.currentTimeMillis());
-                    if (history.truncated() && request.last() == 0) {
-                        markTruncated(messages, connection.clientId(), request);
+                    if (request.last() == 0 && (history.truncated() || history.retentionMayHaveCut())) {
+                        markTruncated(messages, connection.clientId(), request, history.truncated());
                     }
                     connection.channel().eventLoop().execute(() -> historyRead(connection, seam, messages,
                             history.endOffsets()));
@@ -298,14 +298,22 @@ public final class Replays implements OutboundDelivery.LiveGate {
     }
 
     /**
-     * A {@code replay-from} matched more than the node delivers: its first message says so, so the client knows the
-     * history it got does not reach back to the time it asked for ({@code replay-last} gets what it asked for).
+     * A {@code replay-from} matched more than the node delivers, or Kafka's retention may already have deleted part of
+     * its time range: its first message says so, so the client knows the history it got may not reach back to the
+     * time it asked for ({@code replay-last} gets the last N still in Kafka, which is what it asked for).
      */
-    private void markTruncated(List<OutboundMessage> messages, String clientId, ReplayRequest request) {
-        metrics.replay("truncated");
-        log.info("Replay for '{}' from {} matched more than {} messages: the newest {} are delivered, the first"
-                + " marked {}", clientId, request.from(), limits.maxMessages(), limits.maxMessages(),
-                ReplayRequest.TRUNCATED);
+    private void markTruncated(List<OutboundMessage> messages, String clientId, ReplayRequest request,
+            boolean overLimit) {
+        metrics.replay(overLimit ? "truncated" : "retention_cut");
+        if (overLimit) {
+            log.info("Replay for '{}' from {} matched more than {} messages: the newest {} are delivered, the first"
+                    + " marked {}", clientId, request.from(), limits.maxMessages(), limits.maxMessages(),
+                    ReplayRequest.TRUNCATED);
+        } else {
+            log.info("Replay for '{}' from {}: Kafka's retention has deleted records that may have been in that time"
+                    + " range; what is left is delivered, the first marked {}", clientId, request.from(),
+                    ReplayRequest.TRUNCATED);
+        }
         if (!messages.isEmpty()) {
             OutboundMessage first = messages.get(0);
             MqttProperties marked = new MqttProperties();
