@@ -283,7 +283,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 ? context.inboundQos2().sessionIncarnation(connection.clientId())
                 : CompletableFuture.completedFuture(null);
         loaded.thenCombine(incarnation, (ids, created) -> {
-            connection.qos2Incarnation(created);
+            connection.inbound().qos2Incarnation(created);
             return ids;
         }).whenComplete((ids, failure) ->
                 ctx.executor().execute(() -> {
@@ -299,7 +299,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                                 "inbound QoS 2 packet ids could not be read: " + failure);
                         return;
                     }
-                    connection.inboundQos2().addAll(ids);
+                    connection.inbound().restoreQos2(ids);
                     accept(ctx, connection, response, assignedId, keepAliveChanged);
                 }));
     }

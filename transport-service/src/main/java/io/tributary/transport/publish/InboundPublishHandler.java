@@ -154,7 +154,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             }
             MqttProperties.MqttProperty<?> aliasProperty = properties.getProperty(MqttProperties.TOPIC_ALIAS);
             alias = aliasProperty == null ? null : (Integer) aliasProperty.value();
-            InboundTopicAliases.Resolution resolved = connection.inboundAliases().resolve(topic, alias);
+            InboundTopicAliases.Resolution resolved = connection.inbound().resolveTopic(topic, alias);
             if (resolved.failed()) {
                 disconnector.disconnect(ctx.channel(), resolved.reasonCode(),
                         resolved.reasonCode() == Disconnect.TOPIC_ALIAS_INVALID.byteValue()
@@ -171,9 +171,9 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
-            connection.inboundAliases().define(alias, topic);
+            connection.inbound().defineAlias(alias, topic);
         }
-        if (ReceiveMaximum.exceededBy(connection, qos, packetId, receiveMaximum)) {
+        if (connection.inbound().exceedsReceiveMaximum(qos, packetId, receiveMaximum)) {
             disconnector.disconnect(ctx.channel(), Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
                     "receive_maximum", "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
             return;
@@ -188,7 +188,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         // A re-sent QoS 2 PUBLISH stored once already is only acknowledged again below, whatever the limits say.
-        boolean resentQos2 = qos == 2 && connection.inboundQos2().contains(packetId);
+        boolean resentQos2 = qos == 2 && connection.inbound().awaitingRelease(packetId);
         ClientLimits.Refusal limited = resentQos2 ? null
                 : limits.checkPublish(connection, topic, publish.payload().readableBytes());
         if (limited != null) {
@@ -205,21 +205,18 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                         "payload_format", "payload is not valid UTF-8");
             } else {
                 // Refused, but in arrival order behind publishes still waiting for Kafka.
-                Object slot = connection.inboundAcks().expect(packetId, qos);
-                connection.inboundAcks().complete(slot, PAYLOAD_FORMAT_INVALID, ProblemInformation.forAck(connection,
-                        "payload format indicator is 1 but the payload is not valid UTF-8"), ctx.channel(), true);
+                connection.inbound().acknowledgeInOrder(packetId, qos, PAYLOAD_FORMAT_INVALID,
+                        ProblemInformation.forAck(connection,
+                                "payload format indicator is 1 but the payload is not valid UTF-8"));
             }
             return;
         }
-        if (qos == 2) {
-            if (connection.inboundQos2().contains(packetId)) {
-                // A re-sent QoS 2 PUBLISH (MQTT 4.3.3): already stored once, so only acknowledge again.
-                if (!connection.inboundAcks().awaiting(packetId)) {
-                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, v5));
-                }
-                return;
+        if (qos == 2 && !connection.inbound().openQos2(packetId)) {
+            // A re-sent QoS 2 PUBLISH (MQTT 4.3.3): already stored once, so only acknowledge again.
+            if (!connection.inbound().storing(packetId)) {
+                ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, v5));
             }
-            connection.inboundQos2().add(packetId);
+            return;
         }
         var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
                 connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
@@ -250,9 +247,9 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             });
             return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
+        InboundAcks.Slot slot = connection.inbound().expectAck(packetId, qos);
         if (qos == 2 && exactlyOnce(connection)) {
-            String key = Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId);
+            String key = Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(), packetId);
             exactlyOnce.store(records, key, Qos2Markers.digest(topic, payload), publish.fixedHeader().isDup(),
                     (failure, duplicate) -> {
                         release.run();
@@ -281,7 +278,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             int packetId, boolean v5) {
         metrics.dropped("mapping_unavailable");
         if (qos == 2) {
-            connection.inboundQos2().remove(packetId);
+            connection.inbound().releaseQos2(packetId);
         }
         if (qos == 0) {
             return;
@@ -304,19 +301,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             metrics.dropped("not_authorized");
             return;
         }
-        if (qos == 2 && !v5) {
-            if (connection.inboundQos2().contains(packetId)) {
-                if (!connection.inboundAcks().awaiting(packetId)) {
-                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, false));
-                }
-                return;
+        if (qos == 2 && !v5 && !connection.inbound().openQos2(packetId)) {
+            if (!connection.inbound().storing(packetId)) {
+                ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, false));
             }
-            connection.inboundQos2().add(packetId);
+            return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
-        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, v5
+        connection.inbound().acknowledgeInOrder(packetId, qos, v5 ? NOT_AUTHORIZED : 0, v5
                 ? ProblemInformation.forAck(connection, "not authorized to publish to '" + topic + "'")
-                : MqttProperties.NO_PROPERTIES, ctx.channel(), v5);
+                : MqttProperties.NO_PROPERTIES);
     }
 
     /**
@@ -336,9 +329,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             disconnector.disconnect(ctx.channel(), refusal.code(), null, refusal.cause());
             return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
-        connection.inboundAcks().complete(slot, refusal.code(), ProblemInformation.forAck(connection,
-                refusal.cause()), ctx.channel(), true);
+        connection.inbound().acknowledgeInOrder(packetId, qos, refusal.code(), ProblemInformation.forAck(connection,
+                refusal.cause()));
     }
 
     /**
@@ -353,13 +345,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos == 0) {
             return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
         boolean v5 = connection.isMqtt5();
-        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, ProblemInformation.forAck(connection,
-                v5 ? "clients may not publish to " + topic : null), ctx.channel(), v5);
+        connection.inbound().acknowledgeInOrder(packetId, qos, v5 ? NOT_AUTHORIZED : 0,
+                ProblemInformation.forAck(connection, v5 ? "clients may not publish to " + topic : null));
     }
 
-    private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
+    private void settle(ChannelHandlerContext ctx, ClientConnection connection, InboundAcks.Slot slot, int packetId, int qos,
             boolean v5, Exception failure) {
         if (failure == null && qos == 2 && persistent(connection)) {
             // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
@@ -372,13 +363,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                                     "QoS 2 packet id " + packetId + " could not be recorded: " + error);
                             return;
                         }
-                        connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+                        connection.inbound().acknowledge(slot);
                     }));
         } else if (failure == null) {
-            connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+            connection.inbound().acknowledge(slot);
         } else {
             if (qos == 2) {
-                connection.inboundQos2().remove(packetId);
+                connection.inbound().releaseQos2(packetId);
             }
             disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                     "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
@@ -386,14 +377,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        if (connection.inboundQos2().contains(packetId) && exactlyOnce(connection)) {
-            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId));
+        if (connection.inbound().awaitingRelease(packetId) && exactlyOnce(connection)) {
+            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(),
+                    packetId));
         }
         releaseInRedis(ctx, connection, packetId);
     }
 
     private void releaseInRedis(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        if (connection.inboundQos2().contains(packetId) && persistent(connection)) {
+        if (connection.inbound().awaitingRelease(packetId) && persistent(connection)) {
             // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
             qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
                     ctx.executor().execute(() -> {
@@ -412,7 +404,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        boolean known = connection.inboundQos2().remove(packetId);
+        boolean known = connection.inbound().releaseQos2(packetId);
         byte code = known || !connection.isMqtt5() ? 0
                 : MqttReasonCodes.PubComp.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
@@ -422,7 +414,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     /** Exactly-once into Kafka applies to persistent sessions whose incarnation was read at CONNECT. */
     private boolean exactlyOnce(ClientConnection connection) {
-        return exactlyOnce != null && persistent(connection) && connection.qos2Incarnation() != null;
+        return exactlyOnce != null && persistent(connection) && connection.inbound().qos2Incarnation() != null;
     }
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
