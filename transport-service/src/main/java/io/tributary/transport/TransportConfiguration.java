@@ -141,7 +141,7 @@ public class TransportConfiguration {
         metrics.gaugeConnections(connections::size);
         // Read off the event loops: a slightly stale sum is fine for a gauge.
         metrics.gaugeOutboundHeldBytes(() -> connections.all().stream()
-                .mapToLong(io.tributary.transport.connection.ClientConnection::outboundBytes).sum());
+                .mapToLong(c -> c.outbound().bytesHeld()).sum());
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }

@@ -31,8 +31,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionQueueing;
-import io.tributary.common.sys.SysTopics;
-import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientCertificate;
@@ -151,63 +149,30 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         boolean v5 = version == MqttVersion.MQTT_5;
         MqttProperties props = header.properties();
 
-        String propertiesProblem = v5 ? ClientCapabilities.protocolProblem(props) : null;
-        if (propertiesProblem != null) {
-            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR, "protocol_error",
-                    "CONNECT with " + propertiesProblem);
+        String sentClientId = payload.clientIdentifier() == null ? "" : payload.clientIdentifier();
+        connectingClientId = sentClientId;
+        MqttProperties.MqttProperty<?> authenticationMethod = v5
+                ? props.getProperty(MqttProperties.AUTHENTICATION_METHOD) : null;
+        ConnectVerdict verdict = ConnectRules.check(new ConnectFacts(v5,
+                v5 ? ClientCapabilities.protocolProblem(props) : null,
+                authenticationMethod == null ? null : authenticationMethod.value(), sentClientId,
+                header.isCleanSession(), header.isWillFlag() ? payload.willTopic() : null,
+                context.liveness().registered(), context.producer().unavailable()));
+        if (verdict instanceof ConnectVerdict.Refuse r) {
+            refuse(ctx, r.code(), r.metricCause(), r.problem());
             return;
         }
-        if (v5 && props.getProperty(MqttProperties.AUTHENTICATION_METHOD) != null) {
-            // No enhanced authentication method is supported (MQTT 5 section 4.12).
-            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD, "bad_auth_method",
-                    "authentication method " + props.getProperty(MqttProperties.AUTHENTICATION_METHOD).value()
-                            + " is not supported");
+        if (verdict instanceof ConnectVerdict.Close c) {
+            context.disconnector().close(ctx.channel(), c.metricCause(), c.problem());
             return;
         }
-        String clientId = payload.clientIdentifier() == null ? "" : payload.clientIdentifier();
+        boolean assigned = ((ConnectVerdict.Proceed) verdict).assignClientId();
+        String clientId = assigned ? "auto-" + UUID.randomUUID() : sentClientId;
         connectingClientId = clientId;
-        boolean assigned = false;
-        if (clientId.isEmpty()) {
-            if (!v5 && !header.isCleanSession()) {
-                // MQTT 3.1.1 section 3.1.3.1: an empty id needs clean session = 1.
-                refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client_id_rejected",
-                        "empty client identifier with clean session 0");
-                return;
-            }
-            clientId = "auto-" + UUID.randomUUID();
-            assigned = true;
-            connectingClientId = clientId;
-        }
-        WillMessage will = null;
-        if (header.isWillFlag()) {
-            String problem = TopicFilters.topicNameProblem(payload.willTopic());
-            if (problem != null) {
-                context.disconnector().close(ctx.channel(), "invalid_will_topic", "will topic invalid: " + problem);
-                return;
-            }
-            if (SysTopics.isSys(payload.willTopic())) {
-                // The same rule as for a PUBLISH: $SYS is the broker's (MQTT 5 section 4.7.2).
-                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "sys_will_topic",
-                        "will topic " + payload.willTopic() + " is in $SYS");
-                return;
-            }
-            will = new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
-                    header.isWillRetain(), payload.willProperties());
-        }
-        if (!context.liveness().registered()) {
-            // A session of an incarnation session-service does not know could never be found dead with its node.
-            refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "node_not_registered",
-                    "node not registered with session-service yet");
-            return;
-        }
-        if (context.producer().unavailable()) {
-            refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "kafka_unavailable",
-                    "Kafka does not accept publishes");
-            return;
-        }
+        WillMessage will = header.isWillFlag()
+                ? new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
+                        header.isWillRetain(), payload.willProperties())
+                : null;
 
         long expiry = v5 ? intProperty(props, MqttProperties.SESSION_EXPIRY_INTERVAL, 0)
                 : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
@@ -243,8 +208,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                     refuse(ctx, ConnAcks.overloaded(v5), cause.getMessage());
                     return;
                 }
-                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "session_unavailable",
+                refuse(ctx, ConnectRules.serverUnavailable(v5), "session_unavailable",
                         "session-service: " + cause.getMessage());
                 return;
             }
@@ -255,8 +219,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             if (!incarnation.equals(context.liveness().incarnation())) {
                 // The node was fenced while session-service answered: that session was ended with the old
                 // incarnation, so this connection must not live on.
-                refuse(ctx, v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "node_fenced",
+                refuse(ctx, ConnectRules.serverUnavailable(v5), "node_fenced",
                         "node incarnation changed during CONNECT");
                 return;
             }
@@ -283,7 +246,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 ? context.inboundQos2().sessionIncarnation(connection.clientId())
                 : CompletableFuture.completedFuture(null);
         loaded.thenCombine(incarnation, (ids, created) -> {
-            connection.qos2Incarnation(created);
+            connection.inbound().qos2Incarnation(created);
             return ids;
         }).whenComplete((ids, failure) ->
                 ctx.executor().execute(() -> {
@@ -293,13 +256,11 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                         context.sessions().disconnect(new SessionApi.DisconnectRequest(connection.clientId(),
                                 connection.epoch(), context.properties().nodeId(),
                                 connection.sessionExpirySeconds()));
-                        refuse(ctx, connection.isMqtt5()
-                                ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
-                                : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "redis_unavailable",
+                        refuse(ctx, ConnectRules.serverUnavailable(connection.isMqtt5()), "redis_unavailable",
                                 "inbound QoS 2 packet ids could not be read: " + failure);
                         return;
                     }
-                    connection.inboundQos2().addAll(ids);
+                    connection.inbound().restoreQos2(ids);
                     accept(ctx, connection, response, assignedId, keepAliveChanged);
                 }));
     }

@@ -51,7 +51,7 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
         if (connection != null) {
             subscriptions.removeAll(connection);
             registry.unregister(connection);
-            int undelivered = connection.inflight().size() + connection.queued().size();
+            int undelivered = connection.outbound().undelivered();
             for (int i = 0; i < undelivered; i++) {
                 metrics.dropped("connection_closed");
             }

@@ -1,12 +1,7 @@
 package io.tributary.transport.connection;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -14,14 +9,19 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
 
 /**
- * The state of one accepted MQTT connection. Everything mutable here is touched only on the channel's event loop
- * (single writer, no locks); other threads read the immutable identity fields and hand work to the loop.
+ * One accepted MQTT connection: its identity (client id, epoch, version, clean start, keep alive), the capabilities
+ * the client announced, its permissions, will and session expiry, and the two halves of its QoS flow, each an object
+ * of its own: {@link InboundFlow} (what we owe the client for its publishes) and {@link OutboundFlow} (what the
+ * client owes us for ours). The filters it holds live with the node's index ({@code index.LocalSubscriptions}).
+ *
+ * <p>Event-loop confined: everything mutable here and in the flow objects is touched only on the channel's event loop
+ * (single writer, no locks); other threads read the immutable identity fields and hand work to the loop. The
+ * exceptions say so: {@link #bytesRead} (volatile) and {@link #uplinkAccount} (atomic).
  */
 public final class ClientConnection {
 
@@ -29,8 +29,6 @@ public final class ClientConnection {
 
     /** The chain of session-service calls starts here; shared, it is never completed again. */
     private static final CompletableFuture<Object> NO_CALLS = CompletableFuture.completedFuture(null);
-    /** Ids below belong to session-queue messages (derived from their sequence, see {@link SessionQueueKeys}). */
-    private static final int FIRST_OWN_PACKET_ID = SessionQueueKeys.QUEUE_PACKET_IDS + 1;
 
     private final Channel channel;
     private final String clientId;
@@ -50,35 +48,16 @@ public final class ClientConnection {
     private boolean normalDisconnect;
     private boolean takenOver;
     private boolean fenced;
-    /**
-     * Filters this connection holds in the node's local index, with their options: so they can be removed when it
-     * closes, and so a message from its session queue can be matched against this connection alone.
-     */
-    private Map<String, SubscriptionOptions> localFilters; // created on first use, as the two below
     /** Replays of this connection still joining live traffic (see replay/ReplaySeam); null until the first. */
     private List<Object> replays;
     /** The session outlives the connection: its QoS 1/2 messages come from its session queue. */
     private final boolean queueBacked;
-    /** Outbound QoS 1/2 messages sent and not yet fully acknowledged, by packet id. */
-    private Map<Integer, OutboundMessage> inflight;
-    /** Sequences of acknowledged queued messages not yet removed from the session queue (one XDEL per loop turn). */
-    private List<Long> acknowledgedSeqs = new ArrayList<>();
-    /** Outbound QoS 1/2 messages waiting for an in-flight slot. */
-    private final ArrayDeque<OutboundMessage> queued = new ArrayDeque<>(1); // grows when used; most stay empty
-    /** Inbound QoS 2 packet ids acknowledged with PUBREC, awaiting PUBREL: a re-sent PUBLISH is not produced again. */
-    private Set<Integer> inboundQos2;
-    /** When session-service created the persistent session (exactly-once QoS 2 keys); null when not read. */
-    private String qos2Incarnation;
-    private final InboundAcks inboundAcks = new InboundAcks();
-    /** Bytes of outbound QoS 1/2 messages held for this client: in flight plus queued. */
-    private long outboundBytes;
+    /** The client's publishes: acknowledgements in order, QoS 2 ids awaiting PUBREL, Receive Maximum, aliases. */
+    private final InboundFlow inbound;
+    /** Our publishes to the client: in-flight window, waiting queue, bytes held, packet ids, aliases. */
+    private final OutboundFlow outbound;
     /** Bytes of this client's publishes waiting for Kafka; also touched by the producer thread (atomic). */
     private final UplinkBudget.Account uplinkAccount = new UplinkBudget.Account();
-    /** Aliases the client defined for its publishes; null for MQTT 3.x, which has none. */
-    private final InboundTopicAliases inboundAliases;
-    /** Aliases we assign to topics we deliver; null when the client accepts none. */
-    private final OutboundTopicAliases outboundAliases;
-    private int nextPacketId = FIRST_OWN_PACKET_ID;
     /** Session-service calls of this connection run one after another, in packet order. */
     private CompletableFuture<?> sessionCalls = NO_CALLS;
     /** When bytes of this client last arrived ({@link System#nanoTime}); read by {@link KeepAliveWatch}. */
@@ -113,9 +92,10 @@ public final class ClientConnection {
         this.will = will;
         this.queueBacked = queueBacked;
         boolean v5 = version == MqttVersion.MQTT_5;
-        this.inboundAliases = v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null;
-        int outbound = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
-        this.outboundAliases = v5 && outbound > 0 ? new OutboundTopicAliases(outbound) : null;
+        this.inbound = new InboundFlow(channel, v5, v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null);
+        int outboundAliases = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
+        this.outbound = new OutboundFlow(capabilities.receiveMaximum(),
+                v5 && outboundAliases > 0 ? new OutboundTopicAliases(outboundAliases) : null);
     }
 
     public TopicPermissions permissions() {
@@ -187,10 +167,6 @@ public final class ClientConnection {
         return keepAliveSeconds;
     }
 
-    public int clientReceiveMaximum() {
-        return capabilities.receiveMaximum();
-    }
-
     public long clientMaximumPacketSize() {
         return capabilities.maximumPacketSize();
     }
@@ -200,14 +176,14 @@ public final class ClientConnection {
         return capabilities.requestProblemInformation();
     }
 
-    /** Null for MQTT 3.x connections. */
-    public InboundTopicAliases inboundAliases() {
-        return inboundAliases;
+    /** The client's publishes and what we owe for them. Event loop only. */
+    public InboundFlow inbound() {
+        return inbound;
     }
 
-    /** Null when we send this client no topic aliases. */
-    public OutboundTopicAliases outboundAliases() {
-        return outboundAliases;
+    /** Our publishes to the client and what it owes for them. Event loop only. */
+    public OutboundFlow outbound() {
+        return outbound;
     }
 
     public long sessionExpirySeconds() {
@@ -254,13 +230,6 @@ public final class ClientConnection {
         this.fenced = true;
     }
 
-    public Map<String, SubscriptionOptions> localFilters() {
-        if (localFilters == null) {
-            localFilters = new HashMap<>();
-        }
-        return localFilters;
-    }
-
     /**
      * The replays of this connection whose seam with live traffic still applies, or null when it never asked for
      * one: a null test is all a live delivery costs a connection that does not replay. Event loop only; the
@@ -291,73 +260,8 @@ public final class ClientConnection {
         return queueBacked;
     }
 
-    /** Event loop only. */
-    public List<Long> acknowledgedSeqs() {
-        return acknowledgedSeqs;
-    }
-
-    /** Event loop only: the sequences gathered so far, leaving an empty list in their place. */
-    public List<Long> takeAcknowledgedSeqs() {
-        List<Long> taken = acknowledgedSeqs;
-        acknowledgedSeqs = new ArrayList<>();
-        return taken;
-    }
-
-    public Map<Integer, OutboundMessage> inflight() {
-        if (inflight == null) {
-            inflight = new HashMap<>();
-        }
-        return inflight;
-    }
-
-    public ArrayDeque<OutboundMessage> queued() {
-        return queued;
-    }
-
-    public long outboundBytes() {
-        return outboundBytes;
-    }
-
-    public void addOutboundBytes(long delta) {
-        outboundBytes += delta;
-    }
-
     public UplinkBudget.Account uplinkAccount() {
         return uplinkAccount;
-    }
-
-    public InboundAcks inboundAcks() {
-        return inboundAcks;
-    }
-
-    public String qos2Incarnation() {
-        return qos2Incarnation;
-    }
-
-    public void qos2Incarnation(String incarnation) {
-        this.qos2Incarnation = incarnation;
-    }
-
-    public Set<Integer> inboundQos2() {
-        if (inboundQos2 == null) {
-            inboundQos2 = new HashSet<>();
-        }
-        return inboundQos2;
-    }
-
-    /**
-     * Next free packet id not used by an in-flight message, for messages that do not come from the session queue
-     * (those bring their own); -1 when all are in use.
-     */
-    public int allocatePacketId() {
-        for (int i = FIRST_OWN_PACKET_ID; i <= 65535; i++) {
-            int id = nextPacketId;
-            nextPacketId = nextPacketId == 65535 ? FIRST_OWN_PACKET_ID : nextPacketId + 1;
-            if (inflight == null || !inflight.containsKey(id)) {
-                return id;
-            }
-        }
-        return -1;
     }
 
     /** Runs {@code call} after every earlier session-service call of this connection has finished. */

@@ -13,31 +13,33 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 
 /**
  * Acknowledgements of inbound QoS 1/2 publishes, sent in the order the publishes arrived (MQTT 3.1.1 section
- * 4.6) although Kafka acknowledges records of different partitions in any order. Event-loop only.
+ * 4.6) although Kafka acknowledges records of different partitions in any order. Used through {@link InboundFlow};
+ * the static {@link #reply} builds any PUBACK / PUBREC / PUBREL / PUBCOMP. Event-loop confined.
  */
 public final class InboundAcks {
 
-    private static final class Pending {
-        final int packetId;
-        final int qos;
-        boolean done;
-        byte reasonCode;
-        MqttProperties properties = MqttProperties.NO_PROPERTIES;
+    /** The place of one publish's acknowledgement in arrival order; opaque to its holder. */
+    public static final class Slot {
+        private final int packetId;
+        private final int qos;
+        private boolean done;
+        private byte reasonCode;
+        private MqttProperties properties = MqttProperties.NO_PROPERTIES;
 
-        Pending(int packetId, int qos) {
+        private Slot(int packetId, int qos) {
             this.packetId = packetId;
             this.qos = qos;
         }
     }
 
     // Sized for the common case (none or one pending ack): the default 16 slots cost 128 bytes per connection.
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>(1);
+    private final ArrayDeque<Slot> pending = new ArrayDeque<>(1);
     /** QoS 1 publishes among {@link #pending}: unacknowledged until their PUBACK is written. */
     private int pendingQos1;
 
     /** Reserves the acknowledgement slot of a publish, in arrival order. */
-    public Object expect(int packetId, int qos) {
-        Pending p = new Pending(packetId, qos);
+    Slot expect(int packetId, int qos) {
+        Slot p = new Slot(packetId, qos);
         pending.addLast(p);
         if (qos == 1) {
             pendingQos1++;
@@ -45,24 +47,18 @@ public final class InboundAcks {
         return p;
     }
 
-    /** The record behind {@code slot} is stored: acknowledge it, and every earlier one that is ready too. */
-    public void complete(Object slot, byte reasonCode, Channel channel, boolean mqtt5) {
-        complete(slot, reasonCode, MqttProperties.NO_PROPERTIES, channel, mqtt5);
-    }
-
     /**
      * The publish behind {@code slot} is settled, stored or refused with {@code reasonCode}: acknowledge it in
      * arrival order. A refusal goes through here too, so it never overtakes earlier publishes still waiting for
      * Kafka.
      */
-    public void complete(Object slot, byte reasonCode, MqttProperties properties, Channel channel, boolean mqtt5) {
-        Pending p = (Pending) slot;
+    void complete(Slot p, byte reasonCode, MqttProperties properties, Channel channel, boolean mqtt5) {
         p.done = true;
         p.reasonCode = reasonCode;
         p.properties = properties;
         boolean wrote = false;
         while (!pending.isEmpty() && pending.peekFirst().done) {
-            Pending head = pending.pollFirst();
+            Slot head = pending.pollFirst();
             if (head.qos == 1) {
                 pendingQos1--;
             }
@@ -76,8 +72,8 @@ public final class InboundAcks {
     }
 
     /** True while a QoS 2 publish with this id is waiting for Kafka (a re-sent copy must not be produced again). */
-    public boolean awaiting(int packetId) {
-        for (Pending p : pending) {
+    boolean awaiting(int packetId) {
+        for (Slot p : pending) {
             if (p.packetId == packetId && !p.done) {
                 return true;
             }
@@ -85,12 +81,12 @@ public final class InboundAcks {
         return false;
     }
 
-    public int size() {
+    int size() {
         return pending.size();
     }
 
     /** QoS 1 publishes whose PUBACK is not written yet. */
-    public int pendingQos1() {
+    int pendingQos1() {
         return pendingQos1;
     }
 

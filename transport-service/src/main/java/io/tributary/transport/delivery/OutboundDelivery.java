@@ -22,6 +22,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.InboundAcks;
+import io.tributary.transport.connection.OutboundFlow;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -110,10 +111,10 @@ public final class OutboundDelivery implements QueueDelivery {
      */
     @Override
     public int freeSlots(ClientConnection connection) {
-        if (!connection.channel().isWritable() || connection.outboundBytes() >= limits.maxBytes()) {
+        if (!connection.channel().isWritable() || connection.outbound().bytesHeld() >= limits.maxBytes()) {
             return 0;
         }
-        return window(connection) - connection.inflight().size() - connection.queued().size();
+        return connection.outbound().freeSlots(limits.maxInflight());
     }
 
     /**
@@ -131,9 +132,7 @@ public final class OutboundDelivery implements QueueDelivery {
             forget(connection, message);
             return;
         }
-        connection.addOutboundBytes(message.wireSize());
-        message.packetId(packetId);
-        connection.inflight().put(packetId, message);
+        connection.outbound().launch(message, packetId);
         write(connection, message, wire, true);
     }
 
@@ -141,11 +140,9 @@ public final class OutboundDelivery implements QueueDelivery {
     @Override
     public void resendRelease(ClientConnection connection, int packetId) {
         OutboundMessage owed = new OutboundMessage("", new byte[0], 2, false, null);
-        owed.packetId(packetId);
         owed.queueSeq(-1);
         owed.markReleased();
-        connection.addOutboundBytes(owed.wireSize());
-        connection.inflight().put(packetId, owed);
+        connection.outbound().launch(owed, packetId);
         writeRelease(connection, packetId, (byte) 0);
     }
 
@@ -218,23 +215,22 @@ public final class OutboundDelivery implements QueueDelivery {
             return true;
         }
         release(frame);
-        long held = connection.outboundBytes();
+        OutboundFlow flow = connection.outbound();
+        long held = flow.bytesHeld();
         // One message is always let through when nothing is held, so a message above maxBytes is not starved.
         if (held > 0 && held + message.wireSize() > limits.maxBytes()) {
             overLimit(connection, "slow_consumer_bytes");
             return false;
         }
-        boolean sendNow = connection.queued().isEmpty() && connection.inflight().size() < window(connection)
-                && channel.isWritable();
-        if (!sendNow && connection.queued().size() >= limits.maxQueued()) {
+        boolean sendNow = flow.maySendNow(limits.maxInflight()) && channel.isWritable();
+        if (!sendNow && flow.waitingCount() >= limits.maxQueued()) {
             overLimit(connection, "queue_full");
             return false;
         }
-        connection.addOutboundBytes(message.wireSize());
         if (sendNow) {
             return send(connection, message, flush);
         }
-        connection.queued().addLast(message);
+        flow.await(message);
         return false;
     }
 
@@ -260,18 +256,18 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /** PUBACK for an outbound QoS 1 message. */
     public void onPubAck(ClientConnection connection, int packetId) {
-        OutboundMessage m = connection.inflight().get(packetId);
+        OutboundMessage m = connection.outbound().awaitingAck(packetId);
         if (m != null && m.qos() == 1) {
-            settled(connection, packetId, m);
+            settled(connection, packetId);
         }
     }
 
     /** PUBREC for an outbound QoS 2 message: answer PUBREL (also for an unknown id, with 0x92 in MQTT 5). */
     public void onPubRec(ClientConnection connection, int packetId, int reasonCode) {
-        OutboundMessage m = connection.inflight().get(packetId);
+        OutboundMessage m = connection.outbound().awaitingAck(packetId);
         if (m != null && reasonCode >= 0x80) {
             // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
-            settled(connection, packetId, m);
+            settled(connection, packetId);
             return;
         }
         if (m != null && m.qos() == 2 && m.fromQueue() && !m.released() && queueStore != null) {
@@ -308,15 +304,14 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /** PUBCOMP for an outbound QoS 2 message. */
     public void onPubComp(ClientConnection connection, int packetId) {
-        OutboundMessage m = connection.inflight().get(packetId);
+        OutboundMessage m = connection.outbound().awaitingAck(packetId);
         if (m != null && m.qos() == 2) {
-            settled(connection, packetId, m);
+            settled(connection, packetId);
         }
     }
 
-    private void settled(ClientConnection connection, int packetId, OutboundMessage message) {
-        connection.inflight().remove(packetId);
-        connection.addOutboundBytes(-message.wireSize());
+    private void settled(ClientConnection connection, int packetId) {
+        OutboundMessage message = connection.outbound().acknowledge(packetId);
         if (message.fromQueue() && queueStore != null) {
             if (message.released()) {
                 queueStore.completed(connection.clientId(), packetId).whenComplete((n, error) -> {
@@ -341,14 +336,13 @@ public final class OutboundDelivery implements QueueDelivery {
         if (seq <= 0 || queueStore == null) {
             return;
         }
-        if (connection.acknowledgedSeqs().isEmpty()) {
+        if (connection.outbound().queueEntryAcknowledged(seq)) {
             connection.channel().eventLoop().execute(() -> removeAcknowledged(connection));
         }
-        connection.acknowledgedSeqs().add(seq);
     }
 
     private void removeAcknowledged(ClientConnection connection) {
-        List<Long> seqs = connection.takeAcknowledgedSeqs();
+        List<Long> seqs = connection.outbound().takeAcknowledgedQueueEntries();
         if (seqs.isEmpty()) {
             return;
         }
@@ -374,14 +368,11 @@ public final class OutboundDelivery implements QueueDelivery {
         }
     }
 
-    private int window(ClientConnection connection) {
-        return Math.min(limits.maxInflight(), connection.clientReceiveMaximum());
-    }
-
     private void drain(ClientConnection connection) {
-        while (!connection.queued().isEmpty() && connection.inflight().size() < window(connection)
-                && connection.channel().isWritable()) {
-            send(connection, connection.queued().pollFirst(), true);
+        OutboundMessage next;
+        while (connection.channel().isWritable()
+                && (next = connection.outbound().nextToSend(limits.maxInflight())) != null) {
+            send(connection, next, true);
         }
         if (connection.queueBacked() && freeSlots(connection) > 0) {
             slotFreed.accept(connection);
@@ -394,18 +385,13 @@ public final class OutboundDelivery implements QueueDelivery {
     private boolean send(ClientConnection connection, OutboundMessage message, boolean flush) {
         Wire wire = Wire.of(connection, message);
         if (wire == null) {
-            connection.addOutboundBytes(-message.wireSize());
             metrics.dropped("client_packet_size");
             return false;
         }
-        int packetId = connection.allocatePacketId();
-        if (packetId < 0) {
-            connection.addOutboundBytes(-message.wireSize());
+        if (connection.outbound().launch(message) < 0) {
             metrics.dropped("no_packet_id");
             return false;
         }
-        message.packetId(packetId);
-        connection.inflight().put(packetId, message);
         write(connection, message, wire, flush);
         return true;
     }
@@ -419,7 +405,7 @@ public final class OutboundDelivery implements QueueDelivery {
         if (connection.isMqtt5()) {
             if (wire.alias() != 0) {
                 // Assigned at write time, in write order: the first PUBLISH with a new alias also carries the topic.
-                connection.outboundAliases().use(message.topic());
+                connection.outbound().useAlias(message.topic());
             }
             properties = Wire.properties(message, wire.alias());
         }

@@ -21,8 +21,8 @@ record Wire(String topicOnWire, int alias) {
         long maximum = connection.clientMaximumPacketSize();
         boolean v5 = connection.isMqtt5();
         String topic = message.topic();
-        if (v5 && connection.outboundAliases() != null) {
-            OutboundTopicAliases.Use use = connection.outboundAliases().peek(topic);
+        OutboundTopicAliases.Use use = v5 ? connection.outbound().peekAlias(topic) : null;
+        if (use != null) {
             if (use.alias() != 0 && message.encodedSize(true, use.topicOnWire(), true) <= maximum) {
                 return new Wire(use.topicOnWire(), use.alias());
             }

@@ -42,28 +42,47 @@ public final class LocalSubscriptions {
     private final TopicTrie<ClientConnection, SubscriptionOptions> trie = new TopicTrie<>();
     private final TopicTrie<SharedMember, SubscriptionOptions> shared = new TopicTrie<>();
 
-    /** Must be called on the connection's event loop (it also records the filter on the connection). */
+    /** Must be called on the connection's event loop (it also records the filter as the connection's). */
     public void add(ClientConnection connection, String filter, SubscriptionOptions options) {
         if (SharedFilters.isShared(filter)) {
             shared.put(SharedFilters.innerFilter(filter), new SharedMember(connection, filter), options);
         } else {
             trie.put(filter, connection, options);
         }
-        connection.localFilters().put(filter, options);
+        ConnectionFilters.created(connection).byFilter.put(filter, options);
     }
 
     /** Must be called on the connection's event loop. */
     public void remove(ClientConnection connection, String filter) {
         removeFromIndex(connection, filter);
-        connection.localFilters().remove(filter);
+        ConnectionFilters filters = ConnectionFilters.of(connection);
+        if (filters != null) {
+            filters.byFilter.remove(filter);
+        }
     }
 
     /** Removes every filter of a closed connection. Must be called on the connection's event loop. */
     public void removeAll(ClientConnection connection) {
-        for (String filter : connection.localFilters().keySet()) {
+        ConnectionFilters filters = ConnectionFilters.of(connection);
+        if (filters == null) {
+            return;
+        }
+        for (String filter : filters.byFilter.keySet()) {
             removeFromIndex(connection, filter);
         }
-        connection.localFilters().clear();
+        filters.byFilter.clear();
+    }
+
+    /** How many filters {@code connection} holds here. Must be called on the connection's event loop. */
+    public int filterCount(ClientConnection connection) {
+        ConnectionFilters filters = ConnectionFilters.of(connection);
+        return filters == null ? 0 : filters.byFilter.size();
+    }
+
+    /** Whether {@code connection} holds {@code filter} here. Must be called on the connection's event loop. */
+    public boolean holds(ClientConnection connection, String filter) {
+        ConnectionFilters filters = ConnectionFilters.of(connection);
+        return filters != null && filters.byFilter.containsKey(filter);
     }
 
     private void removeFromIndex(ClientConnection connection, String filter) {
@@ -119,8 +138,12 @@ public final class LocalSubscriptions {
      */
     public Match matchOne(ClientConnection connection, String topic, String publisherClientId,
             List<String> sharedFilters) {
+        ConnectionFilters filters = ConnectionFilters.of(connection);
+        if (filters == null) {
+            return null;
+        }
         Match merged = null;
-        for (Map.Entry<String, SubscriptionOptions> subscription : connection.localFilters().entrySet()) {
+        for (Map.Entry<String, SubscriptionOptions> subscription : filters.byFilter.entrySet()) {
             String filter = subscription.getKey();
             SubscriptionOptions options = subscription.getValue();
             boolean matches;

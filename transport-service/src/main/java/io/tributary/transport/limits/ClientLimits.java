@@ -83,12 +83,14 @@ public final class ClientLimits {
     /**
      * How many more new filters the session may subscribe to now: the limit minus what it holds and what it sent to
      * session-service and has no answer for yet. {@link Integer#MAX_VALUE} without a limit.
+     *
+     * @param held the filters the connection holds now (counted by {@code index.LocalSubscriptions})
      */
-    public int subscriptionsLeft(ClientConnection connection) {
+    public int subscriptionsLeft(ClientConnection connection, int held) {
         if (limits.maxSubscriptions() <= 0) {
             return Integer.MAX_VALUE;
         }
-        return limits.maxSubscriptions() - connection.localFilters().size() - pending(connection)[0];
+        return limits.maxSubscriptions() - held - pending(connection)[0];
     }
 
     /** A new filter refused because the session holds the maximum (counted and logged here). */

@@ -1,10 +1,5 @@
 package io.tributary.transport.publish;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,14 +14,12 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TraceContext;
-import io.tributary.common.sys.SysTopics;
-import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
-import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.InboundAcks;
+import io.tributary.transport.connection.InboundFlow;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.mapping.MappingRules;
@@ -41,6 +34,8 @@ import io.tributary.transport.uplink.PublishProducer;
  * order. A record Kafka refused is never acknowledged: the connection is
  * closed so the client re-sends it (MQTT 4.4). MQTT 5 topic aliases are resolved here, so the record always
  * carries the full topic name. The connection's ACL is checked here, locally, before anything reaches Kafka.
+ * What becomes of a PUBLISH is decided by {@link InboundPublishRules} (pure, typed {@link PublishVerdict}s); this
+ * handler reads the facts, carries the verdict out and does the I/O.
  *
  * <p>QoS 2 de-duplication (MQTT 4.3.3): the packet ids answered with PUBREC are kept per connection, and for a
  * persistent session also in {@link InboundQos2Store} (Redis), written before PUBREC and removed before PUBCOMP, so a
@@ -56,11 +51,6 @@ import io.tributary.transport.uplink.PublishProducer;
  */
 @ChannelHandler.Sharable
 public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
-
-    /** MQTT 5 PUBACK / PUBREC Not authorized (the same code for both). */
-    private static final byte NOT_AUTHORIZED = MqttReasonCodes.PubAck.NOT_AUTHORIZED.byteValue();
-    /** MQTT 5 PUBACK / PUBREC Payload format invalid (the same code for both). */
-    private static final byte PAYLOAD_FORMAT_INVALID = MqttReasonCodes.PubAck.PAYLOAD_FORMAT_INVALID.byteValue();
 
     private final String nodeId;
     private final PublishProducer producer;
@@ -142,84 +132,28 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         int packetId = publish.variableHeader().packetId();
         MqttProperties properties = publish.variableHeader().properties();
         boolean v5 = connection.isMqtt5();
+        PublishFacts facts = facts(connection, publish, qos, packetId, properties);
 
-        String topic = publish.variableHeader().topicName();
-        Integer alias = null;
-        if (v5) {
-            if (properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null) {
-                // MQTT 5 section 3.3.4: only the server puts subscription identifiers on a PUBLISH.
-                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
-                        "PUBLISH from a client with a Subscription Identifier");
-                return;
-            }
-            MqttProperties.MqttProperty<?> aliasProperty = properties.getProperty(MqttProperties.TOPIC_ALIAS);
-            alias = aliasProperty == null ? null : (Integer) aliasProperty.value();
-            InboundTopicAliases.Resolution resolved = connection.inboundAliases().resolve(topic, alias);
-            if (resolved.failed()) {
-                disconnector.disconnect(ctx.channel(), resolved.reasonCode(),
-                        resolved.reasonCode() == Disconnect.TOPIC_ALIAS_INVALID.byteValue()
-                                ? "topic_alias_invalid" : "protocol_error",
-                        resolved.problem());
-                return;
-            }
-            topic = resolved.topic();
+        InboundPublishRules.Admission admission = InboundPublishRules.admit(facts);
+        if (admission.aliasToDefine() != 0) {
+            connection.inbound().defineAlias(admission.aliasToDefine(), facts.topicName());
         }
-        String problem = TopicFilters.topicNameProblem(topic);
-        if (problem != null) {
-            disconnector.disconnect(ctx.channel(), Disconnect.TOPIC_NAME_INVALID,
-                    "invalid_topic", "PUBLISH " + problem);
+        if (!(admission.verdict() instanceof PublishVerdict.Accept admitted)) {
+            carryOut(ctx, connection, admission.verdict(), qos, packetId);
             return;
         }
-        if (alias != null && !publish.variableHeader().topicName().isEmpty()) {
-            connection.inboundAliases().define(alias, topic);
-        }
-        if (ReceiveMaximum.exceededBy(connection, qos, packetId, receiveMaximum)) {
-            disconnector.disconnect(ctx.channel(), Disconnect.RECEIVE_MAXIMUM_EXCEEDED,
-                    "receive_maximum", "more than " + receiveMaximum + " unacknowledged QoS 1/2 publishes");
-            return;
-        }
-        if (SysTopics.isSys(topic)) {
-            refuseSys(ctx, connection, topic, packetId, qos);
-            return;
-        }
-        if (!connection.permissions().mayPublish(topic)) {
-            metrics.publishIn(qos);
-            deny(ctx, connection, topic, qos, packetId, v5);
-            return;
-        }
-        // A re-sent QoS 2 PUBLISH stored once already is only acknowledged again below, whatever the limits say.
-        boolean resentQos2 = qos == 2 && connection.inboundQos2().contains(packetId);
-        ClientLimits.Refusal limited = resentQos2 ? null
-                : limits.checkPublish(connection, topic, publish.payload().readableBytes());
-        if (limited != null) {
-            metrics.publishIn(qos);
-            refuseOverLimit(ctx, connection, limited, qos, packetId, v5);
-            return;
-        }
-        byte[] payload = ByteBufUtil.getBytes(publish.payload());
+        String topic = admitted.topic();
         metrics.publishIn(qos);
-        if (v5 && isUtf8Declared(properties) && !validUtf8(payload)) {
-            // MQTT 5 section 3.3.2.3.2: payload format indicator 1 promises UTF-8.
-            if (qos == 0) {
-                disconnector.disconnect(ctx.channel(), Disconnect.PAYLOAD_FORMAT_INVALID,
-                        "payload_format", "payload is not valid UTF-8");
-            } else {
-                // Refused, but in arrival order behind publishes still waiting for Kafka.
-                Object slot = connection.inboundAcks().expect(packetId, qos);
-                connection.inboundAcks().complete(slot, PAYLOAD_FORMAT_INVALID, ProblemInformation.forAck(connection,
-                        "payload format indicator is 1 but the payload is not valid UTF-8"), ctx.channel(), true);
-            }
+        ClientLimits.Refusal limited = InboundPublishRules.checksLimits(facts)
+                ? limits.checkPublish(connection, topic, publish.payload().readableBytes()) : null;
+        byte[] payload = limited == null ? ByteBufUtil.getBytes(publish.payload()) : null;
+        PublishVerdict verdict = InboundPublishRules.afterLimits(facts, topic, limited, payload);
+        if (!(verdict instanceof PublishVerdict.Accept)) {
+            carryOut(ctx, connection, verdict, qos, packetId);
             return;
         }
         if (qos == 2) {
-            if (connection.inboundQos2().contains(packetId)) {
-                // A re-sent QoS 2 PUBLISH (MQTT 4.3.3): already stored once, so only acknowledge again.
-                if (!connection.inboundAcks().awaiting(packetId)) {
-                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, v5));
-                }
-                return;
-            }
-            connection.inboundQos2().add(packetId);
+            connection.inbound().openQos2(packetId);
         }
         var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
                 connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
@@ -232,7 +166,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         var records = mappings.recordsFor(topic, connection.clientId(), record);
         String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
         if (unavailable != null) {
-            refuseUnmappable(ctx, connection, unavailable, qos, packetId, v5);
+            refuseUnmappable(ctx, connection, unavailable, qos, packetId);
             return;
         }
         // Counted until Kafka answers; past the limits this stops reading from the client (TCP backpressure).
@@ -250,9 +184,9 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             });
             return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
+        InboundAcks.Slot slot = connection.inbound().expectAck(packetId, qos);
         if (qos == 2 && exactlyOnce(connection)) {
-            String key = Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId);
+            String key = Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(), packetId);
             exactlyOnce.store(records, key, Qos2Markers.digest(topic, payload), publish.fixedHeader().isDup(),
                     (failure, duplicate) -> {
                         release.run();
@@ -261,14 +195,14 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                                 // Stored by a node that died before its PUBREC: acknowledged, not stored again.
                                 metrics.qos2Duplicate();
                             }
-                            settle(ctx, connection, slot, packetId, 2, v5, failure);
+                            settle(ctx, connection, slot, packetId, 2, failure);
                         });
                     });
             return;
         }
         producer.sendAll(records, failure -> {
             release.run();
-            ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, v5, failure));
+            ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, failure));
         });
     }
 
@@ -278,10 +212,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
      * QoS 1/2 close the connection unacknowledged, as when Kafka refuses a record, so the client sends it again.
      */
     private void refuseUnmappable(ChannelHandlerContext ctx, ClientConnection connection, String kafkaTopic, int qos,
-            int packetId, boolean v5) {
+            int packetId) {
         metrics.dropped("mapping_unavailable");
         if (qos == 2) {
-            connection.inboundQos2().remove(packetId);
+            connection.inbound().releaseQos2(packetId);
         }
         if (qos == 0) {
             return;
@@ -292,75 +226,82 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A PUBLISH (retained or not) the connection's ACL does not allow: never produced to Kafka. MQTT 5: PUBACK /
-     * PUBREC 0x87 (Not authorized), in arrival order; a PUBREC with a failure code ends the QoS 2 exchange. MQTT 3.x
-     * has no negative acknowledgement, so QoS 1/2 are acknowledged as usual and dropped (MQTT 3.1.1 section 3.3.5
-     * allows exactly that) and the QoS 2 packet id awaits its PUBREL as usual. QoS 0 is dropped. All counted.
+     * Carries out a verdict other than {@link PublishVerdict.Accept}.
+     *
+     * <p>Refusals are never produced to Kafka, and each is counted: {@code $SYS} as {@code sys_topic}; an ACL denial
+     * as a publish received and denied (logged once per connection); limits by {@link ClientLimits}. QoS 0 is
+     * dropped; QoS 1/2 get their PUBACK / PUBREC in arrival order, behind publishes still waiting for Kafka; a
+     * PUBREC with a failure code ends the QoS 2 exchange.
      */
-    private void deny(ChannelHandlerContext ctx, ClientConnection connection, String topic, int qos, int packetId,
-            boolean v5) {
-        AclDenials.publishDenied(metrics, connection, topic);
-        if (qos == 0) {
-            metrics.dropped("not_authorized");
-            return;
+    private void carryOut(ChannelHandlerContext ctx, ClientConnection connection, PublishVerdict verdict, int qos,
+            int packetId) {
+        if (verdict instanceof PublishVerdict.Disconnect d) {
+            disconnector.disconnect(ctx.channel(), d.reason(), d.metricCause(), d.problem());
+        } else if (verdict instanceof PublishVerdict.Resent) {
+            acknowledgeAgain(ctx, connection, packetId);
+        } else if (verdict instanceof PublishVerdict.Refuse r) {
+            refuse(ctx, connection, r, qos, packetId);
+        } else {
+            throw new IllegalArgumentException("not a refusal: " + verdict);
         }
-        if (qos == 2 && !v5) {
-            if (connection.inboundQos2().contains(packetId)) {
-                if (!connection.inboundAcks().awaiting(packetId)) {
-                    ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, false));
+    }
+
+    private void refuse(ChannelHandlerContext ctx, ClientConnection connection, PublishVerdict.Refuse refusal,
+            int qos, int packetId) {
+        switch (refusal.cause()) {
+            case SYS_TOPIC -> metrics.dropped("sys_topic");
+            case NOT_AUTHORIZED -> {
+                metrics.publishIn(qos);
+                AclDenials.publishDenied(metrics, connection, refusal.topic());
+                if (qos == 0) {
+                    metrics.dropped("not_authorized");
                 }
-                return;
             }
-            connection.inboundQos2().add(packetId);
+            case OVER_LIMIT, PAYLOAD_FORMAT -> {
+                // Counted as received before the limits; limits count their refusals themselves.
+            }
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
-        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, v5
-                ? ProblemInformation.forAck(connection, "not authorized to publish to '" + topic + "'")
-                : MqttProperties.NO_PROPERTIES, ctx.channel(), v5);
-    }
-
-    /**
-     * A PUBLISH over a limit (topic levels, payload size, publish rate) is never produced; it is counted and logged
-     * by {@link ClientLimits}. QoS 0 is dropped. MQTT 5 QoS 1/2: PUBACK / PUBREC with the refusal's reason code
-     * (0x90, 0x97), in arrival order; a failed PUBREC ends the QoS 2 exchange. MQTT 3.x has no negative
-     * acknowledgement, and a normal one would tell the client that a message we dropped was stored: the connection
-     * is closed instead (MQTT 3.1.1 section 3.3.5), so the client sends the message again after reconnecting, which
-     * succeeds once its rate is back under the limit.
-     */
-    private void refuseOverLimit(ChannelHandlerContext ctx, ClientConnection connection, ClientLimits.Refusal refusal,
-            int qos, int packetId, boolean v5) {
         if (qos == 0) {
             return;
         }
-        if (!v5) {
-            disconnector.disconnect(ctx.channel(), refusal.code(), null, refusal.cause());
+        if (qos == 2 && refusal.keepsQos2Id() && !connection.inbound().openQos2(packetId)) {
+            acknowledgeAgain(ctx, connection, packetId);
             return;
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
-        connection.inboundAcks().complete(slot, refusal.code(), ProblemInformation.forAck(connection,
-                refusal.cause()), ctx.channel(), true);
+        connection.inbound().acknowledgeInOrder(packetId, qos, refusal.reason().byteValue(),
+                ProblemInformation.forAck(connection, refusal.problem()));
     }
 
     /**
-     * {@code $SYS} is the broker's own (MQTT 5 section 4.7.2: the server should keep clients from exchanging messages
-     * on {@code $} topics). MQTT 5: PUBACK / PUBREC 0x87 Not authorized, in order with other acknowledgements.
-     * MQTT 3.x cannot refuse a PUBLISH except by closing the connection (3.1.1 section 3.3.5): it gets the normal
-     * acknowledgement and the message is dropped, as Mosquitto does. QoS 0 is dropped. Counted as {@code sys_topic}.
+     * A re-sent QoS 2 PUBLISH (MQTT 4.3.3): already taken once, so only acknowledged again; while its first copy
+     * still waits for Kafka, that copy's PUBREC answers both.
      */
-    private void refuseSys(ChannelHandlerContext ctx, ClientConnection connection, String topic, int packetId,
-            int qos) {
-        metrics.dropped("sys_topic");
-        if (qos == 0) {
-            return;
+    private void acknowledgeAgain(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
+        if (!connection.inbound().storing(packetId)) {
+            ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREC, packetId, (byte) 0, connection.isMqtt5()));
         }
-        Object slot = connection.inboundAcks().expect(packetId, qos);
+    }
+
+    /** What the rules need, read from the PUBLISH and the connection; nothing changes here. */
+    private PublishFacts facts(ClientConnection connection, MqttPublishMessage publish, int qos, int packetId,
+            MqttProperties properties) {
         boolean v5 = connection.isMqtt5();
-        connection.inboundAcks().complete(slot, v5 ? NOT_AUTHORIZED : 0, ProblemInformation.forAck(connection,
-                v5 ? "clients may not publish to " + topic : null), ctx.channel(), v5);
+        String topicName = publish.variableHeader().topicName();
+        Integer alias = null;
+        if (v5) {
+            MqttProperties.MqttProperty<?> aliasProperty = properties.getProperty(MqttProperties.TOPIC_ALIAS);
+            alias = aliasProperty == null ? null : (Integer) aliasProperty.value();
+        }
+        InboundFlow flow = connection.inbound();
+        return new PublishFacts(v5, qos, packetId, topicName, alias,
+                v5 && properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null,
+                v5 && isUtf8Declared(properties), v5 ? flow.resolveTopic(topicName, alias) : null,
+                flow.exceedsReceiveMaximum(qos, packetId, receiveMaximum), receiveMaximum,
+                connection.permissions(), qos == 2 && flow.awaitingRelease(packetId));
     }
 
-    private void settle(ChannelHandlerContext ctx, ClientConnection connection, Object slot, int packetId, int qos,
-            boolean v5, Exception failure) {
+    private void settle(ChannelHandlerContext ctx, ClientConnection connection, InboundAcks.Slot slot, int packetId,
+            int qos, Exception failure) {
         if (failure == null && qos == 2 && persistent(connection)) {
             // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
             qos2Store.recordInboundQos2(connection.clientId(), packetId).whenComplete((recorded, error) ->
@@ -372,13 +313,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                                     "QoS 2 packet id " + packetId + " could not be recorded: " + error);
                             return;
                         }
-                        connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+                        connection.inbound().acknowledge(slot);
                     }));
         } else if (failure == null) {
-            connection.inboundAcks().complete(slot, (byte) 0, ctx.channel(), v5);
+            connection.inbound().acknowledge(slot);
         } else {
             if (qos == 2) {
-                connection.inboundQos2().remove(packetId);
+                connection.inbound().releaseQos2(packetId);
             }
             disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
                     "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
@@ -386,14 +327,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        if (connection.inboundQos2().contains(packetId) && exactlyOnce(connection)) {
-            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.qos2Incarnation(), packetId));
+        if (connection.inbound().awaitingRelease(packetId) && exactlyOnce(connection)) {
+            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(),
+                    packetId));
         }
         releaseInRedis(ctx, connection, packetId);
     }
 
     private void releaseInRedis(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        if (connection.inboundQos2().contains(packetId) && persistent(connection)) {
+        if (connection.inbound().awaitingRelease(packetId) && persistent(connection)) {
             // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
             qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
                     ctx.executor().execute(() -> {
@@ -412,7 +354,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
-        boolean known = connection.inboundQos2().remove(packetId);
+        boolean known = connection.inbound().releaseQos2(packetId);
         byte code = known || !connection.isMqtt5() ? 0
                 : MqttReasonCodes.PubComp.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
         ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
@@ -422,7 +364,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     /** Exactly-once into Kafka applies to persistent sessions whose incarnation was read at CONNECT. */
     private boolean exactlyOnce(ClientConnection connection) {
-        return exactlyOnce != null && persistent(connection) && connection.qos2Incarnation() != null;
+        return exactlyOnce != null && persistent(connection) && connection.inbound().qos2Incarnation() != null;
     }
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */
@@ -433,15 +375,5 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private static boolean isUtf8Declared(MqttProperties properties) {
         MqttProperties.MqttProperty<?> p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR);
         return p != null && Integer.valueOf(1).equals(p.value());
-    }
-
-    private static boolean validUtf8(byte[] bytes) {
-        try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
-        }
     }
 }

@@ -174,7 +174,7 @@ public final class SessionQueueReader {
         QueueCursor cursor = QueueCursor.of(connection);
         for (SessionQueueStore.Entry entry : fetched.entries()) {
             int packetId = SessionQueueKeys.packetIdOf(entry.seq());
-            if (connection.inflight().containsKey(packetId)) {
+            if (connection.outbound().inFlight(packetId)) {
                 // An older message with the same packet id is still unacknowledged (the client holds back one ack
                 // while acknowledging 32767 later ones): wait for it, keep the order.
                 cursor.moreMayExist = true;

@@ -144,7 +144,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<String> problems = new ArrayList<>();
         List<Integer> forwardedIndexes = new ArrayList<>();
         List<SessionApi.Subscription> forwarded = new ArrayList<>();
-        int subscriptionsLeft = limits.subscriptionsLeft(connection);
+        int subscriptionsLeft = limits.subscriptionsLeft(connection, subscriptions.filterCount(connection));
         int newFilters = 0;
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
@@ -171,7 +171,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
                 problems.add("'" + filter + "': not authorized");
                 AclDenials.subscribeDenied(metrics, connection, filter);
-            } else if (!connection.localFilters().containsKey(filter) && newFilters >= subscriptionsLeft) {
+            } else if (!subscriptions.holds(connection, filter) && newFilters >= subscriptionsLeft) {
                 // Replacing a subscription the session holds is always allowed; only new ones count.
                 codes[i] = v5 ? QUOTA_EXCEEDED : FAILURE_V3;
                 problems.add("'" + filter + "': subscription limit reached");
@@ -182,7 +182,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 problems.add("'" + filter + "': " + (replay.refused() ? replay.problem()
                         : "replay is not offered for shared subscriptions"));
             } else {
-                if (!connection.localFilters().containsKey(filter)) {
+                if (!subscriptions.holds(connection, filter)) {
                     newFilters++;
                 }
                 MqttSubscriptionOption o = s.option();

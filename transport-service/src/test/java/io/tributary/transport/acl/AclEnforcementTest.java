@@ -124,7 +124,7 @@ class AclEnforcementTest {
         assertThat(pubrec.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBREC);
         assertThat(((MqttPubReplyMessageVariableHeader) pubrec.variableHeader()).reasonCode()).isEqualTo((byte) 0x87);
         // A failed PUBREC ends the QoS 2 exchange: the id is not kept waiting for a PUBREL.
-        assertThat(ClientConnection.of(channel).inboundQos2()).doesNotContain(8);
+        assertThat(ClientConnection.of(channel).inbound().awaitingRelease(8)).isFalse();
         assertThat(denied("publish")).isEqualTo(2);
         assertThat(channel.isActive()).isTrue();
     }

@@ -77,9 +77,9 @@ class OutboundBoundsTest {
         delivery.deliver(c, message(1));
         delivery.deliver(c, message(1));
         assertThat(dropped("slow_consumer_qos0")).isEqualTo(1.0);
-        assertThat(c.inflight()).isEmpty();
-        assertThat(c.queued()).hasSize(2);
-        assertThat(c.outboundBytes()).isEqualTo(2 * message(1).wireSize());
+        assertThat(c.outbound().inFlightCount()).isZero();
+        assertThat(c.outbound().waitingCount()).isEqualTo(2);
+        assertThat(c.outbound().bytesHeld()).isEqualTo(2 * message(1).wireSize());
 
         channel.flush();
         channel.runPendingTasks();
@@ -90,8 +90,8 @@ class OutboundBoundsTest {
         MqttPublishMessage second = channel.readOutbound();
         assertThat(first).isNotNull();
         assertThat(second).isNotNull();
-        assertThat(c.queued()).isEmpty();
-        assertThat(c.inflight()).hasSize(2);
+        assertThat(c.outbound().waitingCount()).isZero();
+        assertThat(c.outbound().inFlightCount()).isEqualTo(2);
         first.release();
         second.release();
     }
@@ -106,14 +106,14 @@ class OutboundBoundsTest {
         delivery.deliver(c, message(1));
         delivery.deliver(c, message(1));
         assertThat(dropped("slow_consumer_bytes")).isEqualTo(1.0);
-        assertThat(c.outboundBytes()).isEqualTo(2 * size);
+        assertThat(c.outbound().bytesHeld()).isEqualTo(2 * size);
 
         MqttPublishMessage first = channel.readOutbound();
         delivery.onPubAck(c, first.variableHeader().packetId());
-        assertThat(c.outboundBytes()).isEqualTo(size);
+        assertThat(c.outbound().bytesHeld()).isEqualTo(size);
         delivery.deliver(c, message(1));
         assertThat(dropped("slow_consumer_bytes")).isEqualTo(1.0);
-        assertThat(c.inflight()).hasSize(2);
+        assertThat(c.outbound().inFlightCount()).isEqualTo(2);
         assertThat(channel.isActive()).isTrue();
         first.release();
         MqttPublishMessage m;

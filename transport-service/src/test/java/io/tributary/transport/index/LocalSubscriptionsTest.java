@@ -118,4 +118,30 @@ class LocalSubscriptionsTest {
         subscriptions.removeAll(c);
         assertThat(subscriptions.size()).isZero();
     }
+
+    @Test
+    void filters_of_a_connection_are_counted_replaced_and_all_removed_when_it_closes() {
+        ClientConnection a = connection("a");
+        ClientConnection b = connection("b");
+        assertThat(subscriptions.filterCount(a)).isZero();
+        assertThat(subscriptions.matchOne(a, "f/1", "p", List.of())).as("never subscribed").isNull();
+
+        subscriptions.add(a, "f/1", new SubscriptionOptions(0, false, false, 0));
+        subscriptions.add(a, "f/1", new SubscriptionOptions(1, false, false, 0));
+        subscriptions.add(a, "$share/g/f/+", new SubscriptionOptions(1, false, false, 0));
+        subscriptions.add(b, "f/1", new SubscriptionOptions(0, false, false, 0));
+        assertThat(subscriptions.filterCount(a)).as("a replaced filter counts once").isEqualTo(2);
+        assertThat(subscriptions.holds(a, "f/1")).isTrue();
+        assertThat(subscriptions.holds(a, "f/2")).isFalse();
+        assertThat(subscriptions.matchOne(a, "f/1", "p", List.of()).qos()).isEqualTo(1);
+
+        subscriptions.remove(a, "f/1");
+        assertThat(subscriptions.holds(a, "f/1")).isFalse();
+        assertThat(subscriptions.filterCount(a)).isEqualTo(1);
+
+        subscriptions.removeAll(a);
+        assertThat(subscriptions.filterCount(a)).isZero();
+        assertThat(subscriptions.size()).as("only b's filter is left in the index").isEqualTo(1);
+        assertThat(subscriptions.filterCount(b)).isEqualTo(1);
+    }
 }

@@ -119,7 +119,7 @@ class InboundPublishHandlerTest {
         ClientConnection connection = ClientConnection.of(channel);
         channel.writeInbound(publish("a/#", 0, alias(2), new byte[0]));
         assertThat(disconnectReason(channel)).isEqualTo((byte) 0x90);
-        assertThat(connection.inboundAliases().resolve("", 2).failed()).isTrue();
+        assertThat(connection.inbound().resolveTopic("", 2).failed()).isTrue();
     }
 
     @Test
