@@ -1,6 +1,5 @@
 package io.tributary.perf.load;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,6 +10,7 @@ import io.tributary.perf.client.Connector;
 import io.tributary.perf.client.MqttLoadClient;
 import io.tributary.perf.client.PublishGate;
 import io.tributary.perf.measure.LiveMetrics;
+import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.TlsOptions;
 
@@ -37,7 +37,7 @@ final class ConnectionWarmUp {
      *                 their own client ids, clean start, no session expiry, no subscription and no publishing
      */
     static Outcome run(int count, GroupPlan template, String runId, int ioThreads, int sourceAddresses,
-            TlsOptions tls, boolean needsTls, boolean allowRemote, List<Endpoint> endpoints, PrintStream console)
+            TlsOptions tls, boolean needsTls, boolean allowRemote, List<Endpoint> endpoints, RunConsole console)
             throws InterruptedException {
         long start = System.nanoTime();
         AtomicInteger ready = new AtomicInteger();

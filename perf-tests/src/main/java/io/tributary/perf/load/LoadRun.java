@@ -19,6 +19,8 @@ import io.tributary.perf.client.MqttLoadClient;
 import io.tributary.perf.client.PublishGate;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.ProcessSampler;
+import io.tributary.perf.progress.RunConsole;
+import io.tributary.perf.report.LatencyLogs;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.Scenario;
@@ -30,7 +32,7 @@ import io.tributary.perf.scenario.Scenario;
  */
 public final class LoadRun {
 
-    private static final Duration SETTLE_AFTER_CONNECT = Duration.ofSeconds(2);
+    private static final Duration SETTLE_AFTER_CONNECT = RunSchedule.SETTLE_AFTER_CONNECT;
     private static final Duration READY_GRACE = Duration.ofSeconds(40);
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
     private static final Duration WARM_UP_SETTLE = Duration.ofSeconds(2);
@@ -38,7 +40,8 @@ public final class LoadRun {
 
     private final Scenario scenario;
     private final RunOptions options;
-    private final PrintStream console;
+    private final RunConsole console;
+    private final LatencyLogs latencyLogs;
     private final LiveMetrics metrics = new LiveMetrics();
     private final PublishGate gate = new PublishGate();
     private final List<MqttLoadClient> clients = new ArrayList<>();
@@ -46,16 +49,37 @@ public final class LoadRun {
     private final AtomicInteger settled = new AtomicInteger();
     private final AtomicLong lastReadyNanos = new AtomicLong();
     private final List<String> warnings = new ArrayList<>();
-    private volatile String phase = "connecting";
+    private final RunSchedule schedule;
     private long hardDeadlineNanos;
 
+    /** A run that prints plain progress lines to {@code console} and writes no latency logs. */
     public LoadRun(Scenario scenario, RunOptions options, PrintStream console) {
+        this(scenario, options, RunConsole.lines(console), LatencyLogs.none());
+    }
+
+    /** @param latencyLogs receives every sampled interval of the latency histograms; the caller closes it */
+    public LoadRun(Scenario scenario, RunOptions options, RunConsole console, LatencyLogs latencyLogs) {
         this.scenario = scenario;
         this.options = options;
         this.console = console;
+        this.latencyLogs = latencyLogs;
+        this.schedule = RunSchedule.of(scenario, options.role(), settled::get);
+    }
+
+    /** How long a run of this scenario and role is planned to take, before it starts. */
+    public static Duration plannedLength(Scenario scenario, Role role) {
+        return Duration.ofMillis((long) (RunSchedule.estimatedSeconds(scenario, role) * 1000));
     }
 
     public RunResult run() throws InterruptedException {
+        try {
+            return runBounded();
+        } finally {
+            console.done();
+        }
+    }
+
+    private RunResult runBounded() throws InterruptedException {
         Role role = options.role();
         List<GroupPlan> subscriberPlans = role.runsSubscribers() ? GroupPlan.subscribers(scenario, options.runId())
                 : List.of();
@@ -85,7 +109,7 @@ public final class LoadRun {
 
         List<Long> brokerPids = brokerPids();
         ProcessSampler broker = new ProcessSampler(brokerPids);
-        broker.labels().values().forEach(l -> console.println("sampling broker process " + l));
+        broker.labels().values().forEach(l -> console.line("sampling broker process " + l));
         ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
         int sourceAddresses = scenario.sourceAddresses() > 0 ? scenario.sourceAddresses()
                 : Math.max(1, (int) Math.ceil(planned / 25_000.0));
@@ -109,9 +133,13 @@ public final class LoadRun {
         facts.rssBaseline = baseline.rssBytes();
         facts.rssBaselineByPid = baseline.rssByPid();
         try (Connector connector = new Connector(scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, metrics,
-                gate, options.allowRemote()); RunSampler sampler = new RunSampler(metrics, broker, self, () -> phase, console)) {
+                gate, options.allowRemote());
+                RunSampler sampler = new RunSampler(metrics, broker, self, schedule, console, latencyLogs,
+                        "perf run " + options.runId() + ": scenario " + scenario.name() + ", role " + role.label()
+                                + (options.label() != null ? ", target " + options.label() : ""))) {
             connector.prepare(List.copyOf(endpoints));
             facts.epoll = connector.usesEpoll();
+            schedule.enter("connecting");
             sampler.start();
             ClientEvents events = events();
             long rampStart = System.nanoTime();
@@ -133,28 +161,28 @@ public final class LoadRun {
             facts.connectionsAtLoaded = metrics.connected.get();
 
             if (!publisherPlans.isEmpty()) {
-                phase = "warm-up";
+                schedule.enter("warm-up");
                 sleepBounded(scenario.warmUp());
-                phase = "measure";
+                schedule.enter("measure");
                 gate.set(PublishGate.State.MEASURE);
                 long measureStart = System.nanoTime();
                 sleepBounded(scenario.duration());
                 gate.set(PublishGate.State.CLOSED);
                 facts.measuredSeconds = (System.nanoTime() - measureStart) / 1e9;
-                phase = "drain";
+                schedule.enter("drain");
                 drain(sampler);
             } else if (role == Role.SUBSCRIBERS && !scenario.publishers().isEmpty()) {
-                phase = "receiving";
+                schedule.enter("receiving");
                 awaitPublishersDone(sampler);
                 facts.measuredSeconds = sampler.measuredReceiveSpan();
             } else {
-                phase = "hold";
+                schedule.enter("hold");
                 long holdStart = System.nanoTime();
                 sleepBounded(scenario.duration());
                 facts.measuredSeconds = (System.nanoTime() - holdStart) / 1e9;
             }
             gate.set(PublishGate.State.CLOSED);
-            phase = "closing";
+            schedule.enter("closing");
             clients.forEach(c -> c.disconnect(scenario.endSessions()));
             long closeDeadline = System.nanoTime() + CLOSE_GRACE.toNanos();
             while (metrics.connected.get() > 0 && System.nanoTime() < closeDeadline) {
@@ -302,7 +330,7 @@ public final class LoadRun {
 
     private void warn(String message) {
         warnings.add(message);
-        console.println("WARNING: " + message);
+        console.line("WARNING: " + message);
     }
 
     /** Facts gathered during the run that the result needs besides the metrics. */

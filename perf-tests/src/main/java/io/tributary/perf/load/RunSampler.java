@@ -1,33 +1,35 @@
 package io.tributary.perf.load;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.HdrHistogram.Histogram;
 
+import io.tributary.perf.measure.Intervals;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.ProcessSampler;
 import io.tributary.perf.measure.TimeSample;
+import io.tributary.perf.progress.Progress;
+import io.tributary.perf.progress.RunConsole;
+import io.tributary.perf.report.LatencyLogs;
 
 /**
- * Once a second: harvests the latency recorders, samples broker and generator CPU/RSS, appends a
- * {@link TimeSample} and prints one progress line.
+ * Once a second: harvests the latency recorders into the interval logs, samples broker and generator CPU/RSS,
+ * appends a {@link TimeSample} and shows the run's progress.
  */
 final class RunSampler implements AutoCloseable {
 
     private final LiveMetrics metrics;
     private final ProcessSampler broker;
     private final ProcessSampler self;
-    private final Supplier<String> phase;
-    private final PrintStream console;
+    private final RunSchedule schedule;
+    private final RunConsole console;
+    private final LatencyLogs latencyLogs;
     private final long startNanos = System.nanoTime();
     private final List<TimeSample> samples = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -46,15 +48,20 @@ final class RunSampler implements AutoCloseable {
     private boolean closed;
     private final Map<Long, double[]> loadedCpuByPid = new HashMap<>();
 
-    RunSampler(LiveMetrics metrics, ProcessSampler broker, ProcessSampler self, Supplier<String> phase,
-               PrintStream console) {
+    RunSampler(LiveMetrics metrics, ProcessSampler broker, ProcessSampler self, RunSchedule schedule,
+               RunConsole console, LatencyLogs latencyLogs, String about) {
         this.metrics = metrics;
         this.broker = broker;
         this.self = self;
-        this.phase = phase;
+        this.schedule = schedule;
         this.console = console;
+        this.latencyLogs = latencyLogs;
         broker.sample();
         self.sample();
+        // Nothing is recorded yet: this harvest starts the first logged interval now, at the logs' base time.
+        long base = System.currentTimeMillis();
+        metrics.harvest();
+        latencyLogs.start(base, about);
     }
 
     void start() {
@@ -65,12 +72,14 @@ final class RunSampler implements AutoCloseable {
         try {
             sampleNow(true);
         } catch (RuntimeException e) {
-            console.println("sampler: " + e);
+            console.line("sampler: " + e);
         }
     }
 
     private synchronized void sampleNow(boolean print) {
-        Histogram interval = metrics.harvest();
+        Intervals intervals = metrics.harvest();
+        latencyLogs.append(intervals);
+        Histogram interval = intervals.endToEnd();
         ProcessSampler.Usage b = broker.sample();
         ProcessSampler.Usage g = self.sample();
         long attempts = metrics.connectAttempts.sum();
@@ -88,7 +97,7 @@ final class RunSampler implements AutoCloseable {
         int connected = metrics.connected.get();
         peakConnected = Math.max(peakConnected, connected);
         boolean any = interval.getTotalCount() > 0;
-        TimeSample sample = new TimeSample((now - startNanos) / 1e9, System.currentTimeMillis(), phase.get(),
+        TimeSample sample = new TimeSample((now - startNanos) / 1e9, System.currentTimeMillis(), schedule.phase(),
                 connected, attempts - lastAttempts, sent - lastSent, received - lastReceived, acked - lastAcked,
                 any ? interval.getValueAtPercentile(50) / 1000.0 : -1,
                 any ? interval.getValueAtPercentile(99) / 1000.0 : -1,
@@ -107,37 +116,11 @@ final class RunSampler implements AutoCloseable {
         lastAcked = acked;
         lastMeasured = measured;
         if (print) {
-            console.println(progressLine(sample));
+            console.progress(new Progress(sample.phase(), sample.second(), schedule.leftSeconds(),
+                    schedule.planned(), metrics.ready.get(), metrics.connectFailures.sum(),
+                    metrics.connectionsLost.sum(), sent, received, metrics.inflight.get(),
+                    metrics.skippedWindowFull.sum(), !broker.labels().isEmpty(), sample));
         }
-    }
-
-    private String progressLine(TimeSample s) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%4.0fs] %-10s conn %d (+%d/s, ready %d,"
-                        + " failed %d, lost %d) | pub %d/s recv %d/s ack %d/s",
-                s.second(), s.phase(), s.connected(), s.connectRate(), metrics.ready.get(),
-                metrics.connectFailures.sum(), metrics.connectionsLost.sum(), s.sentRate(), s.receivedRate(),
-                s.ackedRate()));
-        if (s.p50Millis() >= 0) {
-            line.append(String.format(Locale.ROOT, " | e2e p50 %.1f p99 %.1f max %.1f ms", s.p50Millis(),
-                    s.p99Millis(), s.maxMillis()));
-        }
-        if (metrics.inflight.get() > 0 || metrics.skippedWindowFull.sum() > 0) {
-            line.append(" | inflight ").append(metrics.inflight.get()).append(" window-full ")
-                    .append(metrics.skippedWindowFull.sum());
-        }
-        if (!broker.labels().isEmpty()) {
-            line.append(String.format(Locale.ROOT, " | broker cpu %.0f%% rss %s", s.brokerCpu(),
-                    bytes(s.brokerRssBytes())));
-        }
-        line.append(String.format(Locale.ROOT, " | gen cpu %.0f%%", s.generatorCpu()));
-        return line.toString();
-    }
-
-    static String bytes(long b) {
-        if (b >= 1L << 30) {
-            return String.format(Locale.ROOT, "%.2f GiB", b / (double) (1L << 30));
-        }
-        return String.format(Locale.ROOT, "%.0f MiB", b / (double) (1L << 20));
     }
 
     /**

@@ -55,17 +55,17 @@ public final class LiveMetrics {
     }
 
     /**
-     * Moves what was recorded since the previous call into the totals and returns the interval's end-to-end
-     * histogram (valid until the next call). Called from one thread only.
+     * Moves what was recorded since the previous call into the totals and returns the interval's histograms (valid
+     * until the next call). Called from one thread at a time.
      */
-    public synchronized Histogram harvest() {
+    public synchronized Intervals harvest() {
         e2eInterval = e2e.getIntervalHistogram(e2eInterval);
         connectInterval = connect.getIntervalHistogram(connectInterval);
         ackInterval = ack.getIntervalHistogram(ackInterval);
         e2eTotal.add(e2eInterval);
         connectTotal.add(connectInterval);
         ackTotal.add(ackInterval);
-        return e2eInterval;
+        return new Intervals(e2eInterval, ackInterval, connectInterval);
     }
 
     public synchronized Histogram endToEndTotal() {

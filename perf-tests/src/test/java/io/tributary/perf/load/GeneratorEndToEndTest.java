@@ -12,14 +12,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.moquette.broker.Server;
-import io.moquette.broker.config.FluentConfig;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tributary.perf.MoquetteBroker;
+import io.tributary.perf.progress.RunConsole;
+import io.tributary.perf.report.LatencyLogs;
 import io.tributary.perf.report.ResultMerger;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.scenario.Endpoint;
@@ -34,7 +37,7 @@ import io.tributary.perf.scenario.ScenarioLoader;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class GeneratorEndToEndTest {
 
-    private static Server broker;
+    private static MoquetteBroker broker;
     private static int port;
 
     @TempDir
@@ -42,28 +45,14 @@ class GeneratorEndToEndTest {
 
     @BeforeAll
     static void startBroker() throws Exception {
-        Server server = new Server();
-        try {
-            new FluentConfig(server).host("127.0.0.1").port(0).dataPath(dataDir.toString()).disablePersistence()
-                    .allowAnonymous().disableTelemetry().startServer();
-        } catch (Exception | LinkageError e) {
-            System.err.println("Moquette could not start: " + e);
-            assumeTrue(false, "Moquette could not start in this JVM (" + e + "): generator end-to-end test skipped");
-        }
-        broker = server;
-        // Moquette learns its ephemeral port when the bind completes, asynchronously.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.getPort() <= 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        port = server.getPort();
-        assumeTrue(port > 0, "Moquette did not report its port: generator end-to-end test skipped");
+        broker = MoquetteBroker.start(dataDir);
+        port = broker.port();
     }
 
     @AfterAll
     static void stopBroker() {
         if (broker != null) {
-            broker.stopServer();
+            broker.stop();
         }
     }
 
@@ -86,6 +75,25 @@ class GeneratorEndToEndTest {
                 .run();
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("run " + options.runId(), "ready");
         return result;
+    }
+
+    /** Sum of the counts of every interval in an HdrHistogram log, checking the intervals follow one another. */
+    private static long loggedCount(Path log) throws Exception {
+        HistogramLogReader reader = new HistogramLogReader(log.toFile());
+        long total = 0;
+        int intervals = 0;
+        double lastEnd = 0;
+        for (Histogram h = (Histogram) reader.nextIntervalHistogram(); h != null;
+                h = (Histogram) reader.nextIntervalHistogram()) {
+            double start = (h.getStartTimeStamp() / 1000.0) - reader.getStartTimeSec();
+            assertThat(start).as(log + " interval " + intervals).isGreaterThanOrEqualTo(lastEnd - 0.01);
+            lastEnd = h.getEndTimeStamp() / 1000.0 - reader.getStartTimeSec();
+            total += h.getTotalCount();
+            intervals++;
+        }
+        assertThat(reader.getStartTimeSec()).as(log + " start time header").isPositive();
+        assertThat(intervals).as(log + " intervals (one per second of the run)").isGreaterThan(5);
+        return total;
     }
 
     /**
@@ -115,9 +123,21 @@ class GeneratorEndToEndTest {
                   - {name: q2, count: 2, topic: "e2e/{run}/q2/{n}", qos: 2, rate: 40, payload-size: 16}
                 """);
 
-        RunResult r = run(scenario, options(Role.ALL, "mix1", out));
+        Path json = out.resolve("qos-mix.json");
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        RunResult r;
+        try (LatencyLogs logs = LatencyLogs.beside(json)) {
+            r = new LoadRun(scenario, options(Role.ALL, "mix1", out),
+                    RunConsole.lines(new PrintStream(console, true, StandardCharsets.UTF_8)), logs).run();
+        }
 
         brokerKeptEveryConnection(r);
+        // The interval logs hold every recorded latency: read back, they add up to the result's totals.
+        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.END_TO_END))).isEqualTo(r.endToEnd().count());
+        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.PUBLISH_ACK)))
+                .isEqualTo(r.publishAck().count());
+        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.CONNECT))).isEqualTo(11);
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains("measure", "left |");
         assertThat(r.connections().established()).isEqualTo(11);
         assertThat(r.connections().failed()).isZero();
         assertThat(r.messages().lossKnown()).isTrue();
