@@ -8,6 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -163,6 +166,68 @@ class KafkaToMqttTest {
             subscriber.disconnect();
             send("DELETE", PATH + "/" + ruleId, null);
         }
+    }
+
+    /**
+     * README's "Kafka records to MQTT devices" example, run as written: its rule body, then Apache Kafka's own
+     * console producer (the class {@code bin/kafka-console-producer.sh} runs, in a JVM of its own) with README's
+     * arguments and input line; the MQTT subscriber must print what README says it prints. Only the bootstrap address
+     * and the Kafka topic name are replaced (this cluster's, and a fresh topic).
+     */
+    @Test
+    void the_readme_console_producer_command_reaches_the_device() throws Exception {
+        List<String> readme = Files.readAllLines(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        String kafkaTopic = id("readme-commands");
+        String ruleLine = readme.stream().filter(l -> l.contains("\"mqttTopic\":\"devices/{key}/commands\""))
+                .findFirst().orElseThrow(() -> new AssertionError("README has no kafka-to-mqtt rule example"));
+        String rule = ruleLine.substring(ruleLine.indexOf('{'), ruleLine.lastIndexOf('}') + 1)
+                .replace("device-commands", kafkaTopic);
+        int producerAt = indexOf(readme, "kafka-console-producer.sh");
+        String command = readme.get(producerAt).replaceAll("\\\\\\s*$", "") + " " + readme.get(producerAt + 1);
+        String input = command.substring(command.indexOf("echo '") + 6, command.indexOf("' |"));
+        List<String> args = new ArrayList<>();
+        for (String arg : command.substring(command.indexOf("kafka-console-producer.sh") + 25).trim().split("\\s+")) {
+            args.add(arg.replace("127.0.0.1:29092", cluster.kafkaBootstrapServers())
+                    .replace("device-commands", kafkaTopic));
+        }
+        String prints = readme.get(indexOf(readme, "# mosquitto_sub prints:"));
+        String[] expected = prints.substring(prints.indexOf("prints:") + 7).trim().split(" ", 2);
+
+        HttpResponse<String> created = send("POST", PATH, rule);
+        assertThat(created.statusCode()).as(rule + " -> " + created.body()).isEqualTo(201);
+        long ruleId = JSON.readTree(created.body()).path("id").asLong();
+        Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(1), id("k2m-readme"));
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+            subscriber.subscribeWith().topicFilter("devices/+/commands").qos(MqttQos.AT_LEAST_ONCE).send();
+            List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-cp", System.getProperty("java.class.path"), "org.apache.kafka.tools.ConsoleProducer"));
+            java.addAll(args);
+            Process producer = new ProcessBuilder(java).redirectErrorStream(true).start();
+            try (var stdin = producer.getOutputStream()) {
+                stdin.write((input + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(producer.waitFor(60, TimeUnit.SECONDS)).as("the console producer ends at end of input").isTrue();
+            String output = new String(producer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(producer.exitValue()).as("%s -> %s", args, output).isZero();
+
+            Mqtt5Publish command1 = received.receive(30, TimeUnit.SECONDS)
+                    .orElseThrow(() -> new AssertionError("nothing reached the device"));
+            assertThat(command1.getTopic().toString()).isEqualTo(expected[0]);
+            assertThat(new String(command1.getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo(expected[1]);
+        } finally {
+            subscriber.disconnect();
+            send("DELETE", PATH + "/" + ruleId, null);
+        }
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("README has no line with " + text);
     }
 
     @Test
