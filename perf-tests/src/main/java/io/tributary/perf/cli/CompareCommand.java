@@ -14,6 +14,7 @@ import io.tributary.perf.load.LoadRun;
 import io.tributary.perf.load.Role;
 import io.tributary.perf.load.RunOptions;
 import io.tributary.perf.progress.ProgressContext;
+import io.tributary.perf.report.CompareReport;
 import io.tributary.perf.report.ResultFiles;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.report.TextSummary;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Parameters;
         description = "Run the same scenario against two targets in turn and print each figure of both with"
                 + " their ratio.",
         footer = {"", "Each side writes its own result, report and latency logs under --out (own run id), then"
-                + " OUT/compare-<scenario>-<A>-vs-<B>.json holds the table.",
+                + " OUT/compare-<scenario>-<A>-vs-<B>.json holds the table and .html the table and both sides on"
+                + " the same charts (latency by percentile on log scales, rates over time).",
                 "The progress shows which side runs (compare 1/2 A) and the time left for the whole comparison."})
 final class CompareCommand implements Callable<Integer> {
 
@@ -100,6 +102,12 @@ final class CompareCommand implements Callable<Integer> {
         Files.createDirectories(load.outDir);
         Files.writeString(summary, ResultFiles.toJson(new CompareSummary(results.get(0).scenario(), a, b, rows)));
         io.out().println("comparison: " + summary);
+        if (!load.noHtml) {
+            Path page = ScenarioRun.html(summary);
+            Files.writeString(page, CompareReport.render(results.get(0), results.get(1), a, b,
+                    CompareRun.reportRows(rows)));
+            io.out().println("comparison report: " + page);
+        }
         return 0;
     }
 

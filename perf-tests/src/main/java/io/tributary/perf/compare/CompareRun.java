@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
+import io.tributary.perf.report.CompareReport;
 import io.tributary.perf.report.RunResult;
 
 /**
@@ -60,10 +61,19 @@ public final class CompareRun {
                 "better");
         for (Row row : rows) {
             out.printf(Locale.ROOT, "%-36s %14s %14s %10s  %s%n", row.measure(), num(row.a()), num(row.b()),
-                    Double.isNaN(row.ratio()) ? "n/a" : Double.isInfinite(row.ratio()) ? "inf"
-                            : String.format(Locale.ROOT, "%.2f", row.ratio()),
-                    row.better());
+                    ratio(row), row.better());
         }
+    }
+
+    /** The rows as the HTML report shows them, figures formatted as {@link #print} prints them. */
+    public static List<CompareReport.Row> reportRows(List<Row> rows) {
+        return rows.stream().map(r -> new CompareReport.Row(r.measure(), r.better(), num(r.a()), num(r.b()),
+                ratio(r))).toList();
+    }
+
+    private static String ratio(Row row) {
+        return Double.isNaN(row.ratio()) ? "n/a" : Double.isInfinite(row.ratio()) ? "inf"
+                : String.format(Locale.ROOT, "%.2f", row.ratio());
     }
 
     private static void add(List<Row> rows, String name, String better, RunResult a, RunResult b,

@@ -44,6 +44,29 @@ public final class HistogramCodec {
                 ms(micros.getValueAtPercentile(99)), ms(micros.getValueAtPercentile(99.9)), ms(micros.getMaxValue()));
     }
 
+    /**
+     * The latency at percentiles spread evenly over "nines" (x = log10(1 / (1 - percentile/100)): 0 is the minimum, 1
+     * the 90th, 2 the 99th...), up to the rarest percentile the count can tell (one in {@code count}, at most six
+     * nines), in milliseconds of at least 1 µs (so a log scale can show them): {@code [x[], y[]]}, empty when nothing
+     * was recorded.
+     */
+    public static double[][] spectrum(Histogram micros) {
+        long count = micros.getTotalCount();
+        if (count == 0) {
+            return new double[][] {new double[0], new double[0]};
+        }
+        double top = Math.min(6, Math.log10((double) count));
+        int steps = Math.max(1, (int) Math.ceil(top / 0.05));
+        double[] x = new double[steps + 1];
+        double[] y = new double[steps + 1];
+        for (int i = 0; i <= steps; i++) {
+            x[i] = top * i / steps;
+            double percentile = 100 * (1 - Math.pow(10, -x[i]));
+            y[i] = Math.max(0.001, ms(micros.getValueAtPercentile(percentile)));
+        }
+        return new double[][] {x, y};
+    }
+
     private static double ms(long micros) {
         return micros / 1000.0;
     }

@@ -1,5 +1,6 @@
 package io.tributary.perf.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,7 +11,7 @@ import io.tributary.perf.measure.TimeSample;
 /** Renders a {@link RunResult} as one self-contained HTML page: summary tables and inline SVG charts. */
 public final class HtmlReport {
 
-    private static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:"
+    static final String STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:"
             + "980px}table{border-collapse:collapse;margin:8px 0 18px}td,th{border:1px solid #ccc;padding:3px 9px;"
             + "text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
             + ".chart{display:block;margin:10px 0 22px}.t{font:bold 13px sans-serif}.a{font:11px sans-serif;"
@@ -55,6 +56,11 @@ public final class HtmlReport {
                 series("acknowledged", "#ff7f0e", t, TimeSample::ackedRate))));
         html.append(SvgChart.bars("End-to-end latency percentiles (measured window)", "ms",
                 new String[] {"p50", "p90", "p99", "p99.9", "max"}, values(r.endToEnd()), "#2ca02c"));
+        List<SvgChart.Series> spectra = new ArrayList<>();
+        LatencySpectra.of(r, LatencySpectra.Kind.END_TO_END, "end to end", "#2ca02c").ifPresent(spectra::add);
+        LatencySpectra.of(r, LatencySpectra.Kind.PUBLISH_ACK, "publish → ack", "#ff7f0e").ifPresent(spectra::add);
+        LatencySpectra.of(r, LatencySpectra.Kind.CONNECT, "connect", "#9467bd").ifPresent(spectra::add);
+        html.append(LatencySpectra.chart("Latency by percentile (both axes logarithmic)", spectra));
         html.append(SvgChart.lines("End-to-end latency per second", "seconds", "ms", List.of(
                 series("p50", "#2ca02c", t, TimeSample::p50Millis),
                 series("p99", "#d62728", t, TimeSample::p99Millis))));
@@ -110,7 +116,7 @@ public final class HtmlReport {
         return new double[] {p.p50(), p.p90(), p.p99(), p.p999(), p.max()};
     }
 
-    private static SvgChart.Series series(String name, String color, List<TimeSample> samples,
+    static SvgChart.Series series(String name, String color, List<TimeSample> samples,
                                           ToDoubleFunction<TimeSample> value) {
         double[] x = new double[samples.size()];
         double[] y = new double[samples.size()];

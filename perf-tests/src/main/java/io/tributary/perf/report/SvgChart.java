@@ -76,6 +76,77 @@ final class SvgChart {
         return svg.append("</svg>").toString();
     }
 
+    /**
+     * Latency by percentile with both axes logarithmic, as HdrHistogram plots it: x in "nines" ({@code 90 %},
+     * {@code 99 %}, {@code 99.9 %}: each tick ten times rarer), y in powers of ten, so the median and the tail of
+     * several runs are readable on one chart. Each series' x are nines ({@link HistogramCodec#spectrum}), y > 0.
+     */
+    static String percentiles(String title, String unit, List<Series> series) {
+        double nines = 2;
+        double low = Double.MAX_VALUE;
+        double high = 0;
+        for (Series s : series) {
+            for (int i = 0; i < s.x().length; i++) {
+                nines = Math.max(nines, Math.ceil(s.x()[i] - 1e-9));
+                low = Math.min(low, s.y()[i]);
+                high = Math.max(high, s.y()[i]);
+            }
+        }
+        int minPower = high == 0 ? 0 : (int) Math.floor(Math.log10(low));
+        int maxPower = high == 0 ? 1 : Math.max(minPower + 1, (int) Math.ceil(Math.log10(high)));
+        StringBuilder svg = open(title);
+        int bottom = HEIGHT - BOTTOM;
+        svg.append(String.format(Locale.ROOT,
+                "<line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/><line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/>",
+                LEFT, TOP, LEFT, bottom, LEFT, bottom, WIDTH - RIGHT, bottom));
+        for (int power = minPower; power <= maxPower; power++) {
+            double y = logY(Math.pow(10, power), minPower, maxPower);
+            svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
+                    + "<text x='%d' y='%.1f' class='a' text-anchor='end'>%s</text>", LEFT, y, WIDTH - RIGHT, y,
+                    LEFT - 6, y + 4, format(Math.pow(10, power))));
+        }
+        for (int n = 0; n <= nines; n++) {
+            double x = px(n, nines);
+            svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' class='g'/>"
+                    + "<text x='%.1f' y='%d' class='a' text-anchor='middle'>%s</text>", x, TOP, x, bottom, x,
+                    bottom + 16, ninesLabel(n)));
+        }
+        svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' class='a' text-anchor='middle'>percentile"
+                + " (log scale)</text>", (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 6));
+        svg.append(String.format(Locale.ROOT,
+                "<text x='14' y='%d' class='a' text-anchor='middle' transform='rotate(-90 14 %d)'>%s (log)</text>",
+                (TOP + bottom) / 2, (TOP + bottom) / 2, Html.escape(unit)));
+        int legendX = LEFT;
+        for (Series s : series) {
+            svg.append(String.format(Locale.ROOT,
+                    "<rect x='%d' y='%d' width='12' height='4' fill='%s'/><text x='%d' y='%d' class='l'>%s</text>",
+                    legendX, TOP - 12, s.color(), legendX + 16, TOP - 8, Html.escape(s.name())));
+            legendX += 30 + s.name().length() * 7;
+            StringBuilder points = new StringBuilder();
+            for (int i = 0; i < s.x().length; i++) {
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px(s.x()[i], nines),
+                        logY(s.y()[i], minPower, maxPower)));
+            }
+            flush(svg, points, s.color());
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    /** 0 → "0%", 1 → "90%", 2 → "99%", 3 → "99.9%" ... */
+    static String ninesLabel(int nines) {
+        return switch (nines) {
+            case 0 -> "0%";
+            case 1 -> "90%";
+            case 2 -> "99%";
+            default -> "99." + "9".repeat(nines - 2) + "%";
+        };
+    }
+
+    private static double logY(double value, int minPower, int maxPower) {
+        double share = (Math.log10(value) - minPower) / (maxPower - minPower);
+        return HEIGHT - BOTTOM - Math.max(0, Math.min(1, share)) * (HEIGHT - BOTTOM - TOP);
+    }
+
     private static StringBuilder open(String title) {
         return new StringBuilder(String.format(Locale.ROOT,
                 "<svg width='%d' height='%d' class='chart'>"
@@ -135,6 +206,9 @@ final class SvgChart {
     }
 
     static String format(double v) {
+        if (v > 0 && v < 0.01) {
+            return String.format(Locale.ROOT, "%.3f", v);
+        }
         if (v >= 1_000_000) {
             return String.format(Locale.ROOT, "%.1fM", v / 1_000_000);
         }

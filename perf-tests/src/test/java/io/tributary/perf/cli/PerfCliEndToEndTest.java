@@ -111,10 +111,13 @@ class PerfCliEndToEndTest {
         Path scenario = Files.writeString(dir.resolve("cli.yaml"), SCENARIO);
 
         CliRun r = CliRun.of("compare", scenario.toString(), "--target", "a=" + target(), "--target",
-                "b=" + target(), "--pause", "100ms", "--duration", "1s", "--no-html", "--out",
-                dir.resolve("results").toString());
+                "b=" + target(), "--pause", "100ms", "--duration", "1s", "--out", dir.resolve("results").toString());
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        // Without --no-html: one page with both sides on the same charts.
+        assertThat(r.out()).contains("comparison report: ");
+        assertThat(Files.readString(dir.resolve("results/compare-cli-a-vs-b.html")))
+                .contains("cli: a vs b", "Latency by percentile", "Latency connect", ">a<", ">b<");
         // The first side's estimate includes the whole second side (about 8 s): never under 0:05 left.
         assertThat(r.out()).containsPattern("compare 1/2 a: \\[ *\\ds] measure +\\d+% 0:(0[5-9]|[1-9]\\d) left")
                 .containsPattern("compare 2/2 b: \\[ *\\ds] measure +\\d+% 0:0[0-4] left");
