@@ -235,13 +235,7 @@ class ReplayTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes cutIn = cut.publishes(MqttGlobalPublishFilter.ALL);
                 Mqtt5BlockingClient.Mqtt5Publishes lastIn = last.publishes(MqttGlobalPublishFilter.ALL)) {
             cut.subscribe(replay(topic, "replay-from", before.toString()));
-            List<Mqtt5Publish> history = new ArrayList<>();
-            for (int i = 0; i < 1000; i++) {
-                Optional<Mqtt5Publish> p = cutIn.receive(30, TimeUnit.SECONDS);
-                assertThat(p).as("replayed message %d of 1000", i + 1).isPresent();
-                history.add(p.get());
-            }
-            assertThat(cutIn.receive(1, TimeUnit.SECONDS)).as("no more than the limit").isEmpty();
+            List<Mqtt5Publish> history = receiveAll(cutIn, 1000); // and no more than the limit
             assertThat(new String(history.get(0).getPayloadAsBytes(), StandardCharsets.UTF_8))
                     .as("the newest 1000 of 1003").isEqualTo("3");
             assertThat(new String(history.get(999).getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("1002");

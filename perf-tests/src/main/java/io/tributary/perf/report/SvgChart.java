@@ -34,10 +34,7 @@ final class SvgChart {
         axes(svg, xMax, yMax, xLabel, yLabel);
         int legendX = LEFT;
         for (Series s : series) {
-            svg.append(String.format(Locale.ROOT,
-                    "<rect x='%d' y='%d' width='12' height='4' fill='%s'/><text x='%d' y='%d' class='l'>%s</text>",
-                    legendX, TOP - 12, s.color(), legendX + 16, TOP - 8, Html.escape(s.name())));
-            legendX += 30 + s.name().length() * 7;
+            legendX = legend(svg, s, legendX);
             StringBuilder points = new StringBuilder();
             for (int i = 0; i < s.x().length; i++) {
                 if (s.y()[i] < 0) {
@@ -96,9 +93,7 @@ final class SvgChart {
         int maxPower = high == 0 ? 1 : Math.max(minPower + 1, (int) Math.ceil(Math.log10(high)));
         StringBuilder svg = open(title);
         int bottom = HEIGHT - BOTTOM;
-        svg.append(String.format(Locale.ROOT,
-                "<line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/><line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/>",
-                LEFT, TOP, LEFT, bottom, LEFT, bottom, WIDTH - RIGHT, bottom));
+        axisLines(svg);
         for (int power = minPower; power <= maxPower; power++) {
             double y = logY(Math.pow(10, power), minPower, maxPower);
             svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
@@ -118,10 +113,7 @@ final class SvgChart {
                 (TOP + bottom) / 2, (TOP + bottom) / 2, Html.escape(unit)));
         int legendX = LEFT;
         for (Series s : series) {
-            svg.append(String.format(Locale.ROOT,
-                    "<rect x='%d' y='%d' width='12' height='4' fill='%s'/><text x='%d' y='%d' class='l'>%s</text>",
-                    legendX, TOP - 12, s.color(), legendX + 16, TOP - 8, Html.escape(s.name())));
-            legendX += 30 + s.name().length() * 7;
+            legendX = legend(svg, s, legendX);
             StringBuilder points = new StringBuilder();
             for (int i = 0; i < s.x().length; i++) {
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px(s.x()[i], nines),
@@ -147,6 +139,21 @@ final class SvgChart {
         return HEIGHT - BOTTOM - Math.max(0, Math.min(1, share)) * (HEIGHT - BOTTOM - TOP);
     }
 
+    /** The series' legend entry at {@code x}; returns where the next one goes. */
+    private static int legend(StringBuilder svg, Series s, int x) {
+        svg.append(String.format(Locale.ROOT,
+                "<rect x='%d' y='%d' width='12' height='4' fill='%s'/><text x='%d' y='%d' class='l'>%s</text>",
+                x, TOP - 12, s.color(), x + 16, TOP - 8, Html.escape(s.name())));
+        return x + 30 + s.name().length() * 7;
+    }
+
+    private static void axisLines(StringBuilder svg) {
+        int bottom = HEIGHT - BOTTOM;
+        svg.append(String.format(Locale.ROOT,
+                "<line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/><line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/>",
+                LEFT, TOP, LEFT, bottom, LEFT, bottom, WIDTH - RIGHT, bottom));
+    }
+
     private static StringBuilder open(String title) {
         return new StringBuilder(String.format(Locale.ROOT,
                 "<svg width='%d' height='%d' class='chart'>"
@@ -155,9 +162,7 @@ final class SvgChart {
 
     private static void axes(StringBuilder svg, double xMax, double yMax, String xLabel, String yLabel) {
         int bottom = HEIGHT - BOTTOM;
-        svg.append(String.format(Locale.ROOT,
-                "<line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/><line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/>",
-                LEFT, TOP, LEFT, bottom, LEFT, bottom, WIDTH - RIGHT, bottom));
+        axisLines(svg);
         for (int i = 0; i <= 4; i++) {
             double value = yMax * i / 4;
             double y = py(value, yMax);
