@@ -24,12 +24,10 @@ final class LuaScript {
     static final LuaScript RECORD_INBOUND_QOS2 = load("record-inbound-qos2.lua");
     static final LuaScript STATS = load("stats.lua");
 
-    private final String name;
     private final byte[] body;
     private final String digest;
 
-    private LuaScript(String name, byte[] body) {
-        this.name = name;
+    private LuaScript(byte[] body) {
         this.body = body;
         this.digest = digest(body);
     }
@@ -39,7 +37,7 @@ final class LuaScript {
             if (in == null) {
                 throw new IllegalStateException("missing script " + resource);
             }
-            return new LuaScript(resource, in.readAllBytes());
+            return new LuaScript(in.readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -49,20 +47,13 @@ final class LuaScript {
      * Runs the script. Sending the body late, after NOSCRIPT, is safe: a script is one call, whole or not at all.
      * Throws what sending throws (a connection not there yet); a failed answer fails the future.
      */
-    <K, V, T> CompletableFuture<T> run(RedisScriptingAsyncCommands<K, V> redis, ScriptOutputType type, K[] keys,
+    @SafeVarargs
+    final <K, V, T> CompletableFuture<T> run(RedisScriptingAsyncCommands<K, V> redis, ScriptOutputType type, K[] keys,
             V... args) {
         return redis.<T>evalsha(digest, type, keys, args).toCompletableFuture()
                 .exceptionallyCompose(e -> isNoScript(e)
                         ? redis.<T>eval(body, type, keys, args).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
-    }
-
-    String name() {
-        return name;
-    }
-
-    String digest() {
-        return digest;
     }
 
     /** The SHA-1 Redis names a script by, in lower-case hex. */
