@@ -40,7 +40,10 @@ public interface QueueReader {
     /** The client acknowledged the messages at {@code seqs}: they leave the queue in one command. */
     CompletableFuture<Long> removeAll(String clientId, List<Long> seqs);
 
-    /** PUBREC of the QoS 2 message at {@code seq}, sent with {@code packetId}: it leaves the queue, its id awaits PUBCOMP. */
+    /**
+     * PUBREC of the QoS 2 message at {@code seq}, sent with {@code packetId}: it leaves the queue, its packet id
+     * awaits PUBCOMP.
+     */
     CompletableFuture<Object> released(String clientId, long seq, int packetId);
 
     /** PUBCOMP for {@code packetId}: the QoS 2 exchange is over. */

@@ -284,7 +284,7 @@ public class TransportConfiguration {
                 "tributary-transport"), ByteArrayCodec.INSTANCE, registry);
     }
 
-    /** Reads the session queues and keeps the inbound QoS 2 ids ({@link io.tributary.sessionqueue.InboundQos2Store}). */
+    /** Reads the session queues, keeps the inbound QoS 2 ids ({@link io.tributary.sessionqueue.InboundQos2Store}). */
     @Bean
     RedisQueueReader sessionQueueStore(ManagedRedisConnection<byte[], byte[]> sessionQueueRedis) {
         return new RedisQueueReader(sessionQueueRedis);
