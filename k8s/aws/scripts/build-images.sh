@@ -16,7 +16,7 @@ if [[ -n ${BASE_IMAGE:-} ]]; then
 else
   "$REPO_ROOT/deploy/images/build-base-image.sh"
 fi
-./mvnw -B -q -DskipTests -pl common,kafka-support install
+./mvnw -B -q -DskipTests -pl common,kafka-support,dev-stack,redis-support,session-queue install
 ./mvnw -B -q -DskipTests -pl transport-service,routing-service,session-service,perf-tests package
 
 # Jib takes ECR credentials from the docker-credential-ecr-login helper where installed, else from a token.

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.tributary.common.queue.SessionQueueKeys;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.sys.ClusterStats;
+import io.tributary.sessionqueue.SessionQueueKeys;
 
 /**
  * The cluster-wide $SYS figures read from PostgreSQL, the once-per-interval claim shared by all instances, and the

@@ -16,10 +16,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.redis.ManagedRedisConnection;
+import io.tributary.redis.RedisClientFactory;
+import io.tributary.redis.RedisSettings;
+import io.tributary.sessionqueue.RedisQueueReader;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connect.ConnectHandler;
@@ -59,7 +64,6 @@ import io.tributary.transport.replay.ReplayProperties;
 import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
-import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.sys.SysProperties;
 import io.tributary.transport.sys.SysStatsPublisher;
@@ -273,14 +277,22 @@ public class TransportConfiguration {
         return client;
     }
 
+    /** The node's one Redis connection (session queues, inbound QoS 2 ids); closed after everything using it. */
     @Bean(destroyMethod = "close")
-    SessionQueueStore sessionQueueStore(TransportProperties properties, MeterRegistry registry) {
-        return new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(), registry);
+    ManagedRedisConnection<byte[], byte[]> sessionQueueRedis(TransportProperties properties, MeterRegistry registry) {
+        return RedisClientFactory.open(RedisSettings.of(properties.redis().url(), properties.redis().commandTimeout(),
+                "tributary-transport"), ByteArrayCodec.INSTANCE, registry);
+    }
+
+    /** Reads the session queues, keeps the inbound QoS 2 ids ({@link io.tributary.sessionqueue.InboundQos2Store}). */
+    @Bean
+    RedisQueueReader sessionQueueStore(ManagedRedisConnection<byte[], byte[]> sessionQueueRedis) {
+        return new RedisQueueReader(sessionQueueRedis);
     }
 
     @Bean
     OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics,
-            Disconnector disconnector, SessionQueueStore sessionQueueStore) {
+            Disconnector disconnector, RedisQueueReader sessionQueueStore) {
         TransportProperties.Mqtt mqtt = properties.mqtt();
         return new OutboundDelivery(metrics, disconnector, new OutboundDelivery.Limits(mqtt.maxInflight(),
                 mqtt.maxQueuedPerConnection(), mqtt.maxOutboundBytesPerConnection().toBytes(),
@@ -288,7 +300,7 @@ public class TransportConfiguration {
     }
 
     @Bean
-    SessionQueueReader sessionQueueReader(SessionQueueStore sessionQueueStore, LocalSubscriptions subscriptions,
+    SessionQueueReader sessionQueueReader(RedisQueueReader sessionQueueStore, LocalSubscriptions subscriptions,
             OutboundDelivery delivery, TransportMetrics metrics, ConnectionRegistry registry) {
         return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry);
     }
@@ -353,7 +365,7 @@ public class TransportConfiguration {
     MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
             ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
             Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, SessionQueueStore sessionQueueStore,
+            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, RedisQueueReader sessionQueueStore,
             ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain,
             MappingRules mappingRules, MappingRuleFollower mappingRuleFollower, TraceProperties trace,
             Qos2Beans qos2, Replays replays) throws Exception {

@@ -13,6 +13,7 @@ import io.tributary.common.subscription.SharedTargets;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.sessionqueue.SessionQueueing;
 
 /**
  * Decides where a publish goes.
@@ -25,6 +26,7 @@ import io.tributary.routing.index.SubscriptionIndex;
  *       they are offline.</li>
  *   <li>Every matching share group ({@code $share/g/f}) gets the message once: the {@link SharedMemberChooser} picks
  *       one online member; only when none is online is an offline persistent member picked, whose queue keeps it.</li>
+ *   <li>Which of these go through a queue is {@link SessionQueueing#viaQueue}, the one place that decides it.</li>
  * </ul>
  */
 public final class DeliveryPlanner {
@@ -88,7 +90,7 @@ public final class DeliveryPlanner {
             if (chosen == null) {
                 continue;
             }
-            if (chosen.persistent() && Math.min(publishQos, chosen.qos()) > 0) {
+            if (chosen.persistent() && SessionQueueing.viaQueue(publishQos, chosen.qos())) {
                 PersistentMatch match = persistent.computeIfAbsent(chosen.clientId(),
                         c -> new PersistentMatch(chosen.nodeId(), 0));
                 match.maxQos = Math.max(match.maxQos, chosen.qos());
@@ -104,7 +106,7 @@ public final class DeliveryPlanner {
         List<DeliveryPlan.QueueTarget> queued = new ArrayList<>(persistent.size());
         for (Map.Entry<String, PersistentMatch> entry : persistent.entrySet()) {
             PersistentMatch match = entry.getValue();
-            boolean viaQueue = Math.min(publishQos, match.maxQos) > 0;
+            boolean viaQueue = SessionQueueing.viaQueue(publishQos, match.maxQos);
             if (viaQueue) {
                 queued.add(new DeliveryPlan.QueueTarget(entry.getKey(), match.nodeId, match.sharedFilters.toString()));
             }

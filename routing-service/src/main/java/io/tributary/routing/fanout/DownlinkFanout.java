@@ -27,12 +27,12 @@ import org.apache.kafka.common.header.Headers;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.queue.EntryHeaders;
 import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.routing.metrics.RoutingMetrics;
 import io.tributary.routing.queue.BatchAppends;
-import io.tributary.routing.queue.SessionQueueAppender;
+import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueAppender;
 
 /**
  * Routes a batch of publish records. First the messages for persistent sessions are appended to their session
@@ -58,12 +58,12 @@ public final class DownlinkFanout {
     private final DownlinkTopicCache downlinkTopics;
     private final RoutingMetrics metrics;
     private final Duration produceTimeout;
-    private final SessionQueueAppender queues;
+    private final QueueAppender queues;
     private final Duration queueTimeout;
     private final BooleanSupplier running;
 
     public DownlinkFanout(Producer<byte[], byte[]> producer, DeliveryPlanner planner, DownlinkTopicCache downlinkTopics,
-            RoutingMetrics metrics, Duration produceTimeout, SessionQueueAppender queues, Duration queueTimeout,
+            RoutingMetrics metrics, Duration produceTimeout, QueueAppender queues, Duration queueTimeout,
             BooleanSupplier running) {
         this.producer = producer;
         this.queues = queues;
@@ -176,7 +176,7 @@ public final class DownlinkFanout {
         Map<String, Map<String, Long>> byNode = new HashMap<>();
         for (int i = 0; i < r.appends.size(); i++) {
             DeliveryPlan.QueueTarget target = r.plan.queued().get(i);
-            SessionQueueAppender.Appended appended = r.appends.get(i).result();
+            QueueAppender.Appended appended = r.appends.get(i).result();
             switch (appended.status()) {
                 case APPENDED -> metrics.queued(appended.dropped());
                 case REPLAYED -> metrics.queueReplaySkipped();

@@ -20,11 +20,11 @@ import io.tributary.routing.fanout.DeliveryPlanner;
 import io.tributary.routing.fanout.DownlinkFanout;
 import io.tributary.routing.fanout.DownlinkTopicCache;
 import io.tributary.routing.fanout.SharedMemberChooser;
-import io.tributary.routing.queue.SessionQueueAppender;
-import io.tributary.routing.queue.SessionQueueProperties;
 import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.queue.SessionQueueProperties;
+import io.tributary.sessionqueue.QueueAppender;
 
 /**
  * The routing thread. Started and stopped with the application context: it makes sure the shared topics exist,
@@ -52,7 +52,7 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
 
     public RoutingLoop(Admin admin, Producer<byte[], byte[]> producer, FeedConsumers consumers, SubscriptionIndex index,
             RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka, RoutingProperties routing,
-            SessionQueueAppender queues, SessionQueueProperties queueProperties) {
+            QueueAppender queues, SessionQueueProperties queueProperties) {
         super("routing-loop", false, new Backoff(routing.retryBackoffMin(), routing.retryBackoffMax()), STOP_JOIN);
         this.admin = admin;
         this.layout = kafka.topicLayout();

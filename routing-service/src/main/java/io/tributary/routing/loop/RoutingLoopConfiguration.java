@@ -7,13 +7,19 @@ import org.apache.kafka.clients.producer.Producer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.redis.ManagedRedisConnection;
+import io.tributary.redis.RedisClientFactory;
+import io.tributary.redis.RedisSettings;
 import io.tributary.routing.config.KafkaSettings;
 import io.tributary.routing.config.RoutingProperties;
 import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
-import io.tributary.routing.queue.SessionQueueAppender;
 import io.tributary.routing.queue.SessionQueueProperties;
+import io.tributary.sessionqueue.QueueAppender;
+import io.tributary.sessionqueue.RedisQueueAppender;
 
 /** Wires the routing loop and the state it shares with metrics and health. */
 @Configuration(proxyBeanMethods = false)
@@ -33,15 +39,22 @@ public class RoutingLoopConfiguration {
     @Bean
     public RoutingLoop routingLoop(Admin admin, Producer<byte[], byte[]> downlinkProducer, FeedConsumers consumers,
             SubscriptionIndex index, RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka,
-            RoutingProperties routing, SessionQueueAppender queues, SessionQueueProperties queueProperties) {
+            RoutingProperties routing, QueueAppender queues, SessionQueueProperties queueProperties) {
         return new RoutingLoop(admin, downlinkProducer, consumers, index, metrics, status, kafka, routing, queues,
                 queueProperties);
     }
 
     /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */
     @Bean(destroyMethod = "close")
-    public SessionQueueAppender sessionQueueAppender(SessionQueueProperties properties,
-            io.micrometer.core.instrument.MeterRegistry meters) {
-        return new SessionQueueAppender(properties, meters);
+    public ManagedRedisConnection<byte[], byte[]> sessionQueueRedis(SessionQueueProperties properties,
+            MeterRegistry meters) {
+        return RedisClientFactory.open(RedisSettings.of(properties.redisUrl(), properties.commandTimeout(),
+                "tributary-routing"), ByteArrayCodec.INSTANCE, meters);
+    }
+
+    @Bean
+    public QueueAppender sessionQueueAppender(ManagedRedisConnection<byte[], byte[]> sessionQueueRedis,
+            SessionQueueProperties properties) {
+        return new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy());
     }
 }

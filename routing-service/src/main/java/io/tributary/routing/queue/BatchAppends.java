@@ -8,9 +8,11 @@ import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import io.tributary.sessionqueue.QueueAppender;
+
 /**
  * The session queue appends of one batch of publishes, gathered per queue and publish partition and sent as one
- * {@link SessionQueueAppender#appendAll} each: fewer Redis calls when a client gets several messages of a batch, and
+ * {@link QueueAppender#appendAll} each: fewer Redis calls when a client gets several messages of a batch, and
  * each queue's share of the batch appended all or nothing.
  *
  * <p>Used by the routing loop thread for one batch: {@link #add} in offset order per partition, then {@link #send}
@@ -22,8 +24,8 @@ public final class BatchAppends {
     }
 
     private static final class Group {
-        final List<SessionQueueAppender.Message> messages = new ArrayList<>(2);
-        CompletableFuture<List<SessionQueueAppender.Appended>> outcome;
+        final List<QueueAppender.Message> messages = new ArrayList<>(2);
+        CompletableFuture<List<QueueAppender.Appended>> outcome;
     }
 
     /** Where one append's outcome will be. */
@@ -37,15 +39,15 @@ public final class BatchAppends {
         }
 
         /** The outcome; only after the future of {@link #send} completed normally. */
-        public SessionQueueAppender.Appended result() {
+        public QueueAppender.Appended result() {
             return group.outcome.join().get(index);
         }
     }
 
-    private final SessionQueueAppender appender;
+    private final QueueAppender appender;
     private final Map<QueueAndPartition, Group> groups = new LinkedHashMap<>();
 
-    public BatchAppends(SessionQueueAppender appender) {
+    public BatchAppends(QueueAppender appender) {
         this.appender = appender;
     }
 
@@ -53,7 +55,7 @@ public final class BatchAppends {
     public Ref add(String clientId, ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders,
             String sharedFilters) {
         Group group = groups.computeIfAbsent(new QueueAndPartition(clientId, publish.partition()), k -> new Group());
-        group.messages.add(new SessionQueueAppender.Message(publish, encodedHeaders, sharedFilters));
+        group.messages.add(new QueueAppender.Message(publish, encodedHeaders, sharedFilters));
         return new Ref(group, group.messages.size() - 1);
     }
 

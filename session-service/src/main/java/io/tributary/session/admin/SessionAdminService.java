@@ -12,12 +12,12 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
-import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.web.ApiException;
+import io.tributary.sessionqueue.QueueAdmin;
 
 /** Operator views and actions on sessions. */
 @Service
@@ -30,10 +30,10 @@ public class SessionAdminService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
-    private final SessionQueues queues;
+    private final QueueAdmin queues;
 
     public SessionAdminService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionQueues queues) {
+            RecordSender sender, PresenceStore presence, QueueAdmin queues) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -60,7 +60,7 @@ public class SessionAdminService {
         SessionView session = SessionView.of(require(clientId));
         try {
             Presence p = presence.get(clientId).orElse(null);
-            return new SessionDetails(session, p, null, queues.stats(clientId));
+            return new SessionDetails(session, p, null, SessionQueueStats.of(queues.stats(clientId)));
         } catch (RuntimeException e) {
             return new SessionDetails(session, null, "Redis unavailable: " + e.getMessage(), null);
         }

@@ -3,7 +3,6 @@ package io.tributary.session.admin;
 import org.jspecify.annotations.Nullable;
 
 import io.tributary.session.presence.Presence;
-import io.tributary.session.queue.SessionQueues;
 
 /**
  * One session with its presence and its session queue in Redis.
@@ -13,5 +12,5 @@ import io.tributary.session.queue.SessionQueues;
  *                      was full, last sequence; null when Redis could not be asked
  */
 public record SessionDetails(SessionView session, @Nullable Presence presence, @Nullable String presenceError,
-        SessionQueues.@Nullable Stats queue) {
+        @Nullable SessionQueueStats queue) {
 }

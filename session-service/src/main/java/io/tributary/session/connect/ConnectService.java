@@ -22,9 +22,9 @@ import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
-import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
+import io.tributary.sessionqueue.QueueAdmin;
 
 /**
  * Clients that passed CONNECT on transport nodes, taken a batch at a time in one transaction. Under the sessions' row
@@ -45,14 +45,14 @@ public class ConnectService {
     private final SessionResumption resumption;
     private final RecordSender sender;
     private final PresenceStore presence;
-    private final SessionQueues queues;
+    private final QueueAdmin queues;
     private final SessionMetrics metrics;
     private final Clock clock;
     private final CredentialStore credentials;
     private final BlockListService blockList;
 
     public ConnectService(SessionStore sessions, SessionResumption resumption, RecordSender sender,
-            PresenceStore presence, SessionQueues queues, SessionMetrics metrics, Clock clock,
+            PresenceStore presence, QueueAdmin queues, SessionMetrics metrics, Clock clock,
             CredentialStore credentials, BlockListService blockList) {
         this.sessions = sessions;
         this.resumption = resumption;

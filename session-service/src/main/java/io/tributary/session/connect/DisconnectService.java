@@ -20,7 +20,6 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.PresenceStore;
-import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
@@ -28,6 +27,7 @@ import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
+import io.tributary.sessionqueue.QueueAdmin;
 
 /**
  * The connection of a given epoch ended. A stale epoch (the client connected again since) changes nothing. With
@@ -47,12 +47,12 @@ public class DisconnectService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
-    private final SessionQueues queues;
+    private final QueueAdmin queues;
     private final SessionMetrics metrics;
     private final Clock clock;
 
     public DisconnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
-            FeedTopics topics, RecordSender sender, PresenceStore presence, SessionQueues queues,
+            FeedTopics topics, RecordSender sender, PresenceStore presence, QueueAdmin queues,
             SessionMetrics metrics, Clock clock) {
         this.queues = queues;
         this.sessions = sessions;

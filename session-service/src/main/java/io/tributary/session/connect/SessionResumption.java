@@ -13,12 +13,10 @@ import org.springframework.stereotype.Component;
 
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
-import io.tributary.common.session.SessionQueueing;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.metrics.SessionMetrics;
-import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.store.SubscriptionStore;
@@ -26,6 +24,8 @@ import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.will.StoredWill;
 import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
+import io.tributary.sessionqueue.QueueAdmin;
+import io.tributary.sessionqueue.SessionQueueing;
 
 /**
  * What connecting does to the stored sessions of a batch of distinct clients whose rows are locked: discarded
@@ -46,10 +46,10 @@ class SessionResumption {
     private final SubscriptionStore subscriptions;
     private final WillStore wills;
     private final FeedTopics topics;
-    private final SessionQueues queues;
+    private final QueueAdmin queues;
     private final SessionMetrics metrics;
 
-    SessionResumption(SubscriptionStore subscriptions, WillStore wills, FeedTopics topics, SessionQueues queues,
+    SessionResumption(SubscriptionStore subscriptions, WillStore wills, FeedTopics topics, QueueAdmin queues,
             SessionMetrics metrics) {
         this.subscriptions = subscriptions;
         this.wills = wills;

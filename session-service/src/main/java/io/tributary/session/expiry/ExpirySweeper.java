@@ -19,9 +19,9 @@ import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.presence.PresenceStore;
-import io.tributary.session.queue.SessionQueues;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
+import io.tributary.sessionqueue.QueueAdmin;
 
 /**
  * Removes offline sessions whose expiry has passed, a small batch per transaction, found through the partial index
@@ -39,13 +39,13 @@ public class ExpirySweeper implements SchedulingConfigurer {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final PresenceStore presence;
-    private final SessionQueues queues;
+    private final QueueAdmin queues;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final SessionServiceProperties.Expiry settings;
 
     public ExpirySweeper(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, SessionQueues queues, TransactionTemplate transactions,
+            RecordSender sender, PresenceStore presence, QueueAdmin queues, TransactionTemplate transactions,
             Clock clock, SessionServiceProperties properties) {
         this.queues = queues;
         this.sessions = sessions;

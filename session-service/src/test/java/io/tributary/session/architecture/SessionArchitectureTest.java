@@ -1,11 +1,15 @@
 package io.tributary.session.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.resource.ClientResources;
 
 /**
  * The feature packages of session-service do not depend on each other in a circle (issue 19), as in transport-service.
@@ -17,4 +21,12 @@ class SessionArchitectureTest {
     @ArchTest
     static final ArchRule FEATURE_PACKAGES_ARE_FREE_OF_CYCLES =
             slices().matching("io.tributary.session.(*)..").should().beFreeOfCycles();
+
+    /**
+     * Every Redis connection comes from redis-support's RedisClientFactory, so the services agree on timeouts, on
+     * what happens while Redis is down and on how a connection is (re)made (issue 19).
+     */
+    @ArchTest
+    static final ArchRule REDIS_CLIENTS_COME_FROM_THE_FACTORY =
+            noClasses().should().dependOnClassesThat().belongToAnyOf(RedisClient.class, ClientResources.class);
 }

@@ -76,7 +76,7 @@ public final class ClientConnection {
 
     /**
      * @param queueBacked whether the session is served from its session queue: decided with
-     *                    {@link io.tributary.common.session.SessionQueueing#queueBacked}, as session-service does
+     *                    {@link io.tributary.sessionqueue.SessionQueueing#queueBacked}, as session-service does
      */
     public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
             int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,

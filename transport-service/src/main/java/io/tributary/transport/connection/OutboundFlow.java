@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.tributary.common.queue.SessionQueueKeys;
+import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.alias.OutboundTopicAliases;
 
 /**

@@ -19,6 +19,7 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.tributary.sessionqueue.QueueReader;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.InboundAcks;
@@ -27,7 +28,6 @@ import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionqueue.QueueDelivery;
-import io.tributary.transport.sessionqueue.SessionQueueStore;
 
 /**
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
@@ -60,7 +60,7 @@ public final class OutboundDelivery implements QueueDelivery {
     private final Disconnector disconnector;
     private final Limits limits;
     /** Null when the node serves no session queues (unit tests of the in-memory path). */
-    private final SessionQueueStore queueStore;
+    private final QueueReader queueStore;
     private Consumer<ClientConnection> slotFreed = connection -> { };
     private Consumer<ClientConnection> replayRoom = connection -> { };
     private LiveGate liveGate = (connection, message, partition, offset) -> false;
@@ -92,7 +92,7 @@ public final class OutboundDelivery implements QueueDelivery {
     }
 
     public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits,
-            SessionQueueStore queueStore) {
+            QueueReader queueStore) {
         this.metrics = metrics;
         this.disconnector = disconnector;
         this.limits = limits;

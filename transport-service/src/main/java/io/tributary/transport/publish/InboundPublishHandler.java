@@ -14,6 +14,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TraceContext;
+import io.tributary.sessionqueue.InboundQos2Store;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientConnection;

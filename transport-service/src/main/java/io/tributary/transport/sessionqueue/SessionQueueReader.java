@@ -10,8 +10,9 @@ import org.slf4j.LoggerFactory;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.queue.EntryHeaders;
-import io.tributary.common.queue.SessionQueueKeys;
+import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueReader;
+import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.OutboundMessage;
@@ -35,12 +36,12 @@ public final class SessionQueueReader {
     private static final long RETRY_MIN_MS = 200;
     private static final long RETRY_MAX_MS = 5_000;
 
-    private final SessionQueueStore store;
+    private final QueueReader store;
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
 
-    public SessionQueueReader(SessionQueueStore store, LocalSubscriptions subscriptions, QueueDelivery delivery,
+    public SessionQueueReader(QueueReader store, LocalSubscriptions subscriptions, QueueDelivery delivery,
             TransportMetrics metrics, ConnectionRegistry registry) {
         this.store = store;
         store.onReconnected(() -> {
@@ -170,9 +171,9 @@ public final class SessionQueueReader {
     }
 
     /** @return false when it stopped at a packet id still in use (reading resumes when a slot is freed) */
-    private boolean handOut(ClientConnection connection, SessionQueueStore.Fetched fetched) {
+    private boolean handOut(ClientConnection connection, QueueReader.Fetched fetched) {
         QueueCursor cursor = QueueCursor.of(connection);
-        for (SessionQueueStore.Entry entry : fetched.entries()) {
+        for (QueueReader.Entry entry : fetched.entries()) {
             int packetId = SessionQueueKeys.packetIdOf(entry.seq());
             if (connection.outbound().inFlight(packetId)) {
                 // An older message with the same packet id is still unacknowledged (the client holds back one ack
@@ -204,7 +205,7 @@ public final class SessionQueueReader {
     }
 
     /** The entry as this connection receives it; null when it must not be delivered (expired, unsubscribed). */
-    private OutboundMessage toMessage(ClientConnection connection, SessionQueueStore.Entry entry) {
+    private OutboundMessage toMessage(ClientConnection connection, QueueReader.Entry entry) {
         String topic = entry.text(SessionQueueKeys.FIELD_TOPIC);
         byte[] payload = entry.fields().get(SessionQueueKeys.FIELD_PAYLOAD);
         Headers headers;

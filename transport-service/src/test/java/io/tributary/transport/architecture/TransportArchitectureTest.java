@@ -8,6 +8,9 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.resource.ClientResources;
+
 /**
  * Package-by-feature only holds while features do not lean on each other in a circle: a cycle between two feature
  * packages means neither can be read, changed or moved without the other (issue 19). Production classes only.
@@ -27,4 +30,12 @@ class TransportArchitectureTest {
     static final ArchRule NO_FEATURE_DEPENDS_ON_THE_COMPOSITION_ROOT =
             noClasses().that().resideInAPackage("io.tributary.transport.*..")
                     .should().dependOnClassesThat().resideInAPackage("io.tributary.transport");
+
+    /**
+     * Every Redis connection comes from redis-support's RedisClientFactory, so the services agree on timeouts, on
+     * what happens while Redis is down and on how a connection is (re)made (issue 19).
+     */
+    @ArchTest
+    static final ArchRule REDIS_CLIENTS_COME_FROM_THE_FACTORY =
+            noClasses().should().dependOnClassesThat().belongToAnyOf(RedisClient.class, ClientResources.class);
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttConnAckMessage;
@@ -25,6 +26,10 @@ import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.TopicLayout;
+import io.tributary.redis.ManagedRedisConnection;
+import io.tributary.redis.RedisClientFactory;
+import io.tributary.redis.RedisSettings;
+import io.tributary.sessionqueue.RedisQueueReader;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
@@ -35,7 +40,6 @@ import io.tributary.transport.liveness.NodeRegistration;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
-import io.tributary.transport.sessionqueue.SessionQueueStore;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
 import tools.jackson.databind.json.JsonMapper;
@@ -69,7 +73,7 @@ class ConnectHandlerTest {
         }
     }
 
-    private SessionQueueStore queueStore;
+    private ManagedRedisConnection<byte[], byte[]> redis;
 
     @BeforeEach
     void setUp() {
@@ -95,8 +99,9 @@ class ConnectHandlerTest {
         SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
                 executor, JsonMapper.builder().build(), "test-token",
                 SessionServiceClient.Batching.DEFAULTS);
-        queueStore = new SessionQueueStore(properties.redis().url(), properties.redis().commandTimeout(),
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        redis = RedisClientFactory.open(RedisSettings.of(properties.redis().url(),
+                properties.redis().commandTimeout(), "test"), ByteArrayCodec.INSTANCE, new SimpleMeterRegistry());
+        RedisQueueReader queueStore = new RedisQueueReader(redis);
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();
         SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
@@ -113,7 +118,7 @@ class ConnectHandlerTest {
         availability.close();
         admin.close(Duration.ZERO);
         executor.shutdownNow();
-        queueStore.close();
+        redis.close();
     }
 
     private static MqttConnAckMessage awaitConnAck(EmbeddedChannel channel) throws InterruptedException {

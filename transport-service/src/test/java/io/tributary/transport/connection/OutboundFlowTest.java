@@ -9,7 +9,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
-import io.tributary.common.queue.SessionQueueKeys;
+import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.alias.OutboundTopicAliases;
 
 class OutboundFlowTest {

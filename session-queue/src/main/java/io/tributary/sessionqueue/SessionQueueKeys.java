@@ -1,10 +1,12 @@
-package io.tributary.common.queue;
+package io.tributary.sessionqueue;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a persistent session's queue lives in Redis, shared by its writer (routing-service), its reader
- * (transport-service) and its owner (session-service, which creates and deletes it with the session).
+ * Where a persistent session's queue lives in Redis, shared by its writer (routing-service, {@link QueueAppender}),
+ * its reader (transport-service, {@link QueueReader}) and its owner (session-service, {@link QueueAdmin}, which
+ * creates and deletes it with the session). Only this module touches these keys; its Lua scripts are next to it
+ * ({@link LuaScript}).
  *
  * <p>Per client id {@code c}, four keys with the hash tag {@code {c}}, so they share one Redis Cluster slot and the
  * scripts that touch several of them stay atomic:

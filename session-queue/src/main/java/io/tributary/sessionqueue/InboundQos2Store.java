@@ -1,4 +1,4 @@
-package io.tributary.transport.publish;
+package io.tributary.sessionqueue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +8,9 @@ import java.util.concurrent.CompletableFuture;
  * de-duplication MQTT 4.3.3 asks of the receiver outlives the connection: a client that reconnects (to any node) and
  * re-sends a PUBLISH it had got PUBREC for is acknowledged again without a second Kafka record, and its PUBREL is
  * answered with PUBCOMP. Every call is asynchronous; callers hop back to their event loop.
+ *
+ * <p>The ids live in the session's queue keys ({@link SessionQueueKeys#inboundQos2}): they are created, and deleted,
+ * with the queue.
  */
 public interface InboundQos2Store {
 

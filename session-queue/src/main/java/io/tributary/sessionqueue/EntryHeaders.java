@@ -1,4 +1,4 @@
-package io.tributary.common.queue;
+package io.tributary.sessionqueue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tributary.routing.queue;
+package io.tributary.sessionqueue;
 
 /** What happens when a message arrives for a session queue already holding its limit. Every drop is counted. */
 public enum QueueFullPolicy {

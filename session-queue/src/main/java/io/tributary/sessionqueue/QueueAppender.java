@@ -1,0 +1,59 @@
+package io.tributary.sessionqueue;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * What routing-service does to session queues: append publishes. Asynchronous; appends sent in a row reach Redis in
+ * that order, so the appends of one publish partition reach every queue in offset order.
+ *
+ * <p>Appends are idempotent per publish partition: a queue remembers the last offset it got from each, so a batch
+ * routed again after a failure (or by the next owner of the partition) appends nothing twice — QoS 2 stays exactly
+ * once. Nothing is appended when the session has no queue ({@link SessionQueueKeys#CREATED} missing: the session
+ * ended or is not persistent), so a late router cannot recreate the queue of a deleted session.
+ */
+public interface QueueAppender {
+
+    /** Outcome of one append. {@code seq} is where the message is; 0 when it is not in the queue. */
+    record Appended(Status status, long seq, long dropped) {
+    }
+
+    enum Status {
+        /** Appended at {@code seq}; {@code dropped} older messages made room. */
+        APPENDED,
+        /** Appended before (replayed batch); {@code seq} is the queue's last sequence, a safe wake-up hint. */
+        REPLAYED,
+        /** Refused: the queue was full and the policy drops the newest. */
+        REFUSED_FULL,
+        /** No queue: the session is gone or not persistent. */
+        NO_SESSION
+    }
+
+    /**
+     * One message for {@link #appendAll}.
+     *
+     * @param encodedHeaders the publish record's headers, {@link EntryHeaders#encode encoded} once per publish
+     * @param sharedFilters  the {@code $share/g/f} filters a share group chose this session for; empty when none
+     */
+    record Message(ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders, String sharedFilters) {
+    }
+
+    /**
+     * Appends {@code messages}, all from publish partition {@code partition} and in offset order, to the queue of
+     * {@code clientId} in one step: all or nothing, so the per-partition high-water offset that makes appends
+     * idempotent never runs ahead of an append that failed.
+     *
+     * @return one outcome per message, in order; a failed future when Redis did not answer (route the batch again)
+     */
+    CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages);
+
+    /** Appends one publish to the queue of {@code clientId}, encoding the record's headers itself. */
+    default CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
+            String sharedFilters) {
+        return appendAll(clientId, publish.partition(),
+                List.of(new Message(publish, EntryHeaders.encode(publish.headers()), sharedFilters)))
+                .thenApply(all -> all.get(0));
+    }
+}
