@@ -9,8 +9,7 @@ import io.tributary.perf.cli.PerfCli;
  */
 public final class PerfMain {
 
-    private PerfMain() {
-    }
+    private PerfMain() {}
 
     public static void main(String[] args) {
         int code = PerfCli.execute(Io.system(), args);

@@ -2,11 +2,10 @@ package io.tributary.perf;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-
 import io.moquette.broker.Server;
 import io.moquette.broker.config.FluentConfig;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real MQTT 3.1.1 broker for the end-to-end tests: Moquette, in this JVM, on an ephemeral port. Where it cannot
@@ -25,8 +24,14 @@ public final class MoquetteBroker {
     public static MoquetteBroker start(Path dataDir) throws InterruptedException {
         Server server = new Server();
         try {
-            new FluentConfig(server).host("127.0.0.1").port(0).dataPath(dataDir.toString()).disablePersistence()
-                    .allowAnonymous().disableTelemetry().startServer();
+            new FluentConfig(server)
+                    .host("127.0.0.1")
+                    .port(0)
+                    .dataPath(dataDir.toString())
+                    .disablePersistence()
+                    .allowAnonymous()
+                    .disableTelemetry()
+                    .startServer();
         } catch (Exception | LinkageError e) {
             System.err.println("Moquette could not start: " + e);
             assumeTrue(false, "Moquette could not start in this JVM (" + e + "): end-to-end test skipped");

@@ -1,14 +1,5 @@
 package io.tributary.redis;
 
-import java.net.SocketAddress;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
@@ -17,6 +8,13 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.tributary.common.retry.Backoff;
+import java.net.SocketAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A process's connection to Redis, made by {@link RedisClientFactory}, thread-safe; Lettuce pipelines what several
@@ -45,16 +43,18 @@ public final class ManagedRedisConnection<K, V> implements AutoCloseable {
     private final RedisCodec<K, V> codec;
     /** Null until the first connect succeeded; from then on Lettuce keeps it connected. */
     private volatile StatefulRedisConnection<K, V> connection;
+
     private final ScheduledExecutorService connector;
     private final Backoff retry;
     private final AtomicInteger connects = new AtomicInteger();
     /** Failed first-connect attempts, touched only by the constructor and then the connector thread. */
     private int connectFailures;
-    private volatile Runnable reconnected = () -> { };
+
+    private volatile Runnable reconnected = () -> {};
     private volatile boolean closed;
 
-    ManagedRedisConnection(RedisSettings settings, ClientResources resources, RedisClient client,
-            RedisCodec<K, V> codec) {
+    ManagedRedisConnection(
+            RedisSettings settings, ClientResources resources, RedisClient client, RedisCodec<K, V> codec) {
         this.settings = settings;
         this.resources = resources;
         this.client = client;
@@ -88,8 +88,11 @@ public final class ManagedRedisConnection<K, V> implements AutoCloseable {
             retry.reset();
         } catch (RuntimeException e) {
             if (connectFailures++ == 0) {
-                log.warn("Cannot connect to Redis ({}), retrying every {} ms: {}", settings.clientName(),
-                        settings.connectRetry().toMillis(), e.toString());
+                log.warn(
+                        "Cannot connect to Redis ({}), retrying every {} ms: {}",
+                        settings.clientName(),
+                        settings.connectRetry().toMillis(),
+                        e.toString());
             }
             if (!connector.isShutdown()) {
                 connector.schedule(this::connect, retry.next().toMillis(), TimeUnit.MILLISECONDS);

@@ -30,18 +30,17 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class RedisClientFactory {
 
-    private RedisClientFactory() {
-    }
+    private RedisClientFactory() {}
 
     /**
      * Opens one connection with {@code codec} (the caller owns it and closes it; it owns its client and resources).
      * Returns at once whether or not Redis answered (see {@link ManagedRedisConnection}).
      */
-    public static <K, V> ManagedRedisConnection<K, V> open(RedisSettings settings, RedisCodec<K, V> codec,
-            MeterRegistry meters) {
+    public static <K, V> ManagedRedisConnection<K, V> open(
+            RedisSettings settings, RedisCodec<K, V> codec, MeterRegistry meters) {
         ClientResources resources = ClientResources.builder()
-                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters,
-                        MicrometerOptions.builder().histogram(true).build()))
+                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(
+                        meters, MicrometerOptions.builder().histogram(true).build()))
                 .build();
         RedisClient client = RedisClient.create(resources, uri(settings));
         client.setOptions(options(settings));
@@ -58,7 +57,9 @@ public final class RedisClientFactory {
     static ClientOptions options(RedisSettings settings) {
         return ClientOptions.builder()
                 .autoReconnect(true)
-                .socketOptions(SocketOptions.builder().connectTimeout(settings.commandTimeout()).build())
+                .socketOptions(SocketOptions.builder()
+                        .connectTimeout(settings.commandTimeout())
+                        .build())
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
                 .build();

@@ -1,5 +1,7 @@
 package io.tributary.redis;
 
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -7,14 +9,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.lettuce.core.RedisCommandTimeoutException;
-import io.lettuce.core.RedisException;
-
 /** Waiting for asynchronous commands from a thread that may block (never a Netty event loop). */
 public final class RedisFutures {
 
-    private RedisFutures() {
-    }
+    private RedisFutures() {}
 
     /**
      * Waits for the answers of commands sent asynchronously (many in a row travel as one pipeline); the first

@@ -3,6 +3,10 @@ package io.tributary.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.codec.StringCodec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -10,13 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
-
-import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.codec.StringCodec;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tributary.devstack.redis.EmbeddedRedisServer;
 
 /** The factory's connection against a real Redis: named, measured, and the connect strategy every service uses. */
 class ManagedRedisConnectionTest {
@@ -29,7 +27,9 @@ class ManagedRedisConnectionTest {
         try (EmbeddedRedisServer redis = EmbeddedRedisServer.start(Files.createTempDirectory("redis-support"));
                 ManagedRedisConnection<String, String> redisConnection = RedisClientFactory.open(
                         RedisSettings.of(redis.url(), TIMEOUT, "tributary-test"), StringCodec.UTF8, meters)) {
-            assertThat(redisConnection.everConnected()).as("connected on the starting thread").isTrue();
+            assertThat(redisConnection.everConnected())
+                    .as("connected on the starting thread")
+                    .isTrue();
             assertThat(redisConnection.connection().sync().clientGetname()).isEqualTo("tributary-test");
             redisConnection.connection().sync().set("k", "v");
         }
@@ -41,14 +41,15 @@ class ManagedRedisConnectionTest {
     void starts_without_redis_fails_commands_at_once_and_connects_when_redis_comes() throws Exception {
         int port = freePort();
         Path dir = Files.createTempDirectory("redis-support-late");
-        RedisSettings settings = new RedisSettings("redis://127.0.0.1:" + port, TIMEOUT, Duration.ofMillis(200),
-                "tributary-late");
-        try (ManagedRedisConnection<String, String> redisConnection = RedisClientFactory.open(settings,
-                StringCodec.UTF8, new SimpleMeterRegistry())) {
+        RedisSettings settings =
+                new RedisSettings("redis://127.0.0.1:" + port, TIMEOUT, Duration.ofMillis(200), "tributary-late");
+        try (ManagedRedisConnection<String, String> redisConnection =
+                RedisClientFactory.open(settings, StringCodec.UTF8, new SimpleMeterRegistry())) {
             assertThat(redisConnection.everConnected()).isFalse();
             long start = System.nanoTime();
             assertThatThrownBy(redisConnection::connection).isInstanceOf(RedisConnectionException.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("never blocks the caller")
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("never blocks the caller")
                     .isLessThan(Duration.ofMillis(100));
             try (EmbeddedRedisServer redis = EmbeddedRedisServer.start(dir, port)) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -67,13 +68,16 @@ class ManagedRedisConnectionTest {
         int port = redis.port();
         CountDownLatch reconnected = new CountDownLatch(1);
         try (ManagedRedisConnection<String, String> redisConnection = RedisClientFactory.open(
-                RedisSettings.of(redis.url(), TIMEOUT, "tributary-restart"), StringCodec.UTF8,
+                RedisSettings.of(redis.url(), TIMEOUT, "tributary-restart"),
+                StringCodec.UTF8,
                 new SimpleMeterRegistry())) {
             redisConnection.onReconnected(reconnected::countDown);
             redisConnection.connection().sync().set("k", "v");
             redis.close();
             redis = EmbeddedRedisServer.start(dir, port);
-            assertThat(reconnected.await(30, TimeUnit.SECONDS)).as("Lettuce reconnected").isTrue();
+            assertThat(reconnected.await(30, TimeUnit.SECONDS))
+                    .as("Lettuce reconnected")
+                    .isTrue();
             assertThat(redisConnection.connection().sync().ping()).isEqualTo("PONG");
         } finally {
             redis.close();

@@ -2,7 +2,6 @@ package io.tributary.sessionqueue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -13,8 +12,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class EntryHeaders {
 
-    private EntryHeaders() {
-    }
+    private EntryHeaders() {}
 
     public static byte[] encode(Headers headers) {
         Header[] all = headers.toArray();

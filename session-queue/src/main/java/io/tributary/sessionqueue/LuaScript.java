@@ -1,5 +1,7 @@
 package io.tributary.sessionqueue;
 
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,9 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
-
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 
 /**
  * One of the session queue's Lua scripts ({@code src/main/resources/io/tributary/sessionqueue/*.lua}: every script
@@ -48,9 +47,10 @@ final class LuaScript {
      * Throws what sending throws (a connection not there yet); a failed answer fails the future.
      */
     @SafeVarargs
-    final <K, V, T> CompletableFuture<T> run(RedisScriptingAsyncCommands<K, V> redis, ScriptOutputType type, K[] keys,
-            V... args) {
-        return redis.<T>evalsha(digest, type, keys, args).toCompletableFuture()
+    final <K, V, T> CompletableFuture<T> run(
+            RedisScriptingAsyncCommands<K, V> redis, ScriptOutputType type, K[] keys, V... args) {
+        return redis.<T>evalsha(digest, type, keys, args)
+                .toCompletableFuture()
                 .exceptionallyCompose(e -> isNoScript(e)
                         ? redis.<T>eval(body, type, keys, args).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));

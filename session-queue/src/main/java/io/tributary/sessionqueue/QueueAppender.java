@@ -2,7 +2,6 @@ package io.tributary.sessionqueue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -17,8 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 public interface QueueAppender {
 
     /** Outcome of one append. {@code seq} is where the message is; 0 when it is not in the queue. */
-    record Appended(Status status, long seq, long dropped) {
-    }
+    record Appended(Status status, long seq, long dropped) {}
 
     enum Status {
         /** Appended at {@code seq}; {@code dropped} older messages made room. */
@@ -37,8 +35,7 @@ public interface QueueAppender {
      * @param encodedHeaders the publish record's headers, {@link EntryHeaders#encode encoded} once per publish
      * @param sharedFilters  the {@code $share/g/f} filters a share group chose this session for; empty when none
      */
-    record Message(ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders, String sharedFilters) {
-    }
+    record Message(ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders, String sharedFilters) {}
 
     /**
      * Appends {@code messages}, all from publish partition {@code partition} and in offset order, to the queue of
@@ -50,10 +47,12 @@ public interface QueueAppender {
     CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages);
 
     /** Appends one publish to the queue of {@code clientId}, encoding the record's headers itself. */
-    default CompletableFuture<Appended> append(String clientId, ConsumerRecord<byte[], byte[]> publish,
-            String sharedFilters) {
-        return appendAll(clientId, publish.partition(),
-                List.of(new Message(publish, EntryHeaders.encode(publish.headers()), sharedFilters)))
+    default CompletableFuture<Appended> append(
+            String clientId, ConsumerRecord<byte[], byte[]> publish, String sharedFilters) {
+        return appendAll(
+                        clientId,
+                        publish.partition(),
+                        List.of(new Message(publish, EntryHeaders.encode(publish.headers()), sharedFilters)))
                 .thenApply(all -> all.get(0));
     }
 }

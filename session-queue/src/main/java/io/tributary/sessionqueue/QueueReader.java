@@ -25,8 +25,7 @@ public interface QueueReader {
      * @param sentBefore the highest sequence fetched for sending before this fetch: an entry at or below it may
      *                   already have reached the client, so it goes out with DUP = 1
      */
-    record Fetched(long sentBefore, List<Entry> entries) {
-    }
+    record Fetched(long sentBefore, List<Entry> entries) {}
 
     /**
      * Up to {@code count} entries from {@code fromSeq} on, in order; raises the queue's {@link SessionQueueKeys#SENT}

@@ -1,15 +1,14 @@
 package io.tributary.sessionqueue;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisFutures;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 
 /** {@link QueueAdmin} over a text connection to Redis (session-service shares it with presence). */
 public final class RedisQueueAdmin implements QueueAdmin {
@@ -47,16 +46,24 @@ public final class RedisQueueAdmin implements QueueAdmin {
 
     @Override
     public Stats stats(String clientId) {
-        List<Object> read = RedisFutures.await(LuaScript.STATS.<String, String, List<Object>>run(
-                redis.connection().async(), ScriptOutputType.MULTI,
-                new String[] {SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)},
-                SessionQueueKeys.DROPPED, SessionQueueKeys.SEQ), redis.settings().commandTimeout());
+        List<Object> read = RedisFutures.await(
+                LuaScript.STATS.<String, String, List<Object>>run(
+                        redis.connection().async(),
+                        ScriptOutputType.MULTI,
+                        new String[] {SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId)},
+                        SessionQueueKeys.DROPPED,
+                        SessionQueueKeys.SEQ),
+                redis.settings().commandTimeout());
         return new Stats(number(read.get(0)), number(read.get(1)), number(read.get(2)));
     }
 
     private static String[] allKeys(String clientId) {
-        return new String[] {SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId),
-                SessionQueueKeys.released(clientId), SessionQueueKeys.inboundQos2(clientId)};
+        return new String[] {
+            SessionQueueKeys.queue(clientId),
+            SessionQueueKeys.meta(clientId),
+            SessionQueueKeys.released(clientId),
+            SessionQueueKeys.inboundQos2(clientId)
+        };
     }
 
     private void await(List<RedisFuture<?>> sent) {

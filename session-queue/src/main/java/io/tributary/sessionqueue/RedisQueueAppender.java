@@ -1,12 +1,11 @@
 package io.tributary.sessionqueue;
 
+import io.lettuce.core.ScriptOutputType;
+import io.tributary.redis.ManagedRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import io.lettuce.core.ScriptOutputType;
-import io.tributary.redis.ManagedRedisConnection;
 
 /** {@link QueueAppender} over one Redis connection (Lettuce pipelines the calls; Redis runs them in order). */
 public final class RedisQueueAppender implements QueueAppender {
@@ -40,8 +39,8 @@ public final class RedisQueueAppender implements QueueAppender {
         int i = 3;
         for (Message m : messages) {
             if (m.publish().partition() != partition) {
-                throw new IllegalArgumentException("message of partition " + m.publish().partition()
-                        + " in an append for partition " + partition);
+                throw new IllegalArgumentException(
+                        "message of partition " + m.publish().partition() + " in an append for partition " + partition);
             }
             args[i++] = bytes(Long.toString(m.publish().offset()));
             args[i++] = m.publish().key();
@@ -51,8 +50,8 @@ public final class RedisQueueAppender implements QueueAppender {
         }
         int count = messages.size();
         try {
-            return LuaScript.APPEND.<byte[], byte[], List<Long>>run(redis.connection().async(),
-                    ScriptOutputType.MULTI, keys, args)
+            return LuaScript.APPEND
+                    .<byte[], byte[], List<Long>>run(redis.connection().async(), ScriptOutputType.MULTI, keys, args)
                     .thenApply(reply -> outcomes(reply, count));
         } catch (RuntimeException e) {
             // Not connected (Redis down): an ordinary failed append, the batch is routed again.

@@ -1,5 +1,8 @@
 package io.tributary.sessionqueue;
 
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.tributary.redis.ManagedRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,10 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.tributary.redis.ManagedRedisConnection;
 
 /**
  * {@link QueueReader} and {@link InboundQos2Store} over one Redis connection for the process; every command
@@ -33,13 +32,15 @@ public final class RedisQueueReader implements QueueReader, InboundQos2Store {
     public CompletableFuture<Fetched> fetch(String clientId, long fromSeq, int count) {
         byte[][] keys = keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.meta(clientId));
         byte[][] args = {bytes(Long.toString(fromSeq)), bytes(Integer.toString(count))};
-        return call(() -> LuaScript.FETCH.<byte[], byte[], List<Object>>run(commands(), ScriptOutputType.MULTI,
-                keys, args).thenApply(RedisQueueReader::fetched));
+        return call(() -> LuaScript.FETCH
+                .<byte[], byte[], List<Object>>run(commands(), ScriptOutputType.MULTI, keys, args)
+                .thenApply(RedisQueueReader::fetched));
     }
 
     @Override
     public CompletableFuture<Long> remove(String clientId, long seq) {
-        return call(() -> commands().xdel(bytes(SessionQueueKeys.queue(clientId)), SessionQueueKeys.entryId(seq))
+        return call(() -> commands()
+                .xdel(bytes(SessionQueueKeys.queue(clientId)), SessionQueueKeys.entryId(seq))
                 .toCompletableFuture());
     }
 
@@ -49,53 +50,67 @@ public final class RedisQueueReader implements QueueReader, InboundQos2Store {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = SessionQueueKeys.entryId(seqs.get(i));
         }
-        return call(() -> commands().xdel(bytes(SessionQueueKeys.queue(clientId)), ids).toCompletableFuture());
+        return call(() ->
+                commands().xdel(bytes(SessionQueueKeys.queue(clientId)), ids).toCompletableFuture());
     }
 
     @Override
     public CompletableFuture<Object> released(String clientId, long seq, int packetId) {
-        return call(() -> LuaScript.RELEASE.<byte[], byte[], Object>run(commands(), ScriptOutputType.INTEGER,
+        return call(() -> LuaScript.RELEASE.<byte[], byte[], Object>run(
+                commands(),
+                ScriptOutputType.INTEGER,
                 keys(SessionQueueKeys.queue(clientId), SessionQueueKeys.released(clientId)),
-                bytes(SessionQueueKeys.entryId(seq)), bytes(Integer.toString(packetId))));
+                bytes(SessionQueueKeys.entryId(seq)),
+                bytes(Integer.toString(packetId))));
     }
 
     @Override
     public CompletableFuture<Long> completed(String clientId, int packetId) {
-        return call(() -> commands().srem(bytes(SessionQueueKeys.released(clientId)),
-                bytes(Integer.toString(packetId))).toCompletableFuture());
+        return call(() -> commands()
+                .srem(bytes(SessionQueueKeys.released(clientId)), bytes(Integer.toString(packetId)))
+                .toCompletableFuture());
     }
 
     @Override
     public CompletableFuture<List<Integer>> releasedPacketIds(String clientId) {
-        return call(() -> commands().smembers(bytes(SessionQueueKeys.released(clientId))).toCompletableFuture()
+        return call(() -> commands()
+                .smembers(bytes(SessionQueueKeys.released(clientId)))
+                .toCompletableFuture()
                 .thenApply(RedisQueueReader::packetIds));
     }
 
     @Override
     public CompletableFuture<List<Integer>> inboundQos2Ids(String clientId) {
-        return call(() -> commands().smembers(bytes(SessionQueueKeys.inboundQos2(clientId))).toCompletableFuture()
+        return call(() -> commands()
+                .smembers(bytes(SessionQueueKeys.inboundQos2(clientId)))
+                .toCompletableFuture()
                 .thenApply(RedisQueueReader::packetIds));
     }
 
     @Override
     public CompletableFuture<Boolean> recordInboundQos2(String clientId, int packetId) {
-        return call(() -> LuaScript.RECORD_INBOUND_QOS2.<byte[], byte[], Long>run(commands(),
-                ScriptOutputType.INTEGER,
-                keys(SessionQueueKeys.meta(clientId), SessionQueueKeys.inboundQos2(clientId)),
-                bytes(Integer.toString(packetId))).thenApply(r -> r == 1L));
+        return call(() -> LuaScript.RECORD_INBOUND_QOS2
+                .<byte[], byte[], Long>run(
+                        commands(),
+                        ScriptOutputType.INTEGER,
+                        keys(SessionQueueKeys.meta(clientId), SessionQueueKeys.inboundQos2(clientId)),
+                        bytes(Integer.toString(packetId)))
+                .thenApply(r -> r == 1L));
     }
 
     @Override
     public CompletableFuture<String> sessionIncarnation(String clientId) {
-        return call(() -> commands().hget(bytes(SessionQueueKeys.meta(clientId)), bytes(SessionQueueKeys.CREATED))
+        return call(() -> commands()
+                .hget(bytes(SessionQueueKeys.meta(clientId)), bytes(SessionQueueKeys.CREATED))
                 .toCompletableFuture()
                 .thenApply(b -> b == null ? null : new String(b, StandardCharsets.UTF_8)));
     }
 
     @Override
     public CompletableFuture<Long> releaseInboundQos2(String clientId, int packetId) {
-        return call(() -> commands().srem(bytes(SessionQueueKeys.inboundQos2(clientId)),
-                bytes(Integer.toString(packetId))).toCompletableFuture());
+        return call(() -> commands()
+                .srem(bytes(SessionQueueKeys.inboundQos2(clientId)), bytes(Integer.toString(packetId)))
+                .toCompletableFuture());
     }
 
     private RedisAsyncCommands<byte[], byte[]> commands() {

@@ -35,6 +35,7 @@ public final class SessionQueueKeys {
 
     /** Stream entry fields. */
     public static final String FIELD_TOPIC = "t";
+
     public static final String FIELD_PAYLOAD = "p";
     public static final String FIELD_HEADERS = "h";
     /** The full {@code $share/g/f} filter when a share group chose this session for the message; absent otherwise. */
@@ -47,8 +48,7 @@ public final class SessionQueueKeys {
      */
     public static final int QUEUE_PACKET_IDS = 32767;
 
-    private SessionQueueKeys() {
-    }
+    private SessionQueueKeys() {}
 
     public static String queue(String clientId) {
         return "tributary:queue:{" + clientId + "}";

@@ -16,8 +16,7 @@ package io.tributary.sessionqueue;
  */
 public final class SessionQueueing {
 
-    private SessionQueueing() {
-    }
+    private SessionQueueing() {}
 
     /**
      * @param sessionExpirySeconds the expiry the CONNECT asked for (MQTT 3.x clean session 0: never)

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
-
 import org.junit.jupiter.api.Test;
 
 class LuaScriptTest {
@@ -20,7 +19,8 @@ class LuaScriptTest {
         RuntimeException noScript = new RuntimeException("NOSCRIPT No matching script. Please use EVAL.");
         assertThat(LuaScript.isNoScript(noScript)).isTrue();
         assertThat(LuaScript.isNoScript(new CompletionException(noScript))).isTrue();
-        assertThat(LuaScript.isNoScript(new RuntimeException("ERR wrong number of arguments"))).isFalse();
+        assertThat(LuaScript.isNoScript(new RuntimeException("ERR wrong number of arguments")))
+                .isFalse();
         assertThat(LuaScript.isNoScript(new RuntimeException((String) null))).isFalse();
     }
 }

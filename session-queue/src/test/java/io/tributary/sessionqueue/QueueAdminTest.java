@@ -2,17 +2,15 @@ package io.tributary.sessionqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lettuce.core.api.sync.RedisCommands;
+import io.tributary.redis.ManagedRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.lettuce.core.api.sync.RedisCommands;
-import io.tributary.redis.ManagedRedisConnection;
 
 /** session-service's side of a queue against a real Redis: created with the session, deleted with it, its stats. */
 class QueueAdminTest {
@@ -41,7 +39,11 @@ class QueueAdminTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(long offset) {
-        return new ConsumerRecord<>("tributary.publish", 0, offset, "t".getBytes(StandardCharsets.UTF_8),
+        return new ConsumerRecord<>(
+                "tributary.publish",
+                0,
+                offset,
+                "t".getBytes(StandardCharsets.UTF_8),
                 ("m" + offset).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -52,9 +54,11 @@ class QueueAdminTest {
         appender.append("a-1", publish(0), "").get();
         admin.ensureAll(List.of("a-1"), first.plusSeconds(60));
         assertThat(commands.hget(SessionQueueKeys.meta("a-1"), SessionQueueKeys.CREATED))
-                .as("the incarnation of the resumed session").isEqualTo(first.toString());
+                .as("the incarnation of the resumed session")
+                .isEqualTo(first.toString());
         assertThat(admin.stats("a-1").queued()).isEqualTo(1);
-        assertThat(commands.hget(SessionQueueKeys.meta("a-2"), SessionQueueKeys.CREATED)).isEqualTo(first.toString());
+        assertThat(commands.hget(SessionQueueKeys.meta("a-2"), SessionQueueKeys.CREATED))
+                .isEqualTo(first.toString());
     }
 
     @Test
@@ -76,8 +80,12 @@ class QueueAdminTest {
         admin.delete("a-del");
         admin.deleteAll(List.of("a-del2"));
         for (String client : List.of("a-del", "a-del2")) {
-            assertThat(commands.exists(SessionQueueKeys.queue(client), SessionQueueKeys.meta(client),
-                    SessionQueueKeys.released(client), SessionQueueKeys.inboundQos2(client))).isZero();
+            assertThat(commands.exists(
+                            SessionQueueKeys.queue(client),
+                            SessionQueueKeys.meta(client),
+                            SessionQueueKeys.released(client),
+                            SessionQueueKeys.inboundQos2(client)))
+                    .isZero();
             assertThat(appender.append(client, publish(1), "").get().status())
                     .isEqualTo(QueueAppender.Status.NO_SESSION);
         }

@@ -2,17 +2,6 @@ package io.tributary.sessionqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -21,6 +10,15 @@ import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.sessionqueue.QueueAppender.Appended;
 import io.tributary.sessionqueue.QueueAppender.Message;
 import io.tributary.sessionqueue.QueueAppender.Status;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The append script against a real Redis: order, idempotence per partition, limits, no queue without a session. */
 class QueueAppenderTest {
@@ -47,8 +45,12 @@ class QueueAppenderTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(int partition, long offset, String payload) {
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("tributary.publish", partition, offset,
-                "a/b".getBytes(StandardCharsets.UTF_8), payload.getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                "tributary.publish",
+                partition,
+                offset,
+                "a/b".getBytes(StandardCharsets.UTF_8),
+                payload.getBytes(StandardCharsets.UTF_8));
         record.headers().add(new RecordHeader(RecordHeaders.QOS, new byte[] {1}));
         record.headers().add(new RecordHeader(RecordHeaders.CLIENT_ID, "pub".getBytes(StandardCharsets.UTF_8)));
         return record;
@@ -76,7 +78,8 @@ class QueueAppenderTest {
         }
         assertThat(payloads("c-order")).containsExactly("m0", "m1", "m2", "m3", "m4");
         assertThat(commands.xrange(SessionQueueKeys.queue("c-order"), Range.create("0-1", "0-5")))
-                .extracting(StreamMessage::getId).containsExactly("0-1", "0-2", "0-3", "0-4", "0-5");
+                .extracting(StreamMessage::getId)
+                .containsExactly("0-1", "0-2", "0-3", "0-4", "0-5");
     }
 
     @Test
@@ -89,7 +92,9 @@ class QueueAppenderTest {
         // The router died before committing: offsets 10 and 11 of partition 3 come again.
         Appended again = appender.append("c-replay", publish(3, 10, "a"), "").get();
         assertThat(again.status()).isEqualTo(Status.REPLAYED);
-        assertThat(again.seq()).as("the queue's last sequence, to wake the node up").isEqualTo(3);
+        assertThat(again.seq())
+                .as("the queue's last sequence, to wake the node up")
+                .isEqualTo(3);
         assertThat(appender.append("c-replay", publish(3, 11, "b"), "").get().status())
                 .isEqualTo(Status.REPLAYED);
         assertThat(appender.append("c-replay", publish(3, 12, "c"), "").get().status())
@@ -102,20 +107,30 @@ class QueueAppenderTest {
         createQueue("c-batch");
         QueueAppender appender = appender(3, QueueFullPolicy.DROP_OLDEST);
         appender.append("c-batch", publish(2, 5, "early"), "").get();
-        List<Appended> outcomes = appender.appendAll("c-batch", 2, List.of(
-                message(publish(2, 5, "early")), message(publish(2, 6, "m6")), message(publish(2, 7, "m7")),
-                message(publish(2, 8, "m8")))).get();
-        assertThat(outcomes).extracting(Appended::status).containsExactly(
-                Status.REPLAYED, Status.APPENDED,
-                Status.APPENDED, Status.APPENDED);
+        List<Appended> outcomes = appender.appendAll(
+                        "c-batch",
+                        2,
+                        List.of(
+                                message(publish(2, 5, "early")),
+                                message(publish(2, 6, "m6")),
+                                message(publish(2, 7, "m7")),
+                                message(publish(2, 8, "m8"))))
+                .get();
+        assertThat(outcomes)
+                .extracting(Appended::status)
+                .containsExactly(
+                        Status.REPLAYED, Status.APPENDED,
+                        Status.APPENDED, Status.APPENDED);
         assertThat(outcomes).extracting(Appended::seq).containsExactly(1L, 2L, 3L, 4L);
         assertThat(outcomes.get(3).dropped()).as("the limit of 3 drops 'early'").isEqualTo(1);
         // The same batch routed again: nothing twice.
-        assertThat(appender.appendAll("c-batch", 2, List.of(message(publish(2, 6, "m6")),
-                message(publish(2, 8, "m8")))).get()).extracting(Appended::status)
+        assertThat(appender.appendAll("c-batch", 2, List.of(message(publish(2, 6, "m6")), message(publish(2, 8, "m8"))))
+                        .get())
+                .extracting(Appended::status)
                 .containsOnly(Status.REPLAYED);
-        assertThat(appender.appendAll("c-none", 2, List.of(message(publish(2, 9, "x")),
-                message(publish(2, 10, "y")))).get()).extracting(Appended::status)
+        assertThat(appender.appendAll("c-none", 2, List.of(message(publish(2, 9, "x")), message(publish(2, 10, "y"))))
+                        .get())
+                .extracting(Appended::status)
                 .containsOnly(Status.NO_SESSION);
         assertThat(payloads("c-batch")).containsExactly("m6", "m7", "m8");
     }
@@ -141,11 +156,14 @@ class QueueAppenderTest {
         QueueAppender appender = appender(3, QueueFullPolicy.DROP_OLDEST);
         long dropped = 0;
         for (int i = 0; i < 5; i++) {
-            dropped += appender.append("c-oldest", publish(0, i, "m" + i), "").get().dropped();
+            dropped += appender.append("c-oldest", publish(0, i, "m" + i), "")
+                    .get()
+                    .dropped();
         }
         assertThat(dropped).isEqualTo(2);
         assertThat(payloads("c-oldest")).containsExactly("m2", "m3", "m4");
-        assertThat(commands.hget(SessionQueueKeys.meta("c-oldest"), SessionQueueKeys.DROPPED)).isEqualTo("2");
+        assertThat(commands.hget(SessionQueueKeys.meta("c-oldest"), SessionQueueKeys.DROPPED))
+                .isEqualTo("2");
     }
 
     @Test
@@ -157,7 +175,8 @@ class QueueAppenderTest {
         assertThat(appender.append("c-newest", publish(0, 2, "m2"), "").get().status())
                 .isEqualTo(Status.REFUSED_FULL);
         assertThat(payloads("c-newest")).containsExactly("m0", "m1");
-        assertThat(commands.hget(SessionQueueKeys.meta("c-newest"), SessionQueueKeys.DROPPED)).isEqualTo("1");
+        assertThat(commands.hget(SessionQueueKeys.meta("c-newest"), SessionQueueKeys.DROPPED))
+                .isEqualTo("1");
     }
 
     @Test
@@ -165,7 +184,8 @@ class QueueAppenderTest {
         QueueAppender appender = appender(10, QueueFullPolicy.DROP_OLDEST);
         assertThat(appender.append("c-gone", publish(0, 0, "m0"), "").get().status())
                 .isEqualTo(Status.NO_SESSION);
-        assertThat(commands.exists(SessionQueueKeys.queue("c-gone"), SessionQueueKeys.meta("c-gone"))).isZero();
+        assertThat(commands.exists(SessionQueueKeys.queue("c-gone"), SessionQueueKeys.meta("c-gone")))
+                .isZero();
     }
 
     @Test
@@ -173,17 +193,18 @@ class QueueAppenderTest {
         createQueue("c-fields");
         QueueAppender appender = appender(10, QueueFullPolicy.DROP_OLDEST);
         appender.append("c-fields", publish(0, 0, "m0"), "$share/g/a/b").get();
-        List<StreamMessage<byte[], byte[]>> entries = binary.connection().sync().xrange(
-                SessionQueueKeys.queue("c-fields").getBytes(StandardCharsets.UTF_8), Range.create("-", "+"));
+        List<StreamMessage<byte[], byte[]>> entries = binary.connection()
+                .sync()
+                .xrange(SessionQueueKeys.queue("c-fields").getBytes(StandardCharsets.UTF_8), Range.create("-", "+"));
         assertThat(entries).hasSize(1);
         Map<String, byte[]> fields = new HashMap<>();
         entries.get(0).getBody().forEach((k, v) -> fields.put(new String(k, StandardCharsets.UTF_8), v));
-        assertThat(new String(fields.get(SessionQueueKeys.FIELD_TOPIC), StandardCharsets.UTF_8)).isEqualTo("a/b");
+        assertThat(new String(fields.get(SessionQueueKeys.FIELD_TOPIC), StandardCharsets.UTF_8))
+                .isEqualTo("a/b");
         assertThat(new String(fields.get(SessionQueueKeys.FIELD_SHARED), StandardCharsets.UTF_8))
                 .isEqualTo("$share/g/a/b");
         var headers = EntryHeaders.decode(fields.get(SessionQueueKeys.FIELD_HEADERS));
         assertThat(RecordHeaders.readQos(headers)).isEqualTo(1);
         assertThat(RecordHeaders.readString(headers, RecordHeaders.CLIENT_ID)).isEqualTo("pub");
     }
-
 }

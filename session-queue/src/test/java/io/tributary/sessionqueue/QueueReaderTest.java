@@ -3,19 +3,6 @@ package io.tributary.sessionqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,6 +10,17 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisSettings;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The transport node's side of a queue against a real Redis: fetch and DUP, acknowledgements, QoS 2 ids. */
 class QueueReaderTest {
@@ -49,8 +47,12 @@ class QueueReaderTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(long offset, String payload) {
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("tributary.publish", 0, offset,
-                "a/b".getBytes(StandardCharsets.UTF_8), payload.getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                "tributary.publish",
+                0,
+                offset,
+                "a/b".getBytes(StandardCharsets.UTF_8),
+                payload.getBytes(StandardCharsets.UTF_8));
         record.headers().add(new RecordHeader(RecordHeaders.QOS, "1".getBytes(StandardCharsets.UTF_8)));
         return record;
     }
@@ -120,7 +122,9 @@ class QueueReaderTest {
         assertThat(reader.inboundQos2Ids("r-in").get()).containsExactly(7);
 
         admin.delete("r-in");
-        assertThat(reader.inboundQos2Ids("r-in").get()).as("deleted with the session").isEmpty();
+        assertThat(reader.inboundQos2Ids("r-in").get())
+                .as("deleted with the session")
+                .isEmpty();
         assertThat(reader.recordInboundQos2("r-in", 7).get()).isFalse();
     }
 
@@ -142,14 +146,17 @@ class QueueReaderTest {
         }
         try (ManagedRedisConnection<byte[], byte[]> down = RedisClientFactory.open(
                 RedisSettings.of("redis://127.0.0.1:" + port, Duration.ofSeconds(1), "down"),
-                ByteArrayCodec.INSTANCE, new SimpleMeterRegistry())) {
+                ByteArrayCodec.INSTANCE,
+                new SimpleMeterRegistry())) {
             RedisQueueReader downReader = new RedisQueueReader(down);
             assertThatThrownBy(() -> downReader.fetch("x", 1, 10).get())
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RedisConnectionException.class);
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(RedisConnectionException.class);
             assertThatThrownBy(() -> downReader.recordInboundQos2("x", 1).get())
                     .hasCauseInstanceOf(RedisConnectionException.class);
             assertThatThrownBy(() -> new RedisQueueAppender(down, 10, QueueFullPolicy.DROP_OLDEST)
-                    .append("x", publish(0, "m"), "").get())
+                            .append("x", publish(0, "m"), "")
+                            .get())
                     .hasCauseInstanceOf(RedisConnectionException.class);
         }
     }

@@ -10,7 +10,9 @@ class SessionQueueingTest {
     void a_session_that_may_outlive_its_connection_or_was_resumed_is_queue_backed() {
         assertThat(SessionQueueing.queueBacked(0, false)).isFalse();
         assertThat(SessionQueueing.queueBacked(60, false)).isTrue();
-        assertThat(SessionQueueing.queueBacked(0, true)).as("resumed with expiry 0 (MQTT 5 3.1.2.4)").isTrue();
+        assertThat(SessionQueueing.queueBacked(0, true))
+                .as("resumed with expiry 0 (MQTT 5 3.1.2.4)")
+                .isTrue();
     }
 
     @Test
@@ -18,6 +20,8 @@ class SessionQueueingTest {
         assertThat(SessionQueueing.viaQueue(1, 1)).isTrue();
         assertThat(SessionQueueing.viaQueue(2, 1)).isTrue();
         assertThat(SessionQueueing.viaQueue(0, 2)).isFalse();
-        assertThat(SessionQueueing.viaQueue(2, 0)).as("downgraded by the subscription").isFalse();
+        assertThat(SessionQueueing.viaQueue(2, 0))
+                .as("downgraded by the subscription")
+                .isFalse();
     }
 }

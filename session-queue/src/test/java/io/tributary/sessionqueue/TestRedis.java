@@ -1,10 +1,5 @@
 package io.tributary.sessionqueue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.time.Duration;
-
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -12,14 +7,17 @@ import io.tributary.devstack.redis.EmbeddedRedisServer;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
 
 /** One real Redis for the module's tests (dev-stack's embedded server), started on first use, stopped at exit. */
 final class TestRedis {
 
     private static EmbeddedRedisServer redis;
 
-    private TestRedis() {
-    }
+    private TestRedis() {}
 
     static synchronized String url() {
         if (redis == null) {

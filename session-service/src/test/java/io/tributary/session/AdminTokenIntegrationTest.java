@@ -2,20 +2,18 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.adminauth.AdminAuthProperties;
 import io.tributary.session.adminauth.AdminAuthStore;
 import io.tributary.session.adminauth.AdminBootstrap;
 import io.tributary.session.auth.PasswordHasher;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Bearer tokens of the admin REST API: login, 401 answers, revocation, expiry, the first admin from configuration,
@@ -26,16 +24,19 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
 
     @Autowired
     AdminAuthStore store;
+
     @Autowired
     AdminBootstrap bootstrap;
+
     @Autowired
     PasswordHasher hasher;
 
     private Response login(String username, String password) throws Exception {
-        return exchange(HttpRequest.newBuilder(uri("/api/v1/admin/tokens")).timeout(Duration.ofSeconds(30))
+        return exchange(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(
-                        Map.of("username", username, "password", password))))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(
+                        json.writeValueAsBytes(Map.of("username", username, "password", password))))
                 .build());
     }
 
@@ -48,14 +49,21 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
     }
 
     private static String sha256(String token) throws Exception {
-        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Test
     void everyAdminEndpointRequiresAValidBearerToken() throws Exception {
-        for (String path : new String[] {"/api/v1/sessions", "/api/v1/sessions/x", "/api/v1/auth/credentials",
-                "/api/v1/auth/failures", "/api/v1/retained", "/api/v1/no-such-endpoint"}) {
+        for (String path : new String[] {
+            "/api/v1/sessions",
+            "/api/v1/sessions/x",
+            "/api/v1/auth/credentials",
+            "/api/v1/auth/failures",
+            "/api/v1/retained",
+            "/api/v1/no-such-endpoint"
+        }) {
             Response none = getWith(path, null);
             assertThat(none.status()).as(path).isEqualTo(401);
             assertThat(none.body().get("error").asString()).as(path).contains("missing bearer token");
@@ -66,10 +74,14 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
         }
         // Writes are refused before they run.
         Response delete = exchange(HttpRequest.newBuilder(uri("/api/v1/sessions/someone"))
-                .method("DELETE", HttpRequest.BodyPublishers.noBody()).build());
+                .method("DELETE", HttpRequest.BodyPublishers.noBody())
+                .build());
         assertThat(delete.status()).isEqualTo(401);
         assertThat(exchange(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
-                .method("DELETE", HttpRequest.BodyPublishers.noBody()).build()).status()).isEqualTo(401);
+                                .method("DELETE", HttpRequest.BodyPublishers.noBody())
+                                .build())
+                        .status())
+                .isEqualTo(401);
         // A path the container normalizes to /api/v1/... is filtered too.
         assertThat(getWith("//api/v1/sessions", null).status()).isNotEqualTo(200);
 
@@ -79,32 +91,46 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
     @Test
     void actuatorStaysOpenAndTheInternalApiNeedsTheDeploymentToken() throws Exception {
         assertThat(getWith("/actuator/health", null).status()).isEqualTo(200);
-        assertThat(http.send(HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-        byte[] body = json.writeValueAsBytes(new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30,
-                "127.0.0.1:1", "user"));
+        assertThat(http.send(
+                                HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(200);
+        byte[] body = json.writeValueAsBytes(
+                new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"));
         Response none = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build());
-        assertThat(none.status()).as("internal API without token: %s", none.body()).isEqualTo(401);
+        assertThat(none.status())
+                .as("internal API without token: %s", none.body())
+                .isEqualTo(401);
         Response wrong = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT_BATCH))
                 .header("Content-Type", "application/json")
                 .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN.substring(1) + "x")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(new SessionApi.ConnectBatch(
-                        java.util.List.of(new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30,
-                                "127.0.0.1:1", "user"))))))
-                .build());
-        assertThat(wrong.status()).as("internal API with a wrong token: %s", wrong.body()).isEqualTo(401);
-        Response heartbeat = exchange(HttpRequest.newBuilder(uri(SessionApi.HEARTBEAT))
-                .header("Content-Type", "application/json").header(SessionApi.TOKEN_HEADER, "Bearer x")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(
-                        new SessionApi.HeartbeatRequest("node-t", "inc-1"))))
+                        new SessionApi.ConnectBatch(java.util.List.of(new SessionApi.ConnectRequest(
+                                "tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"))))))
+                .build());
+        assertThat(wrong.status())
+                .as("internal API with a wrong token: %s", wrong.body())
+                .isEqualTo(401);
+        Response heartbeat = exchange(HttpRequest.newBuilder(uri(SessionApi.HEARTBEAT))
+                .header("Content-Type", "application/json")
+                .header(SessionApi.TOKEN_HEADER, "Bearer x")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(
+                        json.writeValueAsBytes(new SessionApi.HeartbeatRequest("node-t", "inc-1"))))
                 .build());
         assertThat(heartbeat.status()).isEqualTo(401);
         Response right = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
-                .header("Content-Type", "application/json").header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
-        assertThat(right.status()).as("internal API with the token: %s", right.body()).isEqualTo(200);
+                .header("Content-Type", "application/json")
+                .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build());
+        assertThat(right.status())
+                .as("internal API with the token: %s", right.body())
+                .isEqualTo(200);
     }
 
     @Test
@@ -114,8 +140,10 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
         assertThat(unknown.status()).isEqualTo(401);
         assertThat(unknown.body().get("error").asString()).isEqualTo("bad user name or password");
         assertThat(exchange(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\"}")).build()).status())
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\"}"))
+                                .build())
+                        .status())
                 .isEqualTo(400);
 
         Response issued = login(ADMIN_USER, ADMIN_PASSWORD);
@@ -124,19 +152,32 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
         assertThat(token).hasSizeGreaterThanOrEqualTo(43);
         assertThat(issued.body().get("tokenType").asString()).isEqualTo("Bearer");
         Instant expiresAt = Instant.parse(issued.body().get("expiresAt").asString());
-        assertThat(expiresAt).isBetween(Instant.now().plus(Duration.ofHours(11)), Instant.now().plus(Duration.ofHours(13)));
-        assertThat(jdbc.sql("SELECT count(*) FROM admin_tokens WHERE token_hash = :t").param("t", token)
-                .query(Long.class).single()).as("token never stored in clear").isZero();
-        assertThat(jdbc.sql("SELECT count(*) FROM admin_tokens WHERE token_hash = :t").param("t", sha256(token))
-                .query(Long.class).single()).isEqualTo(1);
-        assertThat(login(ADMIN_USER, ADMIN_PASSWORD).body().get("token").asString()).isNotEqualTo(token);
+        assertThat(expiresAt)
+                .isBetween(
+                        Instant.now().plus(Duration.ofHours(11)), Instant.now().plus(Duration.ofHours(13)));
+        assertThat(jdbc.sql("SELECT count(*) FROM admin_tokens WHERE token_hash = :t")
+                        .param("t", token)
+                        .query(Long.class)
+                        .single())
+                .as("token never stored in clear")
+                .isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM admin_tokens WHERE token_hash = :t")
+                        .param("t", sha256(token))
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
+        assertThat(login(ADMIN_USER, ADMIN_PASSWORD).body().get("token").asString())
+                .isNotEqualTo(token);
 
-        assertThat(getWith("/api/v1/sessions?size=1", "Bearer " + token).status()).isEqualTo(200);
+        assertThat(getWith("/api/v1/sessions?size=1", "Bearer " + token).status())
+                .isEqualTo(200);
         Response revoked = exchange(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
                 .header("Authorization", "Bearer " + token)
-                .method("DELETE", HttpRequest.BodyPublishers.noBody()).build());
+                .method("DELETE", HttpRequest.BodyPublishers.noBody())
+                .build());
         assertThat(revoked.status()).isEqualTo(204);
-        assertThat(getWith("/api/v1/sessions?size=1", "Bearer " + token).status()).isEqualTo(401);
+        assertThat(getWith("/api/v1/sessions?size=1", "Bearer " + token).status())
+                .isEqualTo(401);
         // Other tokens are untouched.
         assertThat(get("/api/v1/sessions?size=1").status()).isEqualTo(200);
     }
@@ -144,9 +185,11 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
     @Test
     void anExpiredTokenIsRefused() throws Exception {
         String token = login(ADMIN_USER, ADMIN_PASSWORD).body().get("token").asString();
-        assertThat(getWith("/api/v1/sessions?size=1", "bearer " + token).status()).isEqualTo(200);
+        assertThat(getWith("/api/v1/sessions?size=1", "bearer " + token).status())
+                .isEqualTo(200);
         jdbc.sql("UPDATE admin_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = :t")
-                .param("t", sha256(token)).update();
+                .param("t", sha256(token))
+                .update();
         Response expired = getWith("/api/v1/sessions?size=1", "Bearer " + token);
         assertThat(expired.status()).isEqualTo(401);
         assertThat(expired.body().get("error").asString()).contains("expired");
@@ -154,8 +197,10 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
 
     @Test
     void theFirstAdminComesFromConfigurationOnlyWhenNoAdminExists() throws Exception {
-        String hash = jdbc.sql("SELECT password_hash FROM admin_users WHERE username = :u").param("u", ADMIN_USER)
-                .query(String.class).single();
+        String hash = jdbc.sql("SELECT password_hash FROM admin_users WHERE username = :u")
+                .param("u", ADMIN_USER)
+                .query(String.class)
+                .single();
         assertThat(hasher.matches(utf8(ADMIN_PASSWORD), hash)).isTrue();
         assertThat(bootstrap.bootstrap()).isEqualTo(AdminBootstrap.Outcome.ADMIN_EXISTS);
         assertThat(store.countUsers()).isEqualTo(1);
@@ -163,16 +208,20 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
         jdbc.sql("DELETE FROM admin_users").update();
         forgetAdminToken();
         try {
-            AdminBootstrap unconfigured = new AdminBootstrap(store, hasher,
-                    new AdminAuthProperties("", "", Duration.ofHours(12)), java.time.Clock.systemUTC());
+            AdminBootstrap unconfigured = new AdminBootstrap(
+                    store, hasher, new AdminAuthProperties("", "", Duration.ofHours(12)), java.time.Clock.systemUTC());
             assertThat(unconfigured.bootstrap()).isEqualTo(AdminBootstrap.Outcome.NOT_CONFIGURED);
             assertThat(store.countUsers()).isZero();
-            assertThat(login(ADMIN_USER, ADMIN_PASSWORD).status()).as("no admin: nobody logs in").isEqualTo(401);
+            assertThat(login(ADMIN_USER, ADMIN_PASSWORD).status())
+                    .as("no admin: nobody logs in")
+                    .isEqualTo(401);
             assertThat(getWith("/api/v1/sessions", null).status()).isEqualTo(401);
         } finally {
             assertThat(bootstrap.bootstrap()).isEqualTo(AdminBootstrap.Outcome.CREATED);
         }
-        assertThat(store.insertFirstUser("second", "x", Instant.now())).as("only when none exists").isFalse();
+        assertThat(store.insertFirstUser("second", "x", Instant.now()))
+                .as("only when none exists")
+                .isFalse();
         assertThat(login(ADMIN_USER, ADMIN_PASSWORD).status()).isEqualTo(201);
     }
 }

@@ -2,18 +2,16 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Locale;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -50,8 +48,12 @@ class ApiMarkdownTest {
     /** "METHOD /path" of every operation of an OpenAPI description. */
     static Set<String> described(JsonNode description) {
         Set<String> endpoints = new TreeSet<>();
-        description.get("paths").properties().forEach(path -> path.getValue().propertyNames()
-                .forEach(method -> endpoints.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey())));
+        description
+                .get("paths")
+                .properties()
+                .forEach(path -> path.getValue()
+                        .propertyNames()
+                        .forEach(method -> endpoints.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey())));
         return endpoints;
     }
 
@@ -60,23 +62,28 @@ class ApiMarkdownTest {
     }
 
     private static Set<String> described() throws IOException {
-        return described(JsonMapper.builder().build().readTree(
-                Files.readString(OpenApiDescriptionTest.CHECKED_IN, StandardCharsets.UTF_8)));
+        return described(JsonMapper.builder()
+                .build()
+                .readTree(Files.readString(OpenApiDescriptionTest.CHECKED_IN, StandardCharsets.UTF_8)));
     }
 
     @Test
     void everyEndpointOfApiMdIsInTheDescription() throws IOException {
         Set<String> missing = new TreeSet<>(documented());
         missing.removeAll(described());
-        assertThat(missing).as("documented in session-service/API.md but not served (per openapi.json)").isEmpty();
+        assertThat(missing)
+                .as("documented in session-service/API.md but not served (per openapi.json)")
+                .isEmpty();
     }
 
     @Test
     void everyEndpointOfTheDescriptionIsInApiMd() throws IOException {
         Set<String> missing = new TreeSet<>(described());
         missing.removeAll(documented());
-        assertThat(missing).as("served (per openapi.json) but not documented in a heading or list item of"
-                + " session-service/API.md").isEmpty();
+        assertThat(missing)
+                .as("served (per openapi.json) but not documented in a heading or list item of"
+                        + " session-service/API.md")
+                .isEmpty();
     }
 
     /** The parsing itself: what counts as documenting an endpoint, and what does not. */
@@ -89,7 +96,12 @@ class ApiMarkdownTest {
                 Items as in `GET /api/v1/mentioned`; `POST /internal/v1/x` is not admin.
                 | 401 | `GET /api/v1/table` |
                 """;
-        assertThat(documented(markdown)).containsExactly("DELETE /api/v1/a/{id}", "GET /api/v1/a",
-                "GET /api/v1/things", "GET /api/v1/things/{id}", "POST /api/v1/things");
+        assertThat(documented(markdown))
+                .containsExactly(
+                        "DELETE /api/v1/a/{id}",
+                        "GET /api/v1/a",
+                        "GET /api/v1/things",
+                        "GET /api/v1/things/{id}",
+                        "POST /api/v1/things");
     }
 }

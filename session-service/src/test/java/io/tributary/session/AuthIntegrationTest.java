@@ -2,22 +2,19 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,7 +28,8 @@ class AuthIntegrationTest extends ServiceTestBase {
     private Response sendJson(String method, String path, Object body) throws Exception {
         return exchange(request(path)
                 .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build());
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                .build());
     }
 
     private long create(Map<String, Object> body) throws Exception {
@@ -40,47 +38,89 @@ class AuthIntegrationTest extends ServiceTestBase {
         return r.body().path("id").asLong();
     }
 
-    private Response connect(String clientId, String nodeId, String username, String password,
-            SessionApi.Will will, boolean cleanStart) throws Exception {
-        return post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, 3600, 5, 30,
-                "/10.1.2.3:4567", username, null, will,
-                password == null ? null : password.getBytes(StandardCharsets.UTF_8), null));
+    private Response connect(
+            String clientId, String nodeId, String username, String password, SessionApi.Will will, boolean cleanStart)
+            throws Exception {
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        clientId,
+                        nodeId,
+                        cleanStart,
+                        3600,
+                        5,
+                        30,
+                        "/10.1.2.3:4567",
+                        username,
+                        null,
+                        will,
+                        password == null ? null : password.getBytes(StandardCharsets.UTF_8),
+                        null));
     }
 
     @Test
     void credential_is_stored_hashed_and_never_returned_and_bad_input_is_400() throws Exception {
-        long id = create(Map.of("username", "ann", "password", "pw-ann", "publish", List.of("t/%u/#"),
-                "subscribe", List.of("cmd/%c/+")));
-        String hash = jdbc.sql("SELECT password_hash FROM credentials WHERE id = :id").param("id", id)
-                .query(String.class).single();
+        long id = create(Map.of(
+                "username",
+                "ann",
+                "password",
+                "pw-ann",
+                "publish",
+                List.of("t/%u/#"),
+                "subscribe",
+                List.of("cmd/%c/+")));
+        String hash = jdbc.sql("SELECT password_hash FROM credentials WHERE id = :id")
+                .param("id", id)
+                .query(String.class)
+                .single();
         assertThat(hash).startsWith("$2a$").doesNotContain("pw-ann");
         JsonNode view = get("/api/v1/auth/credentials/" + id).body();
-        assertThat(view.toString()).doesNotContain("pw-ann").doesNotContain(hash).doesNotContain("password");
+        assertThat(view.toString())
+                .doesNotContain("pw-ann")
+                .doesNotContain(hash)
+                .doesNotContain("password");
         assertThat(view.path("publish").get(0).asString()).isEqualTo("t/%u/#");
-        assertThat(get("/api/v1/auth/credentials?page=0&size=1000").body().path("total").asLong()).isPositive();
+        assertThat(get("/api/v1/auth/credentials?page=0&size=1000")
+                        .body()
+                        .path("total")
+                        .asLong())
+                .isPositive();
 
         Response duplicate = sendJson("POST", "/api/v1/auth/credentials", Map.of("username", "ann", "password", "x"));
         assertThat(duplicate.status()).isEqualTo(409);
-        Response bad = sendJson("POST", "/api/v1/auth/credentials", Map.of("username", "bob", "password", "x",
-                "publish", List.of("a/#/b")));
+        Response bad = sendJson(
+                "POST",
+                "/api/v1/auth/credentials",
+                Map.of("username", "bob", "password", "x", "publish", List.of("a/#/b")));
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.body().path("error").asString()).contains("publish");
-        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("password", "x")).status()).isEqualTo(400);
+        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("password", "x"))
+                        .status())
+                .isEqualTo(400);
         assertThat(get("/api/v1/auth/credentials?size=0").status()).isEqualTo(400);
         assertThat(get("/api/v1/auth/credentials/999999999").status()).isEqualTo(404);
     }
 
     @Test
     void connect_with_the_password_gets_the_resolved_acl_and_the_session_is_linked() throws Exception {
-        long id = create(Map.of("username", "meter-owner", "password", "pw1", "publish",
-                List.of("meters/%c/#", "users/%u/out"), "subscribe", List.of("cmd/%c/+")));
+        long id = create(Map.of(
+                "username",
+                "meter-owner",
+                "password",
+                "pw1",
+                "publish",
+                List.of("meters/%c/#", "users/%u/out"),
+                "subscribe",
+                List.of("cmd/%c/+")));
         Response r = connect("meter-9", "node-auth", "meter-owner", "pw1", null, true);
         assertThat(r.status()).as("%s", r.body()).isEqualTo(200);
         SessionApi.ConnectResponse response = json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
         assertThat(response.acl().publish()).containsExactly("meters/meter-9/#", "users/meter-owner/out");
         assertThat(response.acl().subscribe()).containsExactly("cmd/meter-9/+");
-        assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'meter-9'").query(Long.class)
-                .single()).isEqualTo(id);
+        assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'meter-9'")
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(id);
 
         // Anonymous (no credential fits, no password): unrestricted where anonymous access is on, as here.
         Response anonymous = connect("anon-1", "node-auth", null, null, null, true);
@@ -96,11 +136,18 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(wrong.body().path("reason").asString()).isEqualTo("BAD_USERNAME_OR_PASSWORD");
         Response unknown = connect("carl-1", "node-auth", "nobody-" + System.nanoTime(), "pw", null, true);
         assertThat(unknown.body().path("reason").asString()).isEqualTo("BAD_USERNAME_OR_PASSWORD");
-        Response will = connect("carl-1", "node-auth", "carl", "right",
-                new SessionApi.Will("elsewhere/x", new byte[0], 0, false, 0, null), true);
+        Response will = connect(
+                "carl-1",
+                "node-auth",
+                "carl",
+                "right",
+                new SessionApi.Will("elsewhere/x", new byte[0], 0, false, 0, null),
+                true);
         assertThat(will.status()).isEqualTo(403);
         assertThat(will.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
-        assertThat(get("/api/v1/sessions/carl-1").status()).as("no session for a refused CONNECT").isEqualTo(404);
+        assertThat(get("/api/v1/sessions/carl-1").status())
+                .as("no session for a refused CONNECT")
+                .isEqualTo(404);
 
         JsonNode rows = get("/api/v1/auth/failures").body().path("items");
         JsonNode row = null;
@@ -113,8 +160,12 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(row.path("remoteIp").asString()).isEqualTo("10.1.2.3");
         assertThat(row.path("failures").asLong()).isEqualTo(3);
         assertThat(row.path("lastCause").asString()).isEqualTo("will_not_authorized");
-        String scrape = http.send(HttpRequest.newBuilder(uri("/actuator/prometheus")).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        String scrape = http.send(
+                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .GET()
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
         assertThat(metricValue(scrape, "tributary_auth_failures_total")).isGreaterThanOrEqualTo(3);
     }
 
@@ -124,8 +175,10 @@ class AuthIntegrationTest extends ServiceTestBase {
         Response r = connect("dora-1", "node-blk", "dora", "pw", null, true);
         long epoch = r.body().path("epoch").asLong();
 
-        Response blocked = sendJson("PUT", "/api/v1/auth/credentials/" + id, Map.of("username", "dora",
-                "blocked", true, "publish", List.of("#")));
+        Response blocked = sendJson(
+                "PUT",
+                "/api/v1/auth/credentials/" + id,
+                Map.of("username", "dora", "blocked", true, "publish", List.of("#")));
         assertThat(blocked.status()).as("%s", blocked.body()).isEqualTo(200);
         assertThat(blocked.body().path("blocked").asBoolean()).isTrue();
 
@@ -135,8 +188,10 @@ class AuthIntegrationTest extends ServiceTestBase {
         ConsumerRecord<byte[], byte[]> command = commands.get(0);
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(command.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.DISCONNECT);
-        assertThat(RecordHeaders.readInt(command.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x87);
-        assertThat(RecordHeaders.readLong(command.headers(), RecordHeaders.EPOCH)).isEqualTo(epoch);
+        assertThat(RecordHeaders.readInt(command.headers(), RecordHeaders.REASON_CODE))
+                .isEqualTo(0x87);
+        assertThat(RecordHeaders.readLong(command.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(epoch);
 
         Response again = connect("dora-1", "node-blk", "dora", "pw", null, true);
         assertThat(again.status()).isEqualTo(403);
@@ -146,20 +201,31 @@ class AuthIntegrationTest extends ServiceTestBase {
     @Test
     void a_resumed_session_loses_subscriptions_its_changed_acl_no_longer_allows() throws Exception {
         long id = create(Map.of("username", "eve", "password", "pw", "subscribe", List.of("a/#", "b/#")));
-        assertThat(connect("eve-1", "node-res", "eve", "pw", null, true).status()).isEqualTo(200);
-        long epoch = jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'eve-1'").query(Long.class).single();
-        Response sub = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("eve-1", epoch, "node-res",
-                List.of(sub("a/x", 1), sub("b/y", 1))));
+        assertThat(connect("eve-1", "node-res", "eve", "pw", null, true).status())
+                .isEqualTo(200);
+        long epoch = jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'eve-1'")
+                .query(Long.class)
+                .single();
+        Response sub = post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest("eve-1", epoch, "node-res", List.of(sub("a/x", 1), sub("b/y", 1))));
         assertThat(sub.status()).isEqualTo(200);
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("eve-1", epoch, "node-res", 3600));
 
-        assertThat(sendJson("PUT", "/api/v1/auth/credentials/" + id, Map.of("username", "eve",
-                "subscribe", List.of("a/#"))).status()).isEqualTo(200);
+        assertThat(sendJson(
+                                "PUT",
+                                "/api/v1/auth/credentials/" + id,
+                                Map.of("username", "eve", "subscribe", List.of("a/#")))
+                        .status())
+                .isEqualTo(200);
         Response resumed = connect("eve-1", "node-res", "eve", "pw", null, false);
         SessionApi.ConnectResponse response = json.treeToValue(resumed.body(), SessionApi.ConnectResponse.class);
         assertThat(response.sessionPresent()).isTrue();
-        assertThat(response.subscriptions()).extracting(SessionApi.Subscription::filter).containsExactly("a/x");
-        assertThat(get("/api/v1/sessions/eve-1/subscriptions").body().toString()).doesNotContain("b/y");
+        assertThat(response.subscriptions())
+                .extracting(SessionApi.Subscription::filter)
+                .containsExactly("a/x");
+        assertThat(get("/api/v1/sessions/eve-1/subscriptions").body().toString())
+                .doesNotContain("b/y");
     }
 
     @Test
@@ -168,6 +234,7 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(send("DELETE", "/api/v1/auth/credentials/" + id).status()).isEqualTo(204);
         assertThat(send("DELETE", "/api/v1/auth/credentials/" + id).status()).isEqualTo(404);
         // The client id is no longer protected; with anonymous access on it may connect without a password.
-        assertThat(connect("fred-1", "node-auth", null, null, null, true).status()).isEqualTo(200);
+        assertThat(connect("fred-1", "node-auth", null, null, null, true).status())
+                .isEqualTo(200);
     }
 }

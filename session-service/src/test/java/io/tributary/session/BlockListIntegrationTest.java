@@ -2,21 +2,19 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
+import java.net.http.HttpRequest;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,19 +32,23 @@ class BlockListIntegrationTest extends ServiceTestBase {
     }
 
     private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path).header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build());
+        return exchange(request(path)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                .build());
     }
 
     private Response connectFrom(String clientId, String nodeId, String username, String remoteAddress)
             throws Exception {
-        return post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, nodeId, true, 0, 5, 30, remoteAddress,
-                username, null, null, null, null));
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        clientId, nodeId, true, 0, 5, 30, remoteAddress, username, null, null, null, null));
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> commands(String nodeId, String clientId) {
-        return FeedReader.withKey(FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink(nodeId)),
-                utf8(clientId));
+        return FeedReader.withKey(
+                FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink(nodeId)), utf8(clientId));
     }
 
     private static void assertBannedDisconnect(List<ConsumerRecord<byte[], byte[]>> commands) {
@@ -54,15 +56,21 @@ class BlockListIntegrationTest extends ServiceTestBase {
         ConsumerRecord<byte[], byte[]> last = commands.get(commands.size() - 1);
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(last.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.DISCONNECT);
-        assertThat(RecordHeaders.readInt(last.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x98);
+        assertThat(RecordHeaders.readInt(last.headers(), RecordHeaders.REASON_CODE))
+                .isEqualTo(0x98);
     }
 
     @Test
     void entries_by_client_id_user_name_and_range_refuse_connect_as_banned_and_close_live_connections()
             throws Exception {
-        assertThat(connectFrom("bl-dev-1", "node-bl", "bl-user", "/198.51.100.7:4000").status()).isEqualTo(200);
-        assertThat(connectFrom("bl-dev-2", "node-bl", "bl-user", "/203.0.113.9:4000").status()).isEqualTo(200);
-        assertThat(connectFrom("bl-dev-3", "node-bl", null, "/[2001:db8:0:0:0:0:0:7]:4000").status())
+        assertThat(connectFrom("bl-dev-1", "node-bl", "bl-user", "/198.51.100.7:4000")
+                        .status())
+                .isEqualTo(200);
+        assertThat(connectFrom("bl-dev-2", "node-bl", "bl-user", "/203.0.113.9:4000")
+                        .status())
+                .isEqualTo(200);
+        assertThat(connectFrom("bl-dev-3", "node-bl", null, "/[2001:db8:0:0:0:0:0:7]:4000")
+                        .status())
                 .isEqualTo(200);
 
         Response byUser = sendJson("POST", "/api/v1/auth/blocklist", Map.of("username", "bl-user", "reason", "test"));
@@ -79,9 +87,12 @@ class BlockListIntegrationTest extends ServiceTestBase {
         assertThat(byRange.body().path("entry").path("ip").asString()).isEqualTo("2001:db8::/32");
         assertThat(byRange.body().path("disconnected").asInt()).isEqualTo(1);
         assertBannedDisconnect(commands("node-bl", "bl-dev-3"));
-        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/[2001:db8:1:0:0:0:0:1]:2").status())
+        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/[2001:db8:1:0:0:0:0:1]:2")
+                        .status())
                 .isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
-        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/[2001:db9:0:0:0:0:0:1]:2").status()).isEqualTo(200);
+        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/[2001:db9:0:0:0:0:0:1]:2")
+                        .status())
+                .isEqualTo(200);
 
         Response byClient = sendJson("POST", "/api/v1/auth/blocklist", Map.of("clientId", "bl-dev-4"));
         assertThat(byClient.body().path("disconnected").asInt()).isEqualTo(1);
@@ -90,7 +101,8 @@ class BlockListIntegrationTest extends ServiceTestBase {
 
         long id = byClient.body().path("entry").path("id").asLong();
         assertThat(send("DELETE", "/api/v1/auth/blocklist/" + id).status()).isEqualTo(204);
-        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/192.0.2.1:1").status()).isEqualTo(200);
+        assertThat(connectFrom("bl-dev-4", "node-bl", null, "/192.0.2.1:1").status())
+                .isEqualTo(200);
         assertThat(send("DELETE", "/api/v1/auth/blocklist/" + id).status()).isEqualTo(404);
         JsonNode page = get("/api/v1/auth/blocklist?size=1000").body();
         assertThat(page.path("total").asLong()).isGreaterThanOrEqualTo(2);
@@ -98,17 +110,26 @@ class BlockListIntegrationTest extends ServiceTestBase {
 
     @Test
     void bad_entries_are_400_duplicates_409_and_the_api_needs_a_token() throws Exception {
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of()).status()).isEqualTo(400);
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("clientId", "a", "username", "b")).status())
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of()).status())
+                .isEqualTo(400);
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("clientId", "a", "username", "b"))
+                        .status())
                 .isEqualTo(400);
         Response bad = sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "not-an-address"));
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.body().path("error").asString()).contains("ip");
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "10.0.0.0/33")).status()).isEqualTo(400);
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "198.19.8.7/15")).status()).isEqualTo(201);
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "198.18.0.0/15")).status())
-                .as("the same range once its host bits are cleared").isEqualTo(409);
-        Response anonymous = exchange(HttpRequest.newBuilder(uri("/api/v1/auth/blocklist")).GET().build());
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "10.0.0.0/33"))
+                        .status())
+                .isEqualTo(400);
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "198.19.8.7/15"))
+                        .status())
+                .isEqualTo(201);
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "198.18.0.0/15"))
+                        .status())
+                .as("the same range once its host bits are cleared")
+                .isEqualTo(409);
+        Response anonymous = exchange(
+                HttpRequest.newBuilder(uri("/api/v1/auth/blocklist")).GET().build());
         assertThat(anonymous.status()).isEqualTo(401);
     }
 
@@ -118,7 +139,8 @@ class BlockListIntegrationTest extends ServiceTestBase {
         String version = first.path("version").asString();
         JsonNode same = get(SessionApi.BLOCKED_IPS + "?version=" + version).body();
         assertThat(same.path("ranges").isNull()).as("%s", same).isTrue();
-        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "192.0.2.128/25")).status())
+        assertThat(sendJson("POST", "/api/v1/auth/blocklist", Map.of("ip", "192.0.2.128/25"))
+                        .status())
                 .isEqualTo(201);
         JsonNode changed = get(SessionApi.BLOCKED_IPS + "?version=" + version).body();
         assertThat(changed.path("version").asString()).isNotEqualTo(version);

@@ -2,16 +2,14 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.SessionApi;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-
-import io.tributary.common.session.SessionApi;
 
 /**
  * Credentials naming a client certificate CN: a mutual-TLS CONNECT (the transport passes the verified CN) is
@@ -22,7 +20,9 @@ import io.tributary.common.session.SessionApi;
 class CertificateAuthIntegrationTest extends ServiceTestBase {
 
     private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+        return exchange(request(path)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
                 .method(method, java.net.http.HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
                 .build());
     }
@@ -34,9 +34,21 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
     }
 
     private Response connect(String clientId, String username, String password, String cn) throws Exception {
-        return post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, "node-cert", true, 0, 5, 30,
-                "/10.9.8.7:1234", username, null, null,
-                password == null ? null : password.getBytes(StandardCharsets.UTF_8), cn));
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        clientId,
+                        "node-cert",
+                        true,
+                        0,
+                        5,
+                        30,
+                        "/10.9.8.7:1234",
+                        username,
+                        null,
+                        null,
+                        password == null ? null : password.getBytes(StandardCharsets.UTF_8),
+                        cn));
     }
 
     private SessionApi.Acl acl(Response r) throws Exception {
@@ -46,18 +58,31 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
 
     @Test
     void a_certificate_cn_credential_authenticates_without_password_and_fills_cn() throws Exception {
-        long id = create(Map.of("certificateCn", "meter-cn-1", "publish", List.of("meters/%cn/#"),
-                "subscribe", List.of("cmd/%cn/+", "all/%c")));
-        assertThat(get("/api/v1/auth/credentials/" + id).body().path("certificateCn").asString())
+        long id = create(Map.of(
+                "certificateCn",
+                "meter-cn-1",
+                "publish",
+                List.of("meters/%cn/#"),
+                "subscribe",
+                List.of("cmd/%cn/+", "all/%c")));
+        assertThat(get("/api/v1/auth/credentials/" + id)
+                        .body()
+                        .path("certificateCn")
+                        .asString())
                 .isEqualTo("meter-cn-1");
-        assertThat(jdbc.sql("SELECT password_hash FROM credentials WHERE id = :id").param("id", id)
-                .query(String.class).optional()).isEmpty();
+        assertThat(jdbc.sql("SELECT password_hash FROM credentials WHERE id = :id")
+                        .param("id", id)
+                        .query(String.class)
+                        .optional())
+                .isEmpty();
 
         SessionApi.Acl acl = acl(connect("cert-client-1", null, null, "meter-cn-1"));
         assertThat(acl.publish()).containsExactly("meters/meter-cn-1/#");
         assertThat(acl.subscribe()).containsExactly("cmd/meter-cn-1/+", "all/cert-client-1");
         assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'cert-client-1'")
-                .query(Long.class).single()).isEqualTo(id);
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(id);
 
         // The certificate does not prove a user name: %u entries of a credential not naming one match nothing.
         create(Map.of("certificateCn", "cn-u", "publish", List.of("users/%u/#", "cn/%cn")));
@@ -79,8 +104,10 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
         assertThat(noCert.status()).isEqualTo(403);
         assertThat(noCert.body().path("reason").asString()).isEqualTo("BAD_USERNAME_OR_PASSWORD");
         assertThat(connect("dev-2", "x", "guess", "wrong-cn").status()).isEqualTo(403);
-        assertThat(jdbc.sql("SELECT last_cause FROM auth_failures WHERE client_id = 'dev-2'").query(String.class)
-                .list()).isNotEmpty();
+        assertThat(jdbc.sql("SELECT last_cause FROM auth_failures WHERE client_id = 'dev-2'")
+                        .query(String.class)
+                        .list())
+                .isNotEmpty();
     }
 
     @Test
@@ -89,7 +116,8 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
         long id = create(body);
         assertThat(connect("blk-1", null, null, "blocked-cn").status()).isEqualTo(200);
         body.put("blocked", true);
-        assertThat(sendJson("PUT", "/api/v1/auth/credentials/" + id, body).status()).isEqualTo(200);
+        assertThat(sendJson("PUT", "/api/v1/auth/credentials/" + id, body).status())
+                .isEqualTo(200);
         Response refused = connect("blk-1", null, null, "blocked-cn");
         assertThat(refused.status()).isEqualTo(403);
         assertThat(refused.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
@@ -99,12 +127,15 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
     void password_credentials_see_the_cn_too_and_bad_input_is_400() throws Exception {
         create(Map.of("username", "pw-cn", "password", "pw", "publish", List.of("x/%cn/#", "y/%u")));
         assertThat(acl(connect("pwcn-1", "pw-cn", "pw", "abc")).publish()).containsExactly("x/abc/#", "y/pw-cn");
-        assertThat(acl(connect("pwcn-1", "pw-cn", "pw", null)).publish()).as("no certificate: %cn entries dropped")
+        assertThat(acl(connect("pwcn-1", "pw-cn", "pw", null)).publish())
+                .as("no certificate: %cn entries dropped")
                 .containsExactly("y/pw-cn");
 
-        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("clientId", "nopw")).status())
+        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("clientId", "nopw"))
+                        .status())
                 .isEqualTo(400);
-        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("certificateCn", "")).status())
+        assertThat(sendJson("POST", "/api/v1/auth/credentials", Map.of("certificateCn", ""))
+                        .status())
                 .isEqualTo(400);
         long certOnly = create(Map.of("certificateCn", "cn-to-drop"));
         Response dropCn = sendJson("PUT", "/api/v1/auth/credentials/" + certOnly, Map.of("clientId", "c"));

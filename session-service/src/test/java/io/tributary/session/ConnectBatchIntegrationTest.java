@@ -2,13 +2,6 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
@@ -16,6 +9,11 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 
 /**
  * The batch calls transport nodes make in a storm: one transaction for many CONNECTs or disconnects, with the outcome
@@ -39,10 +37,15 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
     void test_each_connect_of_a_batch_gets_the_outcome_it_would_get_alone() throws Exception {
         // A persistent session with a subscription, offline: resumed by the batch.
         long before = connect("cb-back", "node-a", true, 3600).epoch();
-        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("cb-back", before, "node-a",
-                List.of(sub("cb/back", 1)))).status()).isEqualTo(200);
+        assertThat(post(
+                                SessionApi.SUBSCRIBE,
+                                new SessionApi.SubscribeRequest(
+                                        "cb-back", before, "node-a", List.of(sub("cb/back", 1))))
+                        .status())
+                .isEqualTo(200);
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("cb-back", before, "node-a", 3600))
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
         jdbc.sql("INSERT INTO block_list (client_id, reason, created_at) VALUES ('cb-banned', 'test', now())")
                 .update();
         try {
@@ -60,9 +63,13 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
             assertThat(outcomes.get(3).unavailable()).contains("nodeId");
             SessionApi.ConnectResponse back = outcomes.get(4).accepted();
             assertThat(back.sessionPresent()).isTrue();
-            assertThat(back.subscriptions()).extracting(SessionApi.Subscription::filter).containsExactly("cb/back");
+            assertThat(back.subscriptions())
+                    .extracting(SessionApi.Subscription::filter)
+                    .containsExactly("cb/back");
             assertThat(back.epoch()).isGreaterThan(before);
-            assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "cb/back", "cb-back").nodeId()).isEqualTo("node-b");
+            assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "cb/back", "cb-back")
+                            .nodeId())
+                    .isEqualTo("node-b");
 
             // The second CONNECT of cb-twice takes over the first, as if it had come in the next batch.
             long first = outcomes.get(1).accepted().epoch();
@@ -71,15 +78,22 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
             List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
                     FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.downlink("node-b")), utf8("cb-twice"));
             assertThat(commands).hasSize(1);
-            assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(commands.get(0).headers(),
-                    RecordHeaders.DOWNLINK_TYPE))).isEqualTo(DownlinkType.TAKEOVER);
-            assertThat(RecordHeaders.readLong(commands.get(0).headers(), RecordHeaders.EPOCH)).isEqualTo(second);
+            assertThat(DownlinkType.fromHeader(
+                            RecordHeaders.readBytes(commands.get(0).headers(), RecordHeaders.DOWNLINK_TYPE)))
+                    .isEqualTo(DownlinkType.TAKEOVER);
+            assertThat(RecordHeaders.readLong(commands.get(0).headers(), RecordHeaders.EPOCH))
+                    .isEqualTo(second);
 
             assertThat(jdbc.sql("SELECT client_id FROM sessions WHERE client_id LIKE 'cb-%' AND connected")
-                    .query(String.class).list()).containsExactlyInAnyOrder("cb-new", "cb-twice", "cb-back");
-            assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'cb-twice'").query(Long.class)
-                    .single()).isEqualTo(second);
-            assertThat(redis.sync().hget("tributary:presence:cb-twice", "epoch")).isEqualTo(Long.toString(second));
+                            .query(String.class)
+                            .list())
+                    .containsExactlyInAnyOrder("cb-new", "cb-twice", "cb-back");
+            assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'cb-twice'")
+                            .query(Long.class)
+                            .single())
+                    .isEqualTo(second);
+            assertThat(redis.sync().hget("tributary:presence:cb-twice", "epoch"))
+                    .isEqualTo(Long.toString(second));
         } finally {
             jdbc.sql("DELETE FROM block_list WHERE client_id = 'cb-banned'").update();
         }
@@ -89,8 +103,11 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
     void test_a_disconnect_batch_ends_current_connections_and_ignores_stale_ones() throws Exception {
         long gone = connect("db-gone", "node-a", true, 0).epoch();
         long kept = connect("db-kept", "node-a", true, 3600).epoch();
-        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("db-kept", kept, "node-a",
-                List.of(sub("db/kept", 1)))).status()).isEqualTo(200);
+        assertThat(post(
+                                SessionApi.SUBSCRIBE,
+                                new SessionApi.SubscribeRequest("db-kept", kept, "node-a", List.of(sub("db/kept", 1))))
+                        .status())
+                .isEqualTo(200);
         long stale = connect("db-stale", "node-a", true, 0).epoch();
         long current = connect("db-stale", "node-b", true, 0).epoch();
 
@@ -99,16 +116,25 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
                 new SessionApi.DisconnectRequest("db-kept", kept, "node-a", 3600),
                 new SessionApi.DisconnectRequest("db-stale", stale, "node-a", 0),
                 new SessionApi.DisconnectRequest("db-gone", gone, "node-a", 0)));
-        assertThat(post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(requests)).status())
+        assertThat(post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(requests))
+                        .status())
                 .isEqualTo(200);
 
-        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = 'db-gone'").query(Long.class).single())
+        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = 'db-gone'")
+                        .query(Long.class)
+                        .single())
                 .isZero();
-        assertThat(jdbc.sql("SELECT connected FROM sessions WHERE client_id = 'db-kept'").query(Boolean.class)
-                .single()).isFalse();
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "db/kept", "db-kept").nodeId()).isNull();
+        assertThat(jdbc.sql("SELECT connected FROM sessions WHERE client_id = 'db-kept'")
+                        .query(Boolean.class)
+                        .single())
+                .isFalse();
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "db/kept", "db-kept")
+                        .nodeId())
+                .isNull();
         assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'db-stale' AND connected")
-                .query(Long.class).single()).isEqualTo(current);
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(current);
         assertThat(redis.sync().exists("tributary:presence:db-gone")).isZero();
         assertThat(redis.sync().hget("tributary:presence:db-stale", "epoch")).isEqualTo(Long.toString(current));
     }
@@ -119,26 +145,36 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         long b = connect("sb-b", "node-a", true, 3600).epoch();
         long old = connect("sb-c", "node-a", true, 0).epoch();
         connect("sb-c", "node-b", true, 0);
-        Response r = post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(List.of(
-                new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 1), sub("sb/+/y", 2))),
-                new SessionApi.SubscribeRequest("sb-b", b, "node-a", List.of(sub("sb/x", 0), sub("a/#/b", 1))),
-                new SessionApi.SubscribeRequest("sb-c", old, "node-a", List.of(sub("sb/x", 1))),
-                new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 2))))));
+        Response r = post(
+                SessionApi.SUBSCRIBE_BATCH,
+                new SessionApi.SubscribeBatch(List.of(
+                        new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 1), sub("sb/+/y", 2))),
+                        new SessionApi.SubscribeRequest("sb-b", b, "node-a", List.of(sub("sb/x", 0), sub("a/#/b", 1))),
+                        new SessionApi.SubscribeRequest("sb-c", old, "node-a", List.of(sub("sb/x", 1))),
+                        new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 2))))));
         assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
-        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(),
-                SessionApi.SubscribeBatchResponse.class).outcomes();
+        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(), SessionApi.SubscribeBatchResponse.class)
+                .outcomes();
         assertThat(outcomes.get(0).done().reasonCodes()).containsExactly(1, 2);
         assertThat(outcomes.get(1).done().reasonCodes()).containsExactly(0, 0x8F);
         assertThat(outcomes.get(2).stale()).contains("epoch " + old + " ");
         assertThat(outcomes.get(3).done().reasonCodes()).containsExactly(2);
         // The repeat replaced the first: the row and the latest feed record say QoS 2.
         assertThat(jdbc.sql("SELECT qos FROM subscriptions WHERE client_id = 'sb-a' AND filter = 'sb/x'")
-                .query(Integer.class).single()).isEqualTo(2);
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-a").qos()).isEqualTo(2);
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sb/+/y", "sb-a").nodeId()).isEqualTo("node-a");
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-b").persistent()).isTrue();
-        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'sb-c'").query(Long.class)
-                .single()).isZero();
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(2);
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-a").qos())
+                .isEqualTo(2);
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sb/+/y", "sb-a")
+                        .nodeId())
+                .isEqualTo("node-a");
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sb/x", "sb-b").persistent())
+                .isTrue();
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'sb-c'")
+                        .query(Long.class)
+                        .single())
+                .isZero();
     }
 
     @Test
@@ -178,17 +214,23 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         assertThat(outcomes.get(6).stale()).contains("no session");
 
         assertThat(jdbc.sql("SELECT client_id || ' ' || filter FROM subscriptions WHERE client_id LIKE 'ub-%'")
-                .query(String.class).list()).containsExactly("ub-c ub/c");
+                        .query(String.class)
+                        .list())
+                .containsExactly("ub-c ub/c");
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "ub/x", "ub-a");
         assertThat(tombstone.value()).isNull();
-        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(a);
-        assertThat(last(TopicNames.SUBSCRIPTIONS_WILDCARD, "ub/+/y", "ub-a").value()).isNull();
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(a);
+        assertThat(last(TopicNames.SUBSCRIPTIONS_WILDCARD, "ub/+/y", "ub-a").value())
+                .isNull();
         ConsumerRecord<byte[], byte[]> ofB = last(TopicNames.SUBSCRIPTIONS_EXACT, "ub/x", "ub-b");
         assertThat(ofB.value()).isNull();
         assertThat(RecordHeaders.readLong(ofB.headers(), RecordHeaders.EPOCH)).isEqualTo(b);
-        assertThat(FeedReader.withKey(FeedReader.readAll(TestEngines.kafkaBootstrap(),
-                TopicNames.SUBSCRIPTIONS_EXACT), SubscriptionRecord.key("ub/x",
-                        "ub-b"))).as("one tombstone for the pair removed once").filteredOn(r -> r.value() == null)
+        assertThat(FeedReader.withKey(
+                        FeedReader.readAll(TestEngines.kafkaBootstrap(), TopicNames.SUBSCRIPTIONS_EXACT),
+                        SubscriptionRecord.key("ub/x", "ub-b")))
+                .as("one tombstone for the pair removed once")
+                .filteredOn(r -> r.value() == null)
                 .hasSize(1);
         SubscriptionRecord kept = lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "ub/c", "ub-c");
         assertThat(kept.nodeId()).isEqualTo("node-b");

@@ -2,19 +2,17 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.retained.RetainedHeaders;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** The endpoints behind the admin console (search, overview, Kafka) and the console's static files. */
@@ -22,8 +20,9 @@ import tools.jackson.databind.JsonNode;
 class ConsoleApiIntegrationTest extends ServiceTestBase {
 
     private long connectAs(String clientId, String nodeId, String username) throws Exception {
-        Response r = post(SessionApi.CONNECT, new SessionApi.ConnectRequest(clientId, nodeId, false, 300, 5, 30,
-                "10.1.2.3:4567", username));
+        Response r = post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(clientId, nodeId, false, 300, 5, 30, "10.1.2.3:4567", username));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body().get("epoch").asLong();
     }
@@ -31,17 +30,24 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     /** Stores a retained message as the retained consumer would (no headers); removed again by {@link #unretain}. */
     private void retain(String topic, String payload) {
         jdbc.sql("INSERT INTO retained_messages (topic, payload, qos, headers, kafka_partition, kafka_offset)"
-                + " VALUES (:topic, :payload, 0, :headers, 0, 0)")
-                .param("topic", topic).param("payload", utf8(payload))
-                .param("headers", RetainedHeaders.encode(List.of())).update();
+                        + " VALUES (:topic, :payload, 0, :headers, 0, 0)")
+                .param("topic", topic)
+                .param("payload", utf8(payload))
+                .param("headers", RetainedHeaders.encode(List.of()))
+                .update();
     }
 
     private void unretain(List<String> topics) {
-        jdbc.sql("DELETE FROM retained_messages WHERE topic IN (:topics)").param("topics", topics).update();
+        jdbc.sql("DELETE FROM retained_messages WHERE topic IN (:topics)")
+                .param("topics", topics)
+                .update();
     }
 
     private static List<String> clientIds(JsonNode results) {
-        return results.get("items").valueStream().map(n -> n.get("clientId").asString()).toList();
+        return results.get("items")
+                .valueStream()
+                .map(n -> n.get("clientId").asString())
+                .toList();
     }
 
     private static String q(String value) {
@@ -56,24 +62,31 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         connectAs("con/b-1", "node-con-2", "con-bob");
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("con/a_3", a3, "node-con-1", 300));
 
-        JsonNode first = get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a-") + "&limit=1").body();
+        JsonNode first = get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a-") + "&limit=1")
+                .body();
         assertThat(clientIds(first)).containsExactly("con/a-1");
         assertThat(first.get("next").asString()).isEqualTo("con/a-1");
         JsonNode second = get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a-") + "&limit=1&after="
-                + q("con/a-1")).body();
+                        + q("con/a-1"))
+                .body();
         assertThat(clientIds(second)).containsExactly("con/a-2");
         // the last page of this prefix: a probe one row past the limit finds nothing more
         assertThat(second.get("next").isNull()).isTrue();
 
         // '_' and '%' are literal in a prefix, not LIKE wildcards
-        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a_")).body()))
+        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a_"))
+                        .body()))
                 .containsExactly("con/a_3");
-        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=" + q("con/%")).body())).isEmpty();
+        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=" + q("con/%"))
+                        .body()))
+                .isEmpty();
 
         assertThat(clientIds(get("/api/v1/search/sessions?username=con-alice").body()))
                 .containsExactly("con/a-1", "con/a_3");
-        assertThat(clientIds(get("/api/v1/search/sessions?nodeId=node-con-2").body())).containsExactly("con/b-1");
-        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=con/&connected=false").body()))
+        assertThat(clientIds(get("/api/v1/search/sessions?nodeId=node-con-2").body()))
+                .containsExactly("con/b-1");
+        assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=con/&connected=false")
+                        .body()))
                 .containsExactly("con/a_3");
         // byte order: '-' (0x2D) before '_' (0x5F), whatever the database collation
         assertThat(clientIds(get("/api/v1/search/sessions?clientIdPrefix=con/").body()))
@@ -82,8 +95,12 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         Response details = get("/api/v1/sessions/" + q("con/a-1"));
         assertThat(details.status()).as("%s", details.body()).isEqualTo(200);
         assertThat(details.body().get("session").get("clientId").asString()).isEqualTo("con/a-1");
-        assertThat(get("/api/v1/sessions/" + q("con/a-1") + "/subscriptions").status()).isEqualTo(200);
-        JsonNode item = get("/api/v1/search/sessions?clientIdPrefix=con/b").body().get("items").get(0);
+        assertThat(get("/api/v1/sessions/" + q("con/a-1") + "/subscriptions").status())
+                .isEqualTo(200);
+        JsonNode item = get("/api/v1/search/sessions?clientIdPrefix=con/b")
+                .body()
+                .get("items")
+                .get(0);
         assertThat(item.get("remoteAddress").asString()).isEqualTo("10.1.2.3:4567");
         assertThat(item.get("protocolVersion").asInt()).isEqualTo(5);
 
@@ -96,12 +113,17 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     void subscriptionSearchFindsWhoHoldsAFilterAndSharedGroupMembers() throws Exception {
         long s1 = connectAs("con-sub-1", "node-con-1", null);
         long s2 = connectAs("con-sub-2", "node-con-1", null);
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("con-sub-1", s1, "node-con-1",
-                List.of(sub("$share/con-grp/con/t", 1), sub("con/t/+", 0))));
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("con-sub-2", s2, "node-con-1",
-                List.of(sub("$share/con-grp/con/t", 0))));
+        post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(
+                        "con-sub-1", s1, "node-con-1", List.of(sub("$share/con-grp/con/t", 1), sub("con/t/+", 0))));
+        post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(
+                        "con-sub-2", s2, "node-con-1", List.of(sub("$share/con-grp/con/t", 0))));
 
-        JsonNode group = get("/api/v1/search/subscriptions?filterPrefix=" + q("$share/con-grp/")).body();
+        JsonNode group = get("/api/v1/search/subscriptions?filterPrefix=" + q("$share/con-grp/"))
+                .body();
         assertThat(clientIds(group)).containsExactly("con-sub-1", "con-sub-2");
         assertThat(group.get("items").get(0).get("shareGroup").asString()).isEqualTo("con-grp");
         assertThat(group.get("items").get(0).get("connected").asBoolean()).isTrue();
@@ -113,15 +135,18 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         assertThat(clientIds(page1)).containsExactly("con-sub-1");
         JsonNode next = page1.get("next");
         JsonNode page2 = get("/api/v1/search/subscriptions?filterPrefix=" + q("$share/con-grp/") + "&limit=1"
-                + "&afterFilter=" + q(next.get("filter").asString()) + "&afterClientId="
-                + q(next.get("clientId").asString())).body();
+                        + "&afterFilter=" + q(next.get("filter").asString()) + "&afterClientId="
+                        + q(next.get("clientId").asString()))
+                .body();
         assertThat(clientIds(page2)).containsExactly("con-sub-2");
 
-        JsonNode held = get("/api/v1/search/subscriptions?filterPrefix=" + q("con/t/+")).body();
+        JsonNode held =
+                get("/api/v1/search/subscriptions?filterPrefix=" + q("con/t/+")).body();
         assertThat(clientIds(held)).containsExactly("con-sub-1");
         assertThat(held.get("items").get(0).get("shareGroup").isNull()).isTrue();
         assertThat(held.get("items").get(0).get("qos").asInt()).isEqualTo(0);
-        assertThat(clientIds(get("/api/v1/search/subscriptions?clientId=con-sub-2").body()))
+        assertThat(clientIds(
+                        get("/api/v1/search/subscriptions?clientId=con-sub-2").body()))
                 .containsExactly("con-sub-2");
         assertThat(get("/api/v1/search/subscriptions?afterFilter=x").status()).isEqualTo(400);
     }
@@ -130,7 +155,8 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     void overviewShowsNodesTheirFiguresAndTheConsumerGroups() throws Exception {
         post(SessionApi.HEARTBEAT, new SessionApi.HeartbeatRequest("node-ovw", "inc-ovw"));
         // What the node's $SYS publisher leaves in the retained store (see ClusterStats)
-        List<String> topics = List.of(SysTopics.node("node-ovw", SysTopics.CLIENTS_CONNECTED),
+        List<String> topics = List.of(
+                SysTopics.node("node-ovw", SysTopics.CLIENTS_CONNECTED),
                 SysTopics.node("node-ovw", SysTopics.MESSAGES_RECEIVED),
                 SysTopics.node("node-ovw", SysTopics.MESSAGES_SENT));
         retain(topics.get(0), "3");
@@ -145,8 +171,11 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
 
     private void overviewShowsNode() throws Exception {
         JsonNode overview = get("/api/v1/overview").body();
-        JsonNode node = overview.get("transportNodes").valueStream()
-                .filter(n -> n.get("nodeId").asString().equals("node-ovw")).findFirst().orElseThrow();
+        JsonNode node = overview.get("transportNodes")
+                .valueStream()
+                .filter(n -> n.get("nodeId").asString().equals("node-ovw"))
+                .findFirst()
+                .orElseThrow();
         assertThat(node.get("alive").asBoolean()).isTrue();
         assertThat(node.get("connections").asLong()).isEqualTo(3);
         assertThat(node.get("messagesReceived").asLong()).isEqualTo(120);
@@ -176,15 +205,19 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     }
 
     private void retainedPages() throws Exception {
-        JsonNode first = get("/api/v1/search/retained?prefix=" + q("con-ret/") + "&limit=2").body();
+        JsonNode first = get("/api/v1/search/retained?prefix=" + q("con-ret/") + "&limit=2")
+                .body();
         assertThat(first.get("items").valueStream().map(n -> n.get("topic").asString()))
                 .containsExactly("con-ret/a", "con-ret/a/deeper");
         assertThat(first.get("items").get(0).get("payloadUtf8").asString()).isEqualTo("v-con-ret/a");
         JsonNode second = get("/api/v1/search/retained?prefix=" + q("con-ret/") + "&limit=2&after="
-                + q(first.get("next").asString())).body();
-        assertThat(second.get("items").valueStream().map(n -> n.get("topic").asString())).containsExactly("con-ret/b");
+                        + q(first.get("next").asString()))
+                .body();
+        assertThat(second.get("items").valueStream().map(n -> n.get("topic").asString()))
+                .containsExactly("con-ret/b");
         assertThat(second.get("next").isNull()).isTrue();
-        JsonNode underscore = get("/api/v1/search/retained?prefix=" + q("con-ret_")).body();
+        JsonNode underscore =
+                get("/api/v1/search/retained?prefix=" + q("con-ret_")).body();
         assertThat(underscore.get("items").valueStream().map(n -> n.get("topic").asString()))
                 .containsExactly("con-ret_x");
     }
@@ -192,8 +225,10 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     @Test
     void kafkaViewListsTributaryTopicsAndGroups() throws Exception {
         JsonNode topics = get("/api/v1/kafka/topics").body();
-        JsonNode publish = topics.valueStream().filter(t -> t.get("name").asString().equals(TopicNames.PUBLISH))
-                .findFirst().orElseThrow();
+        JsonNode publish = topics.valueStream()
+                .filter(t -> t.get("name").asString().equals(TopicNames.PUBLISH))
+                .findFirst()
+                .orElseThrow();
         assertThat(publish.get("partitions").size()).isEqualTo(PARTITIONS);
         assertThat(topics.valueStream().map(t -> t.get("name").asString())).allMatch(n -> n.startsWith("tributary."));
 
@@ -209,16 +244,16 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
 
     @Test
     void consoleIsServedWithoutATokenAndTheApiStillNeedsOne() throws Exception {
-        HttpResponse<String> page = http.send(HttpRequest.newBuilder(uri("/console/")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page =
+                http.send(HttpRequest.newBuilder(uri("/console/")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<div id=\"root\"></div>").contains("/console/assets/");
-        HttpResponse<String> bare = http.send(HttpRequest.newBuilder(uri("/console")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> bare =
+                http.send(HttpRequest.newBuilder(uri("/console")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(bare.statusCode()).isEqualTo(302);
         assertThat(bare.headers().firstValue("Location").orElseThrow()).endsWith("/console/");
-        HttpResponse<String> api = http.send(HttpRequest.newBuilder(uri("/api/v1/overview")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> api = http.send(
+                HttpRequest.newBuilder(uri("/api/v1/overview")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(api.statusCode()).isEqualTo(401);
     }
 }

@@ -3,6 +3,15 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.Partitioning;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.session.expiry.ExpirySweeper;
+import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.TestEngines;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -15,21 +24,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-
-import io.tributary.common.kafka.DownlinkType;
-import io.tributary.common.kafka.Partitioning;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.session.expiry.ExpirySweeper;
-import io.tributary.session.support.FeedReader;
-import io.tributary.session.support.TestEngines;
 import tools.jackson.databind.JsonNode;
 
 /** The internal API (connect, subscribe, unsubscribe, disconnect) and session expiry: database rows, feed records, downlink commands and presence. */
@@ -47,15 +45,27 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(first.sessionPresent()).isFalse();
         assertThat(first.subscriptions()).isEmpty();
         assertThat(redis.sync().hgetall("tributary:presence:alice"))
-                .containsEntry("node", "node-a").containsEntry("epoch", Long.toString(e1)).containsKey("connectedAt");
+                .containsEntry("node", "node-a")
+                .containsEntry("epoch", Long.toString(e1))
+                .containsKey("connectedAt");
 
-        Response suback = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(
-                sub("sensors/+/temp", 1), sub("sensors/1/temp", 2), sub("a/#/b", 0), sub("$share/g/x", 1),
-                sub("$share//x", 1))));
+        Response suback = post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(
+                        "alice",
+                        e1,
+                        "node-a",
+                        List.of(
+                                sub("sensors/+/temp", 1),
+                                sub("sensors/1/temp", 2),
+                                sub("a/#/b", 0),
+                                sub("$share/g/x", 1),
+                                sub("$share//x", 1))));
         assertThat(suback.status()).isEqualTo(200);
         assertThat(codes(suback.body())).containsExactly(1, 2, 0x8F, 1, 0x8F);
         assertThat(jdbc.sql("SELECT filter FROM subscriptions WHERE client_id = 'alice'")
-                .query(String.class).list())
+                        .query(String.class)
+                        .list())
                 .containsExactlyInAnyOrder("sensors/+/temp", "sensors/1/temp", "$share/g/x");
         // A shared subscription keeps its full filter on the feed but is placed by its inner filter.
         ConsumerRecord<byte[], byte[]> shared = last(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice");
@@ -72,7 +82,8 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long e2 = second.epoch();
         assertThat(e2).isGreaterThan(e1);
         assertThat(second.sessionPresent()).isTrue();
-        assertThat(second.subscriptions()).extracting(SessionApi.Subscription::filter)
+        assertThat(second.subscriptions())
+                .extracting(SessionApi.Subscription::filter)
                 .containsExactlyInAnyOrder("sensors/+/temp", "sensors/1/temp", "$share/g/x");
 
         List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
@@ -82,23 +93,30 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(takeover.value()).isNull();
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(takeover.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.TAKEOVER);
-        assertThat(RecordHeaders.readLong(takeover.headers(), RecordHeaders.EPOCH)).isEqualTo(e2);
+        assertThat(RecordHeaders.readLong(takeover.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(e2);
 
         SubscriptionRecord moved = lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "sensors/1/temp", "alice");
         assertThat(moved.nodeId()).isEqualTo("node-b");
         assertThat(moved.epoch()).isEqualTo(e2);
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice").nodeId())
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "sensors/+/temp", "alice")
+                        .nodeId())
                 .isEqualTo("node-b");
-        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice").nodeId()).isEqualTo("node-b");
+        assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice")
+                        .nodeId())
+                .isEqualTo("node-b");
         assertThat(redis.sync().hgetall("tributary:presence:alice"))
-                .containsEntry("node", "node-b").containsEntry("epoch", Long.toString(e2));
+                .containsEntry("node", "node-b")
+                .containsEntry("epoch", Long.toString(e2));
 
         // The taken-over connection still speaks with its old epoch: refused, and its late DISCONNECT changes nothing.
-        Response stale = post(SessionApi.SUBSCRIBE,
+        Response stale = post(
+                SessionApi.SUBSCRIBE,
                 new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(sub("late/one", 0))));
         assertThat(stale.status()).isEqualTo(409);
         assertThat(stale.body().get("error").asString()).contains("epoch " + e1 + " ");
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", e1, "node-a", 0)).status())
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", e1, "node-a", 0))
+                        .status())
                 .isEqualTo(200);
         JsonNode details = get("/api/v1/sessions/alice").body();
         assertThat(details.get("session").get("connected").asBoolean()).isTrue();
@@ -110,21 +128,29 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     @Test
     void persistentSessionGoesOfflineAndACleanStartDiscardsIt() throws Exception {
         long e1 = connect("bob", "node-a", false, 600).epoch();
-        assertThat(codes(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a",
-                List.of(sub("x/y", 1)))).body())).containsExactly(1);
+        assertThat(codes(post(
+                                SessionApi.SUBSCRIBE,
+                                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("x/y", 1))))
+                        .body()))
+                .containsExactly(1);
         SessionApi.UnsubscribeOutcome unsuback = unsubscribeBatch(
-                new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was"))).get(0);
+                        new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was")))
+                .get(0);
         assertThat(unsuback.done().reasonCodes()).containsExactly(0x00, 0x11);
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "x/y", "bob");
         assertThat(tombstone.value()).isNull();
-        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(e1);
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(e1);
 
         post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("z/#", 2))));
         Instant before = Instant.now();
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", e1, "node-a", 600)).status())
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", e1, "node-a", 600))
+                        .status())
                 .isEqualTo(200);
-        Map<String, Object> row = jdbc.sql("SELECT connected, node_id, expires_at FROM sessions WHERE client_id = 'bob'")
-                .query().singleRow();
+        Map<String, Object> row = jdbc.sql(
+                        "SELECT connected, node_id, expires_at FROM sessions WHERE client_id = 'bob'")
+                .query()
+                .singleRow();
         assertThat(row.get("connected")).isEqualTo(false);
         assertThat(row.get("node_id")).isNull();
         assertThat(toInstant(row.get("expires_at"))).isCloseTo(before.plusSeconds(600), within(5, ChronoUnit.SECONDS));
@@ -133,8 +159,11 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(offline.qos()).isEqualTo(2);
         assertThat(redis.sync().exists("tributary:presence:bob")).isZero();
 
-        assertThat(post(SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("q", 0)))).status()).isEqualTo(409);
+        assertThat(post(
+                                SessionApi.SUBSCRIBE,
+                                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("q", 0))))
+                        .status())
+                .isEqualTo(409);
 
         SessionApi.ConnectResponse clean = connect("bob", "node-b", true, 600);
         assertThat(clean.epoch()).isGreaterThan(e1);
@@ -142,8 +171,11 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(clean.subscriptions()).isEmpty();
         ConsumerRecord<byte[], byte[]> removed = last(TopicNames.SUBSCRIPTIONS_WILDCARD, "z/#", "bob");
         assertThat(removed.value()).isNull();
-        assertThat(RecordHeaders.readLong(removed.headers(), RecordHeaders.EPOCH)).isEqualTo(clean.epoch());
-        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'bob'").query(Long.class).single())
+        assertThat(RecordHeaders.readLong(removed.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(clean.epoch());
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'bob'")
+                        .query(Long.class)
+                        .single())
                 .isZero();
     }
 
@@ -163,18 +195,25 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("dave", dave, "node-a", 60));
         long erin = connect("erin", "node-a", false, NEVER).epoch();
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("erin", erin, "node-a", NEVER));
-        assertThat(jdbc.sql("SELECT expires_at FROM sessions WHERE client_id = 'erin'").query().singleRow())
+        assertThat(jdbc.sql("SELECT expires_at FROM sessions WHERE client_id = 'erin'")
+                        .query()
+                        .singleRow())
                 .containsEntry("expires_at", null);
         expireNow("dave");
 
         assertThat(sweeper.sweep()).isGreaterThanOrEqualTo(1);
         assertThat(jdbc.sql("SELECT client_id FROM sessions WHERE client_id IN ('dave', 'erin')")
-                .query(String.class).list()).containsExactly("erin");
-        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'dave'").query(Long.class).single())
+                        .query(String.class)
+                        .list())
+                .containsExactly("erin");
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'dave'")
+                        .query(Long.class)
+                        .single())
                 .isZero();
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_WILDCARD, "d/+", "dave");
         assertThat(tombstone.value()).isNull();
-        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH)).isEqualTo(dave);
+        assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH))
+                .isEqualTo(dave);
         assertThat(sweeper.sweep()).isZero();
     }
 
@@ -182,7 +221,8 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     void zeroExpiryDisconnectEndsTheSession() throws Exception {
         long frank = connect("frank", "node-a", false, 0).epoch();
         post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("frank", frank, "node-a", List.of(sub("f/1", 1))));
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", frank, "node-a", 0)).status())
+        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", frank, "node-a", 0))
+                        .status())
                 .isEqualTo(200);
         assertThat(get("/api/v1/sessions/frank").status()).isEqualTo(404);
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "f/1", "frank").value()).isNull();
@@ -209,7 +249,8 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(lateTakeoverEpoch).isEqualTo(second);
 
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", second, "node-b", 0))
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
         assertGone("ghost");
         long afterDisconnect = connect("ghost", "node-c", true, 0).epoch();
         assertThat(afterDisconnect).isGreaterThan(second).isGreaterThan(lateTakeoverEpoch);
@@ -227,7 +268,9 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long afterDelete = connect("ghost", "node-c", false, 60).epoch();
         assertThat(afterDelete).isGreaterThan(afterSweep);
 
-        assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'ghost'").query(Long.class).single())
+        assertThat(jdbc.sql("SELECT epoch FROM sessions WHERE client_id = 'ghost'")
+                        .query(Long.class)
+                        .single())
                 .isEqualTo(afterDelete);
         assertThat(redis.sync().hget("tributary:presence:ghost", "epoch")).isEqualTo(Long.toString(afterDelete));
     }
@@ -244,23 +287,29 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 answers.put(node, pool.submit(() -> connect("zed", node, false, 60)));
             }
             for (Map.Entry<String, Future<SessionApi.ConnectResponse>> answer : answers.entrySet()) {
-                epochByNode.put(answer.getKey(), answer.getValue().get(30, TimeUnit.SECONDS).epoch());
+                epochByNode.put(
+                        answer.getKey(),
+                        answer.getValue().get(30, TimeUnit.SECONDS).epoch());
             }
         } finally {
             pool.shutdownNow();
         }
         List<String> nodesInEpochOrder = epochByNode.entrySet().stream()
-                .sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey).toList();
+                .sorted(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey)
+                .toList();
         assertThat(epochByNode.values()).hasSize(connects).doesNotHaveDuplicates();
         long maxEpoch = Collections.max(epochByNode.values());
         String winner = nodesInEpochOrder.get(connects - 1);
 
         Map<String, Object> row = jdbc.sql("SELECT epoch, node_id FROM sessions WHERE client_id = 'zed'")
-                .query().singleRow();
+                .query()
+                .singleRow();
         assertThat(row.get("epoch")).isEqualTo(maxEpoch);
         assertThat(row.get("node_id")).isEqualTo(winner);
         assertThat(redis.sync().hgetall("tributary:presence:zed"))
-                .containsEntry("epoch", Long.toString(maxEpoch)).containsEntry("node", winner);
+                .containsEntry("epoch", Long.toString(maxEpoch))
+                .containsEntry("node", winner);
 
         // The connects took the lock one after the other, each taking over the previous one: every node but the
         // winner got exactly one TAKEOVER, carrying the epoch of the next connect, above its own (so it lets go).
@@ -282,23 +331,37 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
     @Test
     void malformedRequestsAreRefusedWith400() throws Exception {
-        Response badNode = post(SessionApi.CONNECT,
-                new SessionApi.ConnectRequest("gus", "bad node!", true, 0, 5, 30, null, null));
+        Response badNode =
+                post(SessionApi.CONNECT, new SessionApi.ConnectRequest("gus", "bad node!", true, 0, 5, 30, null, null));
         assertThat(badNode.status()).isEqualTo(400);
         assertThat(badNode.body().get("error").asString()).contains("nodeId");
         long gus = connect("gus", "node-a", true, 0).epoch();
-        assertThat(post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("gus", gus, "node-a",
-                List.of(new SessionApi.Subscription("a", 3, false, false, 0)))).status()).isEqualTo(400);
-        HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
-                .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{nope"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(post(
+                                SessionApi.SUBSCRIBE,
+                                new SessionApi.SubscribeRequest(
+                                        "gus",
+                                        gus,
+                                        "node-a",
+                                        List.of(new SessionApi.Subscription("a", 3, false, false, 0))))
+                        .status())
+                .isEqualTo(400);
+        HttpResponse<String> garbage = http.send(
+                HttpRequest.newBuilder(uri(SessionApi.CONNECT))
+                        .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{nope"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(garbage.statusCode()).isEqualTo(400);
         assertThat(json.readTree(garbage.body()).get("error").asString()).isNotBlank();
     }
 
     private void assertGone(String clientId) {
-        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = :id").param("id", clientId)
-                .query(Long.class).single()).as("session row of %s", clientId).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = :id")
+                        .param("id", clientId)
+                        .query(Long.class)
+                        .single())
+                .as("session row of %s", clientId)
+                .isZero();
     }
 }

@@ -9,10 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,6 +25,7 @@ class OpenApiDescriptionTest extends ServiceTestBase {
     static final Path CHECKED_IN = Path.of("openapi.json");
     /** {@code -Dopenapi.write=true} rewrites {@link #CHECKED_IN} from the served description instead of comparing. */
     private static final String WRITE_PROPERTY = "openapi.write";
+
     static final String REGENERATE = "regenerate it with: ./mvnw -B -ntp -q -Dconsole.skip=true"
             + " verify -pl session-service -am -Dtest=OpenApiDescriptionTest -Dsurefire.failIfNoSpecifiedTests=false"
             + " -D" + WRITE_PROPERTY + "=true (then rebuild the console: its types are generated from the file)";
@@ -35,7 +34,9 @@ class OpenApiDescriptionTest extends ServiceTestBase {
         Response r = get("/api/v1/openapi");
         assertThat(r.status()).as("GET /api/v1/openapi: %s", r.body()).isEqualTo(200);
         // The pretty printer ends lines the platform's way; the file has \n, whatever the platform.
-        return json.writerWithDefaultPrettyPrinter().writeValueAsString(r.body()).replace("\r\n", "\n") + "\n";
+        return json.writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(r.body())
+                        .replace("\r\n", "\n") + "\n";
     }
 
     @Test
@@ -45,24 +46,30 @@ class OpenApiDescriptionTest extends ServiceTestBase {
             Files.writeString(CHECKED_IN, served, StandardCharsets.UTF_8);
             return;
         }
-        assertThat(Files.exists(CHECKED_IN)).as("session-service/%s is missing; %s", CHECKED_IN, REGENERATE)
+        assertThat(Files.exists(CHECKED_IN))
+                .as("session-service/%s is missing; %s", CHECKED_IN, REGENERATE)
                 .isTrue();
-        assertThat(served).as("the served OpenAPI description differs from session-service/%s; %s", CHECKED_IN,
-                REGENERATE).isEqualTo(Files.readString(CHECKED_IN, StandardCharsets.UTF_8).replace("\r\n", "\n"));
+        assertThat(served)
+                .as("the served OpenAPI description differs from session-service/%s; %s", CHECKED_IN, REGENERATE)
+                .isEqualTo(Files.readString(CHECKED_IN, StandardCharsets.UTF_8).replace("\r\n", "\n"));
     }
 
     @Test
     void servedOnlyWithTheAdminToken() throws Exception {
         for (String path : List.of("/api/v1/openapi", "/api/v1/openapi.yaml")) {
-            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(uri(path)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(anonymous.statusCode()).as("%s without a token: %s", path, anonymous.body()).isEqualTo(401);
+            HttpResponse<String> anonymous =
+                    http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode())
+                    .as("%s without a token: %s", path, anonymous.body())
+                    .isEqualTo(401);
             HttpResponse<String> admin = http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(admin.statusCode()).as("%s with the admin token", path).isEqualTo(200);
             assertThat(admin.body()).contains("/api/v1/sessions/{clientId}/disconnect");
         }
         for (String path : List.of("/v3/api-docs", "/swagger-ui.html", "/swagger-ui/index.html")) {
-            assertThat(get(path).status()).as("%s: nothing outside the admin token filter", path).isEqualTo(404);
+            assertThat(get(path).status())
+                    .as("%s: nothing outside the admin token filter", path)
+                    .isEqualTo(404);
         }
     }
 
@@ -76,8 +83,10 @@ class OpenApiDescriptionTest extends ServiceTestBase {
     @Test
     void operationIdsAreUniqueNames() throws Exception {
         List<String> ids = new ArrayList<>();
-        json.readTree(served()).get("paths").forEach(path -> path.forEach(op -> ids.add(op.get("operationId")
-                .asString())));
+        json.readTree(served())
+                .get("paths")
+                .forEach(
+                        path -> path.forEach(op -> ids.add(op.get("operationId").asString())));
         assertThat(ids).doesNotHaveDuplicates().noneMatch(id -> id.matches(".*_\\d+"));
     }
 }

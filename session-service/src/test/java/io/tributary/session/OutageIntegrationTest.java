@@ -2,15 +2,13 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.support.TestEngines;
 import java.util.List;
-
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-
-import io.tributary.common.session.SessionApi;
-import io.tributary.session.support.TestEngines;
 
 /** Kafka, then PostgreSQL, stopped under the running service: requests answer 503 and commit nothing. Runs last, since it stops the shared engines. */
 @Order(4)
@@ -25,11 +23,14 @@ class OutageIntegrationTest extends ServiceTestBase {
     void kafkaDownAnswers503AndCommitsNothing() throws Exception {
         ivyEpoch = connect("ivy", "node-a", false, 60).epoch();
         TestEngines.stopKafka();
-        Response answer = post(SessionApi.SUBSCRIBE,
+        Response answer = post(
+                SessionApi.SUBSCRIBE,
                 new SessionApi.SubscribeRequest("ivy", ivyEpoch, "node-a", List.of(sub("ivy/1", 1))));
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.body().get("error").asString()).contains("Kafka");
-        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'ivy'").query(Long.class).single())
+        assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'ivy'")
+                        .query(Long.class)
+                        .single())
                 .isZero();
     }
 

@@ -2,12 +2,15 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.support.TestEngines;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -18,11 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.session.SessionApi;
-import io.tributary.session.support.TestEngines;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,10 +36,14 @@ class RetainedIntegrationTest extends ServiceTestBase {
     @BeforeAll
     static void producer() {
         producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestEngines.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestEngines.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     @AfterAll
@@ -53,8 +55,8 @@ class RetainedIntegrationTest extends ServiceTestBase {
     void retained_publish_acknowledged_before_subscribe_is_returned_with_its_metadata() throws Exception {
         publish("ret/meta/1", "one", 1, true, 0L, null, "k", "v1", "k", "v2");
         // No waiting here: the SUBSCRIBE itself must wait until the retained consumer has caught up.
-        SessionApi.SubscribeResponse r = subscribe("ret-meta", new SessionApi.Subscription("ret/meta/+", 2, false,
-                false, 0));
+        SessionApi.SubscribeResponse r =
+                subscribe("ret-meta", new SessionApi.Subscription("ret/meta/+", 2, false, false, 0));
         assertThat(r.reasonCodes()).containsExactly(2);
         assertThat(r.retained()).hasSize(1);
         List<SessionApi.RetainedMessage> got = r.retained().get(0);
@@ -62,11 +64,14 @@ class RetainedIntegrationTest extends ServiceTestBase {
         SessionApi.RetainedMessage m = got.get(0);
         assertThat(new String(m.payload(), StandardCharsets.UTF_8)).isEqualTo("one");
         assertThat(m.qos()).isEqualTo(1);
-        assertThat(m.headers()).extracting(SessionApi.Header::name)
+        assertThat(m.headers())
+                .extracting(SessionApi.Header::name)
                 .contains(RecordHeaders.QOS, RecordHeaders.RECEIVED_AT)
                 .containsSubsequence("mqtt5.user.k", "mqtt5.user.k");
-        assertThat(m.headers().stream().filter(h -> h.name().equals("mqtt5.user.k"))
-                .map(h -> new String(h.value(), StandardCharsets.UTF_8))).containsExactly("v1", "v2");
+        assertThat(m.headers().stream()
+                        .filter(h -> h.name().equals("mqtt5.user.k"))
+                        .map(h -> new String(h.value(), StandardCharsets.UTF_8)))
+                .containsExactly("v1", "v2");
     }
 
     @Test
@@ -76,15 +81,19 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("ret/del/2", "stays", 0, true, 0L, null);
         publish("ret/del/3", "not retained", 0, false, 0L, null);
         SessionApi.SubscribeResponse before = subscribe("ret-del-a", sub("ret/del/#", 1));
-        assertThat(before.retained().get(0)).extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
+        assertThat(before.retained().get(0))
+                .extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
                 .containsExactly("second", "stays");
 
         publish("ret/del/1", "", 0, true, 0L, null);
         SessionApi.SubscribeResponse after = subscribe("ret-del-b", sub("ret/del/#", 1));
-        assertThat(after.retained().get(0)).extracting(SessionApi.RetainedMessage::topic)
+        assertThat(after.retained().get(0))
+                .extracting(SessionApi.RetainedMessage::topic)
                 .containsExactly("ret/del/2");
-        assertThat(jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic = 'ret/del/1'").query(Long.class)
-                .single()).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic = 'ret/del/1'")
+                        .query(Long.class)
+                        .single())
+                .isZero();
     }
 
     @Test
@@ -92,18 +101,29 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("ret/rh/1", "x", 1, true, 0L, null);
         String client = "ret-rh";
         long epoch = connect(client, "node-a", true, 0).epoch();
-        SessionApi.SubscribeResponse never = subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1,
-                false, false, 2));
+        SessionApi.SubscribeResponse never =
+                subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1, false, false, 2));
         assertThat(never.retained().get(0)).isEmpty();
         // The subscription exists now (created with handling 2), so handling 1 does not send either.
         assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1, false, false, 1))
-                .retained().get(0)).isEmpty();
+                        .retained()
+                        .get(0))
+                .isEmpty();
         assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
-                .retained().get(0)).as("new subscription, handling 1").hasSize(1);
+                        .retained()
+                        .get(0))
+                .as("new subscription, handling 1")
+                .hasSize(1);
         assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
-                .retained().get(0)).as("existing subscription, handling 1").isEmpty();
+                        .retained()
+                        .get(0))
+                .as("existing subscription, handling 1")
+                .isEmpty();
         assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 0))
-                .retained().get(0)).as("existing subscription, handling 0").hasSize(1);
+                        .retained()
+                        .get(0))
+                .as("existing subscription, handling 0")
+                .hasSize(1);
 
         SessionApi.SubscribeResponse mixed = subscribe(client, epoch, sub("ret/rh/#/x", 1), sub("ret/rh/1", 0));
         assertThat(mixed.reasonCodes()).containsExactly(0x8F, 0);
@@ -117,13 +137,12 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("retw/a", "a", 0, true, 0L, null);
         publish("retw/b/c", "bc", 0, true, 0L, null);
         publish("retwX/a", "other prefix", 0, true, 0L, null);
-        SessionApi.SubscribeResponse r = subscribe("ret-wild", sub("retw/#", 0), sub("+/a", 0), sub("$retw/#", 0),
-                sub("#", 0), sub("retw/+", 0));
+        SessionApi.SubscribeResponse r = subscribe(
+                "ret-wild", sub("retw/#", 0), sub("+/a", 0), sub("$retw/#", 0), sub("#", 0), sub("retw/+", 0));
         assertThat(topics(r, 0)).containsExactly("retw/a", "retw/b/c");
         assertThat(topics(r, 1)).contains("retw/a", "retwX/a").doesNotContain("$retw/a");
         assertThat(topics(r, 2)).containsExactly("$retw/a");
-        assertThat(topics(r, 3)).contains("retw/a", "retw/b/c", "retwX/a")
-                .noneMatch(t -> t.startsWith("$"));
+        assertThat(topics(r, 3)).contains("retw/a", "retw/b/c", "retwX/a").noneMatch(t -> t.startsWith("$"));
         assertThat(topics(r, 4)).containsExactly("retw/a");
     }
 
@@ -136,19 +155,27 @@ class RetainedIntegrationTest extends ServiceTestBase {
         long a = connect("ret-batch-a", "node-a", true, 0).epoch();
         long b = connect("ret-batch-b", "node-a", true, 0).epoch();
         long c = connect("ret-batch-c", "node-a", true, 0).epoch();
-        Response r = post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(List.of(
-                new SessionApi.SubscribeRequest("ret-batch-a", a, "node-a",
-                        List.of(sub("ret/batch/1", 1), sub("ret/batch/none", 1))),
-                new SessionApi.SubscribeRequest("ret-batch-b", b, "node-a",
-                        List.of(sub("ret/batch/+", 0), sub("ret/batch/1", 0))),
-                new SessionApi.SubscribeRequest("ret-batch-c", c, "node-a",
-                        List.of(sub("ret/batch/old", 0), new SessionApi.Subscription("ret/batch/2", 0, false, false,
-                                2), sub("ret/batch/2", 0))))));
+        Response r = post(
+                SessionApi.SUBSCRIBE_BATCH,
+                new SessionApi.SubscribeBatch(List.of(
+                        new SessionApi.SubscribeRequest(
+                                "ret-batch-a", a, "node-a", List.of(sub("ret/batch/1", 1), sub("ret/batch/none", 1))),
+                        new SessionApi.SubscribeRequest(
+                                "ret-batch-b", b, "node-a", List.of(sub("ret/batch/+", 0), sub("ret/batch/1", 0))),
+                        new SessionApi.SubscribeRequest(
+                                "ret-batch-c",
+                                c,
+                                "node-a",
+                                List.of(
+                                        sub("ret/batch/old", 0),
+                                        new SessionApi.Subscription("ret/batch/2", 0, false, false, 2),
+                                        sub("ret/batch/2", 0))))));
         assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
-        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(),
-                SessionApi.SubscribeBatchResponse.class).outcomes();
+        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(), SessionApi.SubscribeBatchResponse.class)
+                .outcomes();
         assertThat(topics(outcomes.get(0).done(), 0)).containsExactly("ret/batch/1");
-        assertThat(outcomes.get(0).done().retained().get(0).get(0).payload()).asString(StandardCharsets.UTF_8)
+        assertThat(outcomes.get(0).done().retained().get(0).get(0).payload())
+                .asString(StandardCharsets.UTF_8)
                 .isEqualTo("one");
         assertThat(topics(outcomes.get(0).done(), 1)).isEmpty();
         assertThat(topics(outcomes.get(1).done(), 0)).containsExactly("ret/batch/1", "ret/batch/2");
@@ -166,23 +193,33 @@ class RetainedIntegrationTest extends ServiceTestBase {
         SessionApi.SubscribeResponse r = subscribe("ret-exp", sub("ret/exp/+", 0));
         assertThat(topics(r, 0)).containsExactly("ret/exp/fresh");
         Object expiresAt = jdbc.sql("SELECT expires_at FROM retained_messages WHERE topic = 'ret/exp/fresh'")
-                .query().singleValue();
+                .query()
+                .singleValue();
         assertThat(toInstant(expiresAt)).isAfter(java.time.Instant.now().plusSeconds(3500));
     }
 
     @Test
     void subscription_identifier_is_stored_and_comes_back_with_a_resumed_session() throws Exception {
         long epoch = connect("ret-sid", "node-a", true, 3600).epoch();
-        subscribe("ret-sid", epoch, new SessionApi.Subscription("sid/a", 1, false, false, 0, 42),
+        subscribe(
+                "ret-sid",
+                epoch,
+                new SessionApi.Subscription("sid/a", 1, false, false, 0, 42),
                 new SessionApi.Subscription("sid/b", 1, false, false, 0));
         SessionApi.ConnectResponse resumed = connect("ret-sid", "node-b", false, 3600);
         assertThat(resumed.sessionPresent()).isTrue();
-        assertThat(resumed.subscriptions()).extracting(SessionApi.Subscription::filter,
-                SessionApi.Subscription::subscriptionId).containsExactly(
+        assertThat(resumed.subscriptions())
+                .extracting(SessionApi.Subscription::filter, SessionApi.Subscription::subscriptionId)
+                .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("sid/a", 42),
                         org.assertj.core.groups.Tuple.tuple("sid/b", null));
-        Response bad = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("ret-sid", resumed.epoch(),
-                "node-b", List.of(new SessionApi.Subscription("sid/c", 1, false, false, 0, 0))));
+        Response bad = post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(
+                        "ret-sid",
+                        resumed.epoch(),
+                        "node-b",
+                        List.of(new SessionApi.Subscription("sid/c", 1, false, false, 0, 0))));
         assertThat(bad.status()).isEqualTo(400);
     }
 
@@ -200,24 +237,32 @@ class RetainedIntegrationTest extends ServiceTestBase {
         assertThat(first.get("payloadUtf8").asString()).isEqualTo("text");
         assertThat(first.get("payloadBase64").asString()).isEqualTo("dGV4dA==");
         assertThat(first.get("qos").asInt()).isEqualTo(1);
-        JsonNode second = get("/api/v1/retained?prefix=" + enc("ret/adm/") + "&size=1&page=1").body()
-                .get("items").get(0);
+        JsonNode second = get("/api/v1/retained?prefix=" + enc("ret/adm/") + "&size=1&page=1")
+                .body()
+                .get("items")
+                .get(0);
         assertThat(second.get("topic").asString()).isEqualTo("ret/adm/b");
         assertThat(second.get("payloadUtf8").isNull()).isTrue();
         assertThat(get("/api/v1/retained?size=0").status()).isEqualTo(400);
 
-        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status()).isEqualTo(204);
-        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status()).isEqualTo(404);
+        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status())
+                .isEqualTo(204);
+        assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status())
+                .isEqualTo(404);
         assertThat(subscribe("ret-adm-2", sub("ret/adm/+", 0)).retained().get(0))
-                .extracting(SessionApi.RetainedMessage::topic).containsExactly("ret/adm/b");
+                .extracting(SessionApi.RetainedMessage::topic)
+                .containsExactly("ret/adm/b");
     }
 
     @Test
     void metrics_count_applied_records() throws Exception {
         publish("ret/metric/1", "m", 0, true, 0L, null);
         subscribe("ret-metric", sub("ret/metric/1", 0));
-        String scrape = http.send(java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        String scrape = http.send(
+                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
         assertThat(metricValue(scrape, "tributary_retained_updates_total")).isPositive();
         assertThat(scrape).contains("tributary_retained_messages");
     }
@@ -236,7 +281,8 @@ class RetainedIntegrationTest extends ServiceTestBase {
 
         // No waiting: the SUBSCRIBE itself waits for the consumer to pass the publish topic's end offsets.
         SessionApi.SubscribeResponse r = subscribe("ret-paced", sub("ret/paced/#", 1));
-        assertThat(r.retained().get(0)).extracting(SessionApi.RetainedMessage::topic)
+        assertThat(r.retained().get(0))
+                .extracting(SessionApi.RetainedMessage::topic)
                 .containsExactly("ret/paced/last");
 
         // A commit per polled batch would be close to 100 here; one per 25 ms allows elapsed / 25 ms (+ slack).
@@ -246,36 +292,58 @@ class RetainedIntegrationTest extends ServiceTestBase {
 
     /** The retained consumer's offset commits so far, from Kafka's client metrics. */
     private double retainedCommits() throws Exception {
-        String scrape = http.send(java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        String scrape = http.send(
+                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                "kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"session-service-retained-[^}]*} (\\S+)")
+                        "kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"session-service-retained-[^}]*} (\\S+)")
                 .matcher(scrape);
-        assertThat(m.find()).as("commit_total of the retained consumer in %s", scrape.length()).isTrue();
+        assertThat(m.find())
+                .as("commit_total of the retained consumer in %s", scrape.length())
+                .isTrue();
         return Double.parseDouble(m.group(1));
     }
 
     // --- helpers ---
 
-    private void publish(String topic, String payload, int qos, boolean retain, long receivedAt, Integer expiry,
-            String... userProperties) throws Exception {
+    private void publish(
+            String topic,
+            String payload,
+            int qos,
+            boolean retain,
+            long receivedAt,
+            Integer expiry,
+            String... userProperties)
+            throws Exception {
         publish(topic, payload.getBytes(StandardCharsets.UTF_8), qos, retain, receivedAt, expiry, userProperties);
     }
 
-    private void publish(String topic, byte[] payload, int qos, boolean retain, long receivedAt, Integer expiry,
-            String... userProperties) throws Exception {
+    private void publish(
+            String topic,
+            byte[] payload,
+            int qos,
+            boolean retain,
+            long receivedAt,
+            Integer expiry,
+            String... userProperties)
+            throws Exception {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH, utf8(topic), payload);
         record.headers().add(new RecordHeader(RecordHeaders.QOS, new byte[] {(byte) qos}));
         record.headers().add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
         record.headers().add(new RecordHeader(RecordHeaders.CLIENT_ID, utf8("publisher")));
-        record.headers().add(new RecordHeader(RecordHeaders.RECEIVED_AT,
-                RecordHeaders.int64(receivedAt == 0 ? System.currentTimeMillis() : receivedAt)));
+        record.headers()
+                .add(new RecordHeader(
+                        RecordHeaders.RECEIVED_AT,
+                        RecordHeaders.int64(receivedAt == 0 ? System.currentTimeMillis() : receivedAt)));
         if (expiry != null) {
             record.headers().add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(expiry)));
         }
         for (int i = 0; i + 1 < userProperties.length; i += 2) {
-            record.headers().add(new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + userProperties[i],
-                    utf8(userProperties[i + 1])));
+            record.headers()
+                    .add(new RecordHeader(
+                            RecordHeaders.USER_PROPERTY_PREFIX + userProperties[i], utf8(userProperties[i + 1])));
         }
         producer.send(record).get(10, TimeUnit.SECONDS);
     }
@@ -286,16 +354,19 @@ class RetainedIntegrationTest extends ServiceTestBase {
         return subscribe(clientId, epoch, subscriptions);
     }
 
-    private SessionApi.SubscribeResponse subscribe(String clientId, long epoch,
-            SessionApi.Subscription... subscriptions) throws Exception {
-        Response r = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest(clientId, epoch, "node-a",
-                List.of(subscriptions)));
+    private SessionApi.SubscribeResponse subscribe(
+            String clientId, long epoch, SessionApi.Subscription... subscriptions) throws Exception {
+        Response r = post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(clientId, epoch, "node-a", List.of(subscriptions)));
         assertThat(r.status()).as("subscribe: %s", r.body()).isEqualTo(200);
         return json.treeToValue(r.body(), SessionApi.SubscribeResponse.class);
     }
 
     private static List<String> topics(SessionApi.SubscribeResponse r, int index) {
-        return r.retained().get(index).stream().map(SessionApi.RetainedMessage::topic).toList();
+        return r.retained().get(index).stream()
+                .map(SessionApi.RetainedMessage::topic)
+                .toList();
     }
 
     private static String enc(String s) {

@@ -2,6 +2,12 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.TestEngines;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,13 +26,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.session.support.FeedReader;
-import io.tributary.session.support.TestEngines;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -86,8 +84,10 @@ abstract class ServiceTestBase {
 
     @LocalServerPort
     protected int port;
+
     @Autowired
     protected JsonMapper json;
+
     @Autowired
     protected JdbcClient jdbc;
 
@@ -103,12 +103,12 @@ abstract class ServiceTestBase {
         redisClient.shutdown();
     }
 
-    protected record Response(int status, JsonNode body) {
-    }
+    protected record Response(int status, JsonNode body) {}
 
     protected SessionApi.ConnectResponse connect(String clientId, String nodeId, boolean cleanStart, long expiry)
             throws Exception {
-        Response r = post(SessionApi.CONNECT,
+        Response r = post(
+                SessionApi.CONNECT,
                 new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user"));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
@@ -119,7 +119,8 @@ abstract class ServiceTestBase {
             throws Exception {
         Response r = post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(List.of(requests)));
         assertThat(r.status()).as("unsubscribe batch: %s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.UnsubscribeBatchResponse.class).outcomes();
+        return json.treeToValue(r.body(), SessionApi.UnsubscribeBatchResponse.class)
+                .outcomes();
     }
 
     protected static SessionApi.Subscription sub(String filter, int qos) {
@@ -132,7 +133,8 @@ abstract class ServiceTestBase {
 
     protected void expireNow(String clientId) {
         jdbc.sql("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE client_id = :id")
-                .param("id", clientId).update();
+                .param("id", clientId)
+                .update();
     }
 
     protected static Instant toInstant(Object timestamp) {
@@ -145,13 +147,17 @@ abstract class ServiceTestBase {
     protected static ConsumerRecord<byte[], byte[]> last(String topic, String filter, String clientId) {
         List<ConsumerRecord<byte[], byte[]>> records = FeedReader.withKey(
                 FeedReader.readAll(TestEngines.kafkaBootstrap(), topic), SubscriptionRecord.key(filter, clientId));
-        assertThat(records).as("records of %s / %s on %s", filter, clientId, topic).isNotEmpty();
+        assertThat(records)
+                .as("records of %s / %s on %s", filter, clientId, topic)
+                .isNotEmpty();
         return records.get(records.size() - 1);
     }
 
     protected static SubscriptionRecord lastValue(String topic, String filter, String clientId) {
         ConsumerRecord<byte[], byte[]> record = last(topic, filter, clientId);
-        assertThat(record.value()).as("latest record of %s / %s", filter, clientId).isNotNull();
+        assertThat(record.value())
+                .as("latest record of %s / %s", filter, clientId)
+                .isNotNull();
         return SubscriptionRecord.decode(record.value());
     }
 
@@ -186,11 +192,13 @@ abstract class ServiceTestBase {
 
     protected String adminToken() throws Exception {
         if (adminToken == null) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"" + ADMIN_USER
-                            + "\",\"password\":\"" + ADMIN_PASSWORD + "\"}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"username\":\"" + ADMIN_USER + "\",\"password\":\"" + ADMIN_PASSWORD + "\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as("admin token: %s", r.body()).isEqualTo(201);
             adminToken = json.readTree(r.body()).get("token").asString();
         }
@@ -200,7 +208,8 @@ abstract class ServiceTestBase {
     protected Response post(String path, Object body) throws Exception {
         HttpRequest request = request(path)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                .build();
         return exchange(request);
     }
 
@@ -209,7 +218,9 @@ abstract class ServiceTestBase {
     }
 
     protected Response send(String method, String path) throws Exception {
-        return exchange(request(path).method(method, HttpRequest.BodyPublishers.noBody()).build());
+        return exchange(request(path)
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build());
     }
 
     protected Response exchange(HttpRequest request) throws Exception {

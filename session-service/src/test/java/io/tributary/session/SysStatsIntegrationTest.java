@@ -2,17 +2,15 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.Map;
-
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.sys.ClusterStats;
 import io.tributary.sessionqueue.SessionQueueKeys;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The cluster-wide $SYS figures read from PostgreSQL, the once-per-interval claim shared by all instances, and the
@@ -32,11 +30,14 @@ class SysStatsIntegrationTest extends ServiceTestBase {
         connect(online, "sys-node-a", true, NEVER);
         long epoch = connect(offline, "sys-node-a", true, NEVER).epoch();
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest(offline, epoch, "sys-node-a", 600))
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
 
         jdbc.sql("INSERT INTO transport_nodes (node_id, incarnation, first_seen, last_seen) VALUES "
-                + "('sys-live', 'i1', now(), now()), ('sys-dead', 'i1', now(), now())").update();
-        jdbc.sql("UPDATE transport_nodes SET dead_at = now() WHERE node_id = 'sys-dead'").update();
+                        + "('sys-live', 'i1', now(), now()), ('sys-dead', 'i1', now(), now())")
+                .update();
+        jdbc.sql("UPDATE transport_nodes SET dead_at = now() WHERE node_id = 'sys-dead'")
+                .update();
         retained(SysTopics.node("sys-live", SysTopics.MESSAGES_RECEIVED), "40");
         retained(SysTopics.node("sys-dead", SysTopics.MESSAGES_RECEIVED), "1000");
 
@@ -45,7 +46,8 @@ class SysStatsIntegrationTest extends ServiceTestBase {
         assertThat(delta(before, after, SysTopics.CLIENTS_DISCONNECTED)).isEqualTo(1);
         assertThat(delta(before, after, SysTopics.CLIENTS_TOTAL)).isEqualTo(2);
         assertThat(delta(before, after, SysTopics.NODES_COUNT)).isEqualTo(1);
-        assertThat(delta(before, after, SysTopics.MESSAGES_RECEIVED)).as("dead nodes' figures left out")
+        assertThat(delta(before, after, SysTopics.MESSAGES_RECEIVED))
+                .as("dead nodes' figures left out")
                 .isEqualTo(40);
         assertThat(after.get(SysTopics.broker(SysTopics.VERSION))).startsWith("tributary ");
     }
@@ -57,7 +59,8 @@ class SysStatsIntegrationTest extends ServiceTestBase {
         assertThat(stats.claim(interval)).isTrue();
         assertThat(stats.claim(interval)).as("another instance, same interval").isFalse();
         // An interval later: the last claim is moved back rather than waited for.
-        jdbc.sql("UPDATE sys_publication SET published_at = now() - interval '2 hours'").update();
+        jdbc.sql("UPDATE sys_publication SET published_at = now() - interval '2 hours'")
+                .update();
         assertThat(stats.claim(interval)).as("an interval later").isTrue();
     }
 
@@ -75,7 +78,10 @@ class SysStatsIntegrationTest extends ServiceTestBase {
                 INSERT INTO retained_messages (topic, payload, qos, headers, kafka_partition, kafka_offset)
                 VALUES (:t, :p, 0, :h, 0, 0)
                 ON CONFLICT (topic) DO UPDATE SET payload = EXCLUDED.payload""")
-                .param("t", topic).param("p", utf8(value)).param("h", new byte[0]).update();
+                .param("t", topic)
+                .param("p", utf8(value))
+                .param("h", new byte[0])
+                .update();
     }
 
     private static long delta(Map<String, String> before, Map<String, String> after, String statistic) {

@@ -1,21 +1,5 @@
 package io.tributary.transport;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.kafka.KafkaClients;
@@ -71,6 +55,20 @@ import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.KafkaAvailabilityHealthIndicator;
 import io.tributary.transport.uplink.PublishProducer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the transport node: one Kafka producer, one downlink consumer, one MQTT listener. */
@@ -85,8 +83,8 @@ public class TransportConfiguration {
     /** Creates the shared topics and this node's downlink topic before anything consumes or produces. */
     @Bean(destroyMethod = "close")
     Admin kafkaAdmin(TransportProperties properties, TopicLayout layout, KafkaClients kafkaClients) {
-        Admin admin = kafkaClients.admin(Map.of(AdminClientConfig.CLIENT_ID_CONFIG,
-                "tributary-transport-admin-" + properties.nodeId()));
+        Admin admin = kafkaClients.admin(
+                Map.of(AdminClientConfig.CLIENT_ID_CONFIG, "tributary-transport-admin-" + properties.nodeId()));
         kafkaClients.requireAuthenticated(admin, "transport node " + properties.nodeId(), Duration.ofSeconds(30));
         layout.ensureSharedTopics(admin);
         layout.ensureDownlinkTopic(admin, properties.nodeId());
@@ -94,22 +92,31 @@ public class TransportConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> publishKafkaProducer(TransportProperties properties, Admin kafkaAdmin,
-            TransportMetrics metrics, KafkaClients kafkaClients) {
+    Producer<byte[], byte[]> publishKafkaProducer(
+            TransportProperties properties, Admin kafkaAdmin, TransportMetrics metrics, KafkaClients kafkaClients) {
         TransportProperties.Kafka k = properties.kafka();
         Map<String, Object> config = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG, "tributary-transport-" + properties.nodeId(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, k.lingerMs(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) k.maxBlock().toMillis(),
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) k.deliveryTimeout().toMillis(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                k.bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "tributary-transport-" + properties.nodeId(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.LINGER_MS_CONFIG,
+                k.lingerMs(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                (int) k.maxBlock().toMillis(),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                (int) k.deliveryTimeout().toMillis(),
                 // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 (int) Math.max(1, Math.min(10_000, k.deliveryTimeout().toMillis() - k.lingerMs())),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class);
         config = new java.util.HashMap<>(config);
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression().name);
         KafkaProducer<byte[], byte[]> producer = kafkaClients.producer(config);
@@ -132,8 +139,8 @@ public class TransportConfiguration {
             } catch (org.apache.kafka.common.errors.TimeoutException e) {
                 if (System.nanoTime() > deadline) {
                     producer.close(Duration.ZERO);
-                    throw new IllegalStateException("no metadata for " + TopicNames.PUBLISH
-                            + " from Kafka within 60 s", e);
+                    throw new IllegalStateException(
+                            "no metadata for " + TopicNames.PUBLISH + " from Kafka within 60 s", e);
                 }
             }
         }
@@ -145,14 +152,19 @@ public class TransportConfiguration {
         metrics.gaugeConnections(connections::size);
         // Read off the event loops: a slightly stale sum is fine for a gauge.
         metrics.gaugeOutboundHeldBytes(() -> connections.all().stream()
-                .mapToLong(c -> c.outbound().bytesHeld()).sum());
+                .mapToLong(c -> c.outbound().bytesHeld())
+                .sum());
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    SysStatsPublisher sysStatsPublisher(TransportProperties properties, SysProperties sys, PublishProducer producer,
-            TransportMetrics metrics, ConnectionRegistry connections) {
+    SysStatsPublisher sysStatsPublisher(
+            TransportProperties properties,
+            SysProperties sys,
+            PublishProducer producer,
+            TransportMetrics metrics,
+            ConnectionRegistry connections) {
         return new SysStatsPublisher(properties.nodeId(), sys.interval(), producer, metrics, connections::size);
     }
 
@@ -163,10 +175,10 @@ public class TransportConfiguration {
 
     /** Silent clients are closed at most half a second after 1.5 x their keep alive (the shortest is 1.5 s). */
     @Bean(initMethod = "start", destroyMethod = "close")
-    io.tributary.transport.connection.KeepAliveWatch keepAliveWatch(ConnectionRegistry registry,
-            Disconnector disconnector) {
-        return new io.tributary.transport.connection.KeepAliveWatch(registry, disconnector,
-                java.time.Duration.ofMillis(500));
+    io.tributary.transport.connection.KeepAliveWatch keepAliveWatch(
+            ConnectionRegistry registry, Disconnector disconnector) {
+        return new io.tributary.transport.connection.KeepAliveWatch(
+                registry, disconnector, java.time.Duration.ofMillis(500));
     }
 
     @Bean
@@ -180,7 +192,9 @@ public class TransportConfiguration {
     }
 
     @Bean
-    PublishProducer publishProducer(Producer<byte[], byte[]> publishKafkaProducer, TransportMetrics metrics,
+    PublishProducer publishProducer(
+            Producer<byte[], byte[]> publishKafkaProducer,
+            TransportMetrics metrics,
             KafkaAvailability kafkaAvailability) {
         return new PublishProducer(publishKafkaProducer, metrics, kafkaAvailability);
     }
@@ -189,47 +203,65 @@ public class TransportConfiguration {
     MappingRules mappingRules(MeterRegistry registry) {
         MappingRules rules = new MappingRules();
         io.micrometer.core.instrument.Gauge.builder("tributary.mapping.rules", rules, MappingRules::size)
-                .description("MQTT-to-Kafka mapping rules this node applies").register(registry);
+                .description("MQTT-to-Kafka mapping rules this node applies")
+                .register(registry);
         return rules;
     }
 
     /** Started here, before the listener bean: the listener never opens with the node's rules missing. */
     @Bean(destroyMethod = "close")
-    MappingRuleFollower mappingRuleFollower(TransportProperties properties, Producer<byte[], byte[]> publishKafkaProducer,
-            MappingRules mappingRules, KafkaClients kafkaClients) {
-        MappingRuleFollower follower = new MappingRuleFollower(kafkaClients,
-                properties.nodeId(), publishKafkaProducer, mappingRules);
+    MappingRuleFollower mappingRuleFollower(
+            TransportProperties properties,
+            Producer<byte[], byte[]> publishKafkaProducer,
+            MappingRules mappingRules,
+            KafkaClients kafkaClients) {
+        MappingRuleFollower follower =
+                new MappingRuleFollower(kafkaClients, properties.nodeId(), publishKafkaProducer, mappingRules);
         follower.start(Duration.ofSeconds(60));
         return follower;
     }
 
     /** Off ({@code TRIBUTARY_QOS2_EXACTLY_ONCE=false}): a placeholder, so the listener bean always has one. */
     @Bean(destroyMethod = "close")
-    Qos2Beans qos2Beans(TransportProperties properties, Qos2Properties qos2, Admin kafkaAdmin,
-            TransportMetrics metrics, MeterRegistry registry, KafkaClients kafkaClients) {
+    Qos2Beans qos2Beans(
+            TransportProperties properties,
+            Qos2Properties qos2,
+            Admin kafkaAdmin,
+            TransportMetrics metrics,
+            MeterRegistry registry,
+            KafkaClients kafkaClients) {
         if (!qos2.exactlyOnce()) {
             return new Qos2Beans(null);
         }
         TransportProperties.Kafka k = properties.kafka();
         Map<String, Object> config = new java.util.HashMap<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                k.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
                 // Its own thread blocks, never an event loop: commitTransaction waits up to max.block.ms, which
                 // must cover a commit's round trips, not the event loops' tiny bound.
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) k.deliveryTimeout().toMillis(),
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) k.deliveryTimeout().toMillis(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                (int) k.deliveryTimeout().toMillis(),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                (int) k.deliveryTimeout().toMillis(),
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 (int) Math.max(1, Math.min(10_000, k.deliveryTimeout().toMillis())),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, k.compression().name));
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                k.compression().name));
         config.putAll(TransactionalUplink.transactionalSettings(properties.nodeId(), qos2.transactionTimeout()));
-        TransactionalUplink uplink = new TransactionalUplink(properties.nodeId(),
-                () -> kafkaClients.producer(config), metrics);
+        TransactionalUplink uplink =
+                new TransactionalUplink(properties.nodeId(), () -> kafkaClients.producer(config), metrics);
         Qos2MarkerIndex markers = new Qos2MarkerIndex(kafkaClients, properties.nodeId(), kafkaAdmin);
         io.micrometer.core.instrument.Gauge.builder("tributary.qos2.markers", markers, Qos2MarkerIndex::size)
-                .description("QoS 2 publishes stored and not yet released (PUBREL), cluster-wide, as this node reads them")
+                .description(
+                        "QoS 2 publishes stored and not yet released (PUBREL), cluster-wide, as this node reads them")
                 .register(registry);
         uplink.start();
         markers.start();
@@ -248,8 +280,10 @@ public class TransportConfiguration {
 
     @Bean
     UplinkBudget uplinkBudget(TransportProperties properties, TransportMetrics metrics) {
-        return new UplinkBudget(properties.kafka().maxPendingBytesPerConnection().toBytes(),
-                properties.kafka().maxPendingBytes().toBytes(), metrics);
+        return new UplinkBudget(
+                properties.kafka().maxPendingBytesPerConnection().toBytes(),
+                properties.kafka().maxPendingBytes().toBytes(),
+                metrics);
     }
 
     @Bean
@@ -268,11 +302,18 @@ public class TransportConfiguration {
     }
 
     @Bean
-    SessionServiceClient sessionServiceClient(TransportProperties properties, ExecutorService sessionClientExecutor,
-            JsonMapper jsonMapper, io.micrometer.core.instrument.MeterRegistry registry) {
-        SessionServiceClient client = new SessionServiceClient(properties.session().url(),
-                properties.session().requestTimeout(), sessionClientExecutor, jsonMapper,
-                properties.session().internalToken(), properties.session().batching());
+    SessionServiceClient sessionServiceClient(
+            TransportProperties properties,
+            ExecutorService sessionClientExecutor,
+            JsonMapper jsonMapper,
+            io.micrometer.core.instrument.MeterRegistry registry) {
+        SessionServiceClient client = new SessionServiceClient(
+                properties.session().url(),
+                properties.session().requestTimeout(),
+                sessionClientExecutor,
+                jsonMapper,
+                properties.session().internalToken(),
+                properties.session().batching());
         client.bindMetrics(registry);
         return client;
     }
@@ -280,8 +321,10 @@ public class TransportConfiguration {
     /** The node's one Redis connection (session queues, inbound QoS 2 ids); closed after everything using it. */
     @Bean(destroyMethod = "close")
     ManagedRedisConnection<byte[], byte[]> sessionQueueRedis(TransportProperties properties, MeterRegistry registry) {
-        return RedisClientFactory.open(RedisSettings.of(properties.redis().url(), properties.redis().commandTimeout(),
-                "tributary-transport"), ByteArrayCodec.INSTANCE, registry);
+        return RedisClientFactory.open(
+                RedisSettings.of(properties.redis().url(), properties.redis().commandTimeout(), "tributary-transport"),
+                ByteArrayCodec.INSTANCE,
+                registry);
     }
 
     /** Reads the session queues, keeps the inbound QoS 2 ids ({@link io.tributary.sessionqueue.InboundQos2Store}). */
@@ -291,42 +334,87 @@ public class TransportConfiguration {
     }
 
     @Bean
-    OutboundDelivery outboundDelivery(TransportProperties properties, TransportMetrics metrics,
-            Disconnector disconnector, RedisQueueReader sessionQueueStore) {
+    OutboundDelivery outboundDelivery(
+            TransportProperties properties,
+            TransportMetrics metrics,
+            Disconnector disconnector,
+            RedisQueueReader sessionQueueStore) {
         TransportProperties.Mqtt mqtt = properties.mqtt();
-        return new OutboundDelivery(metrics, disconnector, new OutboundDelivery.Limits(mqtt.maxInflight(),
-                mqtt.maxQueuedPerConnection(), mqtt.maxOutboundBytesPerConnection().toBytes(),
-                mqtt.slowConsumerPolicy()), sessionQueueStore);
+        return new OutboundDelivery(
+                metrics,
+                disconnector,
+                new OutboundDelivery.Limits(
+                        mqtt.maxInflight(),
+                        mqtt.maxQueuedPerConnection(),
+                        mqtt.maxOutboundBytesPerConnection().toBytes(),
+                        mqtt.slowConsumerPolicy()),
+                sessionQueueStore);
     }
 
     @Bean
-    SessionQueueReader sessionQueueReader(RedisQueueReader sessionQueueStore, LocalSubscriptions subscriptions,
-            OutboundDelivery delivery, TransportMetrics metrics, ConnectionRegistry registry) {
+    SessionQueueReader sessionQueueReader(
+            RedisQueueReader sessionQueueStore,
+            LocalSubscriptions subscriptions,
+            OutboundDelivery delivery,
+            TransportMetrics metrics,
+            ConnectionRegistry registry) {
         return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry);
     }
 
     @Bean
-    DownlinkConsumer downlinkConsumer(TransportProperties properties, Admin kafkaAdmin,
-            LocalSubscriptions subscriptions, ConnectionRegistry registry, OutboundDelivery delivery,
-            Disconnector disconnector, TransportMetrics metrics, SessionQueueReader queueReader,
+    DownlinkConsumer downlinkConsumer(
+            TransportProperties properties,
+            Admin kafkaAdmin,
+            LocalSubscriptions subscriptions,
+            ConnectionRegistry registry,
+            OutboundDelivery delivery,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            SessionQueueReader queueReader,
             KafkaClients kafkaClients) {
-        return new DownlinkConsumer(properties.nodeId(), kafkaClients, subscriptions,
-                registry, delivery, disconnector, metrics, queueReader);
+        return new DownlinkConsumer(
+                properties.nodeId(),
+                kafkaClients,
+                subscriptions,
+                registry,
+                delivery,
+                disconnector,
+                metrics,
+                queueReader);
     }
 
     @Bean(destroyMethod = "close")
-    Replays replays(TransportProperties properties, ReplayProperties replay, OutboundDelivery delivery,
-            Disconnector disconnector, TransportMetrics metrics, KafkaClients kafkaClients) {
+    Replays replays(
+            TransportProperties properties,
+            ReplayProperties replay,
+            OutboundDelivery delivery,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            KafkaClients kafkaClients) {
         // Live messages held behind a history: as many as may wait behind a subscriber's in-flight window.
-        return new Replays(properties.nodeId(), kafkaClients, replay,
-                properties.mqtt().maxQueuedPerConnection(), delivery, disconnector, metrics);
+        return new Replays(
+                properties.nodeId(),
+                kafkaClients,
+                replay,
+                properties.mqtt().maxQueuedPerConnection(),
+                delivery,
+                disconnector,
+                metrics);
     }
 
     @Bean
-    NodeHeartbeat nodeHeartbeat(TransportProperties properties, SessionServiceClient sessions,
-            ConnectionRegistry registry, Disconnector disconnector) {
-        return new NodeHeartbeat(properties.nodeId(), sessions, properties.session().heartbeatInterval(),
-                properties.session().requestTimeout(), registry, disconnector);
+    NodeHeartbeat nodeHeartbeat(
+            TransportProperties properties,
+            SessionServiceClient sessions,
+            ConnectionRegistry registry,
+            Disconnector disconnector) {
+        return new NodeHeartbeat(
+                properties.nodeId(),
+                sessions,
+                properties.session().heartbeatInterval(),
+                properties.session().requestTimeout(),
+                registry,
+                disconnector);
     }
 
     @Bean
@@ -345,8 +433,8 @@ public class TransportConfiguration {
     }
 
     @Bean
-    BlockListPoller blockListPoller(SessionServiceClient sessions, ConnectAdmission admission,
-            LimitsProperties limits) {
+    BlockListPoller blockListPoller(
+            SessionServiceClient sessions, ConnectAdmission admission, LimitsProperties limits) {
         return new BlockListPoller(sessions, admission, limits.blockListRefresh());
     }
 
@@ -362,33 +450,77 @@ public class TransportConfiguration {
     }
 
     @Bean
-    MqttListener mqttListener(TransportProperties properties, SessionServiceClient sessions,
-            ConnectionRegistry registry, LocalSubscriptions subscriptions, PublishProducer producer,
-            Disconnector disconnector, TransportMetrics metrics, OutboundDelivery delivery, UplinkBudget uplinkBudget,
-            SessionQueueReader queueReader, NodeHeartbeat nodeHeartbeat, RedisQueueReader sessionQueueStore,
-            ConnectAdmission admission, ClientLimits clientLimits, LimitRefusals limitRefusals, DrainProperties drain,
-            MappingRules mappingRules, MappingRuleFollower mappingRuleFollower, TraceProperties trace,
-            Qos2Beans qos2, Replays replays) throws Exception {
+    MqttListener mqttListener(
+            TransportProperties properties,
+            SessionServiceClient sessions,
+            ConnectionRegistry registry,
+            LocalSubscriptions subscriptions,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            OutboundDelivery delivery,
+            UplinkBudget uplinkBudget,
+            SessionQueueReader queueReader,
+            NodeHeartbeat nodeHeartbeat,
+            RedisQueueReader sessionQueueStore,
+            ConnectAdmission admission,
+            ClientLimits clientLimits,
+            LimitRefusals limitRefusals,
+            DrainProperties drain,
+            MappingRules mappingRules,
+            MappingRuleFollower mappingRuleFollower,
+            TraceProperties trace,
+            Qos2Beans qos2,
+            Replays replays)
+            throws Exception {
         String nodeId = properties.nodeId();
-        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(properties, sessions,
-                registry, subscriptions, producer, disconnector, metrics, nodeHeartbeat, queueReader,
-                sessionQueueStore, qos2.exactlyOnce() != null);
+        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(
+                properties,
+                sessions,
+                registry,
+                subscriptions,
+                producer,
+                disconnector,
+                metrics,
+                nodeHeartbeat,
+                queueReader,
+                sessionQueueStore,
+                qos2.exactlyOnce() != null);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
-                new InboundPublishHandler(nodeId, producer, disconnector, metrics, properties.mqtt().receiveMaximum(),
-                        uplinkBudget, sessionQueueStore, clientLimits, mappingRules, trace.generate(),
+                new InboundPublishHandler(
+                        nodeId,
+                        producer,
+                        disconnector,
+                        metrics,
+                        properties.mqtt().receiveMaximum(),
+                        uplinkBudget,
+                        sessionQueueStore,
+                        clientLimits,
+                        mappingRules,
+                        trace.generate(),
                         qos2.exactlyOnce()),
-                new SubscribeHandler(nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits,
-                        replays),
+                new SubscribeHandler(
+                        nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits, replays),
                 new OutboundAckHandler(delivery, metrics),
                 new PingHandler(),
                 new DisconnectHandler(disconnector),
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
-                new TerminalHandler(disconnector), new ByteCountingHandler(metrics));
-        MqttChannelInitializer mqtt = new MqttChannelInitializer(properties.mqtt().maxPacketSize(), connectContext,
-                handlers, () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
+                new TerminalHandler(disconnector),
+                new ByteCountingHandler(metrics));
+        MqttChannelInitializer mqtt = new MqttChannelInitializer(
+                properties.mqtt().maxPacketSize(),
+                connectContext,
+                handlers,
+                () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
-        return new MqttListener(properties.mqtt().host(), properties.mqtt().ioThreads(), listeners.endpoints(),
-                registry, disconnector, listeners.tls(), drain);
+        return new MqttListener(
+                properties.mqtt().host(),
+                properties.mqtt().ioThreads(),
+                listeners.endpoints(),
+                registry,
+                disconnector,
+                listeners.tls(),
+                drain);
     }
 }

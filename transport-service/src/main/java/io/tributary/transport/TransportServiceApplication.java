@@ -1,7 +1,6 @@
 package io.tributary.transport;
 
 import java.util.concurrent.ForkJoinPool;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -27,13 +26,15 @@ public class TransportServiceApplication {
      */
     static void atLeastTwoCommonPoolThreads() {
         if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
-            System.setProperty(COMMON_POOL_PARALLELISM,
+            System.setProperty(
+                    COMMON_POOL_PARALLELISM,
                     Integer.toString(Math.max(2, Runtime.getRuntime().availableProcessors() - 1)));
         }
         if (ForkJoinPool.getCommonPoolParallelism() < 2) {
-            org.slf4j.LoggerFactory.getLogger(TransportServiceApplication.class).warn(
-                    "ForkJoinPool common parallelism is {}: CompletableFuture will start a thread per async step",
-                    ForkJoinPool.getCommonPoolParallelism());
+            org.slf4j.LoggerFactory.getLogger(TransportServiceApplication.class)
+                    .warn(
+                            "ForkJoinPool common parallelism is {}: CompletableFuture will start a thread per async step",
+                            ForkJoinPool.getCommonPoolParallelism());
         }
     }
 }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,8 +24,10 @@ class CommonPoolParallelismTest {
 
     @Test
     void an_explicit_parallelism_is_kept() throws Exception {
-        assertThat(runProbe("-XX:ActiveProcessorCount=2",
-                "-D" + TransportServiceApplication.COMMON_POOL_PARALLELISM + "=3")).contains("parallelism 3");
+        assertThat(runProbe(
+                        "-XX:ActiveProcessorCount=2",
+                        "-D" + TransportServiceApplication.COMMON_POOL_PARALLELISM + "=3"))
+                .contains("parallelism 3");
     }
 
     private static String runProbe(String... jvmOptions) throws Exception {
@@ -39,7 +40,10 @@ class CommonPoolParallelismTest {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.exitValue()).as(output).isZero();
-        return output.lines().filter(l -> l.startsWith("probe: ")).findFirst().orElseThrow()
+        return output.lines()
+                .filter(l -> l.startsWith("probe: "))
+                .findFirst()
+                .orElseThrow()
                 .substring("probe: ".length());
     }
 
@@ -47,7 +51,9 @@ class CommonPoolParallelismTest {
     public static final class Probe {
         public static void main(String[] args) throws Exception {
             TransportServiceApplication.atLeastTwoCommonPoolThreads();
-            String thread = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName()).get();
+            String thread = CompletableFuture.supplyAsync(
+                            () -> Thread.currentThread().getName())
+                    .get();
             System.out.println("probe: " + thread + " parallelism "
                     + java.util.concurrent.ForkJoinPool.getCommonPoolParallelism());
         }

@@ -1,9 +1,8 @@
 package io.tributary.common.acl;
 
+import io.tributary.common.topic.TopicFilters;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.tributary.common.topic.TopicFilters;
 
 /**
  * ACL filter templates: topic filters whose levels may be a placeholder, {@code %c} (client id), {@code %u}
@@ -18,8 +17,7 @@ public final class AclPlaceholders {
     public static final String USERNAME = "%u";
     public static final String CERTIFICATE_CN = "%cn";
 
-    private AclPlaceholders() {
-    }
+    private AclPlaceholders() {}
 
     /** Why {@code template} is not a valid ACL entry, or null when it is. */
     public static String problem(String template) {
@@ -39,8 +37,7 @@ public final class AclPlaceholders {
      * The templates with their placeholders filled in; entries whose placeholder has no usable value are left out
      * (a null {@code username} or {@code certificateCn} leaves out every entry naming it).
      */
-    public static List<String> resolve(List<String> templates, String clientId, String username,
-            String certificateCn) {
+    public static List<String> resolve(List<String> templates, String clientId, String username, String certificateCn) {
         List<String> resolved = new ArrayList<>(templates.size());
         for (String template : templates) {
             String filter = resolve(template, clientId, username, certificateCn);

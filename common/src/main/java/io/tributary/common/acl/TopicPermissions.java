@@ -1,11 +1,10 @@
 package io.tributary.common.acl;
 
-import java.util.List;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.FilterCoverage;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicTrie;
+import java.util.List;
 
 /**
  * What one connection may publish and subscribe to, compiled once at CONNECT from the resolved ACL that

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -66,8 +65,8 @@ public final class CommitPacer {
         pending = false;
         consumer.commitAsync(offsets.get(), (committed, error) -> {
             if (error != null) {
-                log.debug("Asynchronous commit of {} failed (a later commit covers it): {}", committed,
-                        error.toString());
+                log.debug(
+                        "Asynchronous commit of {} failed (a later commit covers it): {}", committed, error.toString());
             }
         });
     }

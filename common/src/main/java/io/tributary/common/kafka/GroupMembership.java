@@ -1,18 +1,16 @@
 package io.tributary.common.kafka;
 
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Locale;
-
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 
 /**
  * How a service's consumers join their consumer group — bound by every service that consumes in a group (under its
@@ -35,7 +33,9 @@ import jakarta.validation.constraints.Size;
  */
 public record GroupMembership(
         @NotNull Protocol protocol,
-        @Size(max = 200) @Pattern(regexp = "[A-Za-z0-9._-]*", message = "may contain only letters, digits, '.', '_' and '-'")
+
+        @Size(max = 200)
+        @Pattern(regexp = "[A-Za-z0-9._-]*", message = "may contain only letters, digits, '.', '_' and '-'")
         String instanceId) {
 
     /** The group rebalance protocol. */
@@ -91,6 +91,7 @@ public record GroupMembership(
                 host = "unknown-host";
             }
         }
-        return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+        return host.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
+                + ManagementFactory.getRuntimeMXBean().getPid();
     }
 }

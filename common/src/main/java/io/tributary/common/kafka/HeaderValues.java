@@ -17,13 +17,11 @@ import java.nio.charset.StandardCharsets;
 public final class HeaderValues {
 
     /** A partition : offset pair, as in {@link RecordHeaders#SOURCE}. */
-    public record Position(int partition, long offset) {
-    }
+    public record Position(int partition, long offset) {}
 
     private static final int MAX_DECIMAL_LENGTH = 20;
 
-    private HeaderValues() {
-    }
+    private HeaderValues() {}
 
     /** A number written as {@code binaryWidth} big-endian bytes (1, 4 or 8) in {@link HeaderFormat#BINARY}. */
     public static byte[] number(long value, int binaryWidth, HeaderFormat format) {
@@ -39,7 +37,8 @@ public final class HeaderValues {
     }
 
     public static byte[] flag(boolean value, HeaderFormat format) {
-        return format == HeaderFormat.TEXT ? (value ? "true" : "false").getBytes(StandardCharsets.US_ASCII)
+        return format == HeaderFormat.TEXT
+                ? (value ? "true" : "false").getBytes(StandardCharsets.US_ASCII)
                 : new byte[] {(byte) (value ? 1 : 0)};
     }
 
@@ -48,7 +47,8 @@ public final class HeaderValues {
      * the offset in 8.
      */
     public static byte[] position(int partition, long offset, HeaderFormat format) {
-        return format == HeaderFormat.TEXT ? (partition + ":" + offset).getBytes(StandardCharsets.US_ASCII)
+        return format == HeaderFormat.TEXT
+                ? (partition + ":" + offset).getBytes(StandardCharsets.US_ASCII)
                 : ByteBuffer.allocate(12).putInt(partition).putLong(offset).array();
     }
 

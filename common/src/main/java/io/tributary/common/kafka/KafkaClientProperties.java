@@ -47,9 +47,10 @@ public record KafkaClientProperties(Map<String, String> properties) {
             }
         }
         if (!refused.isEmpty()) {
-            StringBuilder message = new StringBuilder(PREFIX)
-                    .append(" may not set what Tributary sets on its Kafka clients; remove:");
-            refused.forEach((key, why) -> message.append(' ').append(key).append(" (").append(why).append(");"));
+            StringBuilder message =
+                    new StringBuilder(PREFIX).append(" may not set what Tributary sets on its Kafka clients; remove:");
+            refused.forEach((key, why) ->
+                    message.append(' ').append(key).append(" (").append(why).append(");"));
             message.setLength(message.length() - 1);
             throw new IllegalArgumentException(message.toString());
         }
@@ -79,8 +80,8 @@ public record KafkaClientProperties(Map<String, String> properties) {
         TreeSet<String> clash = new TreeSet<>(serviceConfig.keySet());
         clash.retainAll(properties.keySet());
         if (!clash.isEmpty()) {
-            throw new IllegalArgumentException(PREFIX + " names " + String.join(", ", clash)
-                    + ", which this Kafka client sets itself");
+            throw new IllegalArgumentException(
+                    PREFIX + " names " + String.join(", ", clash) + ", which this Kafka client sets itself");
         }
         config.putAll(serviceConfig);
         config.put("bootstrap.servers", bootstrapServers);
@@ -97,8 +98,8 @@ public record KafkaClientProperties(Map<String, String> properties) {
         Map<String, String> r = new TreeMap<>();
         String typed = "a typed setting; see README's configuration table";
         r.put("bootstrap.servers", "set by KAFKA_BOOTSTRAP_SERVERS");
-        for (String key : new String[] {"key.serializer", "value.serializer", "key.deserializer",
-                "value.deserializer"}) {
+        for (String key :
+                new String[] {"key.serializer", "value.serializer", "key.deserializer", "value.deserializer"}) {
             r.put(key, "records are raw bytes in Tributary's record format");
         }
         r.put("acks", "a PUBACK means acknowledged by all in-sync replicas");
@@ -109,13 +110,20 @@ public record KafkaClientProperties(Map<String, String> properties) {
         r.put("max.in.flight.requests.per.connection", "ordering of an idempotent producer");
         r.put("retries", "bounded by delivery.timeout.ms, which is " + typed);
         r.put("buffer.memory", "transport nodes keep their unacknowledged bytes below it so a send never blocks");
-        for (String key : new String[] {"linger.ms", "compression.type", "delivery.timeout.ms", "request.timeout.ms",
-                "max.block.ms", "default.api.timeout.ms", "max.poll.records"}) {
+        for (String key : new String[] {
+            "linger.ms",
+            "compression.type",
+            "delivery.timeout.ms",
+            "request.timeout.ms",
+            "max.block.ms",
+            "default.api.timeout.ms",
+            "max.poll.records"
+        }) {
             r.put(key, typed);
         }
         r.put("client.id", "names the service and instance in broker logs and quotas");
-        for (String key : new String[] {"group.id", "group.instance.id", "group.protocol",
-                "partition.assignment.strategy"}) {
+        for (String key :
+                new String[] {"group.id", "group.instance.id", "group.protocol", "partition.assignment.strategy"}) {
             r.put(key, "the consumer groups are Tributary's; see TRIBUTARY_KAFKA_GROUP_*");
         }
         r.put("enable.auto.commit", "offsets are committed only after a batch is handled");

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -81,10 +80,12 @@ public final class KafkaClients {
             admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AuthenticationException refused) {
-                throw new IllegalStateException("Kafka at " + bootstrapServers + " refused the credentials of "
-                        + service + ": " + refused.getMessage() + " (the client's security settings are "
-                        + KafkaClientProperties.PREFIX + ".*, in the environment TRIBUTARY_KAFKA_PROPERTIES_*; "
-                        + "given: " + passThrough.properties().keySet() + ")", refused);
+                throw new IllegalStateException(
+                        "Kafka at " + bootstrapServers + " refused the credentials of "
+                                + service + ": " + refused.getMessage() + " (the client's security settings are "
+                                + KafkaClientProperties.PREFIX + ".*, in the environment TRIBUTARY_KAFKA_PROPERTIES_*; "
+                                + "given: " + passThrough.properties().keySet() + ")",
+                        refused);
             }
         } catch (TimeoutException e) {
             // Not up yet, or not reachable: the callers' own retries and health checks deal with that.

@@ -1,7 +1,6 @@
 package io.tributary.common.kafka;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -12,8 +11,7 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class Partitioning {
 
-    private Partitioning() {
-    }
+    private Partitioning() {}
 
     public static int partitionFor(String mqttTopic, int partitions) {
         if (partitions <= 0) {

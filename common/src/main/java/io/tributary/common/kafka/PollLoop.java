@@ -1,14 +1,12 @@
 package io.tributary.common.kafka;
 
+import io.tributary.common.retry.Backoff;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.retry.Backoff;
 
 /**
  * One Kafka consumer thread, as every hand-written one of the services runs it: {@link #startLoop} starts the thread
@@ -64,12 +62,10 @@ public abstract class PollLoop {
     }
 
     /** On the loop thread before its first round: say it started. Nothing by default. */
-    protected void onLoopStart() {
-    }
+    protected void onLoopStart() {}
 
     /** On the loop thread once it ends, however it ends: close the consumer. Nothing by default. */
-    protected void onLoopEnd() {
-    }
+    protected void onLoopEnd() {}
 
     /** Whether the loop retries after {@code failure} (true) or ends (false, after {@link #onFatal}). */
     protected boolean retries(RuntimeException failure) {

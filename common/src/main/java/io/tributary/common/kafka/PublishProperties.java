@@ -11,18 +11,26 @@ import java.util.List;
  * @param messageExpirySeconds Message Expiry Interval as sent (unsigned 32-bit), or null
  * @param userProperties       in their original order; may repeat names
  */
-public record PublishProperties(Integer payloadFormat, String contentType, String responseTopic,
-        byte[] correlationData, Long messageExpirySeconds, List<UserProperty> userProperties) {
+public record PublishProperties(
+        Integer payloadFormat,
+        String contentType,
+        String responseTopic,
+        byte[] correlationData,
+        Long messageExpirySeconds,
+        List<UserProperty> userProperties) {
 
-    public record UserProperty(String name, String value) {
-    }
+    public record UserProperty(String name, String value) {}
 
     public PublishProperties {
         userProperties = userProperties == null ? List.of() : List.copyOf(userProperties);
     }
 
     public boolean isEmpty() {
-        return payloadFormat == null && contentType == null && responseTopic == null && correlationData == null
-                && messageExpirySeconds == null && userProperties.isEmpty();
+        return payloadFormat == null
+                && contentType == null
+                && responseTopic == null
+                && correlationData == null
+                && messageExpirySeconds == null
+                && userProperties.isEmpty();
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.common.kafka;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -14,8 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  */
 public final class PublishRecordFormat {
 
-    private PublishRecordFormat() {
-    }
+    private PublishRecordFormat() {}
 
     /**
      * @param protocolLevel    MQTT protocol level of the publishing client (3, 4 or 5)
@@ -24,10 +22,18 @@ public final class PublishRecordFormat {
      * @param properties       MQTT 5 properties, or null (always null for MQTT 3.x clients)
      * @param receivedAtMillis when the message entered the broker; the message expiry counts from here
      */
-    public static ProducerRecord<byte[], byte[]> toRecord(String topic, byte[] payload, int qos, boolean retain,
-            String clientId, int protocolLevel, String nodeId, PublishProperties properties, long receivedAtMillis) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH,
-                topic.getBytes(StandardCharsets.UTF_8), payload);
+    public static ProducerRecord<byte[], byte[]> toRecord(
+            String topic,
+            byte[] payload,
+            int qos,
+            boolean retain,
+            String clientId,
+            int protocolLevel,
+            String nodeId,
+            PublishProperties properties,
+            long receivedAtMillis) {
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(TopicNames.PUBLISH, topic.getBytes(StandardCharsets.UTF_8), payload);
         Headers h = record.headers();
         h.add(new RecordHeader(RecordHeaders.QOS, RecordHeaders.int8(qos)));
         h.add(new RecordHeader(RecordHeaders.RETAIN, RecordHeaders.flag(retain)));
@@ -53,8 +59,8 @@ public final class PublishRecordFormat {
         }
         if (properties.messageExpirySeconds() != null) {
             // The unsigned 32-bit value MQTT carries (decimal, or its 4 bytes in the binary form).
-            h.add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY,
-                    RecordHeaders.uint32(properties.messageExpirySeconds())));
+            h.add(new RecordHeader(
+                    RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.uint32(properties.messageExpirySeconds())));
         }
         String traceparent = null;
         String tracestate = null;

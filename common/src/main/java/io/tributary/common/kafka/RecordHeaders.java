@@ -1,7 +1,6 @@
 package io.tributary.common.kafka;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -25,6 +24,7 @@ public final class RecordHeaders {
     public static final String NODE_ID = "tributary.node-id";
     /** Publish time in epoch millis, set by the transport node that received the PUBLISH. */
     public static final String RECEIVED_AT = "tributary.received-at";
+
     public static final String PAYLOAD_FORMAT = "mqtt5.payload-format";
     public static final String CONTENT_TYPE = "mqtt5.content-type";
     public static final String RESPONSE_TOPIC = "mqtt5.response-topic";
@@ -42,6 +42,7 @@ public final class RecordHeaders {
      * the transport node when configured to. See {@link TraceContext}.
      */
     public static final String TRACEPARENT = "traceparent";
+
     public static final String TRACESTATE = "tracestate";
 
     // --- downlink control ---
@@ -83,8 +84,7 @@ public final class RecordHeaders {
     /** The setting every service binds ({@code text} or {@code binary}); environment TRIBUTARY_KAFKA_HEADER_FORMAT. */
     public static final String FORMAT_PROPERTY = "tributary.kafka-header-format";
 
-    private RecordHeaders() {
-    }
+    private RecordHeaders() {}
 
     public static HeaderFormat writeFormat() {
         return writeFormat;
@@ -106,8 +106,10 @@ public final class RecordHeaders {
             try {
                 format = HeaderFormat.valueOf(setting.strip().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(FORMAT_PROPERTY + " (TRIBUTARY_KAFKA_HEADER_FORMAT) is '" + setting
-                        + "'; it must be text or binary", e);
+                throw new IllegalArgumentException(
+                        FORMAT_PROPERTY + " (TRIBUTARY_KAFKA_HEADER_FORMAT) is '" + setting
+                                + "'; it must be text or binary",
+                        e);
             }
         }
         useWriteFormat(format);

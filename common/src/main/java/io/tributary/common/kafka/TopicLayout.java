@@ -1,5 +1,8 @@
 package io.tributary.common.kafka;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,17 +11,12 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
 
 /**
  * How Tributary's topics are laid out — the one configuration type every service binds (under its
@@ -78,10 +76,16 @@ public record TopicLayout(
     }
 
     /** A single-broker layout that creates its topics (tests, the quick start). */
-    public static TopicLayout singleBroker(int publishPartitions, int wildcardPartitions, int downlinkPartitions,
-            Duration downlinkRetention) {
-        return new TopicLayout(publishPartitions, wildcardPartitions, downlinkPartitions, (short) 1, downlinkRetention,
-                (short) 1, Creation.CREATE);
+    public static TopicLayout singleBroker(
+            int publishPartitions, int wildcardPartitions, int downlinkPartitions, Duration downlinkRetention) {
+        return new TopicLayout(
+                publishPartitions,
+                wildcardPartitions,
+                downlinkPartitions,
+                (short) 1,
+                downlinkRetention,
+                (short) 1,
+                Creation.CREATE);
     }
 
     /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules. */
@@ -89,19 +93,22 @@ public record TopicLayout(
         Map<String, String> compacted = configs(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         List<NewTopic> topics = new ArrayList<>();
         topics.add(new NewTopic(TopicNames.PUBLISH, publishPartitions, replicationFactor).configs(configs()));
-        topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
+        topics.add(
+                new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
                 .configs(compacted));
         topics.add(new NewTopic(TopicNames.MAPPING_RULES, 1, replicationFactor).configs(compacted));
         // Compacted (a PUBREL tombstones its marker) and deleted after a week: a marker whose PUBREL never came (the
         // session ended) must not live forever; a re-send a week late is not de-duplicated.
-        topics.add(new NewTopic(TopicNames.QOS2_MARKERS, 1, replicationFactor).configs(configs(
-                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + ","
-                        + TopicConfig.CLEANUP_POLICY_DELETE,
-                TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(7).toMillis()))));
+        topics.add(new NewTopic(TopicNames.QOS2_MARKERS, 1, replicationFactor)
+                .configs(configs(
+                        TopicConfig.CLEANUP_POLICY_CONFIG,
+                        TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                        TopicConfig.RETENTION_MS_CONFIG,
+                        Long.toString(Duration.ofDays(7).toMillis()))));
         provision(admin, topics);
-        Map<String, TopicDescription> described = describe(admin,
-                Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));
+        Map<String, TopicDescription> described =
+                describe(admin, Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));
         int publish = described.get(TopicNames.PUBLISH).partitions().size();
         int exact = described.get(TopicNames.SUBSCRIPTIONS_EXACT).partitions().size();
         if (publish != exact) {
@@ -112,8 +119,11 @@ public record TopicLayout(
 
     /** The downlink topic of one transport node. */
     public void ensureDownlinkTopic(Admin admin, String nodeId) {
-        provision(admin, List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
-                .configs(configs(TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetention.toMillis())))));
+        provision(
+                admin,
+                List.of(new NewTopic(TopicNames.downlink(nodeId), downlinkPartitions, replicationFactor)
+                        .configs(configs(
+                                TopicConfig.RETENTION_MS_CONFIG, Long.toString(downlinkRetention.toMillis())))));
     }
 
     /** The settings every created topic gets, plus {@code keyValues}. */
@@ -162,7 +172,10 @@ public record TopicLayout(
 
     /** Partition count of the publish topic as it exists in the cluster (which may differ from the configured one). */
     public static int publishPartitionsOf(Admin admin) {
-        return describe(admin, Set.of(TopicNames.PUBLISH)).get(TopicNames.PUBLISH).partitions().size();
+        return describe(admin, Set.of(TopicNames.PUBLISH))
+                .get(TopicNames.PUBLISH)
+                .partitions()
+                .size();
     }
 
     private static void create(Admin admin, List<NewTopic> topics) {
@@ -177,8 +190,8 @@ public record TopicLayout(
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted creating topic " + topic.name(), e);
             } catch (TimeoutException e) {
-                throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
-                        + " s creating topic " + topic.name(), e);
+                throw new IllegalStateException(
+                        "Kafka did not answer within " + TIMEOUT_SECONDS + " s creating topic " + topic.name(), e);
             }
         }
     }
@@ -198,8 +211,8 @@ public record TopicLayout(
                 }
                 pause();
             } catch (TimeoutException e) {
-                throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
-                        + " s describing topics " + names, e);
+                throw new IllegalStateException(
+                        "Kafka did not answer within " + TIMEOUT_SECONDS + " s describing topics " + names, e);
             }
         }
     }

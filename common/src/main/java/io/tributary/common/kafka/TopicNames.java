@@ -43,8 +43,7 @@ public final class TopicNames {
     /** Compiled once: routing names a downlink topic for every record it sends. */
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,200}");
 
-    private TopicNames() {
-    }
+    private TopicNames() {}
 
     /** The downlink topic of one transport node. */
     public static String downlink(String nodeId) {
@@ -60,7 +59,8 @@ public final class TopicNames {
      */
     public static String subscriptionsFor(String filter) {
         String matched = io.tributary.common.topic.SharedFilters.innerFilter(filter);
-        return io.tributary.common.topic.TopicFilters.hasWildcard(matched) ? SUBSCRIPTIONS_WILDCARD
+        return io.tributary.common.topic.TopicFilters.hasWildcard(matched)
+                ? SUBSCRIPTIONS_WILDCARD
                 : SUBSCRIPTIONS_EXACT;
     }
 }

@@ -11,12 +11,12 @@ import java.util.regex.Pattern;
 public final class TraceContext {
 
     /** version 00 as W3C defines it; later versions may append fields, which are kept as they come. */
-    private static final Pattern TRACEPARENT = Pattern.compile(
-            "[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(-[0-9a-zA-Z._-]*)?");
+    private static final Pattern TRACEPARENT =
+            Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(-[0-9a-zA-Z._-]*)?");
+
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private TraceContext() {
-    }
+    private TraceContext() {}
 
     /**
      * Whether a {@code traceparent} value may be passed on as one: the W3C format, not version ff, and neither an

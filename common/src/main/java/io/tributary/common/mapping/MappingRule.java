@@ -1,7 +1,6 @@
 package io.tributary.common.mapping;
 
 import java.util.Objects;
-
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
 
@@ -38,8 +37,8 @@ public record MappingRule(long id, NamedLevelFilter filter, String kafkaTopic, R
             throw new IllegalArgumentException("kafkaTopic: " + e.getMessage());
         }
         if (kafkaTopic.startsWith("tributary.") || kafkaTopic.startsWith("__")) {
-            throw new IllegalArgumentException("kafkaTopic '" + kafkaTopic
-                    + "' is reserved (tributary.* and __* belong to Tributary and Kafka)");
+            throw new IllegalArgumentException(
+                    "kafkaTopic '" + kafkaTopic + "' is reserved (tributary.* and __* belong to Tributary and Kafka)");
         }
     }
 }

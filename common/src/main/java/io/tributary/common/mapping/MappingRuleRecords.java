@@ -1,13 +1,11 @@
 package io.tributary.common.mapping;
 
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
-
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
 
 /**
  * Records of the compacted {@link TopicNames#MAPPING_RULES} topic, by which session-service (which keeps the rules in
@@ -20,14 +18,16 @@ public final class MappingRuleRecords {
     public static final String KAFKA_TOPIC = "tributary.rule.kafka-topic";
     public static final String KEY_SOURCE = "tributary.rule.key";
 
-    private MappingRuleRecords() {
-    }
+    private MappingRuleRecords() {}
 
     public static ProducerRecord<byte[], byte[]> toRecord(MappingRule rule) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.MAPPING_RULES, key(rule.id()),
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                TopicNames.MAPPING_RULES,
+                key(rule.id()),
                 RecordHeaders.utf8(rule.filter().text()));
         record.headers().add(new RecordHeader(KAFKA_TOPIC, RecordHeaders.utf8(rule.kafkaTopic())));
-        record.headers().add(new RecordHeader(KEY_SOURCE, RecordHeaders.utf8(rule.key().toString())));
+        record.headers()
+                .add(new RecordHeader(KEY_SOURCE, RecordHeaders.utf8(rule.key().toString())));
         return record;
     }
 
@@ -46,7 +46,9 @@ public final class MappingRuleRecords {
      * @throws IllegalArgumentException when the record is not a valid rule
      */
     public static MappingRule fromRecord(ConsumerRecord<byte[], byte[]> record) {
-        return MappingRule.of(id(record), new String(record.value(), StandardCharsets.UTF_8),
+        return MappingRule.of(
+                id(record),
+                new String(record.value(), StandardCharsets.UTF_8),
                 RecordHeaders.readString(record.headers(), KAFKA_TOPIC),
                 RecordHeaders.readString(record.headers(), KEY_SOURCE));
     }

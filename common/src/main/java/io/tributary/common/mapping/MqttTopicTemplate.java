@@ -45,7 +45,11 @@ public final class MqttTopicTemplate {
         if (!usesKey()) {
             return text;
         }
-        if (key == null || key.isEmpty() || key.indexOf('/') >= 0 || key.indexOf('+') >= 0 || key.indexOf('#') >= 0
+        if (key == null
+                || key.isEmpty()
+                || key.indexOf('/') >= 0
+                || key.indexOf('+') >= 0
+                || key.indexOf('#') >= 0
                 || key.indexOf('\u0000') >= 0) {
             return null;
         }

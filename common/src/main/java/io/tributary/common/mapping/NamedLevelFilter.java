@@ -1,10 +1,9 @@
 package io.tributary.common.mapping;
 
+import io.tributary.common.topic.TopicFilters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-
-import io.tributary.common.topic.TopicFilters;
 
 /**
  * An MQTT topic filter whose single-level wildcards may be named: {@code vehicles/{vin}/telemetry/#}. A named level
@@ -47,12 +46,12 @@ public final class NamedLevelFilter {
             if (level.startsWith("{") && level.endsWith("}") && level.length() >= 2) {
                 String name = level.substring(1, level.length() - 1);
                 if (!NAME.matcher(name).matches()) {
-                    throw new IllegalArgumentException("level name '" + name + "' in filter '" + text
-                            + "' must match " + NAME.pattern());
+                    throw new IllegalArgumentException(
+                            "level name '" + name + "' in filter '" + text + "' must match " + NAME.pattern());
                 }
                 if (seen.contains(name)) {
-                    throw new IllegalArgumentException("level name '" + name + "' appears twice in filter '" + text
-                            + "'");
+                    throw new IllegalArgumentException(
+                            "level name '" + name + "' appears twice in filter '" + text + "'");
                 }
                 seen.add(name);
                 names[i] = name;

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 public record RecordKeySource(Kind kind, String level) {
 
     public enum Kind {
-        TOPIC, CLIENT_ID, NONE, LEVEL
+        TOPIC,
+        CLIENT_ID,
+        NONE,
+        LEVEL
     }
 
     public static final RecordKeySource TOPIC = new RecordKeySource(Kind.TOPIC, null);

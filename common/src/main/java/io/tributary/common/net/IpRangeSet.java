@@ -19,12 +19,14 @@ public final class IpRangeSet {
 
     /** Per address length (4 or 16 bytes), per prefix length, the masked networks. */
     private final Map<Integer, Map<Integer, Set<ByteBuffer>>> byLength = new HashMap<>();
+
     private final int size;
 
     public IpRangeSet(Collection<IpRange> ranges) {
         for (IpRange r : ranges) {
             byLength.computeIfAbsent(r.network().length, l -> new HashMap<>())
-                    .computeIfAbsent(r.prefixLength(), p -> new HashSet<>()).add(ByteBuffer.wrap(r.network()));
+                    .computeIfAbsent(r.prefixLength(), p -> new HashSet<>())
+                    .add(ByteBuffer.wrap(r.network()));
         }
         this.size = ranges.size();
     }

@@ -11,12 +11,12 @@ import java.util.Map;
  */
 public final class QueuedNotice {
 
-    private QueuedNotice() {
-    }
+    private QueuedNotice() {}
 
     public static byte[] encode(Map<String, Long> sequences) {
         StringBuilder text = new StringBuilder(sequences.size() * 24);
-        sequences.forEach((client, seq) -> text.append(client).append('\u0000').append(seq).append('\u0000'));
+        sequences.forEach((client, seq) ->
+                text.append(client).append('\u0000').append(seq).append('\u0000'));
         return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -1,8 +1,7 @@
 package io.tributary.common.session;
 
-import java.util.List;
-
 import io.tributary.common.kafka.PublishProperties;
+import java.util.List;
 
 /**
  * The internal HTTP API that transport nodes call on session-service (JSON bodies). All calls are idempotent for a
@@ -28,14 +27,14 @@ public final class SessionApi {
      * session-service answers 401 without it.
      */
     public static final String TOKEN_HEADER = "X-Tributary-Internal-Token";
+
     public static final String SUBSCRIBE = "/internal/v1/sessions/subscribe";
     public static final String DISCONNECT = "/internal/v1/sessions/disconnect";
     public static final String HEARTBEAT = "/internal/v1/nodes/heartbeat";
     /** GET, optional query parameter {@code version}: the IP entries of the block list ({@link BlockedIps}). */
     public static final String BLOCKED_IPS = "/internal/v1/blocklist/ips";
 
-    private SessionApi() {
-    }
+    private SessionApi() {}
 
     /**
      * A client passed CONNECT checks on {@code nodeId}. Session-service bumps the client's epoch, records the owner,
@@ -56,21 +55,68 @@ public final class SessionApi {
      *                             (verified against the configured CA), or null (no TLS, or no certificate): lets
      *                             authentication map a certificate to credentials. Session-service does not store it
      */
-    public record ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
-            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, String nodeIncarnation,
-            Will will, byte[] password, String certificateCommonName) {
+    public record ConnectRequest(
+            String clientId,
+            String nodeId,
+            boolean cleanStart,
+            long sessionExpirySeconds,
+            int protocolVersion,
+            int keepAliveSeconds,
+            String remoteAddress,
+            String username,
+            String nodeIncarnation,
+            Will will,
+            byte[] password,
+            String certificateCommonName) {
 
-        public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
-                int protocolVersion, int keepAliveSeconds, String remoteAddress, String username,
-                String nodeIncarnation, Will will) {
-            this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
-                    username, nodeIncarnation, will, null, null);
+        public ConnectRequest(
+                String clientId,
+                String nodeId,
+                boolean cleanStart,
+                long sessionExpirySeconds,
+                int protocolVersion,
+                int keepAliveSeconds,
+                String remoteAddress,
+                String username,
+                String nodeIncarnation,
+                Will will) {
+            this(
+                    clientId,
+                    nodeId,
+                    cleanStart,
+                    sessionExpirySeconds,
+                    protocolVersion,
+                    keepAliveSeconds,
+                    remoteAddress,
+                    username,
+                    nodeIncarnation,
+                    will,
+                    null,
+                    null);
         }
 
-        public ConnectRequest(String clientId, String nodeId, boolean cleanStart, long sessionExpirySeconds,
-                int protocolVersion, int keepAliveSeconds, String remoteAddress, String username) {
-            this(clientId, nodeId, cleanStart, sessionExpirySeconds, protocolVersion, keepAliveSeconds, remoteAddress,
-                    username, null, null, null, null);
+        public ConnectRequest(
+                String clientId,
+                String nodeId,
+                boolean cleanStart,
+                long sessionExpirySeconds,
+                int protocolVersion,
+                int keepAliveSeconds,
+                String remoteAddress,
+                String username) {
+            this(
+                    clientId,
+                    nodeId,
+                    cleanStart,
+                    sessionExpirySeconds,
+                    protocolVersion,
+                    keepAliveSeconds,
+                    remoteAddress,
+                    username,
+                    null,
+                    null,
+                    null,
+                    null);
         }
 
         @Override
@@ -82,12 +128,10 @@ public final class SessionApi {
     }
 
     /** CONNECTs a transport node gathered while its previous calls were under way, answered in one go. */
-    public record ConnectBatch(List<ConnectRequest> requests) {
-    }
+    public record ConnectBatch(List<ConnectRequest> requests) {}
 
     /** One outcome per request of a {@link ConnectBatch}, in the same order. */
-    public record ConnectBatchResponse(List<ConnectOutcome> outcomes) {
-    }
+    public record ConnectBatchResponse(List<ConnectOutcome> outcomes) {}
 
     /**
      * What became of one CONNECT of a batch: exactly one of the three is set.
@@ -113,12 +157,10 @@ public final class SessionApi {
     }
 
     /** SUBSCRIBEs of one node's connections, applied in one transaction (each as {@link #SUBSCRIBE} would). */
-    public record SubscribeBatch(List<SubscribeRequest> requests) {
-    }
+    public record SubscribeBatch(List<SubscribeRequest> requests) {}
 
     /** One outcome per request of a {@link SubscribeBatch}, in the same order. */
-    public record SubscribeBatchResponse(List<SubscribeOutcome> outcomes) {
-    }
+    public record SubscribeBatchResponse(List<SubscribeOutcome> outcomes) {}
 
     /**
      * What became of one SUBSCRIBE of a batch: exactly one of the three is set.
@@ -127,12 +169,10 @@ public final class SessionApi {
      * @param stale       the caller's epoch is not the client's current one ({@link #SUBSCRIBE} answers 409)
      * @param unavailable why this one could not be done now
      */
-    public record SubscribeOutcome(SubscribeResponse done, String stale, String unavailable) {
-    }
+    public record SubscribeOutcome(SubscribeResponse done, String stale, String unavailable) {}
 
     /** Ended connections of one node, applied in one go (each as {@link #DISCONNECT} would). */
-    public record DisconnectBatch(List<DisconnectRequest> requests) {
-    }
+    public record DisconnectBatch(List<DisconnectRequest> requests) {}
 
     /** HTTP status of a CONNECT that session-service refused; the body is a {@link ConnectRefusal}. */
     public static final int CONNECT_REFUSED_STATUS = 403;
@@ -155,20 +195,17 @@ public final class SessionApi {
      * before calling session-service. {@code version} changes whenever the IP entries change; asked with the
      * version it has, a node gets {@code ranges} null when nothing changed.
      */
-    public record BlockedIps(String version, List<String> ranges) {
-    }
+    public record BlockedIps(String version, List<String> ranges) {}
 
     /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */
-    public record ConnectRefusal(RefusalReason reason, String message) {
-    }
+    public record ConnectRefusal(RefusalReason reason, String message) {}
 
     /**
      * The ACL of a connection with its placeholders already filled in: topic filters the client may publish to
      * (a PUBLISH topic must match one) and subscribe to (a SUBSCRIBE filter must lie within one). Empty lists allow
      * nothing.
      */
-    public record Acl(List<String> publish, List<String> subscribe) {
-    }
+    public record Acl(List<String> publish, List<String> subscribe) {}
 
     /**
      * A will (MQTT 3.1.3.2 / 3.1.3.3) as the client left it in CONNECT.
@@ -177,9 +214,8 @@ public final class SessionApi {
      *                     connection ended (at most the session expiry), unless the client connects again first
      * @param properties   the will's MQTT 5 properties that travel with the message, or null
      */
-    public record Will(String topic, byte[] payload, int qos, boolean retain, long delaySeconds,
-            PublishProperties properties) {
-    }
+    public record Will(
+            String topic, byte[] payload, int qos, boolean retain, long delaySeconds, PublishProperties properties) {}
 
     /** What became of a connection's will when the connection ended (told to session-service at disconnect). */
     public enum WillOutcome {
@@ -200,7 +236,11 @@ public final class SessionApi {
      *                      expiry plus the allowed clock skew): the transport node closes the connection then (MQTT 5
      *                      DISCONNECT 0xA0). Null: it does not expire (passwords, certificates, anonymous)
      */
-    public record ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl,
+    public record ConnectResponse(
+            long epoch,
+            boolean sessionPresent,
+            List<Subscription> subscriptions,
+            Acl acl,
             Long authenticationExpiresAt) {
 
         public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl) {
@@ -218,16 +258,20 @@ public final class SessionApi {
      * @param subscriptionId MQTT 5 Subscription Identifier, or {@code null} for none; stored with the subscription
      *                       so that a resumed session gets it back
      */
-    public record Subscription(String filter, int qos, boolean noLocal, boolean retainAsPublished,
-            int retainHandling, Integer subscriptionId) {
+    public record Subscription(
+            String filter,
+            int qos,
+            boolean noLocal,
+            boolean retainAsPublished,
+            int retainHandling,
+            Integer subscriptionId) {
 
         public Subscription(String filter, int qos, boolean noLocal, boolean retainAsPublished, int retainHandling) {
             this(filter, qos, noLocal, retainAsPublished, retainHandling, null);
         }
     }
 
-    public record SubscribeRequest(String clientId, long epoch, String nodeId, List<Subscription> subscriptions) {
-    }
+    public record SubscribeRequest(String clientId, long epoch, String nodeId, List<Subscription> subscriptions) {}
 
     /**
      * @param reasonCodes one per requested subscription: granted QoS (0..2) or an MQTT failure reason code
@@ -249,30 +293,24 @@ public final class SessionApi {
      * @param headers the publish record's headers ({@code io.tributary.common.kafka.RecordHeaders} names and
      *                encodings, in order): MQTT 5 properties, receive time for the remaining message expiry
      */
-    public record RetainedMessage(String topic, byte[] payload, int qos, List<Header> headers) {
-    }
+    public record RetainedMessage(String topic, byte[] payload, int qos, List<Header> headers) {}
 
     /** One record header: name and raw value. */
-    public record Header(String name, byte[] value) {
-    }
+    public record Header(String name, byte[] value) {}
 
-    public record UnsubscribeRequest(String clientId, long epoch, List<String> filters) {
-    }
+    public record UnsubscribeRequest(String clientId, long epoch, List<String> filters) {}
 
     /** @param reasonCodes one per filter: 0x00 success, 0x11 no subscription existed */
-    public record UnsubscribeResponse(List<Integer> reasonCodes) {
-    }
+    public record UnsubscribeResponse(List<Integer> reasonCodes) {}
 
     /**
      * UNSUBSCRIBEs of one node's connections, applied in one transaction, each as if it had come alone and in the
      * batch's order (a filter removed by an earlier request of the batch no longer exists for a later one).
      */
-    public record UnsubscribeBatch(List<UnsubscribeRequest> requests) {
-    }
+    public record UnsubscribeBatch(List<UnsubscribeRequest> requests) {}
 
     /** One outcome per request of an {@link UnsubscribeBatch}, in the same order. */
-    public record UnsubscribeBatchResponse(List<UnsubscribeOutcome> outcomes) {
-    }
+    public record UnsubscribeBatchResponse(List<UnsubscribeOutcome> outcomes) {}
 
     /**
      * What became of one UNSUBSCRIBE of a batch: exactly one of the three is set.
@@ -282,8 +320,7 @@ public final class SessionApi {
      *                    connection was taken over): nothing was removed
      * @param unavailable why this one could not be done now (a malformed request)
      */
-    public record UnsubscribeOutcome(UnsubscribeResponse done, String stale, String unavailable) {
-    }
+    public record UnsubscribeOutcome(UnsubscribeResponse done, String stale, String unavailable) {}
 
     /**
      * The connection of epoch {@code epoch} ended. Ignored when the epoch is no longer current (taken over).
@@ -293,8 +330,8 @@ public final class SessionApi {
      * @param will                 what to do with the stored will; null (an older transport, which published wills
      *                             itself) is treated as {@link WillOutcome#PUBLISHED}
      */
-    public record DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds,
-            WillOutcome will) {
+    public record DisconnectRequest(
+            String clientId, long epoch, String nodeId, long sessionExpirySeconds, WillOutcome will) {
 
         public DisconnectRequest(String clientId, long epoch, String nodeId, long sessionExpirySeconds) {
             this(clientId, epoch, nodeId, sessionExpirySeconds, WillOutcome.DISCARD);
@@ -308,14 +345,12 @@ public final class SessionApi {
      * @param incarnation random id of this process, new at every start: a restarted node with the same node id is a
      *                    new incarnation, and only the old one's sessions are ended
      */
-    public record HeartbeatRequest(String nodeId, String incarnation) {
-    }
+    public record HeartbeatRequest(String nodeId, String incarnation) {}
 
     /**
      * @param declaredDead true when this incarnation was already declared dead (it missed heartbeats): its sessions
      *                     were ended, so the node must close its connections without wills and start a new
      *                     incarnation before accepting clients again
      */
-    public record HeartbeatResponse(boolean declaredDead) {
-    }
+    public record HeartbeatResponse(boolean declaredDead) {}
 }

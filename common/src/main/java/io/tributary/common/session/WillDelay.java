@@ -3,8 +3,7 @@ package io.tributary.common.session;
 /** When a will is due, the same rule for the transport node (which publishes undelayed wills) and session-service. */
 public final class WillDelay {
 
-    private WillDelay() {
-    }
+    private WillDelay() {}
 
     /**
      * Seconds after the end of the connection at which the will is published: the Will Delay Interval, but never

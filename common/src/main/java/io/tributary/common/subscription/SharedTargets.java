@@ -12,11 +12,9 @@ import java.util.List;
 public final class SharedTargets {
 
     /** One chosen member: the client and the full shared filter it subscribed with. */
-    public record Target(String clientId, String sharedFilter) {
-    }
+    public record Target(String clientId, String sharedFilter) {}
 
-    private SharedTargets() {
-    }
+    private SharedTargets() {}
 
     public static byte[] encode(List<Target> targets) {
         StringBuilder text = new StringBuilder();

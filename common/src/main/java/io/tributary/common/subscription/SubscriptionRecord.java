@@ -34,6 +34,7 @@ public record SubscriptionRecord(
 
     /** Version 1 had no {@code persistent} flag; it is still read (an offline version-1 record is persistent). */
     private static final byte FORMAT_V1 = 1;
+
     private static final byte FORMAT_VERSION = 2;
     private static final char KEY_SEPARATOR = '\u0000';
 
@@ -50,8 +51,15 @@ public record SubscriptionRecord(
     }
 
     /** A record in the version-1 sense: persistent exactly when offline. */
-    public SubscriptionRecord(String clientId, String filter, String nodeId, int qos, boolean noLocal,
-            boolean retainAsPublished, int retainHandling, long epoch) {
+    public SubscriptionRecord(
+            String clientId,
+            String filter,
+            String nodeId,
+            int qos,
+            boolean noLocal,
+            boolean retainAsPublished,
+            int retainHandling,
+            long epoch) {
         this(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling, epoch, nodeId == null);
     }
 
@@ -60,8 +68,8 @@ public record SubscriptionRecord(
     }
 
     public SubscriptionRecord withNode(String newNodeId, long newEpoch) {
-        return new SubscriptionRecord(clientId, filter, newNodeId, qos, noLocal, retainAsPublished, retainHandling,
-                newEpoch, persistent);
+        return new SubscriptionRecord(
+                clientId, filter, newNodeId, qos, noLocal, retainAsPublished, retainHandling, newEpoch, persistent);
     }
 
     public byte[] key() {
@@ -120,8 +128,8 @@ public record SubscriptionRecord(
             int retainHandling = in.readByte();
             long epoch = in.readLong();
             boolean persistent = version == FORMAT_V1 ? nodeId == null : in.readBoolean();
-            return new SubscriptionRecord(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling,
-                    epoch, persistent);
+            return new SubscriptionRecord(
+                    clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling, epoch, persistent);
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated subscription record", e);
         }

@@ -1,13 +1,12 @@
 package io.tributary.common.subscription;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * Builds the Kafka records of the subscription change feed, so that every producer places them the same way:
@@ -17,22 +16,27 @@ import io.tributary.common.topic.TopicFilters;
  */
 public final class SubscriptionRecords {
 
-    private SubscriptionRecords() {
-    }
+    private SubscriptionRecords() {}
 
     /** Record that sets the subscription's current state. */
     public static ProducerRecord<byte[], byte[]> upsert(SubscriptionRecord subscription, int publishPartitions) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.subscriptionsFor(subscription.filter()),
-                partition(subscription.filter(), publishPartitions), subscription.key(), subscription.encode());
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                TopicNames.subscriptionsFor(subscription.filter()),
+                partition(subscription.filter(), publishPartitions),
+                subscription.key(),
+                subscription.encode());
         record.headers().add(new RecordHeader(RecordHeaders.EPOCH, RecordHeaders.int64(subscription.epoch())));
         return record;
     }
 
     /** Tombstone that removes the subscription of {@code clientId} to {@code filter}. */
-    public static ProducerRecord<byte[], byte[]> removal(String filter, String clientId, long epoch,
-            int publishPartitions) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.subscriptionsFor(filter),
-                partition(filter, publishPartitions), SubscriptionRecord.key(filter, clientId), null);
+    public static ProducerRecord<byte[], byte[]> removal(
+            String filter, String clientId, long epoch, int publishPartitions) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                TopicNames.subscriptionsFor(filter),
+                partition(filter, publishPartitions),
+                SubscriptionRecord.key(filter, clientId),
+                null);
         record.headers().add(new RecordHeader(RecordHeaders.EPOCH, RecordHeaders.int64(epoch)));
         return record;
     }

@@ -1,14 +1,12 @@
 package io.tributary.common.sys;
 
+import io.tributary.common.kafka.PublishRecordFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
-
-import io.tributary.common.kafka.PublishRecordFormat;
 
 /**
  * The {@code $SYS} topics the broker publishes its statistics on, like other brokers (Mosquitto's
@@ -47,8 +45,7 @@ public final class SysTopics {
 
     private static final String VERSION_TEXT = "tributary " + readVersion();
 
-    private SysTopics() {
-    }
+    private SysTopics() {}
 
     /** Cluster-wide statistic, e.g. {@code $SYS/broker/clients/connected}. */
     public static String broker(String statistic) {
@@ -77,8 +74,8 @@ public final class SysTopics {
 
     /** One statistic as a retained QoS 0 publish record, MQTT 3.1.1 style (no properties). */
     public static ProducerRecord<byte[], byte[]> record(String topic, String value, String nodeId, long nowMillis) {
-        return PublishRecordFormat.toRecord(topic, value.getBytes(StandardCharsets.UTF_8), 0, true, CLIENT_ID, 4,
-                nodeId, null, nowMillis);
+        return PublishRecordFormat.toRecord(
+                topic, value.getBytes(StandardCharsets.UTF_8), 0, true, CLIENT_ID, 4, nodeId, null, nowMillis);
     }
 
     private static String readVersion() {

@@ -7,8 +7,7 @@ package io.tributary.common.topic;
  */
 public final class FilterCoverage {
 
-    private FilterCoverage() {
-    }
+    private FilterCoverage() {}
 
     /**
      * @param allowed   a valid topic filter (an ACL entry with placeholders already resolved)

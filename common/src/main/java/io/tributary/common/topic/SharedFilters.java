@@ -10,8 +10,7 @@ public final class SharedFilters {
 
     public static final String PREFIX = "$share/";
 
-    private SharedFilters() {
-    }
+    private SharedFilters() {}
 
     public static boolean isShared(String filter) {
         return filter != null && filter.startsWith(PREFIX);

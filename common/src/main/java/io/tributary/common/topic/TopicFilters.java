@@ -10,8 +10,7 @@ public final class TopicFilters {
 
     public static final int MAX_LENGTH_BYTES = 65_535;
 
-    private TopicFilters() {
-    }
+    private TopicFilters() {}
 
     /** Why a topic name is not valid for a PUBLISH, or {@code null} when it is valid. */
     public static String topicNameProblem(String topic) {

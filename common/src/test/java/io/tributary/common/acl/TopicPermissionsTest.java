@@ -2,16 +2,14 @@ package io.tributary.common.acl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.session.SessionApi;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class TopicPermissionsTest {
 
-    private final TopicPermissions meter = TopicPermissions.of(new SessionApi.Acl(
-            List.of("meters/m-1/#", "status/+"), List.of("commands/m-1/+", "broadcast/#")));
+    private final TopicPermissions meter = TopicPermissions.of(
+            new SessionApi.Acl(List.of("meters/m-1/#", "status/+"), List.of("commands/m-1/+", "broadcast/#")));
 
     @Test
     void publish_needs_a_matching_entry() {

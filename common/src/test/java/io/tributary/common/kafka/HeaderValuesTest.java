@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.header.Headers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,8 @@ class HeaderValuesTest {
     @Test
     void text_is_decimal_and_true_false() {
         assertThat(HeaderValues.number(1, 1, HeaderFormat.TEXT)).isEqualTo(ascii("1"));
-        assertThat(HeaderValues.number(1_732_581_234_567L, 8, HeaderFormat.TEXT)).isEqualTo(ascii("1732581234567"));
+        assertThat(HeaderValues.number(1_732_581_234_567L, 8, HeaderFormat.TEXT))
+                .isEqualTo(ascii("1732581234567"));
         assertThat(HeaderValues.number(-7, 8, HeaderFormat.TEXT)).isEqualTo(ascii("-7"));
         assertThat(HeaderValues.flag(true, HeaderFormat.TEXT)).isEqualTo(ascii("true"));
         assertThat(HeaderValues.flag(false, HeaderFormat.TEXT)).isEqualTo(ascii("false"));
@@ -52,12 +52,16 @@ class HeaderValuesTest {
     @Test
     void numbers_read_back_from_both_forms() {
         for (HeaderFormat format : HeaderFormat.values()) {
-            assertThat(HeaderValues.readNumber(HeaderValues.number(0, 1, format), 1)).isEqualTo(0L);
-            assertThat(HeaderValues.readNumber(HeaderValues.number(2, 1, format), 1)).isEqualTo(2L);
-            assertThat(HeaderValues.readNumber(HeaderValues.number(0x87, 4, format), 4)).isEqualTo(0x87L);
+            assertThat(HeaderValues.readNumber(HeaderValues.number(0, 1, format), 1))
+                    .isEqualTo(0L);
+            assertThat(HeaderValues.readNumber(HeaderValues.number(2, 1, format), 1))
+                    .isEqualTo(2L);
+            assertThat(HeaderValues.readNumber(HeaderValues.number(0x87, 4, format), 4))
+                    .isEqualTo(0x87L);
             assertThat(HeaderValues.readNumber(HeaderValues.number(1_732_581_234_567L, 8, format), 8))
                     .isEqualTo(1_732_581_234_567L);
-            assertThat(HeaderValues.readNumber(HeaderValues.number(5, 8, format), 8)).isEqualTo(5L);
+            assertThat(HeaderValues.readNumber(HeaderValues.number(5, 8, format), 8))
+                    .isEqualTo(5L);
             assertThat(HeaderValues.readFlag(HeaderValues.flag(true, format))).isTrue();
             assertThat(HeaderValues.readFlag(HeaderValues.flag(false, format))).isFalse();
             assertThat(HeaderValues.readPosition(HeaderValues.position(3, 1207, format)))
@@ -71,8 +75,11 @@ class HeaderValuesTest {
             assertThat(HeaderValues.readNumber(ascii(bad), 8)).as(bad).isNull();
         }
         assertThat(HeaderValues.readNumber(null, 4)).isNull();
-        assertThat(HeaderValues.readNumber(new byte[] {0, 1}, 4)).as("wrong binary width").isNull();
-        assertThat(HeaderValues.readNumber(new byte[] {(byte) 0xff, 0, 0, 0, 0, 0, 0, 0, 0}, 8)).isNull();
+        assertThat(HeaderValues.readNumber(new byte[] {0, 1}, 4))
+                .as("wrong binary width")
+                .isNull();
+        assertThat(HeaderValues.readNumber(new byte[] {(byte) 0xff, 0, 0, 0, 0, 0, 0, 0, 0}, 8))
+                .isNull();
         assertThat(HeaderValues.readFlag(ascii("yes"))).isNull();
         assertThat(HeaderValues.readFlag(new byte[0])).isNull();
         assertThat(HeaderValues.readFlag(null)).isNull();
@@ -80,7 +87,9 @@ class HeaderValuesTest {
             assertThat(HeaderValues.readPosition(ascii(bad))).as(bad).isNull();
         }
         assertThat(HeaderValues.readPosition(new byte[11])).isNull();
-        assertThat(HeaderValues.readPosition(ByteBuffer.allocate(12).putInt(-1).putLong(5).array())).isNull();
+        assertThat(HeaderValues.readPosition(
+                        ByteBuffer.allocate(12).putInt(-1).putLong(5).array()))
+                .isNull();
     }
 
     @Test
@@ -98,7 +107,8 @@ class HeaderValuesTest {
         assertThat(RecordHeaders.readQos(headers("mqtt.qos", ascii("2")))).isEqualTo(2);
         assertThat(RecordHeaders.readQos(headers("mqtt.qos", ascii("two")))).isZero();
         assertThat(RecordHeaders.readQos(headers("mqtt.qos", ascii("7")))).isEqualTo(2);
-        assertThat(RecordHeaders.readQos(new org.apache.kafka.common.header.internals.RecordHeaders())).isZero();
+        assertThat(RecordHeaders.readQos(new org.apache.kafka.common.header.internals.RecordHeaders()))
+                .isZero();
 
         assertThat(RecordHeaders.readFlag(headers("r", ascii("true")), "r")).isTrue();
         assertThat(RecordHeaders.readFlag(headers("r", new byte[] {1}), "r")).isTrue();
@@ -106,8 +116,10 @@ class HeaderValuesTest {
 
         assertThat(RecordHeaders.readInt(headers("n", ascii("152")), "n")).isEqualTo(152);
         assertThat(RecordHeaders.readInt(headers("n", ascii("4000000000")), "n"))
-                .as("out of int range").isNull();
-        assertThat(RecordHeaders.readLong(headers("n", new byte[] {1, 2, 3}), "n")).isNull();
+                .as("out of int range")
+                .isNull();
+        assertThat(RecordHeaders.readLong(headers("n", new byte[] {1, 2, 3}), "n"))
+                .isNull();
         assertThat(RecordHeaders.readInt8(headers("n", ascii("5")), "n")).isEqualTo(5);
         assertThat(RecordHeaders.readInt8(headers("n", new byte[] {5}), "n")).isEqualTo(5);
     }
@@ -115,13 +127,14 @@ class HeaderValuesTest {
     @Test
     void message_expiry_is_unsigned_in_both_forms() {
         byte[] binary = ByteBuffer.allocate(4).putInt((int) 4_000_000_000L).array();
-        assertThat(RecordHeaders.readUnsignedInt(headers("e", binary), "e"))
-                .isEqualTo(4_000_000_000L);
+        assertThat(RecordHeaders.readUnsignedInt(headers("e", binary), "e")).isEqualTo(4_000_000_000L);
         assertThat(RecordHeaders.readUnsignedInt(headers("e", ascii("4000000000")), "e"))
                 .isEqualTo(4_000_000_000L);
         assertThat(RecordHeaders.readUnsignedInt(headers("e", ascii("4294967296")), "e"))
-                .as("above 32 bits").isNull();
-        assertThat(RecordHeaders.readUnsignedInt(headers("e", ascii("-1")), "e")).isNull();
+                .as("above 32 bits")
+                .isNull();
+        assertThat(RecordHeaders.readUnsignedInt(headers("e", ascii("-1")), "e"))
+                .isNull();
         RecordHeaders.useWriteFormat(HeaderFormat.BINARY);
         assertThat(RecordHeaders.uint32(4_000_000_000L)).isEqualTo(binary);
         RecordHeaders.useWriteFormat(HeaderFormat.TEXT);
@@ -135,7 +148,8 @@ class HeaderValuesTest {
         assertThat(RecordHeaders.writeFormat()).isEqualTo(HeaderFormat.BINARY);
         assertThat(RecordHeaders.useWriteFormat("")).isEqualTo(HeaderFormat.TEXT);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RecordHeaders.useWriteFormat("json"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TRIBUTARY_KAFKA_HEADER_FORMAT");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_KAFKA_HEADER_FORMAT");
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,12 +50,13 @@ public abstract class KafkaClientSourcesCheck {
         for (Path file : sources()) {
             Matcher m = SETTING.matcher(Files.readString(file));
             while (m.find()) {
-                Class<?> holder = Class.forName(switch (m.group(1)) {
-                    case "ProducerConfig" -> "org.apache.kafka.clients.producer.ProducerConfig";
-                    case "ConsumerConfig" -> "org.apache.kafka.clients.consumer.ConsumerConfig";
-                    case "AdminClientConfig" -> "org.apache.kafka.clients.admin.AdminClientConfig";
-                    default -> "org.apache.kafka.clients.CommonClientConfigs";
-                });
+                Class<?> holder = Class.forName(
+                        switch (m.group(1)) {
+                            case "ProducerConfig" -> "org.apache.kafka.clients.producer.ProducerConfig";
+                            case "ConsumerConfig" -> "org.apache.kafka.clients.consumer.ConsumerConfig";
+                            case "AdminClientConfig" -> "org.apache.kafka.clients.admin.AdminClientConfig";
+                            default -> "org.apache.kafka.clients.CommonClientConfigs";
+                        });
                 names.add((String) holder.getField(m.group(2)).get(null));
             }
         }

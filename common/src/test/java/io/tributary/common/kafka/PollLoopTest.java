@@ -2,6 +2,7 @@ package io.tributary.common.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.retry.Backoff;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,15 +11,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
-
-import io.tributary.common.retry.Backoff;
 
 class PollLoopTest {
 
@@ -75,7 +73,8 @@ class PollLoopTest {
 
     @Test
     void failed_rounds_are_retried_after_a_growing_backoff_that_a_round_that_works_resets() throws Exception {
-        Scripted loop = new Scripted(new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)),
+        Scripted loop = new Scripted(
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)),
                 round -> round <= 4 || round == 6 ? new IllegalStateException("round " + round) : null);
         loop.start();
         awaitRounds(loop, 8);
@@ -103,7 +102,8 @@ class PollLoopTest {
 
     @Test
     void a_failure_the_loop_does_not_retry_ends_it_and_still_closes() throws Exception {
-        Scripted loop = new Scripted(Backoff.fixed(Duration.ofMillis(1)),
+        Scripted loop = new Scripted(
+                Backoff.fixed(Duration.ofMillis(1)),
                 round -> round == 3 ? new UnsupportedOperationException("bug") : null);
         loop.start();
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class IpRangeTest {
@@ -61,11 +60,15 @@ class IpRangeTest {
         IpRangeSet set = new IpRangeSet(ranges);
         assertThat(set.size()).isEqualTo(1002);
         assertThat(set.contains(ip("198.51.3.231"))).isTrue();
-        assertThat(set.contains(ip("198.51.3.232"))).as("1000 addresses end at .3.231").isFalse();
+        assertThat(set.contains(ip("198.51.3.232")))
+                .as("1000 addresses end at .3.231")
+                .isFalse();
         assertThat(set.contains(ip("10.9.9.9"))).isTrue();
         assertThat(set.contains(ip("2001:db8:1::5"))).isFalse();
         assertThat(set.contains(ip("2001:db8::5"))).isTrue();
-        assertThat(set.contains(ip("::ffff:10.1.1.1"))).as("IPv4-mapped IPv6 is the IPv4 address").isTrue();
+        assertThat(set.contains(ip("::ffff:10.1.1.1")))
+                .as("IPv4-mapped IPv6 is the IPv4 address")
+                .isTrue();
         assertThat(IpRangeSet.EMPTY.contains(ip("10.0.0.1"))).isFalse();
     }
 }

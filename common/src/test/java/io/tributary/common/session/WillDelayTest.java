@@ -11,7 +11,9 @@ class WillDelayTest {
         assertThat(WillDelay.effectiveSeconds(0, 600)).isZero();
         assertThat(WillDelay.effectiveSeconds(30, 600)).isEqualTo(30);
         assertThat(WillDelay.effectiveSeconds(30, 5)).isEqualTo(5);
-        assertThat(WillDelay.effectiveSeconds(30, 0)).as("session ends with the connection").isZero();
+        assertThat(WillDelay.effectiveSeconds(30, 0))
+                .as("session ends with the connection")
+                .isZero();
         assertThat(WillDelay.effectiveSeconds(0xFFFFFFFFL, 0xFFFFFFFFL)).isEqualTo(0xFFFFFFFFL);
     }
 }

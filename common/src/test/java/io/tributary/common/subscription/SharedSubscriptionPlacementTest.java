@@ -2,13 +2,11 @@ package io.tributary.common.subscription;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.TopicNames;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
 
 class SharedSubscriptionPlacementTest {
 
@@ -38,8 +36,8 @@ class SharedSubscriptionPlacementTest {
 
     @Test
     void shared_targets_round_trip() {
-        List<SharedTargets.Target> targets = List.of(new SharedTargets.Target("c-ü", "$share/g/a/+"),
-                new SharedTargets.Target("d", "$share/h/#"));
+        List<SharedTargets.Target> targets =
+                List.of(new SharedTargets.Target("c-ü", "$share/g/a/+"), new SharedTargets.Target("d", "$share/h/#"));
         assertThat(SharedTargets.decode(SharedTargets.encode(targets))).isEqualTo(targets);
         assertThat(SharedTargets.decode(null)).isEmpty();
         assertThat(SharedTargets.decode(SharedTargets.encode(List.of()))).isEmpty();

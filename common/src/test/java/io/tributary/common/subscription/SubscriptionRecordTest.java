@@ -3,12 +3,11 @@ package io.tributary.common.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
 
 class SubscriptionRecordTest {
 
@@ -23,7 +22,8 @@ class SubscriptionRecordTest {
 
     @Test
     void key_splits_back_into_filter_and_client() {
-        assertThat(SubscriptionRecord.parseKey(SubscriptionRecord.key("a/b", "c/1"))).containsExactly("a/b", "c/1");
+        assertThat(SubscriptionRecord.parseKey(SubscriptionRecord.key("a/b", "c/1")))
+                .containsExactly("a/b", "c/1");
     }
 
     @Test

@@ -10,17 +10,17 @@ class FilterCoverageTest {
 
     @ParameterizedTest(name = "{0} covers {1}")
     @CsvSource({
-            "a/b, a/b",
-            "a/+, a/b",
-            "a/+, a/+",
-            "a/#, a",
-            "a/#, a/b/c",
-            "a/#, a/+/c",
-            "a/#, a/#",
-            "#, a/#",
-            "#, #",
-            "+/+, a/+",
-            "$SYS/#, $SYS/broker/+",
+        "a/b, a/b",
+        "a/+, a/b",
+        "a/+, a/+",
+        "a/#, a",
+        "a/#, a/b/c",
+        "a/#, a/+/c",
+        "a/#, a/#",
+        "#, a/#",
+        "#, #",
+        "+/+, a/+",
+        "$SYS/#, $SYS/broker/+",
     })
     void covered(String allowed, String requested) {
         assertThat(FilterCoverage.covers(allowed, requested)).isTrue();
@@ -28,20 +28,20 @@ class FilterCoverageTest {
 
     @ParameterizedTest(name = "{0} does not cover {1}")
     @CsvSource({
-            "a/b, a/+",
-            "a/b, a/#",
-            "a/b, a/b/c",
-            "a/b/c, a/b",
-            "a/+, a/b/c",
-            "a/+, a/#",
-            "a/+, a",
-            "a/#, b",
-            "a/#, +",
-            "a/#, #",
-            "+, +/+",
-            "#, $SYS/x",
-            "+/#, $SYS/x",
-            "a/+/c, a/b/#",
+        "a/b, a/+",
+        "a/b, a/#",
+        "a/b, a/b/c",
+        "a/b/c, a/b",
+        "a/+, a/b/c",
+        "a/+, a/#",
+        "a/+, a",
+        "a/#, b",
+        "a/#, +",
+        "a/#, #",
+        "+, +/+",
+        "#, $SYS/x",
+        "+/#, $SYS/x",
+        "a/+/c, a/b/#",
     })
     void notCovered(String allowed, String requested) {
         assertThat(FilterCoverage.covers(allowed, requested)).isFalse();
@@ -60,7 +60,8 @@ class FilterCoverageTest {
                 for (String topic : topics) {
                     if (TopicFilters.matches(requested, topic)) {
                         assertThat(TopicFilters.matches(allowed, topic))
-                                .as("%s covers %s, so it must match %s", allowed, requested, topic).isTrue();
+                                .as("%s covers %s, so it must match %s", allowed, requested, topic)
+                                .isTrue();
                     }
                 }
             }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
-
 import org.junit.jupiter.api.Test;
 
 class TopicTrieTest {
@@ -21,8 +20,17 @@ class TopicTrieTest {
     @Test
     void exact_and_wildcard_filters_match_per_specification() {
         TopicTrie<String, String> trie = new TopicTrie<>();
-        for (String f : List.of("sport/tennis/player1", "sport/tennis/+", "sport/#", "#", "+/+", "+", "/+",
-                "sport/+/player1", "$SYS/#", "+/monitor/Clients")) {
+        for (String f : List.of(
+                "sport/tennis/player1",
+                "sport/tennis/+",
+                "sport/#",
+                "#",
+                "+/+",
+                "+",
+                "/+",
+                "sport/+/player1",
+                "$SYS/#",
+                "+/monitor/Clients")) {
             trie.put(f, "c", f);
         }
         assertThat(matches(trie, "sport/tennis/player1"))

@@ -1,5 +1,9 @@
 package io.tributary.deploy.compose;
 
+import io.tributary.deploy.compose.ComposeProject.ComposeService;
+import io.tributary.deploy.compose.ComposeProject.Port;
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.services.ServiceSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,11 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import io.tributary.deploy.compose.ComposeProject.ComposeService;
-import io.tributary.deploy.compose.ComposeProject.Port;
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.services.ServiceSettings;
-
 /**
  * docker-compose.yml against the code: environment variables the services read, required settings, identical
  * topic settings, unique node ids, images and versions, and which port each service listens on. Wiring between
@@ -23,8 +22,8 @@ import io.tributary.deploy.services.ServiceSettings;
  */
 final class ComposeChecks {
 
-    private static final Set<String> HEALTH_PATHS = Set.of("/actuator/health", "/actuator/health/readiness",
-            "/actuator/health/liveness");
+    private static final Set<String> HEALTH_PATHS =
+            Set.of("/actuator/health", "/actuator/health/readiness", "/actuator/health/liveness");
 
     private final ComposeProject project;
     private final List<String> findings = new ArrayList<>();
@@ -40,8 +39,12 @@ final class ComposeChecks {
         });
     }
 
-    static List<String> check(ComposeProject project, HaproxyConfig haproxy, ServiceCatalog catalog,
-            String projectVersion, String kafkaVersion) {
+    static List<String> check(
+            ComposeProject project,
+            HaproxyConfig haproxy,
+            ServiceCatalog catalog,
+            String projectVersion,
+            String kafkaVersion) {
         ComposeChecks checks = new ComposeChecks(project, catalog);
         checks.findings.addAll(project.problems());
         checks.versions(projectVersion, kafkaVersion);
@@ -86,11 +89,13 @@ final class ComposeChecks {
                 }
             } else if (tag == null || tag.isEmpty() || tag.equals("latest")) {
                 findings.add(name + ": third-party image " + service.image() + " is not pinned to a version");
-            } else if (ServiceCatalog.repositoryOf(service.image()).equals("apache/kafka") && !tag.equals(kafkaVersion)) {
+            } else if (ServiceCatalog.repositoryOf(service.image()).equals("apache/kafka")
+                    && !tag.equals(kafkaVersion)) {
                 findings.add(name + ": Kafka " + tag + " is not the build's Kafka " + kafkaVersion);
             }
         });
-        if (tributary.values().stream().map(ServiceSettings::module).distinct().count() < ServiceCatalog.MODULES.size()) {
+        if (tributary.values().stream().map(ServiceSettings::module).distinct().count()
+                < ServiceCatalog.MODULES.size()) {
             findings.add("docker-compose.yml does not run every service: " + ServiceCatalog.MODULES + ", found "
                     + tributary.values());
         }
@@ -102,13 +107,14 @@ final class ComposeChecks {
             for (String variable : env.keySet()) {
                 if (!settings.reads(variable)) {
                     findings.add(name + ": " + variable + " is not read by " + settings.module()
-                            + " (its application.yml reads " + new TreeSet<>(settings.variables().keySet()) + ")");
+                            + " (its application.yml reads "
+                            + new TreeSet<>(settings.variables().keySet()) + ")");
                 }
             }
             for (String variable : settings.mustBeSet()) {
                 if (!env.containsKey(variable) || env.get(variable).isEmpty()) {
-                    findings.add(name + ": " + variable + " must be set (" + settings.module()
-                            + "'s default '" + settings.defaultOf(variable) + "' only fits a developer machine)");
+                    findings.add(name + ": " + variable + " must be set (" + settings.module() + "'s default '"
+                            + settings.defaultOf(variable) + "' only fits a developer machine)");
                 }
             }
         });
@@ -120,8 +126,8 @@ final class ComposeChecks {
         topicVariables.add("KAFKA_BOOTSTRAP_SERVERS");
         for (String variable : topicVariables) {
             Map<String, String> values = new TreeMap<>();
-            tributary.forEach((name, settings) -> values.put(name,
-                    settings.effective(project.services().get(name).environment(), variable)));
+            tributary.forEach((name, settings) -> values.put(
+                    name, settings.effective(project.services().get(name).environment(), variable)));
             if (new TreeSet<>(values.values()).size() > 1) {
                 findings.add("services disagree on " + variable + ": " + values);
             }
@@ -156,7 +162,10 @@ final class ComposeChecks {
             if (settings == null) {
                 return;
             }
-            String url = service.healthcheck().stream().filter(part -> part.startsWith("http")).findFirst().orElse(null);
+            String url = service.healthcheck().stream()
+                    .filter(part -> part.startsWith("http"))
+                    .findFirst()
+                    .orElse(null);
             if (url == null) {
                 findings.add(name + ": healthcheck does not call the actuator over HTTP: " + service.healthcheck());
                 return;

@@ -2,12 +2,10 @@ package io.tributary.deploy.compose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.deploy.services.ServiceCatalog;
 import io.tributary.deploy.support.Repo;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * docker-compose.yml, .env and deploy/haproxy/haproxy.cfg match the code (no Docker engine needed). The mutation
@@ -18,8 +16,12 @@ class ComposeChecksTest {
     private static final ServiceCatalog CATALOG = ServiceCatalog.load();
 
     private static List<String> findings(String compose, String dotEnv, String haproxy) {
-        return ComposeChecks.check(ComposeProject.parse(compose, dotEnv), HaproxyConfig.parse(haproxy), CATALOG,
-                Repo.projectVersion(), Repo.kafkaVersion());
+        return ComposeChecks.check(
+                ComposeProject.parse(compose, dotEnv),
+                HaproxyConfig.parse(haproxy),
+                CATALOG,
+                Repo.projectVersion(),
+                Repo.kafkaVersion());
     }
 
     private static String compose() {
@@ -36,7 +38,9 @@ class ComposeChecksTest {
 
     /** The real file with one occurrence of a text replaced; fails if the text is not there. */
     private static String replace(String text, String from, String to) {
-        assertThat(text).as("the file still contains the line this test changes").contains(from);
+        assertThat(text)
+                .as("the file still contains the line this test changes")
+                .contains(from);
         return text.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to));
     }
 
@@ -48,17 +52,23 @@ class ComposeChecksTest {
     @Test
     void theStackRunsEveryServiceAndTwoTransportNodes() {
         ComposeProject project = ComposeProject.load();
-        assertThat(project.services()).containsKeys("kafka", "postgres", "redis", "session", "routing",
-                "transport-1", "transport-2", "haproxy");
+        assertThat(project.services())
+                .containsKeys(
+                        "kafka", "postgres", "redis", "session", "routing", "transport-1", "transport-2", "haproxy");
         // MQTT, MQTT over TLS (passed through), MQTT over WebSocket.
-        assertThat(project.services().get("haproxy").ports()).extracting(ComposeProject.Port::target)
+        assertThat(project.services().get("haproxy").ports())
+                .extracting(ComposeProject.Port::target)
                 .containsExactly(1883, 8883, 8083);
-        assertThat(project.services().get("session").ports()).extracting(ComposeProject.Port::target).containsExactly(8080);
+        assertThat(project.services().get("session").ports())
+                .extracting(ComposeProject.Port::target)
+                .containsExactly(8080);
     }
 
     @Test
     void aVariableNoServiceReadsIsCaught() {
-        String drifted = replace(compose(), "      MQTT_MAX_KEEP_ALIVE: \"300\"\n",
+        String drifted = replace(
+                compose(),
+                "      MQTT_MAX_KEEP_ALIVE: \"300\"\n",
                 "      MQTT_MAX_KEEP_ALIVE: \"300\"\n      MQTT_KEEPALIVE_MAX: \"300\"\n");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: MQTT_KEEPALIVE_MAX is not read by transport-service"));
@@ -74,12 +84,15 @@ class ComposeChecksTest {
     @Test
     void aSharedNodeIdIsCaught() {
         String drifted = replace(compose(), "TRIBUTARY_NODE_ID: transport-2", "TRIBUTARY_NODE_ID: transport-1");
-        assertThat(findings(drifted, dotEnv(), haproxy())).anyMatch(f -> f.contains("share TRIBUTARY_NODE_ID transport-1"));
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.contains("share TRIBUTARY_NODE_ID transport-1"));
     }
 
     @Test
     void divergingTopicSettingsAreCaught() {
-        String drifted = replace(compose(), "      HTTP_PORT: \"8082\"\n",
+        String drifted = replace(
+                compose(),
+                "      HTTP_PORT: \"8082\"\n",
                 "      HTTP_PORT: \"8082\"\n      TRIBUTARY_PUBLISH_PARTITIONS: \"24\"\n");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("services disagree on TRIBUTARY_PUBLISH_PARTITIONS"));
@@ -87,14 +100,17 @@ class ComposeChecksTest {
 
     @Test
     void anAddressToAPortNothingListensOnIsCaught() {
-        String drifted = replace(compose(), "SESSION_SERVICE_URL: http://session:8080", "SESSION_SERVICE_URL: http://session:8081");
+        String drifted = replace(
+                compose(), "SESSION_SERVICE_URL: http://session:8080", "SESSION_SERVICE_URL: http://session:8081");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL uses port 8081 of session"));
     }
 
     @Test
     void aHealthcheckOnTheWrongPortIsCaught() {
-        String drifted = replace(compose(), "http://127.0.0.1:8082/actuator/health/readiness",
+        String drifted = replace(
+                compose(),
+                "http://127.0.0.1:8082/actuator/health/readiness",
                 "http://127.0.0.1:8080/actuator/health/readiness");
         assertThat(findings(drifted, dotEnv(), haproxy())).anyMatch(f -> f.startsWith("routing: healthcheck"));
     }
@@ -115,7 +131,8 @@ class ComposeChecksTest {
 
     @Test
     void aWebSocketBackendOnAPortNoListenerUsesIsCaught() {
-        String drifted = replace(haproxy(), "server transport-2 transport-2:8083", "server transport-2 transport-2:8084");
+        String drifted =
+                replace(haproxy(), "server transport-2 transport-2:8083", "server transport-2 transport-2:8084");
         assertThat(findings(compose(), dotEnv(), drifted))
                 .anyMatch(f -> f.contains("transport-2: port 8084 is none of its MQTT listener ports"));
     }
@@ -143,7 +160,8 @@ class ComposeChecksTest {
     @Test
     void interpolationFollowsCompose() {
         Interpolation interpolation = new Interpolation(java.util.Map.of("A", "a", "EMPTY", ""));
-        assertThat(interpolation.apply("$A-${A}-${EMPTY:-d}-${EMPTY-d}-${B:-x}-$$A-${A:+y}")).isEqualTo("a-a-d--x-$A-y");
+        assertThat(interpolation.apply("$A-${A}-${EMPTY:-d}-${EMPTY-d}-${B:-x}-$$A-${A:+y}"))
+                .isEqualTo("a-a-d--x-$A-y");
         assertThat(interpolation.problems()).isEmpty();
         interpolation.apply("${B}");
         assertThat(interpolation.problems()).hasSize(1);

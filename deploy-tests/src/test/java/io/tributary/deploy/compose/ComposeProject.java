@@ -1,5 +1,7 @@
 package io.tributary.deploy.compose;
 
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,20 +9,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
-
 /** docker-compose.yml as Compose sees it: .env interpolated, YAML merge keys resolved, short syntaxes read. */
-public record ComposeProject(Map<String, ComposeService> services, Set<String> declaredVolumes,
-        Map<String, String> dotEnv, Set<String> usedVariables, List<String> problems) {
+public record ComposeProject(
+        Map<String, ComposeService> services,
+        Set<String> declaredVolumes,
+        Map<String, String> dotEnv,
+        Set<String> usedVariables,
+        List<String> problems) {
 
     /** One published port: {@code host:container}. */
-    public record Port(String published, int target) {
-    }
+    public record Port(String published, int target) {}
 
-    public record ComposeService(String name, String image, String hostname, Map<String, String> environment,
-            List<Port> ports, Map<String, String> dependsOn, List<String> healthcheck, List<String> volumes) {
-    }
+    public record ComposeService(
+            String name,
+            String image,
+            String hostname,
+            Map<String, String> environment,
+            List<Port> ports,
+            Map<String, String> dependsOn,
+            List<String> healthcheck,
+            List<String> volumes) {}
 
     public static ComposeProject load() {
         return parse(Repo.read("docker-compose.yml"), Repo.read(".env"));
@@ -32,8 +40,12 @@ public record ComposeProject(Map<String, ComposeService> services, Set<String> d
         Map<String, Object> root = Yamls.map(interpolate(Yamls.load(composeYaml), interpolation));
         Map<String, ComposeService> services = new LinkedHashMap<>();
         Yamls.mapAt(root, "services").forEach((name, node) -> services.put(name, service(name, Yamls.map(node))));
-        return new ComposeProject(services, new TreeSet<>(Yamls.mapAt(root, "volumes").keySet()), dotEnv,
-                interpolation.used(), interpolation.problems());
+        return new ComposeProject(
+                services,
+                new TreeSet<>(Yamls.mapAt(root, "volumes").keySet()),
+                dotEnv,
+                interpolation.used(),
+                interpolation.problems());
     }
 
     static Map<String, String> dotEnv(String text) {
@@ -48,8 +60,9 @@ public record ComposeProject(Map<String, ComposeService> services, Set<String> d
                 throw new IllegalArgumentException(".env: not NAME=value: " + line);
             }
             String value = trimmed.substring(equals + 1).trim();
-            if (value.length() >= 2 && ((value.startsWith("\"") && value.endsWith("\""))
-                    || (value.startsWith("'") && value.endsWith("'")))) {
+            if (value.length() >= 2
+                    && ((value.startsWith("\"") && value.endsWith("\""))
+                            || (value.startsWith("'") && value.endsWith("'")))) {
                 value = value.substring(1, value.length() - 1);
             }
             values.put(trimmed.substring(0, equals).trim(), value);
@@ -76,7 +89,8 @@ public record ComposeProject(Map<String, ComposeService> services, Set<String> d
             for (Object entry : entries) {
                 String text = String.valueOf(entry);
                 int equals = text.indexOf('=');
-                environment.put(equals < 0 ? text : text.substring(0, equals), equals < 0 ? "" : text.substring(equals + 1));
+                environment.put(
+                        equals < 0 ? text : text.substring(0, equals), equals < 0 ? "" : text.substring(equals + 1));
             }
         } else {
             environment.putAll(Yamls.strings(env));
@@ -90,15 +104,25 @@ public record ComposeProject(Map<String, ComposeService> services, Set<String> d
         if (depends instanceof List<?> names) {
             names.forEach(n -> dependsOn.put(String.valueOf(n), "service_started"));
         } else {
-            Yamls.map(depends).forEach((target, options) -> dependsOn.put(target,
-                    String.valueOf(Yamls.map(options).getOrDefault("condition", "service_started"))));
+            Yamls.map(depends)
+                    .forEach((target, options) -> dependsOn.put(
+                            target, String.valueOf(Yamls.map(options).getOrDefault("condition", "service_started"))));
         }
         Object test = Yamls.at(node, "healthcheck.test");
-        List<String> healthcheck = test instanceof List<?> parts ? parts.stream().map(String::valueOf).toList()
+        List<String> healthcheck = test instanceof List<?> parts
+                ? parts.stream().map(String::valueOf).toList()
                 : test == null ? List.of() : List.of("CMD-SHELL", String.valueOf(test));
-        List<String> volumes = Yamls.list(node.get("volumes")).stream().map(String::valueOf).toList();
-        return new ComposeService(name, (String) node.get("image"), (String) node.get("hostname"), environment,
-                ports, dependsOn, healthcheck, volumes);
+        List<String> volumes =
+                Yamls.list(node.get("volumes")).stream().map(String::valueOf).toList();
+        return new ComposeService(
+                name,
+                (String) node.get("image"),
+                (String) node.get("hostname"),
+                environment,
+                ports,
+                dependsOn,
+                healthcheck,
+                volumes);
     }
 
     private static Port port(Object node) {

@@ -1,5 +1,11 @@
 package io.tributary.deploy.compose;
 
+import io.tributary.deploy.compose.ComposeProject.ComposeService;
+import io.tributary.deploy.compose.ComposeProject.Port;
+import io.tributary.deploy.compose.HaproxyConfig.Server;
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.services.ServiceSettings;
+import io.tributary.deploy.support.Repo;
 import java.net.URI;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -8,13 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import io.tributary.deploy.compose.ComposeProject.ComposeService;
-import io.tributary.deploy.compose.ComposeProject.Port;
-import io.tributary.deploy.compose.HaproxyConfig.Server;
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.services.ServiceSettings;
-import io.tributary.deploy.support.Repo;
 
 /**
  * How the compose services reach each other: every address a service is given names a compose service that
@@ -25,6 +24,7 @@ final class ComposeWiringChecks {
 
     /** Ports of third-party images, as their documentation gives them. */
     private static final Map<String, Integer> IMAGE_PORTS = Map.of("postgres", 5432, "redis", 6379);
+
     private static final String HAPROXY_CFG = "./deploy/haproxy/haproxy.cfg";
     private static final String HAPROXY_MOUNT = "/usr/local/etc/haproxy/haproxy.cfg";
 
@@ -51,17 +51,24 @@ final class ComposeWiringChecks {
     }
 
     private void addresses() {
-        tributary.forEach((name, settings) -> project.services().get(name).environment().forEach((variable, value) -> {
-            if (variable.endsWith("_URL")) {
-                URI uri = URI.create(value.startsWith("jdbc:") ? value.substring(5) : value);
-                reaches(name, variable, uri.getHost(), uri.getPort());
-            } else if (variable.endsWith("_SERVERS")) {
-                for (String address : value.split(",")) {
-                    int colon = address.lastIndexOf(':');
-                    reaches(name, variable, address.substring(0, colon).trim(), Integer.parseInt(address.substring(colon + 1)));
-                }
-            }
-        }));
+        tributary.forEach((name, settings) -> project.services()
+                .get(name)
+                .environment()
+                .forEach((variable, value) -> {
+                    if (variable.endsWith("_URL")) {
+                        URI uri = URI.create(value.startsWith("jdbc:") ? value.substring(5) : value);
+                        reaches(name, variable, uri.getHost(), uri.getPort());
+                    } else if (variable.endsWith("_SERVERS")) {
+                        for (String address : value.split(",")) {
+                            int colon = address.lastIndexOf(':');
+                            reaches(
+                                    name,
+                                    variable,
+                                    address.substring(0, colon).trim(),
+                                    Integer.parseInt(address.substring(colon + 1)));
+                        }
+                    }
+                }));
     }
 
     private void reaches(String from, String variable, String host, int port) {
@@ -79,7 +86,8 @@ final class ComposeWiringChecks {
         }
         Set<Integer> listening = listeningPorts(host, target);
         if (!listening.contains(port)) {
-            findings.add(from + ": " + variable + " uses port " + port + " of " + host + ", which listens on " + listening);
+            findings.add(
+                    from + ": " + variable + " uses port " + port + " of " + host + ", which listens on " + listening);
         }
     }
 
@@ -94,7 +102,8 @@ final class ComposeWiringChecks {
                 ports.add(Integer.parseInt(settings.effective(service.environment(), "MQTT_PORT")));
             }
         } else if (repository.equals("apache/kafka")) {
-            for (String listener : service.environment().getOrDefault("KAFKA_LISTENERS", "").split(",")) {
+            for (String listener :
+                    service.environment().getOrDefault("KAFKA_LISTENERS", "").split(",")) {
                 ports.add(Integer.parseInt(listener.substring(listener.lastIndexOf(':') + 1)));
             }
         } else if (repository.equals("haproxy")) {
@@ -120,7 +129,8 @@ final class ComposeWiringChecks {
             Map<String, String> db = database.environment();
             String dbName = uri.getPath().substring(1);
             if (!dbName.equals(db.getOrDefault("POSTGRES_DB", db.get("POSTGRES_USER")))) {
-                findings.add(name + ": POSTGRES_URL database " + dbName + " is not the one " + uri.getHost() + " creates");
+                findings.add(
+                        name + ": POSTGRES_URL database " + dbName + " is not the one " + uri.getHost() + " creates");
             }
             for (String variable : List.of("POSTGRES_USER", "POSTGRES_PASSWORD")) {
                 if (!String.valueOf(env.get(variable)).equals(db.get(variable))) {
@@ -131,14 +141,16 @@ final class ComposeWiringChecks {
     }
 
     private void dependencies() {
-        project.services().forEach((name, service) -> service.dependsOn().forEach((target, condition) -> {
-            ComposeService dependency = project.services().get(target);
-            if (dependency == null) {
-                findings.add(name + ": depends_on unknown service " + target);
-            } else if (condition.equals("service_healthy") && dependency.healthcheck().isEmpty()) {
-                findings.add(name + ": waits for " + target + " to be healthy, but it has no healthcheck");
-            }
-        }));
+        project.services()
+                .forEach((name, service) -> service.dependsOn().forEach((target, condition) -> {
+                    ComposeService dependency = project.services().get(target);
+                    if (dependency == null) {
+                        findings.add(name + ": depends_on unknown service " + target);
+                    } else if (condition.equals("service_healthy")
+                            && dependency.healthcheck().isEmpty()) {
+                        findings.add(name + ": waits for " + target + " to be healthy, but it has no healthcheck");
+                    }
+                }));
     }
 
     private void hostPorts() {
@@ -196,8 +208,8 @@ final class ComposeWiringChecks {
         return ports;
     }
 
-    private static void addPort(Set<Integer> ports, ServiceSettings settings, Map<String, String> env,
-            String variable, boolean wired) {
+    private static void addPort(
+            Set<Integer> ports, ServiceSettings settings, Map<String, String> env, String variable, boolean wired) {
         if (wired && settings.reads(variable)) {
             String value = settings.effective(env, variable);
             if (!value.isBlank() && Integer.parseInt(value) > 0) {
@@ -214,7 +226,9 @@ final class ComposeWiringChecks {
             }
         });
         ComposeService balancer = project.services().values().stream()
-                .filter(s -> ServiceCatalog.repositoryOf(s.image()).equals("haproxy")).findFirst().orElse(null);
+                .filter(s -> ServiceCatalog.repositoryOf(s.image()).equals("haproxy"))
+                .findFirst()
+                .orElse(null);
         if (balancer == null) {
             findings.add("no HAProxy in front of the transport nodes");
             return;

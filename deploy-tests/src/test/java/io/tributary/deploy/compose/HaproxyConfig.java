@@ -9,8 +9,7 @@ import java.util.Map;
 /** The parts of haproxy.cfg the checks need: sections, binds, default backends, servers, timeouts, checks. */
 public record HaproxyConfig(Map<String, List<List<String>>> sections) {
 
-    public record Server(String name, String host, int port, Integer checkPort) {
-    }
+    public record Server(String name, String host, int port, Integer checkPort) {}
 
     public static HaproxyConfig parse(String text) {
         Map<String, List<List<String>>> sections = new LinkedHashMap<>();
@@ -83,7 +82,9 @@ public record HaproxyConfig(Map<String, List<List<String>>> sections) {
                 String address = words.get(2);
                 int colon = address.lastIndexOf(':');
                 int portIndex = words.indexOf("port");
-                servers.add(new Server(words.get(1), address.substring(0, colon),
+                servers.add(new Server(
+                        words.get(1),
+                        address.substring(0, colon),
                         Integer.parseInt(address.substring(colon + 1)),
                         words.contains("check") && portIndex > 0 ? Integer.valueOf(words.get(portIndex + 1)) : null));
             }
@@ -94,7 +95,9 @@ public record HaproxyConfig(Map<String, List<List<String>>> sections) {
     /** The path of {@code option httpchk [METHOD] PATH} in a backend, or null. */
     public String httpCheckPath(String backend) {
         for (List<String> words : section("backend " + backend)) {
-            if (words.size() >= 2 && words.get(0).equals("option") && words.get(1).equals("httpchk")) {
+            if (words.size() >= 2
+                    && words.get(0).equals("option")
+                    && words.get(1).equals("httpchk")) {
                 return words.get(words.size() - 1);
             }
         }
@@ -104,7 +107,9 @@ public record HaproxyConfig(Map<String, List<List<String>>> sections) {
     /** A {@code timeout <name>} of the defaults section in seconds (HAProxy's default unit is milliseconds). */
     public double defaultTimeoutSeconds(String name) {
         for (List<String> words : section("defaults")) {
-            if (words.size() == 3 && words.get(0).equals("timeout") && words.get(1).equals(name)) {
+            if (words.size() == 3
+                    && words.get(0).equals("timeout")
+                    && words.get(1).equals(name)) {
                 return seconds(words.get(2));
             }
         }
@@ -127,7 +132,9 @@ public record HaproxyConfig(Map<String, List<List<String>>> sections) {
     }
 
     private static List<String> keyword(List<List<String>> lines, String keyword) {
-        return lines.stream().filter(words -> words.get(0).equals(keyword)).findFirst()
+        return lines.stream()
+                .filter(words -> words.get(0).equals(keyword))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no " + keyword));
     }
 }

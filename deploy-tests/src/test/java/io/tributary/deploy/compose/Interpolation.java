@@ -51,7 +51,8 @@ final class Interpolation {
                 i = end + 1;
             } else {
                 int end = i + 1;
-                while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+                while (end < text.length()
+                        && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
                     end++;
                 }
                 if (end == i + 1) {
@@ -68,7 +69,8 @@ final class Interpolation {
 
     private String braced(String body, String context) {
         int operator = 0;
-        while (operator < body.length() && (Character.isLetterOrDigit(body.charAt(operator)) || body.charAt(operator) == '_')) {
+        while (operator < body.length()
+                && (Character.isLetterOrDigit(body.charAt(operator)) || body.charAt(operator) == '_')) {
             operator++;
         }
         String name = body.substring(0, operator);
@@ -86,7 +88,8 @@ final class Interpolation {
         } else if (rest.startsWith(":?") || rest.startsWith("?")) {
             boolean ok = rest.startsWith(":?") ? nonEmpty : set;
             if (!ok) {
-                problems.add("${" + name + "} is required (" + rest.substring(rest.indexOf('?') + 1) + ") in: " + context);
+                problems.add(
+                        "${" + name + "} is required (" + rest.substring(rest.indexOf('?') + 1) + ") in: " + context);
             }
             return ok ? value : "";
         } else if (rest.startsWith(":+")) {

@@ -3,16 +3,14 @@ package io.tributary.deploy.images;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tributary.deploy.support.Repo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import io.tributary.deploy.support.Repo;
 
 /**
  * The image tars {@code ./mvnw -Pimages package} wrote ({@code <module>/target/jib-image.tar}), when they exist:
@@ -46,18 +44,26 @@ class BuiltImageTest {
         assertThat(image.user()).as(module + ": user").isEqualTo(pom.user()).matches("[1-9][0-9]*:[1-9][0-9]*");
 
         List<String> entrypoint = image.entrypoint();
-        assertThat(entrypoint).as(module + ": entry point").startsWith("java").endsWith(pom.mainClass())
-                .containsAll(pom.jvmFlags()).contains("-cp");
+        assertThat(entrypoint)
+                .as(module + ": entry point")
+                .startsWith("java")
+                .endsWith(pom.mainClass())
+                .containsAll(pom.jvmFlags())
+                .contains("-cp");
 
         List<String> ports = new ArrayList<>();
         pom.ports().forEach(port -> ports.add(port + "/tcp"));
         assertThat(image.exposedPorts()).as(module + ": exposed ports").containsExactlyInAnyOrderElementsOf(ports);
 
         Map<String, String> env = image.environment();
-        assertThat(env).as(module + ": environment").containsAllEntriesOf(pom.environment()).containsKey("JAVA_HOME");
+        assertThat(env)
+                .as(module + ": environment")
+                .containsAllEntriesOf(pom.environment())
+                .containsKey("JAVA_HOME");
         assertThat(env.get("PATH")).as(module + ": java on the PATH").contains("/usr/bin");
 
-        assertThat(image.labels()).as(module + ": labels")
+        assertThat(image.labels())
+                .as(module + ": labels")
                 .containsEntry("org.opencontainers.image.version", version)
                 .containsEntry("org.opencontainers.image.title", pom.labels().get("org.opencontainers.image.title"));
     }

@@ -2,16 +2,14 @@ package io.tributary.deploy.images;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.services.ServiceSettings;
+import io.tributary.deploy.support.Repo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.services.ServiceSettings;
-import io.tributary.deploy.support.Repo;
 
 /**
  * The Jib configuration of the three services (and of the perf-tests runner image): one base, one non-root user,
@@ -36,7 +34,8 @@ class ImageConfigTest {
         // The base is the tarball the base-image script writes by default (a registry base is a -Djib.from.image away).
         assertThat(transport.from()).isEqualTo("tar://${user.home}/" + BASE_IMAGE_CACHE_PATH);
         assertThat(Repo.read("deploy/images/build-base-image.sh")).contains("$HOME/" + BASE_IMAGE_CACHE_PATH);
-        assertThat(Files.isExecutable(Repo.path("deploy/images/build-base-image.sh"))).isTrue();
+        assertThat(Files.isExecutable(Repo.path("deploy/images/build-base-image.sh")))
+                .isTrue();
         assertThat(transport.user()).matches("[1-9][0-9]*:[1-9][0-9]*");
         for (String module : List.of("routing-service", "session-service", "deploy-tests")) {
             JibImage other = image(module);
@@ -52,8 +51,11 @@ class ImageConfigTest {
             JibImage image = image(service.module());
             String module = service.module();
             assertThat(image.to()).as(module).isEqualTo("tributary/" + module + ":${project.version}");
-            assertThat(image.labels()).as(module).containsEntry("org.opencontainers.image.version", "${project.version}");
-            assertThat(image.environment().keySet()).as(module + ": image environment read by the service")
+            assertThat(image.labels())
+                    .as(module)
+                    .containsEntry("org.opencontainers.image.version", "${project.version}");
+            assertThat(image.environment().keySet())
+                    .as(module + ": image environment read by the service")
                     .allMatch(service::reads);
             List<Integer> expectedPorts = new ArrayList<>();
             if (service.reads("MQTT_PORT")) {
@@ -61,9 +63,13 @@ class ImageConfigTest {
             }
             expectedPorts.add(service.httpPort(image.environment()));
             assertThat(image.ports()).as(module + ": exposed ports").containsExactlyInAnyOrderElementsOf(expectedPorts);
-            assertThat(image.jvmFlags()).as(module).contains("-XX:+ExitOnOutOfMemoryError")
+            assertThat(image.jvmFlags())
+                    .as(module)
+                    .contains("-XX:+ExitOnOutOfMemoryError")
                     .anyMatch(flag -> flag.startsWith("-XX:MaxRAMPercentage="));
-            assertThat(image.tarBoundToPackageInImagesProfile()).as(module + ": -Pimages writes the tar").isTrue();
+            assertThat(image.tarBoundToPackageInImagesProfile())
+                    .as(module + ": -Pimages writes the tar")
+                    .isTrue();
 
             Path mainClass = service.sourceRoot().resolve(image.mainClass().replace('.', '/') + ".java");
             assertThat(mainClass).as(module + ": main class").isRegularFile();
@@ -79,8 +85,8 @@ class ImageConfigTest {
         assertThat(perf.extraFrom()).isEqualTo("${project.basedir}/../perf-tests");
         assertThat(perf.extraInto()).isEqualTo(perf.workingDirectory() + "/perf-tests");
         assertThat(perf.entrypoint()).containsExactly(perf.extraInto() + "/bin/perf");
-        assertThat(perf.extraIncludes()).contains("bin/perf", "scenarios/**",
-                "target/tributary-perf-tests-${project.version}.jar");
+        assertThat(perf.extraIncludes())
+                .contains("bin/perf", "scenarios/**", "target/tributary-perf-tests-${project.version}.jar");
         assertThat(Repo.path("perf-tests/bin/perf")).isRegularFile();
         assertThat(Files.isExecutable(Repo.path("perf-tests/bin/perf"))).isTrue();
     }

@@ -1,5 +1,9 @@
 package io.tributary.deploy.images;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,11 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 /**
  * An image tarball as {@code jib:buildTar} writes it (the docker-archive format of {@code docker save}:
@@ -38,8 +37,11 @@ public record ImageTar(Map<String, Long> entrySizes, JsonObject manifest, JsonOb
                     name = prefix + "/" + name;
                 }
                 longName = null;
-                long size = Long.parseLong(string(header, 124, 12).trim().isEmpty() ? "0"
-                        : string(header, 124, 12).trim(), 8);
+                long size = Long.parseLong(
+                        string(header, 124, 12).trim().isEmpty()
+                                ? "0"
+                                : string(header, 124, 12).trim(),
+                        8);
                 char type = (char) header[156];
                 long padded = (size + 511) / 512 * 512;
                 if (type == 'L') {
@@ -65,13 +67,15 @@ public record ImageTar(Map<String, Long> entrySizes, JsonObject manifest, JsonOb
         if (manifestBytes == null) {
             throw new IllegalStateException(tar + " has no manifest.json (entries: " + sizes.keySet() + ")");
         }
-        JsonArray manifests = JsonParser.parseString(new String(manifestBytes, StandardCharsets.UTF_8)).getAsJsonArray();
+        JsonArray manifests = JsonParser.parseString(new String(manifestBytes, StandardCharsets.UTF_8))
+                .getAsJsonArray();
         JsonObject manifest = manifests.get(0).getAsJsonObject();
         byte[] configBytes = jsons.get(manifest.get("Config").getAsString());
         if (configBytes == null) {
             throw new IllegalStateException(tar + ": config " + manifest.get("Config") + " missing");
         }
-        JsonObject config = JsonParser.parseString(new String(configBytes, StandardCharsets.UTF_8)).getAsJsonObject();
+        JsonObject config = JsonParser.parseString(new String(configBytes, StandardCharsets.UTF_8))
+                .getAsJsonObject();
         return new ImageTar(sizes, manifest, config);
     }
 

@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -16,10 +14,22 @@ import org.w3c.dom.Node;
  * The Jib configuration of one module's pom: the jib-maven-plugin of {@code <build><plugins>}, or of the
  * {@code images} profile where the module keeps it there (deploy-tests' perf-tests runner image).
  */
-public record JibImage(String pluginVersion, String from, String to, String mainClass, List<String> jvmFlags,
-        List<Integer> ports, Map<String, String> environment, String user, Map<String, String> labels,
-        List<String> entrypoint, String workingDirectory, List<String> extraIncludes, String extraFrom,
-        String extraInto, boolean tarBoundToPackageInImagesProfile) {
+public record JibImage(
+        String pluginVersion,
+        String from,
+        String to,
+        String mainClass,
+        List<String> jvmFlags,
+        List<Integer> ports,
+        Map<String, String> environment,
+        String user,
+        Map<String, String> labels,
+        List<String> entrypoint,
+        String workingDirectory,
+        List<String> extraIncludes,
+        String extraFrom,
+        String extraInto,
+        boolean tarBoundToPackageInImagesProfile) {
 
     private static final String JIB = "jib-maven-plugin";
 
@@ -69,13 +79,22 @@ public record JibImage(String pluginVersion, String from, String to, String main
             ports.add(Integer.parseInt(text(port)));
         }
         String includes = text(child(extra, "includes"));
-        return new JibImage(text(child(plugin, "version")), text(child(child(configuration, "from"), "image")),
-                text(child(child(configuration, "to"), "image")), text(child(container, "mainClass")),
-                texts(child(container, "jvmFlags")), ports, entries(child(container, "environment")),
-                text(child(container, "user")), entries(child(container, "labels")),
-                entrypoint(child(container, "entrypoint")), text(child(container, "workingDirectory")),
-                includes == null ? List.of() : List.of(includes.split("\\s*,\\s*")), text(child(extra, "from")),
-                text(child(extra, "into")), tarAtPackage);
+        return new JibImage(
+                text(child(plugin, "version")),
+                text(child(child(configuration, "from"), "image")),
+                text(child(child(configuration, "to"), "image")),
+                text(child(container, "mainClass")),
+                texts(child(container, "jvmFlags")),
+                ports,
+                entries(child(container, "environment")),
+                text(child(container, "user")),
+                entries(child(container, "labels")),
+                entrypoint(child(container, "entrypoint")),
+                text(child(container, "workingDirectory")),
+                includes == null ? List.of() : List.of(includes.split("\\s*,\\s*")),
+                text(child(extra, "from")),
+                text(child(extra, "into")),
+                tarAtPackage);
     }
 
     private static List<String> entrypoint(Element element) {
@@ -121,7 +140,8 @@ public record JibImage(String pluginVersion, String from, String to, String main
         List<Element> result = new ArrayList<>();
         if (parent != null) {
             for (Node node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
-                if (node instanceof Element element && (name == null || element.getTagName().equals(name))) {
+                if (node instanceof Element element
+                        && (name == null || element.getTagName().equals(name))) {
                     result.add(element);
                 }
             }

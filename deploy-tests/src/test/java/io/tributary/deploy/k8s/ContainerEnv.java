@@ -1,11 +1,10 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.support.Yamls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.tributary.deploy.support.Yamls;
 
 /**
  * The environment a container gets: envFrom (ConfigMaps, Secrets) overridden by env (values, downward API,
@@ -17,8 +16,12 @@ import io.tributary.deploy.support.Yamls;
 record ContainerEnv(Map<String, String> values, Map<String, Boolean> literal) {
 
     /** Secrets the scripts create (name -> keys), for references to secrets that are never in git. */
-    static ContainerEnv of(Map<String, Object> container, Manifests manifests, Map<String, Set<String>> scriptSecrets,
-            String where, List<String> findings) {
+    static ContainerEnv of(
+            Map<String, Object> container,
+            Manifests manifests,
+            Map<String, Set<String>> scriptSecrets,
+            String where,
+            List<String> findings) {
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, Boolean> literal = new LinkedHashMap<>();
         for (Object node : Yamls.list(container.get("envFrom"))) {
@@ -88,7 +91,9 @@ record ContainerEnv(Map<String, String> values, Map<String, Boolean> literal) {
     }
 
     private static Set<String> secretKeys(String name, Manifests manifests, Map<String, Set<String>> scriptSecrets) {
-        return manifests.find("Secret", name).map(s -> Yamls.map(s.get("data")).keySet())
+        return manifests
+                .find("Secret", name)
+                .map(s -> Yamls.map(s.get("data")).keySet())
                 .orElse(scriptSecrets.get(name));
     }
 

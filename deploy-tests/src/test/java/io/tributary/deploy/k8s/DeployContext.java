@@ -1,5 +1,9 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.images.JibImage;
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,11 +17,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import io.tributary.deploy.images.JibImage;
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
-
 /**
  * What the manifests are checked against besides the objects themselves: the services, the eksctl node groups,
  * the secrets the scripts create, the metrics the Prometheus adapter serves, the perf-tests image.
@@ -26,17 +25,25 @@ import io.tributary.deploy.support.Yamls;
  * @param scriptSecrets Secret name -> keys, from {@code kubectl create secret generic} in k8s/aws/scripts
  * @param adapterMetrics custom metric names the Prometheus adapter rules expose
  */
-record DeployContext(ServiceCatalog catalog, String projectVersion, Map<String, Set<String>> pools,
-        Map<String, Set<String>> scriptSecrets, Set<String> adapterMetrics, JibImage perfImage) {
+record DeployContext(
+        ServiceCatalog catalog,
+        String projectVersion,
+        Map<String, Set<String>> pools,
+        Map<String, Set<String>> scriptSecrets,
+        Set<String> adapterMetrics,
+        JibImage perfImage) {
 
     static final String AWS_DIR = "k8s/aws";
     static final String POOL_LABEL = "tributary.io/pool";
-    private static final Pattern CREATE_SECRET = Pattern.compile(
-            "create secret generic ([a-z0-9-]+)((?:\\s+--from-literal=[A-Z_]+=\\S*)+)");
+    private static final Pattern CREATE_SECRET =
+            Pattern.compile("create secret generic ([a-z0-9-]+)((?:\\s+--from-literal=[A-Z_]+=\\S*)+)");
     private static final Pattern LITERAL_KEY = Pattern.compile("--from-literal=([A-Z_]+)=");
 
     static DeployContext load() {
-        return new DeployContext(ServiceCatalog.load(), Repo.projectVersion(), pools(Repo.read(AWS_DIR + "/cluster/eksctl.yaml")),
+        return new DeployContext(
+                ServiceCatalog.load(),
+                Repo.projectVersion(),
+                pools(Repo.read(AWS_DIR + "/cluster/eksctl.yaml")),
                 scriptSecrets(Repo.path(AWS_DIR + "/scripts")),
                 adapterMetrics(Repo.read(AWS_DIR + "/monitoring/prometheus-adapter-values.yaml")),
                 JibImage.fromPom(Repo.path("deploy-tests/pom.xml")));
@@ -69,7 +76,8 @@ record DeployContext(ServiceCatalog catalog, String projectVersion, Map<String, 
                 while (matcher.find()) {
                     Matcher key = LITERAL_KEY.matcher(matcher.group(2));
                     while (key.find()) {
-                        secrets.computeIfAbsent(matcher.group(1), k -> new TreeSet<>()).add(key.group(1));
+                        secrets.computeIfAbsent(matcher.group(1), k -> new TreeSet<>())
+                                .add(key.group(1));
                     }
                 }
             }
@@ -96,7 +104,8 @@ record DeployContext(ServiceCatalog catalog, String projectVersion, Map<String, 
 
     /** Every object a deployment applies: an overlay, the cluster-wide objects and the perf Jobs. */
     static Manifests deployment(String overlay) {
-        List<Map<String, Object>> objects = new java.util.ArrayList<>(Kustomize.render(Repo.path(AWS_DIR + "/overlays/" + overlay)));
+        List<Map<String, Object>> objects =
+                new java.util.ArrayList<>(Kustomize.render(Repo.path(AWS_DIR + "/overlays/" + overlay)));
         objects.addAll(Yamls.loadAll(Repo.read(AWS_DIR + "/cluster/storage-class.yaml")));
         objects.addAll(Kustomize.render(Repo.path(AWS_DIR + "/perf")));
         return new Manifests(objects);

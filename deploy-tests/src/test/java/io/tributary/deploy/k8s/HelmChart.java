@@ -1,16 +1,14 @@
 package io.tributary.deploy.k8s;
 
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
-
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * The Helm chart k8s/helm/tributary, linted and rendered by Helm itself (helm-java: Helm's Go code as a native
@@ -20,8 +18,7 @@ final class HelmChart {
 
     static final String CHART_DIR = "k8s/helm/tributary";
 
-    private HelmChart() {
-    }
+    private HelmChart() {}
 
     static LintResult lint(Path chart) {
         return new Helm(chart).lint().strict().call();
@@ -29,7 +26,8 @@ final class HelmChart {
 
     /** The objects {@code helm template} renders with a values file (or the defaults, for null) and --set pairs. */
     static List<Map<String, Object>> render(Path chart, Path valuesFile, Map<String, Object> sets) {
-        TemplateCommand template = new Helm(chart).template().withName("tributary").withNamespace(Manifests.NAMESPACE);
+        TemplateCommand template =
+                new Helm(chart).template().withName("tributary").withNamespace(Manifests.NAMESPACE);
         if (valuesFile != null) {
             template = template.withValuesFile(valuesFile);
         }

@@ -3,6 +3,9 @@ package io.tributary.deploy.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.marcnuri.helm.LintResult;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,14 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.marcnuri.helm.LintResult;
-
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * The Helm chart k8s/helm/tributary, linted and rendered by Helm itself, passes the same checks as the kustomize
@@ -38,7 +35,8 @@ class HelmChartTest {
     private static List<String> findings(Manifests manifests) {
         List<String> findings = new ArrayList<>(ManifestChecks.check(manifests, CONTEXT));
         findings.addAll(ServiceChecks.check(manifests, CONTEXT));
-        manifests.all().stream().filter(o -> !"Certificate".equals(Manifests.kind(o)))
+        manifests.all().stream()
+                .filter(o -> !"Certificate".equals(Manifests.kind(o)))
                 .forEach(o -> findings.addAll(KubeSchema.validate(o)));
         return findings;
     }
@@ -52,27 +50,41 @@ class HelmChartTest {
     @Test
     void helmLintPassesStrictly() {
         LintResult result = HelmChart.lint(CHART);
-        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+        assertThat(result.isFailed())
+                .as(String.join("\n", result.getMessages()))
+                .isFalse();
     }
 
     @Test
     void theDefaultValuesRenderTheInClusterDeploymentAndPassEveryCheck() {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of());
-        assertThat(ids(manifests)).contains("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis",
-                "StatefulSet/transport", "Deployment/routing", "Deployment/session", "Service/transport-mqtt",
-                "NetworkPolicy/session", "NetworkPolicy/kafka", "NetworkPolicy/postgres", "NetworkPolicy/redis");
+        assertThat(ids(manifests))
+                .contains(
+                        "StatefulSet/kafka",
+                        "StatefulSet/postgres",
+                        "StatefulSet/redis",
+                        "StatefulSet/transport",
+                        "Deployment/routing",
+                        "Deployment/session",
+                        "Service/transport-mqtt",
+                        "NetworkPolicy/session",
+                        "NetworkPolicy/kafka",
+                        "NetworkPolicy/postgres",
+                        "NetworkPolicy/redis");
         assertThat(findings(manifests)).isEmpty();
     }
 
     @Test
     void theAwsManagedValuesRenderWithoutDataStoresAndPassEveryCheck() {
         Manifests manifests = HelmChart.deployment(CHART, MANAGED, Map.of());
-        assertThat(ids(manifests)).contains("StatefulSet/transport", "Deployment/routing", "Deployment/session")
-                .doesNotContain("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis", "NetworkPolicy/kafka");
+        assertThat(ids(manifests))
+                .contains("StatefulSet/transport", "Deployment/routing", "Deployment/session")
+                .doesNotContain(
+                        "StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis", "NetworkPolicy/kafka");
         assertThat(manifests.configMapData("tributary-kafka").get("KAFKA_BOOTSTRAP_SERVERS"))
                 .startsWith("b-1.replace-me.kafka.");
-        assertThat(manifests.configMapData("tributary-session-stores")).containsEntry("REDIS_URL",
-                "rediss://replace-me.cache.amazonaws.com:6379");
+        assertThat(manifests.configMapData("tributary-session-stores"))
+                .containsEntry("REDIS_URL", "rediss://replace-me.cache.amazonaws.com:6379");
         assertThat(findings(manifests)).isEmpty();
     }
 
@@ -93,21 +105,27 @@ class HelmChartTest {
             assertThat(extra).as(overlay).allMatch(id -> id.startsWith("NetworkPolicy/"));
             assertThat(ids(chart)).as(overlay).containsAll(ids(kustomize));
             for (Map<String, Object> workload : kustomize.workloads()) {
-                Map<String, Object> rendered = chart.find(Manifests.kind(workload), Manifests.name(workload)).orElseThrow();
+                Map<String, Object> rendered = chart.find(Manifests.kind(workload), Manifests.name(workload))
+                        .orElseThrow();
                 String id = overlay + " " + Manifests.id(workload);
                 assertThat(Yamls.at(rendered, "spec.replicas")).as(id).isEqualTo(Yamls.at(workload, "spec.replicas"));
-                assertThat(Manifests.podSpec(rendered).get("terminationGracePeriodSeconds")).as(id)
+                assertThat(Manifests.podSpec(rendered).get("terminationGracePeriodSeconds"))
+                        .as(id)
                         .isEqualTo(Manifests.podSpec(workload).get("terminationGracePeriodSeconds"));
                 for (Map<String, Object> container : Manifests.containers(workload)) {
                     Map<String, Object> twin = Manifests.containers(rendered).stream()
-                            .filter(c -> c.get("name").equals(container.get("name"))).findFirst().orElseThrow();
-                    for (String field : List.of("resources", "lifecycle", "ports", "envFrom", "env", "command", "args")) {
+                            .filter(c -> c.get("name").equals(container.get("name")))
+                            .findFirst()
+                            .orElseThrow();
+                    for (String field :
+                            List.of("resources", "lifecycle", "ports", "envFrom", "env", "command", "args")) {
                         assertThat(twin.get(field)).as(id + " " + field).isEqualTo(container.get(field));
                     }
                 }
             }
             for (String configMap : List.of("tributary-kafka", "tributary-session-stores")) {
-                assertThat(chart.configMapData(configMap)).as(overlay + " " + configMap)
+                assertThat(chart.configMapData(configMap))
+                        .as(overlay + " " + configMap)
                         .isEqualTo(kustomize.configMapData(configMap));
             }
         }
@@ -115,8 +133,8 @@ class HelmChartTest {
 
     @Test
     void sessionServiceAndTheDataStoresAdmitOnlyTheirClients() {
-        Manifests manifests = HelmChart.deployment(CHART, null,
-                Map.of("networkPolicy.adminFrom[0].namespaceSelector.matchLabels.name", "ingress-nginx"));
+        Manifests manifests = HelmChart.deployment(
+                CHART, null, Map.of("networkPolicy.adminFrom[0].namespaceSelector.matchLabels.name", "ingress-nginx"));
         Map<String, Object> session = manifests.find("NetworkPolicy", "session").orElseThrow();
         List<Object> rules = Yamls.listAt(session, "spec.ingress");
         assertThat(rules).hasSize(1);
@@ -125,7 +143,8 @@ class HelmChartTest {
         for (Object peer : peers) {
             Object podSelector = Yamls.at(peer, "podSelector");
             if (podSelector != null) {
-                manifests.workloads().stream().filter(w -> ManifestChecks.matches(podSelector, Manifests.podLabels(w)))
+                manifests.workloads().stream()
+                        .filter(w -> ManifestChecks.matches(podSelector, Manifests.podLabels(w)))
                         .forEach(w -> admittedWorkloads.add(Manifests.id(w)));
             }
         }
@@ -136,8 +155,12 @@ class HelmChartTest {
             assertThat(Yamls.listAt(policy, "spec.policyTypes")).as(store).containsExactly("Ingress");
             for (Object rule : Yamls.listAt(policy, "spec.ingress")) {
                 for (Object peer : Yamls.list(Yamls.at(rule, "from"))) {
-                    assertThat(Yamls.at(peer, "namespaceSelector")).as(store + " admits another namespace").isNull();
-                    assertThat(Yamls.at(peer, "ipBlock")).as(store + " admits addresses").isNull();
+                    assertThat(Yamls.at(peer, "namespaceSelector"))
+                            .as(store + " admits another namespace")
+                            .isNull();
+                    assertThat(Yamls.at(peer, "ipBlock"))
+                            .as(store + " admits addresses")
+                            .isNull();
                 }
             }
         }
@@ -146,18 +169,29 @@ class HelmChartTest {
 
     @Test
     void tlsFromCertManagerMountsTheIssuedSecretAndOpensThePortOnTheLoadBalancer() {
-        Manifests manifests = HelmChart.deployment(CHART, null, Map.of("transport.tls.enabled", "true",
-                "transport.tls.certManager.enabled", "true", "transport.tls.certManager.dnsNames[0]", "mqtt.example.com"));
-        Map<String, Object> certificate = manifests.find("Certificate", "transport-tls").orElseThrow();
+        Manifests manifests = HelmChart.deployment(
+                CHART,
+                null,
+                Map.of(
+                        "transport.tls.enabled",
+                        "true",
+                        "transport.tls.certManager.enabled",
+                        "true",
+                        "transport.tls.certManager.dnsNames[0]",
+                        "mqtt.example.com"));
+        Map<String, Object> certificate =
+                manifests.find("Certificate", "transport-tls").orElseThrow();
         assertThat(Yamls.text(certificate, "spec.secretName")).isEqualTo("tributary-tls");
         assertThat(Yamls.listAt(certificate, "spec.dnsNames")).containsExactly("mqtt.example.com");
-        Map<String, Object> transport = manifests.find("StatefulSet", "transport").orElseThrow();
+        Map<String, Object> transport =
+                manifests.find("StatefulSet", "transport").orElseThrow();
         assertThat(Yamls.list(Manifests.podSpec(transport).get("volumes")))
                 .anyMatch(v -> "tributary-tls".equals(Yamls.text(v, "secret.secretName")));
         Map<String, Object> container = Manifests.containers(transport).get(0);
         assertThat(Manifests.containerPort(container, "mqtt-tls")).isEqualTo(8883);
         ContainerEnv env = ContainerEnv.of(container, manifests, CONTEXT.scriptSecrets(), "", new ArrayList<>());
-        assertThat(env.values()).containsEntry("MQTT_TLS_PORT", "8883")
+        assertThat(env.values())
+                .containsEntry("MQTT_TLS_PORT", "8883")
                 .containsEntry("MQTT_TLS_CERT", "/etc/tributary/tls/tls.crt")
                 .containsEntry("MQTT_TLS_KEY", "/etc/tributary/tls/tls.key");
         assertThat(Yamls.listAt(manifests.find("Service", "transport-mqtt").orElseThrow(), "spec.ports"))
@@ -200,24 +234,32 @@ class HelmChartTest {
         dropEnv(chart.resolve("templates/services.yaml"), "POSTGRES_PASSWORD");
         assertThat(HelmChart.lint(chart).isFailed()).isFalse();
         List<String> findings = findings(HelmChart.deployment(chart, null, Map.of()));
-        assertThat(findings).anyMatch(f -> f.startsWith("StatefulSet/transport container transport: SESSION_SERVICE_URL must be set"))
+        assertThat(findings)
+                .anyMatch(
+                        f -> f.startsWith("StatefulSet/transport container transport: SESSION_SERVICE_URL must be set"))
                 .anyMatch(f -> f.startsWith("Deployment/session container session: POSTGRES_PASSWORD must be set"));
     }
 
     @Test
     void aGracePeriodValueTooShortForTheDrainFailsTheChecks() {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of("transport.drain.drainTimeout", "60s"));
-        assertThat(findings(manifests)).anyMatch(f -> f.contains("terminationGracePeriodSeconds 70 is shorter than preStop 20 s + drain 60 s"));
+        assertThat(findings(manifests))
+                .anyMatch(
+                        f -> f.contains("terminationGracePeriodSeconds 70 is shorter than preStop 20 s + drain 60 s"));
     }
 
     @Test
     void aNetworkPolicyOnAPortThePodsDoNotHaveOrAdmittingNoPodsIsReported() {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of());
         Map<String, Object> session = manifests.find("NetworkPolicy", "session").orElseThrow();
-        Map<String, Object> rule = Yamls.map(Yamls.listAt(session, "spec.ingress").get(0));
+        Map<String, Object> rule =
+                Yamls.map(Yamls.listAt(session, "spec.ingress").get(0));
         Yamls.map(Yamls.list(rule.get("ports")).get(0)).put("port", "htttp");
-        Yamls.mapAt(Yamls.list(rule.get("from")).get(0), "podSelector").put("matchExpressions",
-                List.of(Map.of("key", "app.kubernetes.io/name", "operator", "In", "values", List.of("transports"))));
+        Yamls.mapAt(Yamls.list(rule.get("from")).get(0), "podSelector")
+                .put(
+                        "matchExpressions",
+                        List.of(Map.of(
+                                "key", "app.kubernetes.io/name", "operator", "In", "values", List.of("transports"))));
         assertThat(ManifestChecks.check(manifests, CONTEXT))
                 .anyMatch(f -> f.equals("NetworkPolicy/session: port htttp is no container port of Deployment/session"))
                 .anyMatch(f -> f.startsWith("NetworkPolicy/session: admits pods") && f.contains("transports"));

@@ -1,17 +1,15 @@
 package io.tributary.deploy.k8s;
 
-import java.lang.reflect.InvocationTargetException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-
 import io.kubernetes.client.openapi.JSON;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Validates objects against the Kubernetes object schema, through the models the Kubernetes Java client
@@ -22,12 +20,16 @@ import io.kubernetes.client.openapi.JSON;
 public final class KubeSchema {
 
     private static final Map<String, String> MODELS = Map.ofEntries(
-            Map.entry("v1/Namespace", "V1Namespace"), Map.entry("v1/Service", "V1Service"),
-            Map.entry("v1/ConfigMap", "V1ConfigMap"), Map.entry("v1/Secret", "V1Secret"),
+            Map.entry("v1/Namespace", "V1Namespace"),
+            Map.entry("v1/Service", "V1Service"),
+            Map.entry("v1/ConfigMap", "V1ConfigMap"),
+            Map.entry("v1/Secret", "V1Secret"),
             Map.entry("v1/ServiceAccount", "V1ServiceAccount"),
             Map.entry("v1/PersistentVolumeClaim", "V1PersistentVolumeClaim"),
-            Map.entry("apps/v1/Deployment", "V1Deployment"), Map.entry("apps/v1/StatefulSet", "V1StatefulSet"),
-            Map.entry("apps/v1/DaemonSet", "V1DaemonSet"), Map.entry("batch/v1/Job", "V1Job"),
+            Map.entry("apps/v1/Deployment", "V1Deployment"),
+            Map.entry("apps/v1/StatefulSet", "V1StatefulSet"),
+            Map.entry("apps/v1/DaemonSet", "V1DaemonSet"),
+            Map.entry("batch/v1/Job", "V1Job"),
             Map.entry("batch/v1/CronJob", "V1CronJob"),
             Map.entry("networking.k8s.io/v1/NetworkPolicy", "V1NetworkPolicy"),
             Map.entry("policy/v1/PodDisruptionBudget", "V1PodDisruptionBudget"),
@@ -39,8 +41,7 @@ public final class KubeSchema {
 
     private static final JSON JSON = new JSON();
 
-    private KubeSchema() {
-    }
+    private KubeSchema() {}
 
     /** Findings for one object; none when it is valid. */
     public static List<String> validate(Map<String, Object> object) {

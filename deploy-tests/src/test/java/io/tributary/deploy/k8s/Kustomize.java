@@ -1,5 +1,7 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
-
 /**
  * Renders a kustomization offline, for the subset of kustomize the repository uses: {@code resources} (files and
  * kustomization directories), {@code namespace}, {@code configMapGenerator} and {@code secretGenerator} with
@@ -22,15 +21,20 @@ import io.tributary.deploy.support.Yamls;
  */
 public final class Kustomize {
 
-    private static final Set<String> SUPPORTED = Set.of("apiVersion", "kind", "namespace", "resources",
-            "configMapGenerator", "secretGenerator");
+    private static final Set<String> SUPPORTED =
+            Set.of("apiVersion", "kind", "namespace", "resources", "configMapGenerator", "secretGenerator");
     private static final Set<String> GENERATOR_FIELDS = Set.of("name", "behavior", "literals", "envs");
     /** Kinds kustomize leaves without a namespace. */
-    static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "StorageClass", "ClusterRole",
-            "ClusterRoleBinding", "PriorityClass", "CustomResourceDefinition", "PersistentVolume");
+    static final Set<String> CLUSTER_SCOPED = Set.of(
+            "Namespace",
+            "StorageClass",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "PriorityClass",
+            "CustomResourceDefinition",
+            "PersistentVolume");
 
-    private Kustomize() {
-    }
+    private Kustomize() {}
 
     public static List<Map<String, Object>> render(Path directory) {
         Path file = directory.resolve("kustomization.yaml");
@@ -59,14 +63,19 @@ public final class Kustomize {
         if (namespace != null) {
             for (Map<String, Object> object : objects) {
                 if (!CLUSTER_SCOPED.contains(String.valueOf(object.get("kind")))) {
-                    Yamls.map(object.computeIfAbsent("metadata", k -> new LinkedHashMap<>())).put("namespace", namespace);
+                    Yamls.map(object.computeIfAbsent("metadata", k -> new LinkedHashMap<>()))
+                            .put("namespace", namespace);
                 }
             }
         }
         return objects;
     }
 
-    private static void generate(Path directory, Map<String, Object> kustomization, String field, String kind,
+    private static void generate(
+            Path directory,
+            Map<String, Object> kustomization,
+            String field,
+            String kind,
             List<Map<String, Object>> objects) {
         for (Object node : Yamls.list(kustomization.get(field))) {
             Map<String, Object> generator = Yamls.map(node);
@@ -78,7 +87,8 @@ public final class Kustomize {
             String name = String.valueOf(generator.get("name"));
             Map<String, String> data = new LinkedHashMap<>();
             for (Object env : Yamls.list(generator.get("envs"))) {
-                for (String line : Repo.read(directory.resolve(String.valueOf(env))).split("\n")) {
+                for (String line :
+                        Repo.read(directory.resolve(String.valueOf(env))).split("\n")) {
                     if (!line.isBlank() && !line.trim().startsWith("#")) {
                         put(data, line, directory);
                     }
@@ -90,7 +100,8 @@ public final class Kustomize {
             String behavior = String.valueOf(generator.getOrDefault("behavior", "create"));
             Map<String, Object> existing = objects.stream()
                     .filter(o -> kind.equals(o.get("kind")) && name.equals(Yamls.text(o, "metadata.name")))
-                    .findFirst().orElse(null);
+                    .findFirst()
+                    .orElse(null);
             switch (behavior) {
                 case "create" -> {
                     if (existing != null) {

@@ -3,16 +3,14 @@ package io.tributary.deploy.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.tributary.deploy.support.Yamls;
 
 /** The offline renderer follows kustomize where the repository relies on it, and refuses what it does not know. */
 class KustomizeTest {
@@ -57,7 +55,8 @@ class KustomizeTest {
 
         List<Map<String, Object>> objects = Kustomize.render(dir.resolve("overlay"));
 
-        assertThat(objects).extracting(Manifests::id)
+        assertThat(objects)
+                .extracting(Manifests::id)
                 .containsExactly("Namespace/ns", "Service/svc", "ConfigMap/settings", "Secret/secret");
         assertThat(Yamls.text(objects.get(0), "metadata.namespace")).isNull();
         assertThat(Yamls.text(objects.get(1), "metadata.namespace")).isEqualTo("ns");

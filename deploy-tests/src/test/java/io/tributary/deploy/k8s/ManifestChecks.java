@@ -1,14 +1,13 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * The wiring between Kubernetes objects, for any workload: names and namespaces, selectors that match the pod
@@ -93,8 +92,10 @@ final class ManifestChecks {
         }
         if (Manifests.kind(workload).equals("StatefulSet")) {
             String serviceName = Yamls.text(workload, "spec.serviceName");
-            Map<String, Object> governing = manifests.find("Service", String.valueOf(serviceName)).orElse(null);
-            if (governing == null || !"None".equals(Yamls.text(governing, "spec.clusterIP"))
+            Map<String, Object> governing =
+                    manifests.find("Service", String.valueOf(serviceName)).orElse(null);
+            if (governing == null
+                    || !"None".equals(Yamls.text(governing, "spec.clusterIP"))
                     || !Manifests.selects(Yamls.strings(Yamls.at(governing, "spec.selector")), labels)) {
                 findings.add(id + ": serviceName " + serviceName + " is not a headless Service selecting its pods");
             }
@@ -105,7 +106,8 @@ final class ManifestChecks {
         for (Object claim : Yamls.listAt(workload, "spec.volumeClaimTemplates")) {
             volumes.add(Yamls.text(claim, "metadata.name"));
             String storageClass = Yamls.text(claim, "spec.storageClassName");
-            if (storageClass == null || manifests.find("StorageClass", storageClass).isEmpty()) {
+            if (storageClass == null
+                    || manifests.find("StorageClass", storageClass).isEmpty()) {
                 findings.add(id + ": volume claim " + Yamls.text(claim, "metadata.name") + " names StorageClass "
                         + storageClass + ", which is not defined (new EKS clusters have no default)");
             }
@@ -185,12 +187,14 @@ final class ManifestChecks {
             findings.add(id + ": selector " + selector + " matches no pods");
         }
         for (Object node : Yamls.listAt(service, "spec.ports")) {
-            Object targetPort = Yamls.at(node, "targetPort") != null ? Yamls.at(node, "targetPort") : Yamls.at(node, "port");
+            Object targetPort =
+                    Yamls.at(node, "targetPort") != null ? Yamls.at(node, "targetPort") : Yamls.at(node, "port");
             for (Map<String, Object> workload : targets) {
                 boolean found = Manifests.containers(workload).stream()
                         .anyMatch(c -> Manifests.containerPort(c, targetPort) != null);
                 if (!found) {
-                    findings.add(id + ": targetPort " + targetPort + " is no container port of " + Manifests.id(workload));
+                    findings.add(
+                            id + ": targetPort " + targetPort + " is no container port of " + Manifests.id(workload));
                 }
             }
         }
@@ -224,8 +228,8 @@ final class ManifestChecks {
     /** A NetworkPolicy must protect pods that exist, on ports they have, and admit pods that exist. */
     private void networkPolicy(Map<String, Object> policy) {
         String id = Manifests.id(policy);
-        List<Map<String, Object>> targets = manifests.workloadsSelectedBy(
-                Yamls.strings(Yamls.at(policy, "spec.podSelector.matchLabels")));
+        List<Map<String, Object>> targets =
+                manifests.workloadsSelectedBy(Yamls.strings(Yamls.at(policy, "spec.podSelector.matchLabels")));
         if (targets.isEmpty()) {
             findings.add(id + ": podSelector matches no pods");
         }
@@ -233,15 +237,18 @@ final class ManifestChecks {
             for (Object port : Yamls.list(Yamls.at(rule, "ports"))) {
                 Object reference = Yamls.at(port, "port");
                 for (Map<String, Object> workload : targets) {
-                    if (Manifests.containers(workload).stream().noneMatch(c -> Manifests.containerPort(c, reference) != null)) {
+                    if (Manifests.containers(workload).stream()
+                            .noneMatch(c -> Manifests.containerPort(c, reference) != null)) {
                         findings.add(id + ": port " + reference + " is no container port of " + Manifests.id(workload));
                     }
                 }
             }
             for (Object peer : Yamls.list(Yamls.at(rule, "from"))) {
                 Object podSelector = Yamls.at(peer, "podSelector");
-                if (podSelector != null && Yamls.at(peer, "namespaceSelector") == null
-                        && manifests.workloads().stream().noneMatch(w -> matches(podSelector, Manifests.podLabels(w)))) {
+                if (podSelector != null
+                        && Yamls.at(peer, "namespaceSelector") == null
+                        && manifests.workloads().stream()
+                                .noneMatch(w -> matches(podSelector, Manifests.podLabels(w)))) {
                     findings.add(id + ": admits pods " + podSelector + ", which match no workload");
                 }
             }
@@ -251,7 +258,8 @@ final class ManifestChecks {
     /** A label selector (matchLabels and In expressions) against pod labels. */
     static boolean matches(Object selector, Map<String, String> labels) {
         boolean any = false;
-        for (Map.Entry<String, String> e : Yamls.strings(Yamls.at(selector, "matchLabels")).entrySet()) {
+        for (Map.Entry<String, String> e :
+                Yamls.strings(Yamls.at(selector, "matchLabels")).entrySet()) {
             any = true;
             if (!e.getValue().equals(labels.get(e.getKey()))) {
                 return false;

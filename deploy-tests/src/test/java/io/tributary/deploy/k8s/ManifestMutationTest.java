@@ -2,15 +2,13 @@ package io.tributary.deploy.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.deploy.support.Yamls;
 
 /** Each kind of mistake the manifest checks exist for, made once in the real in-cluster deployment, is reported. */
 class ManifestMutationTest {
@@ -63,89 +61,120 @@ class ManifestMutationTest {
 
     @Test
     void aSelectorThatMissesThePodsIsReported() {
-        assertThat(findingsAfter("StatefulSet", "transport",
-                w -> Yamls.mapAt(w, "spec.selector.matchLabels").put("app.kubernetes.io/name", "transports")))
+        assertThat(findingsAfter(
+                        "StatefulSet",
+                        "transport",
+                        w -> Yamls.mapAt(w, "spec.selector.matchLabels").put("app.kubernetes.io/name", "transports")))
                 .anyMatch(f -> f.startsWith("StatefulSet/transport: selector"));
     }
 
     @Test
     void aServiceTargetPortThatDoesNotExistIsReported() {
-        assertThat(findingsAfter("Service", "session",
-                s -> Yamls.map(Yamls.listAt(s, "spec.ports").get(0)).put("targetPort", "htttp")))
+        assertThat(findingsAfter(
+                        "Service",
+                        "session",
+                        s -> Yamls.map(Yamls.listAt(s, "spec.ports").get(0)).put("targetPort", "htttp")))
                 .anyMatch(f -> f.startsWith("Service/session: targetPort htttp"));
     }
 
     @Test
     void aProbeOnTheWrongPathIsReported() {
-        assertThat(findingsAfter("StatefulSet", "transport",
-                w -> Yamls.mapAt(container(w), "readinessProbe.httpGet").put("path", "/actuator/health")))
+        assertThat(findingsAfter(
+                        "StatefulSet",
+                        "transport",
+                        w -> Yamls.mapAt(container(w), "readinessProbe.httpGet").put("path", "/actuator/health")))
                 .anyMatch(f -> f.contains("readinessProbe must GET /actuator/health/readiness"));
     }
 
     @Test
     void aGracePeriodTooShortForTheDrainIsReported() {
-        assertThat(findingsAfter("StatefulSet", "transport", w -> Manifests.podSpec(w).put("terminationGracePeriodSeconds", 30)))
+        assertThat(findingsAfter(
+                        "StatefulSet", "transport", w -> Manifests.podSpec(w).put("terminationGracePeriodSeconds", 30)))
                 .anyMatch(f -> f.contains("terminationGracePeriodSeconds 30 is shorter than preStop 20 s"));
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void aDrainTimeoutLongerThanTheGracePeriodAllowsIsReported() {
-        assertThat(findingsAfter("StatefulSet", "transport", w -> ((List<Object>) container(w).get("env"))
-                .add(new java.util.LinkedHashMap<>(Map.of("name", "MQTT_DRAIN_TIMEOUT", "value", "60s")))))
+        assertThat(findingsAfter(
+                        "StatefulSet",
+                        "transport",
+                        w -> ((List<Object>) container(w).get("env"))
+                                .add(new java.util.LinkedHashMap<>(
+                                        Map.of("name", "MQTT_DRAIN_TIMEOUT", "value", "60s")))))
                 .anyMatch(f -> f.contains("+ drain 60 s + graceful shutdown 30 s"));
     }
 
     @Test
     void routersBeyondThePartitionCountAreReported() {
-        assertThat(findingsAfter("HorizontalPodAutoscaler", "routing", h -> Yamls.mapAt(h, "spec").put("maxReplicas", 96)))
+        assertThat(findingsAfter(
+                        "HorizontalPodAutoscaler",
+                        "routing",
+                        h -> Yamls.mapAt(h, "spec").put("maxReplicas", 96)))
                 .anyMatch(f -> f.contains("maxReplicas 96 > 48 publish partitions"));
     }
 
     @Test
     void aCustomMetricNobodyServesIsReported() {
-        assertThat(findingsAfter("HorizontalPodAutoscaler", "transport",
-                h -> Yamls.mapAt(Yamls.listAt(h, "spec.metrics").get(1), "pods.metric").put("name", "mqtt_connections")))
+        assertThat(findingsAfter(
+                        "HorizontalPodAutoscaler",
+                        "transport",
+                        h -> Yamls.mapAt(Yamls.listAt(h, "spec.metrics").get(1), "pods.metric")
+                                .put("name", "mqtt_connections")))
                 .anyMatch(f -> f.contains("mqtt_connections is not served by the Prometheus adapter"))
                 .anyMatch(f -> f.contains("is not registered in transport-service's code"));
     }
 
     @Test
     void anNlbCheckingTheWrongPortIsReported() {
-        assertThat(findingsAfter("Service", "transport-mqtt", s -> Yamls.mapAt(s, "metadata.annotations")
-                .put("service.beta.kubernetes.io/aws-load-balancer-healthcheck-port", "8080")))
+        assertThat(findingsAfter(
+                        "Service",
+                        "transport-mqtt",
+                        s -> Yamls.mapAt(s, "metadata.annotations")
+                                .put("service.beta.kubernetes.io/aws-load-balancer-healthcheck-port", "8080")))
                 .anyMatch(f -> f.startsWith("Service/transport-mqtt: NLB health check"));
     }
 
     @Test
     void aNodeIdThatIsNotThePodNameIsReported() {
         assertThat(findingsAfter("StatefulSet", "transport", w -> {
-            List<Object> env = Yamls.list(container(w).get("env"));
-            env.removeIf(e -> "TRIBUTARY_NODE_ID".equals(Yamls.text(e, "name")));
-            addEnv(w, "TRIBUTARY_NODE_ID", "transport");
-        })).anyMatch(f -> f.contains("a literal TRIBUTARY_NODE_ID shared by 3 replicas"));
+                    List<Object> env = Yamls.list(container(w).get("env"));
+                    env.removeIf(e -> "TRIBUTARY_NODE_ID".equals(Yamls.text(e, "name")));
+                    addEnv(w, "TRIBUTARY_NODE_ID", "transport");
+                }))
+                .anyMatch(f -> f.contains("a literal TRIBUTARY_NODE_ID shared by 3 replicas"));
     }
 
     @Test
     void aSecretNoScriptCreatesIsReported() {
-        assertThat(findingsAfter("Deployment", "session", w -> Yamls.list(container(w).get("env")).stream()
-                .filter(e -> "POSTGRES_PASSWORD".equals(Yamls.text(e, "name")))
-                .forEach(e -> Yamls.mapAt(e, "valueFrom.secretKeyRef").put("name", "postgres-credentials"))))
+        assertThat(findingsAfter(
+                        "Deployment",
+                        "session",
+                        w -> Yamls.list(container(w).get("env")).stream()
+                                .filter(e -> "POSTGRES_PASSWORD".equals(Yamls.text(e, "name")))
+                                .forEach(e ->
+                                        Yamls.mapAt(e, "valueFrom.secretKeyRef").put("name", "postgres-credentials"))))
                 .anyMatch(f -> f.contains("Secret key postgres-credentials/POSTGRES_PASSWORD, which neither"));
     }
 
     @Test
     void anUnknownNodePoolIsReported() {
-        assertThat(findingsAfter("Deployment", "routing", w -> Yamls.mapAt(Manifests.podSpec(w), "nodeSelector")
-                .put(DeployContext.POOL_LABEL, "compute")))
+        assertThat(findingsAfter(
+                        "Deployment",
+                        "routing",
+                        w -> Yamls.mapAt(Manifests.podSpec(w), "nodeSelector")
+                                .put(DeployContext.POOL_LABEL, "compute")))
                 .anyMatch(f -> f.contains("node group pool compute does not exist"));
     }
 
     @Test
     void aPerfScenarioThatDoesNotExistIsReported() {
-        assertThat(findingsAfter("Job", "perf-publishers", j -> Yamls.list(container(j).get("env")).stream()
-                .filter(e -> "SCENARIO".equals(Yamls.text(e, "name")))
-                .forEach(e -> Yamls.map(e).put("value", "perf-tests/scenarios/nope.yaml"))))
+        assertThat(findingsAfter(
+                        "Job",
+                        "perf-publishers",
+                        j -> Yamls.list(container(j).get("env")).stream()
+                                .filter(e -> "SCENARIO".equals(Yamls.text(e, "name")))
+                                .forEach(e -> Yamls.map(e).put("value", "perf-tests/scenarios/nope.yaml"))))
                 .anyMatch(f -> f.contains("SCENARIO perf-tests/scenarios/nope.yaml is no file"))
                 .anyMatch(f -> f.startsWith("perf Jobs disagree"));
     }

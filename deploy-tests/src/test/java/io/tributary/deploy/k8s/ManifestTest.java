@@ -2,6 +2,8 @@ package io.tributary.deploy.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,13 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * Every Kubernetes object under k8s/aws is valid against the Kubernetes 1.34 schema, and each deployment (an
@@ -47,9 +45,17 @@ class ManifestTest {
     void theInClusterOverlayRunsTheDataStoresAndTheManagedOneDoesNot() {
         Set<String> inCluster = ids(DeployContext.deployment("in-cluster"));
         Set<String> managed = ids(DeployContext.deployment("aws-managed"));
-        assertThat(inCluster).contains("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis",
-                "StatefulSet/transport", "Deployment/routing", "Deployment/session", "Service/transport-mqtt");
-        assertThat(managed).contains("StatefulSet/transport", "Deployment/routing", "Deployment/session")
+        assertThat(inCluster)
+                .contains(
+                        "StatefulSet/kafka",
+                        "StatefulSet/postgres",
+                        "StatefulSet/redis",
+                        "StatefulSet/transport",
+                        "Deployment/routing",
+                        "Deployment/session",
+                        "Service/transport-mqtt");
+        assertThat(managed)
+                .contains("StatefulSet/transport", "Deployment/routing", "Deployment/session")
                 .doesNotContain("StatefulSet/kafka", "StatefulSet/postgres", "StatefulSet/redis");
     }
 
@@ -66,16 +72,22 @@ class ManifestTest {
         referenced.add(aws.resolve("cluster/storage-class.yaml"));
         referenced.add(aws.resolve("cluster/eksctl.yaml"));
         try (Stream<Path> files = Files.walk(aws)) {
-            for (Path kustomization : files.filter(f -> f.getFileName().toString().equals("kustomization.yaml")).toList()) {
+            for (Path kustomization : files.filter(
+                            f -> f.getFileName().toString().equals("kustomization.yaml"))
+                    .toList()) {
                 Yamls.listAt(Yamls.load(Repo.read(kustomization)), "resources")
-                        .forEach(r -> referenced.add(kustomization.getParent().resolve(String.valueOf(r)).normalize()));
+                        .forEach(r -> referenced.add(kustomization
+                                .getParent()
+                                .resolve(String.valueOf(r))
+                                .normalize()));
             }
         }
         try (Stream<Path> files = Files.walk(aws)) {
             List<Path> orphans = files.filter(f -> f.toString().endsWith(".yaml"))
                     .filter(f -> !f.getFileName().toString().equals("kustomization.yaml"))
                     .filter(f -> !f.startsWith(aws.resolve("monitoring")) && !f.startsWith(aws.resolve(".build")))
-                    .filter(f -> !referenced.contains(f)).toList();
+                    .filter(f -> !referenced.contains(f))
+                    .toList();
             assertThat(orphans).as("manifests no kustomization applies").isEmpty();
         }
     }

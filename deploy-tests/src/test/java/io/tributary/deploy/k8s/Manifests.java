@@ -1,12 +1,11 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import io.tributary.deploy.support.Yamls;
 
 /** A rendered set of Kubernetes objects, with the lookups the checks share. */
 public final class Manifests {
@@ -41,7 +40,9 @@ public final class Manifests {
     }
 
     Optional<Map<String, Object>> find(String kind, String name) {
-        return objects.stream().filter(o -> kind.equals(kind(o)) && name.equals(name(o))).findFirst();
+        return objects.stream()
+                .filter(o -> kind.equals(kind(o)) && name.equals(name(o)))
+                .findFirst();
     }
 
     List<Map<String, Object>> workloads() {
@@ -66,8 +67,8 @@ public final class Manifests {
     }
 
     static boolean selects(Map<String, String> selector, Map<String, String> labels) {
-        return !selector.isEmpty() && selector.entrySet().stream()
-                .allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+        return !selector.isEmpty()
+                && selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
     }
 
     List<Map<String, Object>> workloadsSelectedBy(Map<String, String> selector) {
@@ -79,7 +80,9 @@ public final class Manifests {
         for (Object node : Yamls.list(container.get("ports"))) {
             Map<String, Object> port = Yamls.map(node);
             int number = ((Number) port.get("containerPort")).intValue();
-            if (reference instanceof Number n ? n.intValue() == number : String.valueOf(reference).equals(port.get("name"))) {
+            if (reference instanceof Number n
+                    ? n.intValue() == number
+                    : String.valueOf(reference).equals(port.get("name"))) {
                 return number;
             }
         }

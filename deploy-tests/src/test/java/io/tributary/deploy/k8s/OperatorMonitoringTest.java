@@ -2,19 +2,17 @@ package io.tributary.deploy.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Locale;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * k8s/aws/monitoring/operator (the Prometheus Operator's PodMonitor and PrometheusRule) checked offline: the monitor
@@ -37,7 +35,8 @@ class OperatorMonitoringTest {
     }
 
     private static Map<String, Object> only(String kind) {
-        List<Map<String, Object>> found = objects().stream().filter(o -> kind.equals(o.get("kind"))).toList();
+        List<Map<String, Object>> found =
+                objects().stream().filter(o -> kind.equals(o.get("kind"))).toList();
         assertThat(found).as(kind).hasSize(1);
         assertThat(Yamls.text(found.get(0), "apiVersion")).isEqualTo("monitoring.coreos.com/v1");
         return found.get(0);
@@ -60,7 +59,8 @@ class OperatorMonitoringTest {
 
         for (String overlay : List.of("in-cluster", "aws-managed")) {
             Set<String> selected = new HashSet<>();
-            for (Map<String, Object> workload : DeployContext.deployment(overlay).all()) {
+            for (Map<String, Object> workload :
+                    DeployContext.deployment(overlay).all()) {
                 if (!Manifests.WORKLOADS.contains(Manifests.kind(workload))) {
                     continue;
                 }
@@ -69,21 +69,27 @@ class OperatorMonitoringTest {
                     continue;
                 }
                 selected.add(labels.get(key));
-                Map<String, String> annotations = Yamls.strings(
-                        Yamls.at(workload, "spec.template.metadata.annotations"));
+                Map<String, String> annotations =
+                        Yamls.strings(Yamls.at(workload, "spec.template.metadata.annotations"));
                 assertThat(path).as(Manifests.id(workload)).isEqualTo(annotations.get("prometheus.io/path"));
-                Object container = Yamls.listAt(workload, "spec.template.spec.containers").get(0);
+                Object container =
+                        Yamls.listAt(workload, "spec.template.spec.containers").get(0);
                 boolean portFound = false;
                 for (Object p : Yamls.listAt(container, "ports")) {
                     if (port.equals(Yamls.text(p, "name"))) {
                         portFound = true;
-                        assertThat(String.valueOf(Yamls.at(p, "containerPort"))).as(Manifests.id(workload))
+                        assertThat(String.valueOf(Yamls.at(p, "containerPort")))
+                                .as(Manifests.id(workload))
                                 .isEqualTo(annotations.get("prometheus.io/port"));
                     }
                 }
-                assertThat(portFound).as("%s has a port named %s", Manifests.id(workload), port).isTrue();
+                assertThat(portFound)
+                        .as("%s has a port named %s", Manifests.id(workload), port)
+                        .isTrue();
             }
-            assertThat(selected).as("services the monitor selects in " + overlay).isEqualTo(SERVICES);
+            assertThat(selected)
+                    .as("services the monitor selects in " + overlay)
+                    .isEqualTo(SERVICES);
         }
     }
 
@@ -95,7 +101,11 @@ class OperatorMonitoringTest {
         Matcher heading = Pattern.compile("(?m)^#{2,4} (.+)$").matcher(deployDoc);
         while (heading.find()) {
             // GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes.
-            anchors.add(heading.group(1).strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 -]", "").replace(' ', '-'));
+            anchors.add(heading.group(1)
+                    .strip()
+                    .toLowerCase(Locale.ROOT)
+                    .replaceAll("[^a-z0-9 -]", "")
+                    .replace(' ', '-'));
         }
         Set<String> alerts = new HashSet<>();
         List<String> exprs = new ArrayList<>();
@@ -109,13 +119,19 @@ class OperatorMonitoringTest {
                 assertThat(Yamls.text(r, "annotations.summary")).as(alert).isNotBlank();
                 String runbook = Yamls.text(r, "annotations.runbook_url");
                 assertThat(runbook).as(alert).startsWith("docs/deploy.md#");
-                assertThat(anchors).as("runbook section of " + alert).contains(runbook.substring(runbook.indexOf('#') + 1));
+                assertThat(anchors)
+                        .as("runbook section of " + alert)
+                        .contains(runbook.substring(runbook.indexOf('#') + 1));
             }
         }
         String all = String.join("\n", exprs);
-        assertThat(all).as("consumer lag, connect refusals, queue drops, node down")
-                .contains("tributary_routing_consumer_lag", "tributary_connects_total{result=\"refused\"}",
-                        "tributary_routing_dropped_total", "up{");
+        assertThat(all)
+                .as("consumer lag, connect refusals, queue drops, node down")
+                .contains(
+                        "tributary_routing_consumer_lag",
+                        "tributary_connects_total{result=\"refused\"}",
+                        "tributary_routing_dropped_total",
+                        "up{");
         assertThat(alerts).hasSizeGreaterThanOrEqualTo(4);
     }
 }

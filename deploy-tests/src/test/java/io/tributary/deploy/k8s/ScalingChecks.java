@@ -1,5 +1,10 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.k8s.ServiceChecks.Pod;
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.services.ServiceSettings;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,12 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import io.tributary.deploy.k8s.ServiceChecks.Pod;
-import io.tributary.deploy.services.ServiceCatalog;
-import io.tributary.deploy.services.ServiceSettings;
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * Scaling and traffic: every service has an autoscaler and a disruption budget; custom metrics exist in the
@@ -26,6 +25,7 @@ final class ScalingChecks {
 
     /** The NLB's TCP idle timeout (fixed default); a keep alive above it lets the NLB drop idle connections. */
     static final int NLB_IDLE_TIMEOUT_SECONDS = 350;
+
     private static final String ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-";
 
     private final Manifests manifests;
@@ -42,7 +42,8 @@ final class ScalingChecks {
     static List<String> check(Manifests manifests, DeployContext context, List<Pod> pods) {
         ScalingChecks checks = new ScalingChecks(manifests, context, pods);
         pods.stream().filter(p -> !Manifests.kind(p.workload()).equals("Job")).forEach(checks::scaling);
-        manifests.ofKind("Service").stream().filter(s -> "LoadBalancer".equals(Yamls.text(s, "spec.type")))
+        manifests.ofKind("Service").stream()
+                .filter(s -> "LoadBalancer".equals(Yamls.text(s, "spec.type")))
                 .forEach(checks::loadBalancer);
         checks.perfJobs();
         return checks.findings;
@@ -70,8 +71,11 @@ final class ScalingChecks {
                 }
             }
             if (pod.service().module().equals("routing-service")) {
-                int partitions = Integer.parseInt(pod.env().values().getOrDefault("TRIBUTARY_PUBLISH_PARTITIONS",
-                        pod.service().defaultOf("TRIBUTARY_PUBLISH_PARTITIONS")));
+                int partitions = Integer.parseInt(pod.env()
+                        .values()
+                        .getOrDefault(
+                                "TRIBUTARY_PUBLISH_PARTITIONS",
+                                pod.service().defaultOf("TRIBUTARY_PUBLISH_PARTITIONS")));
                 int max = ((Number) Yamls.at(hpa, "spec.maxReplicas")).intValue();
                 if (max > partitions) {
                     findings.add(Manifests.id(hpa) + ": maxReplicas " + max + " > " + partitions
@@ -96,7 +100,8 @@ final class ScalingChecks {
 
     private static boolean sourcesContain(Path root, String text) {
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(f -> f.toString().endsWith(".java")).anyMatch(f -> Repo.read(f).contains(text));
+            return files.filter(f -> f.toString().endsWith(".java"))
+                    .anyMatch(f -> Repo.read(f).contains(text));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -106,7 +111,8 @@ final class ScalingChecks {
         String id = Manifests.id(service);
         Map<String, String> annotations = Yamls.strings(Yamls.at(service, "metadata.annotations"));
         if (!"service.k8s.aws/nlb".equals(Yamls.text(service, "spec.loadBalancerClass"))) {
-            findings.add(id + ": not handed to the AWS Load Balancer Controller (loadBalancerClass service.k8s.aws/nlb)");
+            findings.add(
+                    id + ": not handed to the AWS Load Balancer Controller (loadBalancerClass service.k8s.aws/nlb)");
         }
         Map<String, String> selector = Yamls.strings(Yamls.at(service, "spec.selector"));
         for (Pod pod : pods) {
@@ -121,7 +127,8 @@ final class ScalingChecks {
                 findings.add(id + ": NLB health check must be HTTP GET /actuator/health/readiness on port " + http);
             }
             if (pod.service().reads("MQTT_MAX_KEEP_ALIVE")
-                    && Integer.parseInt(pod.service().effective(env, "MQTT_MAX_KEEP_ALIVE")) > NLB_IDLE_TIMEOUT_SECONDS) {
+                    && Integer.parseInt(pod.service().effective(env, "MQTT_MAX_KEEP_ALIVE"))
+                            > NLB_IDLE_TIMEOUT_SECONDS) {
                 findings.add(pod.where() + ": MQTT_MAX_KEEP_ALIVE above the NLB idle timeout ("
                         + NLB_IDLE_TIMEOUT_SECONDS + " s) lets the NLB cut idle MQTT connections");
             }
@@ -129,17 +136,28 @@ final class ScalingChecks {
     }
 
     private void perfJobs() {
-        List<Map<String, Object>> jobs = manifests.ofKind("Job").stream().filter(j -> Manifests.containers(j).stream()
-                .anyMatch(c -> ServiceCatalog.repositoryOf(String.valueOf(c.get("image")))
-                        .equals(context.perfImage().repository()))).toList();
+        List<Map<String, Object>> jobs = manifests.ofKind("Job").stream()
+                .filter(j -> Manifests.containers(j).stream()
+                        .anyMatch(c -> ServiceCatalog.repositoryOf(String.valueOf(c.get("image")))
+                                .equals(context.perfImage().repository())))
+                .toList();
         TreeSet<String> roles = new TreeSet<>();
         TreeSet<String> runs = new TreeSet<>();
         for (Map<String, Object> job : jobs) {
             Map<String, Object> container = Manifests.containers(job).get(0);
             String id = Manifests.id(job);
             ContainerEnv env = ContainerEnv.of(container, manifests, context.scriptSecrets(), id, findings);
-            String command = String.join(" ", Yamls.list(container.get("command")).stream().map(String::valueOf).toList())
-                    + " " + String.join(" ", Yamls.list(container.get("args")).stream().map(String::valueOf).toList());
+            String command =
+                    String.join(
+                                    " ",
+                                    Yamls.list(container.get("command")).stream()
+                                            .map(String::valueOf)
+                                            .toList()) + " "
+                            + String.join(
+                                    " ",
+                                    Yamls.list(container.get("args")).stream()
+                                            .map(String::valueOf)
+                                            .toList());
             if (!command.contains("perf-tests/bin/perf run \"$SCENARIO\" --target \"$TARGET\"")) {
                 findings.add(id + ": does not run perf-tests/bin/perf run \"$SCENARIO\" --target \"$TARGET\"");
             }
@@ -150,17 +168,21 @@ final class ScalingChecks {
             String role = command.replaceAll("(?s).*--role (\\S+).*", "$1");
             roles.add(role);
             if (!context.perfImage().workingDirectory().equals(container.get("workingDir"))) {
-                findings.add(id + ": workingDir is not the perf image's " + context.perfImage().workingDirectory());
+                findings.add(id + ": workingDir is not the perf image's "
+                        + context.perfImage().workingDirectory());
             }
             if (!context.projectVersion().equals(ServiceCatalog.tagOf(String.valueOf(container.get("image"))))) {
                 findings.add(id + ": perf image not tagged with the project version");
             }
             String scenario = env.values().get("SCENARIO");
-            if (scenario == null || !scenario.startsWith("perf-tests/scenarios/") || !Files.isRegularFile(Repo.path(scenario))) {
+            if (scenario == null
+                    || !scenario.startsWith("perf-tests/scenarios/")
+                    || !Files.isRegularFile(Repo.path(scenario))) {
                 findings.add(id + ": SCENARIO " + scenario + " is no file under perf-tests/scenarios");
             }
             perfTarget(id, env.values().get("TARGET"));
-            runs.add(scenario + " " + env.values().get("TARGET") + " " + env.values().get("RUN_ID"));
+            runs.add(scenario + " " + env.values().get("TARGET") + " "
+                    + env.values().get("RUN_ID"));
         }
         if (!roles.equals(new TreeSet<>(List.of("publishers", "subscribers")))) {
             findings.add("perf Jobs must be one --role publishers and one --role subscribers, found " + roles);
@@ -173,7 +195,9 @@ final class ScalingChecks {
     /** The perf target must be a Service port leading to the transport's MQTT port. */
     private void perfTarget(String id, String target) {
         int colon = target == null ? -1 : target.lastIndexOf(':');
-        Map<String, Object> service = colon < 0 ? null : manifests.serviceByHost(target.substring(0, colon)).orElse(null);
+        Map<String, Object> service = colon < 0
+                ? null
+                : manifests.serviceByHost(target.substring(0, colon)).orElse(null);
         if (service == null) {
             findings.add(id + ": TARGET " + target + " is no Service of the deployment");
             return;
@@ -186,10 +210,13 @@ final class ScalingChecks {
                 continue;
             }
             for (Pod pod : pods) {
-                if (pod.service().reads("MQTT_PORT") && Manifests.selects(selector, Manifests.podLabels(pod.workload()))) {
+                if (pod.service().reads("MQTT_PORT")
+                        && Manifests.selects(selector, Manifests.podLabels(pod.workload()))) {
                     Integer containerPort = Manifests.containerPort(pod.container(), Yamls.at(node, "targetPort"));
                     reachesMqtt |= containerPort != null
-                            && containerPort == Integer.parseInt(pod.service().effective(pod.env().values(), "MQTT_PORT"));
+                            && containerPort
+                                    == Integer.parseInt(
+                                            pod.service().effective(pod.env().values(), "MQTT_PORT"));
                 }
             }
         }

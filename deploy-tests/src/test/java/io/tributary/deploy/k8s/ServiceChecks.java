@@ -1,5 +1,7 @@
 package io.tributary.deploy.k8s;
 
+import io.tributary.deploy.services.ServiceSettings;
+import io.tributary.deploy.support.Yamls;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
-import io.tributary.deploy.services.ServiceSettings;
-import io.tributary.deploy.support.Yamls;
 
 /**
  * The Tributary pods against the code: each container's environment is exactly what its service reads (and has
@@ -36,17 +35,28 @@ final class ServiceChecks {
         this.context = context;
         for (Map<String, Object> workload : manifests.workloads()) {
             for (Map<String, Object> container : Manifests.containers(workload)) {
-                context.catalog().byImage(String.valueOf(container.get("image"))).ifPresent(service -> pods.add(new Pod(
-                        workload, container, service, ContainerEnv.of(container, manifests, context.scriptSecrets(),
-                                Manifests.id(workload), new ArrayList<>()))));
+                context.catalog()
+                        .byImage(String.valueOf(container.get("image")))
+                        .ifPresent(service -> pods.add(new Pod(
+                                workload,
+                                container,
+                                service,
+                                ContainerEnv.of(
+                                        container,
+                                        manifests,
+                                        context.scriptSecrets(),
+                                        Manifests.id(workload),
+                                        new ArrayList<>()))));
             }
         }
     }
 
     static List<String> check(Manifests manifests, DeployContext context) {
         ServiceChecks checks = new ServiceChecks(manifests, context);
-        if (checks.pods.stream().map(p -> p.service().module()).distinct().count() < context.catalog().all().size()) {
-            checks.findings.add("not every service runs: " + checks.pods.stream().map(Pod::service).toList());
+        if (checks.pods.stream().map(p -> p.service().module()).distinct().count()
+                < context.catalog().all().size()) {
+            checks.findings.add("not every service runs: "
+                    + checks.pods.stream().map(Pod::service).toList());
         }
         checks.pods.forEach(checks::pod);
         checks.sharedSettings();
@@ -58,9 +68,11 @@ final class ServiceChecks {
     private void pod(Pod pod) {
         String where = pod.where();
         ServiceSettings service = pod.service();
-        pod.env().values().keySet().stream().filter(v -> !service.reads(v)).forEach(v -> findings.add(where + ": "
-                + v + " is not read by " + service.module() + " (application.yml reads "
-                + new TreeSet<>(service.variables().keySet()) + ")"));
+        pod.env().values().keySet().stream()
+                .filter(v -> !service.reads(v))
+                .forEach(v -> findings.add(where + ": "
+                        + v + " is not read by " + service.module() + " (application.yml reads "
+                        + new TreeSet<>(service.variables().keySet()) + ")"));
         for (String variable : service.mustBeSet()) {
             String value = pod.env().values().get(variable);
             if (value == null || value.isEmpty()) {
@@ -68,7 +80,8 @@ final class ServiceChecks {
                         + "' only fits a developer machine)");
             }
         }
-        String tag = io.tributary.deploy.services.ServiceCatalog.tagOf(String.valueOf(pod.container().get("image")));
+        String tag = io.tributary.deploy.services.ServiceCatalog.tagOf(
+                String.valueOf(pod.container().get("image")));
         if (!context.projectVersion().equals(tag)) {
             findings.add(where + ": image tag " + tag + " is not the project version " + context.projectVersion()
                     + " (scripts/install.sh sets the registry and tag)");
@@ -87,9 +100,11 @@ final class ServiceChecks {
         probe(pod, "readinessProbe", "/actuator/health/readiness", http, true);
         probe(pod, "startupProbe", "/actuator/health/liveness", http, false);
         Map<String, String> annotations = Yamls.strings(Yamls.at(pod.workload(), "spec.template.metadata.annotations"));
-        if (!"true".equals(annotations.get("prometheus.io/scrape")) || !String.valueOf(http).equals(annotations.get("prometheus.io/port"))
+        if (!"true".equals(annotations.get("prometheus.io/scrape"))
+                || !String.valueOf(http).equals(annotations.get("prometheus.io/port"))
                 || !"/actuator/prometheus".equals(annotations.get("prometheus.io/path"))) {
-            findings.add(where + ": pod is not annotated for Prometheus on " + http + "/actuator/prometheus: " + annotations);
+            findings.add(where + ": pod is not annotated for Prometheus on " + http + "/actuator/prometheus: "
+                    + annotations);
         }
         shutdown(pod, literals);
         urls(pod, literals);
@@ -110,7 +125,8 @@ final class ServiceChecks {
     private void expectPort(Pod pod, String name, int port) {
         Integer declared = Manifests.containerPort(pod.container(), name);
         if (declared == null || declared != port) {
-            findings.add(pod.where() + ": container port '" + name + "' is " + declared + ", the service listens on " + port);
+            findings.add(pod.where() + ": container port '" + name + "' is " + declared + ", the service listens on "
+                    + port);
         }
     }
 
@@ -141,15 +157,18 @@ final class ServiceChecks {
         }
         ServiceSettings service = pod.service();
         int drain = service.reads("MQTT_DRAIN_TIMEOUT")
-                ? (int) java.time.Duration.parse("PT" + service.effective(literals, "MQTT_DRAIN_TIMEOUT")
-                        .toUpperCase(java.util.Locale.ROOT)).toSeconds()
+                ? (int) java.time.Duration.parse("PT"
+                                + service.effective(literals, "MQTT_DRAIN_TIMEOUT")
+                                        .toUpperCase(java.util.Locale.ROOT))
+                        .toSeconds()
                 : 0;
         Object grace = Manifests.podSpec(pod.workload()).get("terminationGracePeriodSeconds");
         int needed = preStop + drain + service.shutdownPhaseSeconds();
         if (grace == null || ((Number) grace).intValue() < needed + 5) {
-            findings.add(pod.where() + ": terminationGracePeriodSeconds " + grace + " is shorter than preStop " + preStop
-                    + " s + drain " + drain + " s + graceful shutdown " + service.shutdownPhaseSeconds()
-                    + " s + margin");
+            findings.add(
+                    pod.where() + ": terminationGracePeriodSeconds " + grace + " is shorter than preStop " + preStop
+                            + " s + drain " + drain + " s + graceful shutdown " + service.shutdownPhaseSeconds()
+                            + " s + margin");
         }
     }
 
@@ -161,7 +180,11 @@ final class ServiceChecks {
             } else if (variable.endsWith("_SERVERS")) {
                 for (String address : value.split(",")) {
                     int colon = address.lastIndexOf(':');
-                    reach(pod, variable, address.substring(0, colon).trim(), Integer.parseInt(address.substring(colon + 1)));
+                    reach(
+                            pod,
+                            variable,
+                            address.substring(0, colon).trim(),
+                            Integer.parseInt(address.substring(colon + 1)));
                 }
             }
         });
@@ -204,17 +227,20 @@ final class ServiceChecks {
         if (service == null) {
             return;
         }
-        for (Map<String, Object> workload : manifests.workloadsSelectedBy(Yamls.strings(Yamls.at(service, "spec.selector")))) {
+        for (Map<String, Object> workload :
+                manifests.workloadsSelectedBy(Yamls.strings(Yamls.at(service, "spec.selector")))) {
             for (Map<String, Object> container : Manifests.containers(workload)) {
                 ContainerEnv db = ContainerEnv.of(container, manifests, context.scriptSecrets(), "", new ArrayList<>());
                 String where = pod.where() + " -> " + Manifests.id(workload);
                 if (!uri.getPath().substring(1).equals(db.values().get("POSTGRES_DB"))) {
                     findings.add(where + ": POSTGRES_URL database " + uri.getPath() + " is not POSTGRES_DB");
                 }
-                if (!String.valueOf(literals.get("POSTGRES_USER")).equals(db.values().get("POSTGRES_USER"))) {
+                if (!String.valueOf(literals.get("POSTGRES_USER"))
+                        .equals(db.values().get("POSTGRES_USER"))) {
                     findings.add(where + ": POSTGRES_USER differs");
                 }
-                if (!String.valueOf(pod.env().values().get("POSTGRES_PASSWORD")).equals(db.values().get("POSTGRES_PASSWORD"))) {
+                if (!String.valueOf(pod.env().values().get("POSTGRES_PASSWORD"))
+                        .equals(db.values().get("POSTGRES_PASSWORD"))) {
                     findings.add(where + ": POSTGRES_PASSWORD does not come from the same secret key");
                 }
             }
@@ -229,7 +255,9 @@ final class ServiceChecks {
             Map<String, String> values = new TreeMap<>();
             for (Pod pod : pods) {
                 String value = pod.env().values().get(variable);
-                values.put(pod.where(), value != null ? value : "default " + pod.service().defaultOf(variable));
+                values.put(
+                        pod.where(),
+                        value != null ? value : "default " + pod.service().defaultOf(variable));
             }
             if (new TreeSet<>(values.values()).size() > 1) {
                 findings.add("services disagree on " + variable + ": " + values);

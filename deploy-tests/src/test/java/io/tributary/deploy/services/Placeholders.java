@@ -9,8 +9,7 @@ import java.util.Map;
  */
 public final class Placeholders {
 
-    private Placeholders() {
-    }
+    private Placeholders() {}
 
     /** Every placeholder name in the text, in order, with its raw default ("" when none). */
     public static Map<String, String> in(String text) {

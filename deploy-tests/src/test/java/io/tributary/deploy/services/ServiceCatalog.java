@@ -1,17 +1,16 @@
 package io.tributary.deploy.services;
 
-import java.util.Locale;
+import io.tributary.deploy.images.JibImage;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-
-import io.tributary.deploy.images.JibImage;
-import io.tributary.deploy.support.Repo;
-import io.tributary.deploy.support.Yamls;
 
 /** The three services as their own files describe them: application.yml placeholders and Jib image names. */
 public final class ServiceCatalog {
@@ -30,7 +29,13 @@ public final class ServiceCatalog {
         for (String module : MODULES) {
             String yaml = Repo.read(root.resolve(module).resolve("src/main/resources/application.yml"));
             JibImage image = JibImage.fromPom(root.resolve(module).resolve("pom.xml"));
-            services.put(module, settings(module, image.repository(), yaml, root.resolve(module).resolve("src/main/java")));
+            services.put(
+                    module,
+                    settings(
+                            module,
+                            image.repository(),
+                            yaml,
+                            root.resolve(module).resolve("src/main/java")));
         }
         return new ServiceCatalog(services);
     }
@@ -40,8 +45,10 @@ public final class ServiceCatalog {
         TreeSet<String> topics = new TreeSet<>();
         walk(Yamls.load(applicationYaml), false, variables, topics);
         Object shutdown = Yamls.at(Yamls.load(applicationYaml), "spring.lifecycle.timeout-per-shutdown-phase");
-        int shutdownSeconds = shutdown == null ? 30 : (int) Duration.parse("PT" + shutdown.toString().toUpperCase(Locale.ROOT))
-                .toSeconds();
+        int shutdownSeconds = shutdown == null
+                ? 30
+                : (int) Duration.parse("PT" + shutdown.toString().toUpperCase(Locale.ROOT))
+                        .toSeconds();
         return new ServiceSettings(module, image, variables, topics, shutdownSeconds, sources);
     }
 
@@ -74,7 +81,9 @@ public final class ServiceCatalog {
     /** The service an image reference (repository[:tag]) runs, if it is one of ours. */
     public Optional<ServiceSettings> byImage(String imageReference) {
         String repository = repositoryOf(imageReference);
-        return byModule.values().stream().filter(s -> s.image().equals(repository)).findFirst();
+        return byModule.values().stream()
+                .filter(s -> s.image().equals(repository))
+                .findFirst();
     }
 
     /** The repository part of an image reference: no tag, no digest (a registry port's colon is kept). */
@@ -90,7 +99,8 @@ public final class ServiceCatalog {
 
     /** The tag of an image reference, or null. */
     public static String tagOf(String imageReference) {
-        String reference = imageReference.contains("@") ? imageReference.substring(0, imageReference.indexOf('@'))
+        String reference = imageReference.contains("@")
+                ? imageReference.substring(0, imageReference.indexOf('@'))
                 : imageReference;
         int colon = reference.lastIndexOf(':');
         return colon > reference.lastIndexOf('/') ? reference.substring(colon + 1) : null;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class ServiceCatalogTest {
@@ -15,8 +14,11 @@ class ServiceCatalogTest {
     void placeholdersIncludeNestedDefaultsAndSkipPropertyReferences() {
         Map<String, String> found = Placeholders.in("${TRIBUTARY_NODE_ID:${HOSTNAME:transport-1}} ${tributary.x} ${A}");
 
-        assertThat(found).containsExactly(Map.entry("TRIBUTARY_NODE_ID", "${HOSTNAME:transport-1}"),
-                Map.entry("HOSTNAME", "transport-1"), Map.entry("A", ""));
+        assertThat(found)
+                .containsExactly(
+                        Map.entry("TRIBUTARY_NODE_ID", "${HOSTNAME:transport-1}"),
+                        Map.entry("HOSTNAME", "transport-1"),
+                        Map.entry("A", ""));
     }
 
     @Test
@@ -46,7 +48,8 @@ class ServiceCatalogTest {
         for (ServiceSettings service : catalog.all()) {
             assertThat(service.topicVariables()).as(service.module()).isEqualTo(transport.topicVariables());
             for (String variable : transport.topicVariables()) {
-                assertThat(service.defaultOf(variable)).as(service.module() + " " + variable)
+                assertThat(service.defaultOf(variable))
+                        .as(service.module() + " " + variable)
                         .isEqualTo(transport.defaultOf(variable));
             }
             assertThat(service.mustBeSet()).as(service.module()).contains("KAFKA_BOOTSTRAP_SERVERS");

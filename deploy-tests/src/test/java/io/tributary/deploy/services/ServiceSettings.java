@@ -14,8 +14,13 @@ import java.util.TreeSet;
  * @param shutdownPhaseSeconds Spring's timeout per graceful shutdown phase
  * @param sourceRoot where its Java sources are (metric names, main class)
  */
-public record ServiceSettings(String module, String image, Map<String, String> variables,
-        Set<String> topicVariables, int shutdownPhaseSeconds, java.nio.file.Path sourceRoot) {
+public record ServiceSettings(
+        String module,
+        String image,
+        Map<String, String> variables,
+        Set<String> topicVariables,
+        int shutdownPhaseSeconds,
+        java.nio.file.Path sourceRoot) {
 
     public boolean reads(String variable) {
         return variables.containsKey(variable);
@@ -45,9 +50,17 @@ public record ServiceSettings(String module, String image, Map<String, String> v
      * TRIBUTARY_AUTH_ANONYMOUS is false; the Server Reference of a draining transport node, 0x8B without one), not
      * secrets to be filled in.
      */
-    static final Set<String> OFF_WHEN_EMPTY = Set.of("MQTT_TLS_CERT", "MQTT_TLS_KEY", "MQTT_TLS_CA",
-            "TRIBUTARY_JWT_HMAC_SECRET", "TRIBUTARY_JWT_PUBLIC_KEYS", "TRIBUTARY_JWT_JWKS_FILE", "TRIBUTARY_JWT_ISSUER",
-            "TRIBUTARY_JWT_AUDIENCE", "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH", "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
+    static final Set<String> OFF_WHEN_EMPTY = Set.of(
+            "MQTT_TLS_CERT",
+            "MQTT_TLS_KEY",
+            "MQTT_TLS_CA",
+            "TRIBUTARY_JWT_HMAC_SECRET",
+            "TRIBUTARY_JWT_PUBLIC_KEYS",
+            "TRIBUTARY_JWT_JWKS_FILE",
+            "TRIBUTARY_JWT_ISSUER",
+            "TRIBUTARY_JWT_AUDIENCE",
+            "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH",
+            "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
             "MQTT_SERVER_REFERENCE",
             // Empty = dynamic group membership, the right choice for a Deployment whose pod names change.
             "TRIBUTARY_KAFKA_GROUP_INSTANCE_ID");

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** The repository the checks read, and the build facts Maven hands them (deploy-tests/pom.xml, surefire). */
 public final class Repo {
 
-    private Repo() {
-    }
+    private Repo() {}
 
     /** The repository root: {@code tributary.root} when run by Maven, else the parent of the working directory. */
     public static Path root() {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -15,8 +14,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 public final class Yamls {
 
-    private Yamls() {
-    }
+    private Yamls() {}
 
     private static Yaml parser() {
         LoaderOptions options = new LoaderOptions();

@@ -41,6 +41,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final KafkaPorts ports;
     /** The optional SASL/PLAIN listener, or null. */
     private final SaslPlainListener sasl;
+
     private KafkaRaftServer server;
 
     private EmbeddedKafka(Path dataDir, KafkaPorts ports, SaslPlainListener sasl) {
@@ -133,12 +134,14 @@ public final class EmbeddedKafka implements AutoCloseable {
                 // differ from one start to the next.
                 Map.entry("controller.quorum.voters", NODE_ID + "@" + ports.controllerAddress()),
                 Map.entry("controller.listener.names", CONTROLLER_LISTENER),
-                Map.entry("listeners", "PLAINTEXT://" + bootstrapServers()
-                        + "," + CONTROLLER_LISTENER + "://" + ports.controllerAddress()),
+                Map.entry(
+                        "listeners",
+                        "PLAINTEXT://" + bootstrapServers() + "," + CONTROLLER_LISTENER + "://"
+                                + ports.controllerAddress()),
                 Map.entry("advertised.listeners", "PLAINTEXT://" + bootstrapServers()),
                 Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-                Map.entry("listener.security.protocol.map",
-                        "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
+                Map.entry(
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
                 Map.entry("log.dirs", dataDir.toString()),
                 Map.entry("num.partitions", "1"),
                 Map.entry("auto.create.topics.enable", "false"),
@@ -162,8 +165,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             String prefix = "listener.name." + SaslPlainListener.NAME.toLowerCase(java.util.Locale.ROOT) + ".";
             props.put("listeners", props.get("listeners") + "," + listener);
             props.put("advertised.listeners", props.get("advertised.listeners") + "," + listener);
-            props.put("listener.security.protocol.map", props.get("listener.security.protocol.map") + ","
-                    + SaslPlainListener.NAME + ":SASL_PLAINTEXT");
+            props.put(
+                    "listener.security.protocol.map",
+                    props.get("listener.security.protocol.map") + "," + SaslPlainListener.NAME + ":SASL_PLAINTEXT");
             props.put("sasl.enabled.mechanisms", "PLAIN");
             props.put(prefix + "sasl.enabled.mechanisms", "PLAIN");
             props.put(prefix + "plain.sasl.jaas.config", sasl.jaasConfig());
@@ -193,7 +197,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw new IllegalStateException("cannot format Kafka storage in " + dataDir, e);
         }
         LOG.info("Formatted Kafka storage in {} for cluster {}", dataDir, clusterId);
-        LOG.debug("Formatter output: {}", output.toString(StandardCharsets.UTF_8).trim());
+        LOG.debug(
+                "Formatter output: {}", output.toString(StandardCharsets.UTF_8).trim());
     }
 
     /** The broker is usable once describeCluster lists it: before that it may still be fenced. */
@@ -208,7 +213,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             while (System.nanoTime() < deadline) {
                 try {
                     var nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000))
-                            .nodes().get(6, TimeUnit.SECONDS);
+                            .nodes()
+                            .get(6, TimeUnit.SECONDS);
                     if (nodes.stream().map(Node::id).anyMatch(id -> id == NODE_ID)) {
                         return;
                     }
@@ -221,8 +227,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Kafka", e);
         }
-        throw new IllegalStateException("Kafka on " + bootstrapServers() + " did not answer within "
-                + STARTUP_TIMEOUT.toSeconds() + " s", last);
+        throw new IllegalStateException(
+                "Kafka on " + bootstrapServers() + " did not answer within " + STARTUP_TIMEOUT.toSeconds() + " s",
+                last);
     }
 
     private void stopQuietly() {

@@ -15,8 +15,7 @@ import java.util.Map;
  */
 public final class KafkaBrokerMain {
 
-    private KafkaBrokerMain() {
-    }
+    private KafkaBrokerMain() {}
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);
@@ -25,8 +24,11 @@ public final class KafkaBrokerMain {
         int controllerPort = ChildMain.port(options, "controller-port", "KAFKA_CONTROLLER_PORT");
         int saslPort = ChildMain.port(options, "sasl-port", "KAFKA_SASL_PORT");
         SaslPlainListener sasl = ChildMain.option(options, "sasl-plain-users", "KAFKA_SASL_PLAIN_USERS")
-                .map(users -> new SaslPlainListener(saslPort, SaslPlainListener.parseUsers(users))).orElse(null);
-        ChildMain.serve("kafka", () -> EmbeddedKafka.start(dataDir, port, controllerPort, sasl),
+                .map(users -> new SaslPlainListener(saslPort, SaslPlainListener.parseUsers(users)))
+                .orElse(null);
+        ChildMain.serve(
+                "kafka",
+                () -> EmbeddedKafka.start(dataDir, port, controllerPort, sasl),
                 EmbeddedKafka::bootstrapServers);
     }
 }

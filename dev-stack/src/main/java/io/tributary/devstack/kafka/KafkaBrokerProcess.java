@@ -92,7 +92,8 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
         public KafkaBrokerProcess build() {
             Path dir = dataDir.toAbsolutePath();
             KafkaPorts chosen = KafkaPorts.choose(port, controllerPort);
-            SaslPlainListener sasl = saslUsers == null ? null
+            SaslPlainListener sasl = saslUsers == null
+                    ? null
                     : new SaslPlainListener(io.tributary.devstack.net.Ports.freePort(), saslUsers);
             JavaMainProcess.Builder main = JavaMainProcess.builder("kafka", KafkaBrokerMain.class.getName())
                     .logFile(dir.resolveSibling("kafka.log"));

@@ -25,8 +25,8 @@ public record SaslPlainListener(int port, Map<String, String> users) {
     /** {@code --sasl-plain-users} form: {@code user=password,user=password} (no ',' or '=' in either). */
     public String usersOption() {
         StringBuilder out = new StringBuilder();
-        users.forEach((user, password) -> out.append(out.isEmpty() ? "" : ",").append(user).append('=')
-                .append(password));
+        users.forEach((user, password) ->
+                out.append(out.isEmpty() ? "" : ",").append(user).append('=').append(password));
         return out.toString();
     }
 
@@ -49,7 +49,10 @@ public record SaslPlainListener(int port, Map<String, String> users) {
     /** The broker side of PLAIN: one {@code user_<name>="<password>"} per user. */
     String jaasConfig() {
         StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
-        users.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password)
+        users.forEach((user, password) -> jaas.append(" user_")
+                .append(user)
+                .append("=\"")
+                .append(password)
                 .append('"'));
         return jaas.append(';').toString();
     }

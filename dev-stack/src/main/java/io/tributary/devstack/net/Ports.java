@@ -9,8 +9,7 @@ import java.net.Socket;
 /** Port selection and checks for the embedded engines and the processes the dev stack starts. */
 public final class Ports {
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /** A port the kernel considers free right now (the caller binds it soon after; a race is possible). */
     public static int freePort() {

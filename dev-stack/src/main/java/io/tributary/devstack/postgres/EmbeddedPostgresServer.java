@@ -86,8 +86,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     .setLocaleConfig("locale", "C");
             if (durability == Durability.CRASH_SAFE) {
                 // zonky always passes -F (fsync off) to the postmaster; a later -c fsync=on overrides it.
-                builder.setServerConfig("fsync", "on")
-                        .setServerConfig("synchronous_commit", "on");
+                builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
             }
             if (UnprivilegedPostgresBinaries.needed()) {
                 UnprivilegedPostgresBinaries binaries = UnprivilegedPostgresBinaries.instance();
@@ -146,7 +145,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private void createDatabaseIfMissing() throws SQLException {
         try (Connection connection = postgres.getPostgresDatabase().getConnection();
-             PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+                PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
             exists.setString(1, DATABASE);
             try (ResultSet rows = exists.executeQuery()) {
                 if (rows.next()) {
@@ -169,12 +168,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (!Files.isRegularFile(pidFile)) {
             return;
         }
-        try (FileChannel lockFile = FileChannel.open(dataDir.resolve(ZONKY_LOCK_FILE),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = lockFile.tryLock()) {
+        try (FileChannel lockFile = FileChannel.open(
+                        dataDir.resolve(ZONKY_LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = lockFile.tryLock()) {
             if (lock == null) {
-                throw new IllegalStateException("the PostgreSQL data directory " + dataDir
-                        + " is in use by another running dev stack");
+                throw new IllegalStateException(
+                        "the PostgreSQL data directory " + dataDir + " is in use by another running dev stack");
             }
             stopPostmaster(dataDir, pidFile);
         } catch (OverlappingFileLockException e) {
@@ -183,27 +182,34 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private static void stopPostmaster(Path dataDir, Path pidFile) throws IOException {
-        String firstLine = Files.readAllLines(pidFile, StandardCharsets.UTF_8).stream().findFirst().orElse("");
+        String firstLine = Files.readAllLines(pidFile, StandardCharsets.UTF_8).stream()
+                .findFirst()
+                .orElse("");
         Optional<ProcessHandle> postmaster;
         try {
             postmaster = ProcessHandle.of(Long.parseLong(firstLine.trim()));
         } catch (NumberFormatException e) {
             return;
         }
-        boolean isPostgres = postmaster.filter(ProcessHandle::isAlive)
+        boolean isPostgres = postmaster
+                .filter(ProcessHandle::isAlive)
                 .flatMap(handle -> handle.info().command())
                 .map(command -> command.endsWith("/postgres"))
                 .orElse(false);
         if (!isPostgres) {
             return;
         }
-        LOG.warn("Stopping a PostgreSQL left running on {} (pid {})", dataDir, postmaster.get().pid());
+        LOG.warn(
+                "Stopping a PostgreSQL left running on {} (pid {})",
+                dataDir,
+                postmaster.get().pid());
         postmaster.get().destroy();
         try {
             postmaster.get().onExit().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("a PostgreSQL (pid " + postmaster.get().pid() + ") still runs on "
-                    + dataDir + "; stop it first", e);
+            throw new IllegalStateException(
+                    "a PostgreSQL (pid " + postmaster.get().pid() + ") still runs on " + dataDir + "; stop it first",
+                    e);
         }
     }
 }

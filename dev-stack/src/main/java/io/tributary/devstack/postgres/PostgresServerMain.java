@@ -13,17 +13,18 @@ import java.util.Map;
  */
 public final class PostgresServerMain {
 
-    private PostgresServerMain() {
-    }
+    private PostgresServerMain() {}
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);
         Path dataDir = ChildMain.requiredPath(options, "data-dir", "POSTGRES_DATA_DIR");
         int port = ChildMain.port(options, "port", "POSTGRES_PORT");
         boolean fsync = ChildMain.bool(options, "fsync", "POSTGRES_FSYNC", true);
-        EmbeddedPostgresServer.Durability durability = fsync
-                ? EmbeddedPostgresServer.Durability.CRASH_SAFE : EmbeddedPostgresServer.Durability.THROWAWAY;
-        ChildMain.serve("postgres", () -> EmbeddedPostgresServer.start(dataDir, port, durability),
+        EmbeddedPostgresServer.Durability durability =
+                fsync ? EmbeddedPostgresServer.Durability.CRASH_SAFE : EmbeddedPostgresServer.Durability.THROWAWAY;
+        ChildMain.serve(
+                "postgres",
+                () -> EmbeddedPostgresServer.start(dataDir, port, durability),
                 EmbeddedPostgresServer::jdbcUrl);
     }
 }

@@ -70,9 +70,10 @@ final class UnprivilegedPostgresBinaries implements PgBinaryResolver {
     /** One instance per JVM: zonky caches unpacked binaries per resolver instance. */
     static synchronized UnprivilegedPostgresBinaries instance() {
         if (instance == null) {
-            String setpriv = Executables.find("setpriv").orElseThrow(() -> new IllegalStateException(
-                    "PostgreSQL refuses to run as root, user namespaces (unshare -U) are not available and setpriv "
-                            + "(util-linux) is missing: run as a non-root user"));
+            String setpriv = Executables.find("setpriv")
+                    .orElseThrow(() -> new IllegalStateException(
+                            "PostgreSQL refuses to run as root, user namespaces (unshare -U) are not available and setpriv "
+                                    + "(util-linux) is missing: run as a non-root user"));
             instance = new UnprivilegedPostgresBinaries(setpriv);
             LOG.info("Running as root without user namespaces: PostgreSQL runs as user nobody (setpriv)");
         }
@@ -95,8 +96,12 @@ final class UnprivilegedPostgresBinaries implements PgBinaryResolver {
                 }
             }
         }
-        Files.setPosixFilePermissions(dataDir, EnumSet.of(PosixFilePermission.OWNER_READ,
-                PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
+        Files.setPosixFilePermissions(
+                dataDir,
+                EnumSet.of(
+                        PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.OWNER_EXECUTE));
     }
 
     @Override
@@ -117,7 +122,7 @@ final class UnprivilegedPostgresBinaries implements PgBinaryResolver {
         Files.createDirectories(home);
         Path staging = home.resolve("unpacking-" + UUID.randomUUID());
         try (TarArchiveInputStream tar =
-                     new TarArchiveInputStream(new XZInputStream(new ByteArrayInputStream(archive)))) {
+                new TarArchiveInputStream(new XZInputStream(new ByteArrayInputStream(archive)))) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 Path path = staging.resolve(entry.getName()).normalize();
@@ -176,7 +181,8 @@ final class UnprivilegedPostgresBinaries implements PgBinaryResolver {
         PosixFilePermission[] bits = {
             PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
             PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ
+        };
         for (int bit = 0; bit < bits.length; bit++) {
             if ((mode & (1 << bit)) != 0) {
                 permissions.add(bits[bit]);

@@ -23,8 +23,7 @@ public final class ChildMain {
     /** Set to "true" by launchers: the child exits when the process that started it is gone. */
     public static final String WATCH_PARENT_ENV = "TRIBUTARY_DEVSTACK_WATCH_PARENT";
 
-    private ChildMain() {
-    }
+    private ChildMain() {}
 
     /** Parses {@code --name value} and {@code --name=value} pairs. */
     public static Map<String, String> options(String[] args) {
@@ -57,8 +56,8 @@ public final class ChildMain {
 
     /** The option (else the variable) as a path; fails naming both when neither is given. */
     public static Path requiredPath(Map<String, String> options, String name, String envVariable) {
-        return Path.of(option(options, name, envVariable).orElseThrow(() -> new IllegalArgumentException(
-                "--" + name + " or " + envVariable + " is required")));
+        return Path.of(option(options, name, envVariable)
+                .orElseThrow(() -> new IllegalArgumentException("--" + name + " or " + envVariable + " is required")));
     }
 
     /** The option (else the variable) as a port number; 0, for a free port, when neither is given. */
@@ -71,8 +70,8 @@ public final class ChildMain {
      * announcing the address; a server that fails to start is reported on stderr and ends the JVM with status 1.
      */
     @SuppressWarnings("java:S106") // stderr is where the launcher's log file collects a child's startup failure
-    public static <S extends AutoCloseable> void serve(String name, Supplier<S> start,
-            Function<S, String> readyAddress) {
+    public static <S extends AutoCloseable> void serve(
+            String name, Supplier<S> start, Function<S, String> readyAddress) {
         S server;
         try {
             server = start.get();
@@ -91,15 +90,18 @@ public final class ChildMain {
     @SuppressWarnings("java:S106") // stdout is the protocol channel to the launcher here, not logging
     public static void runUntilTerminated(String name, AutoCloseable server, String readyAddress) {
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception e) {
-                System.err.println(name + ": error while stopping: " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "stop-" + name));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } catch (Exception e) {
+                                System.err.println(name + ": error while stopping: " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "stop-" + name));
         if ("true".equalsIgnoreCase(System.getenv(WATCH_PARENT_ENV))) {
             watchParent(name);
         }
@@ -122,15 +124,17 @@ public final class ChildMain {
         return switch (value.get().toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new IllegalArgumentException("--" + name + " / " + envVariable
-                    + " must be true or false, not '" + value.get() + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "--" + name + " / " + envVariable + " must be true or false, not '" + value.get() + "'");
         };
     }
 
     /** Waits for the ready line of a child started with {@link #runUntilTerminated} and returns its address. */
     public static String awaitReady(ManagedProcess process, Duration timeout) throws InterruptedException {
         String line = process.awaitLine(candidate -> candidate.contains(READY_MARKER), timeout);
-        return line.substring(line.indexOf(READY_MARKER) + READY_MARKER.length()).trim();
+        return line.substring(line.indexOf(READY_MARKER) + READY_MARKER.length())
+                .trim();
     }
 
     private static void watchParent(String name) {
@@ -138,17 +142,20 @@ public final class ChildMain {
         if (parent.isEmpty()) {
             return;
         }
-        Thread watcher = new Thread(() -> {
-            while (parent.get().isAlive()) {
-                try {
-                    TimeUnit.SECONDS.sleep(1);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            System.err.println(name + ": launcher process " + parent.get().pid() + " is gone, stopping");
-            System.exit(0);
-        }, "watch-parent");
+        Thread watcher = new Thread(
+                () -> {
+                    while (parent.get().isAlive()) {
+                        try {
+                            TimeUnit.SECONDS.sleep(1);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    System.err.println(
+                            name + ": launcher process " + parent.get().pid() + " is gone, stopping");
+                    System.exit(0);
+                },
+                "watch-parent");
         watcher.setDaemon(true);
         watcher.start();
     }

@@ -7,8 +7,7 @@ import java.util.Optional;
 /** Looking up executables on the PATH. */
 public final class Executables {
 
-    private Executables() {
-    }
+    private Executables() {}
 
     /** The absolute path of the executable as the shell would find it on the PATH. */
     public static Optional<String> find(String executable) {

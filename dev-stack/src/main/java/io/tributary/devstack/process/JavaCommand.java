@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
 /** Command lines for child JVMs: the same java binary as this JVM, and, for a main class, this JVM's class path. */
 public final class JavaCommand {
 
-    private JavaCommand() {
-    }
+    private JavaCommand() {}
 
     /** {@code java <jvmOptions> -cp <this JVM's class path> <mainClass> <args>}. */
     public static List<String> forMainClass(String mainClass, List<String> jvmOptions, List<String> args) {

@@ -16,8 +16,8 @@ public final class JavaMainProcess extends ForwardingChildProcess<ManagedProcess
     private volatile String readyAddress;
 
     private JavaMainProcess(Builder builder) {
-        super(builder.applyTo(ManagedProcess.builder(builder.name,
-                        JavaCommand.forMainClass(builder.mainClass, builder.jvmOptions(), builder.args)))
+        super(builder.applyTo(ManagedProcess.builder(
+                        builder.name, JavaCommand.forMainClass(builder.mainClass, builder.jvmOptions(), builder.args)))
                 .environment(Map.of(ChildMain.WATCH_PARENT_ENV, "true"))
                 .build());
         this.readyTimeout = builder.readyTimeout;

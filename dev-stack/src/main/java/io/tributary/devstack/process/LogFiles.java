@@ -11,8 +11,7 @@ public final class LogFiles {
 
     private static final int TAIL_WINDOW_BYTES = 64 * 1024;
 
-    private LogFiles() {
-    }
+    private LogFiles() {}
 
     /** The last {@code lines} lines of the file (fewer if it is shorter); empty when there is no file. */
     public static String tail(Path file, int lines) {

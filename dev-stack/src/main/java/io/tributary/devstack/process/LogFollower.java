@@ -1,12 +1,12 @@
 package io.tributary.devstack.process;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.ByteArrayOutputStream;
 
 /**
  * Echoes the lines appended to a log file to the console, each prefixed with {@code [name]}, like {@code tail -f}.

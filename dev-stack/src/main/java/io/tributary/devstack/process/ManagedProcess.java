@@ -116,12 +116,12 @@ public final class ManagedProcess implements ChildProcess {
                 continue;
             }
             if (!alive) {
-                throw new IllegalStateException(name + " exited with code " + current.exitValue()
-                        + " before it was ready" + tailForMessage());
+                throw new IllegalStateException(
+                        name + " exited with code " + current.exitValue() + " before it was ready" + tailForMessage());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " was not ready within " + timeout.toSeconds() + " s"
-                        + tailForMessage());
+                throw new IllegalStateException(
+                        name + " was not ready within " + timeout.toSeconds() + " s" + tailForMessage());
             }
             TimeUnit.MILLISECONDS.sleep(100);
         }

@@ -16,8 +16,7 @@ public abstract class ProcessSettings<B extends ProcessSettings<B>> {
     private boolean detached;
     private boolean stopOnJvmExit = true;
 
-    protected ProcessSettings() {
-    }
+    protected ProcessSettings() {}
 
     /** Adds one variable to the inherited environment. */
     public B env(String name, Object value) {

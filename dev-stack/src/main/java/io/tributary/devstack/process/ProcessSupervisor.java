@@ -1,5 +1,6 @@
 package io.tributary.devstack.process;
 
+import io.tributary.common.retry.Backoff;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -7,8 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-
-import io.tributary.common.retry.Backoff;
 
 /**
  * Restarts processes that end without being asked to, with an exponential back-off, and says so on the console:
@@ -32,19 +31,29 @@ public final class ProcessSupervisor {
 
     /** The wait before a restart, by the number of restarts in a row (its {@link Backoff#delay}). */
     private final Backoff backoff;
+
     private final Duration stableAfter;
     private final Consumer<String> console;
     private final BooleanSupplier stopping;
     private final LongSupplier nanoClock;
     private final List<Watched> watched = new CopyOnWriteArrayList<>();
 
-    public ProcessSupervisor(Duration firstBackoff, Duration maxBackoff, Duration stableAfter,
-            Consumer<String> console, BooleanSupplier stopping) {
+    public ProcessSupervisor(
+            Duration firstBackoff,
+            Duration maxBackoff,
+            Duration stableAfter,
+            Consumer<String> console,
+            BooleanSupplier stopping) {
         this(firstBackoff, maxBackoff, stableAfter, console, stopping, System::nanoTime);
     }
 
-    ProcessSupervisor(Duration firstBackoff, Duration maxBackoff, Duration stableAfter, Consumer<String> console,
-            BooleanSupplier stopping, LongSupplier nanoClock) {
+    ProcessSupervisor(
+            Duration firstBackoff,
+            Duration maxBackoff,
+            Duration stableAfter,
+            Consumer<String> console,
+            BooleanSupplier stopping,
+            LongSupplier nanoClock) {
         this.backoff = new Backoff(firstBackoff, maxBackoff);
         this.stableAfter = stableAfter;
         this.console = console;
@@ -73,8 +82,11 @@ public final class ProcessSupervisor {
 
     /** Restarts since the process last stayed up for the stable period (0 while it is healthy). */
     public int consecutiveRestarts(ChildProcess process) {
-        return watched.stream().filter(entry -> entry.process == process).findFirst()
-                .map(entry -> entry.crashes).orElse(0);
+        return watched.stream()
+                .filter(entry -> entry.process == process)
+                .findFirst()
+                .map(entry -> entry.crashes)
+                .orElse(0);
     }
 
     private final class Watched {
@@ -101,7 +113,9 @@ public final class ProcessSupervisor {
                     }
                     return false;
                 }
-                noticeCrash(now, "exited unexpectedly (exit code " + process.exitCode().orElse(-1) + ")");
+                noticeCrash(
+                        now,
+                        "exited unexpectedly (exit code " + process.exitCode().orElse(-1) + ")");
                 return false;
             }
             if (now < restartAt) {
@@ -121,8 +135,8 @@ public final class ProcessSupervisor {
             }
             startedAt = nanoClock.getAsLong();
             restartAt = 0;
-            console.accept("quickstart: " + process.name() + " is back (pid " + process.pid().orElse(-1)
-                    + ", restart " + crashes + ")");
+            console.accept("quickstart: " + process.name() + " is back (pid "
+                    + process.pid().orElse(-1) + ", restart " + crashes + ")");
             return true;
         }
 
@@ -131,8 +145,13 @@ public final class ProcessSupervisor {
             Duration wait = backoff.delay(crashes);
             restartAt = Math.max(1, now + wait.toNanos());
             console.accept("");
-            console.accept(String.format(Locale.ROOT, "quickstart: %s %s; restarting in %.1f s (restart %d);"
-                    + " last lines of %s:", process.name(), what, wait.toMillis() / 1000.0, crashes,
+            console.accept(String.format(
+                    Locale.ROOT,
+                    "quickstart: %s %s; restarting in %.1f s (restart %d);" + " last lines of %s:",
+                    process.name(),
+                    what,
+                    wait.toMillis() / 1000.0,
+                    crashes,
                     process.logFile()));
             console.accept(process.tail(LOG_LINES));
         }

@@ -23,11 +23,13 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
 
     private final Path jar;
     private final Path runJar;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private ServiceProcess(Builder builder, Path jar, Path runJar) {
-        super(builder.applyTo(ManagedProcess.builder(builder.name,
-                JavaCommand.forJar(runJar, builder.jvmOptions(), List.of()))).build());
+        super(builder.applyTo(ManagedProcess.builder(
+                        builder.name, JavaCommand.forJar(runJar, builder.jvmOptions(), List.of())))
+                .build());
         this.jar = jar;
         this.runJar = runJar;
     }
@@ -68,7 +70,10 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
     public void awaitHealthy(URI healthUrl, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String lastAnswer = "no answer yet";
-        HttpRequest request = HttpRequest.newBuilder(healthUrl).timeout(Duration.ofSeconds(2)).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(healthUrl)
+                .timeout(Duration.ofSeconds(2))
+                .GET()
+                .build();
         while (true) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(process.name() + " exited with code "
@@ -76,7 +81,8 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
             }
             try {
                 HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && STATUS_UP.matcher(response.body()).find()) {
+                if (response.statusCode() == 200
+                        && STATUS_UP.matcher(response.body()).find()) {
                     return;
                 }
                 lastAnswer = "HTTP " + response.statusCode() + " " + response.body();
@@ -124,7 +130,8 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
 
         public ServiceProcess build() {
             Path absoluteJar = jar.toAbsolutePath();
-            Path runJar = copyDir == null ? absoluteJar : copyDir.toAbsolutePath().resolve(name + ".jar");
+            Path runJar =
+                    copyDir == null ? absoluteJar : copyDir.toAbsolutePath().resolve(name + ".jar");
             return new ServiceProcess(this, absoluteJar, runJar);
         }
     }

@@ -38,7 +38,9 @@ final class Console {
         long start = System.nanoTime();
         ScheduledFuture<?> reminder = ticker.scheduleAtFixedRate(
                 () -> line("      still starting (" + seconds(start) + " s)"),
-                TICK_SECONDS, TICK_SECONDS, TimeUnit.SECONDS);
+                TICK_SECONDS,
+                TICK_SECONDS,
+                TimeUnit.SECONDS);
         try {
             step.run();
         } finally {

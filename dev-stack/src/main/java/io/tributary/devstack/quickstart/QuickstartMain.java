@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class QuickstartMain {
 
-    private static final String[] SERVICES =
-        {QuickstartStack.SESSION, QuickstartStack.ROUTING, QuickstartStack.TRANSPORT};
+    private static final String[] SERVICES = {
+        QuickstartStack.SESSION, QuickstartStack.ROUTING, QuickstartStack.TRANSPORT
+    };
 
-    private QuickstartMain() {
-    }
+    private QuickstartMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         // Before any logger exists: the quickstart talks through Console; libraries only speak up when it matters.
@@ -142,8 +142,8 @@ public final class QuickstartMain {
         } else {
             String host = settings.localAddress();
             console.line("Tributary is running.");
-            console.line("  MQTT broker         mqtt://" + host + ":" + settings.mqttPort() + "   (e.g. mosquitto_sub -h "
-                    + host + " -p " + settings.mqttPort() + " -t '#' -v)");
+            console.line("  MQTT broker         mqtt://" + host + ":" + settings.mqttPort()
+                    + "   (e.g. mosquitto_sub -h " + host + " -p " + settings.mqttPort() + " -t '#' -v)");
             console.line("  Admin console       http://" + host + ":" + settings.httpPort()
                     + "/console/   (sign in as below)");
             console.line("  MQTT over WebSocket ws://" + host + ":" + settings.webSocketPort() + "/mqtt");
@@ -165,9 +165,11 @@ public final class QuickstartMain {
         console.line("  Kafka               " + settings.kafkaBootstrapServers());
         console.line("  PostgreSQL          " + stack.postgresUrl() + "   (user postgres, no password)");
         console.line("  Redis               " + stack.redisUrl());
-        console.line("  Data                " + settings.dataDir() + (settings.postgresFsync()
-                ? "   (PostgreSQL commits fsynced)"
-                : "   (POSTGRES_FSYNC=false: PostgreSQL does not fsync, a crash or power loss can corrupt it)"));
+        console.line(
+                "  Data                " + settings.dataDir()
+                        + (settings.postgresFsync()
+                                ? "   (PostgreSQL commits fsynced)"
+                                : "   (POSTGRES_FSYNC=false: PostgreSQL does not fsync, a crash or power loss can corrupt it)"));
         console.line("  Logs                " + settings.logsDir());
         console.line("Press Ctrl-C to stop.");
     }

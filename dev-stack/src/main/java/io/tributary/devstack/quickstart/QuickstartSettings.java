@@ -63,7 +63,9 @@ record QuickstartSettings(
         String bindAddress = env.get("BIND_ADDRESS");
         boolean bindAddressChosen = bindAddress != null && !bindAddress.isBlank();
         return new QuickstartSettings(
-                Path.of(env.getOrDefault("TRIBUTARY_HOME", ".")).toAbsolutePath().normalize(),
+                Path.of(env.getOrDefault("TRIBUTARY_HOME", "."))
+                        .toAbsolutePath()
+                        .normalize(),
                 Path.of(env.getOrDefault("DATA_DIR", "./data")).toAbsolutePath().normalize(),
                 port(env, "MQTT_PORT", 1883),
                 port(env, "HTTP_PORT", 8080),
@@ -92,9 +94,23 @@ record QuickstartSettings(
     }
 
     QuickstartSettings withMqttPort(int port) {
-        return new QuickstartSettings(home, dataDir, port, httpPort, kafkaPort, kafkaControllerPort, postgresPort,
-                redisPort, publishPartitions, serviceHeap, anonymous, bindAddress, bindAddressChosen, postgresFsync,
-                infraOnly, verbose);
+        return new QuickstartSettings(
+                home,
+                dataDir,
+                port,
+                httpPort,
+                kafkaPort,
+                kafkaControllerPort,
+                postgresPort,
+                redisPort,
+                publishPartitions,
+                serviceHeap,
+                anonymous,
+                bindAddress,
+                bindAddressChosen,
+                postgresFsync,
+                infraOnly,
+                verbose);
     }
 
     int transportHttpPort() {
@@ -133,7 +149,9 @@ record QuickstartSettings(
 
     /** Where this machine reaches the listeners: the bind address, or loopback when they bind every interface. */
     String localAddress() {
-        return bindAddress.equals(ALL_INTERFACES) || bindAddress.equals("::") || loopbackOnly() ? LOOPBACK : bindAddress;
+        return bindAddress.equals(ALL_INTERFACES) || bindAddress.equals("::") || loopbackOnly()
+                ? LOOPBACK
+                : bindAddress;
     }
 
     private static boolean bool(Map<String, String> env, String name, boolean defaultValue) {

@@ -34,6 +34,7 @@ final class QuickstartStack {
     static final String LOW_PAUSE_GC = "-XX:+UseZGC";
     /** A crashed process comes back after 1 s, then 2, 4, ... 60 s while it keeps crashing within 5 minutes. */
     private static final Duration FIRST_RESTART_BACKOFF = Duration.ofSeconds(1);
+
     private static final Duration MAX_RESTART_BACKOFF = Duration.ofSeconds(60);
     private static final Duration STABLE_AFTER = Duration.ofMinutes(5);
 
@@ -48,8 +49,8 @@ final class QuickstartStack {
     QuickstartStack(QuickstartSettings settings, Console console) {
         this.settings = settings;
         this.console = console;
-        this.supervisor = new ProcessSupervisor(FIRST_RESTART_BACKOFF, MAX_RESTART_BACKOFF, STABLE_AFTER,
-                console::line, this::isStopping);
+        this.supervisor = new ProcessSupervisor(
+                FIRST_RESTART_BACKOFF, MAX_RESTART_BACKOFF, STABLE_AFTER, console::line, this::isStopping);
     }
 
     void start(Map<String, Path> serviceJars) throws Exception {
@@ -74,8 +75,12 @@ final class QuickstartStack {
                 .arg("port", settings.postgresPort())
                 .arg("fsync", settings.postgresFsync())
                 .build());
-        step(2, total, "PostgreSQL on 127.0.0.1:" + settings.postgresPort()
-                + (settings.postgresFsync() ? "" : " (POSTGRES_FSYNC=false: a crash can lose or corrupt data)"), postgres,
+        step(
+                2,
+                total,
+                "PostgreSQL on 127.0.0.1:" + settings.postgresPort()
+                        + (settings.postgresFsync() ? "" : " (POSTGRES_FSYNC=false: a crash can lose or corrupt data)"),
+                postgres,
                 () -> postgresUrl = postgres.start());
         supervise(postgres, postgres::start);
 
@@ -90,9 +95,17 @@ final class QuickstartStack {
             return;
         }
         startService(4, SESSION, serviceJars.get(SESSION), settings.httpPort(), "REST on :" + settings.httpPort());
-        startService(5, ROUTING, serviceJars.get(ROUTING), settings.routingHttpPort(),
+        startService(
+                5,
+                ROUTING,
+                serviceJars.get(ROUTING),
+                settings.routingHttpPort(),
                 "HTTP on :" + settings.routingHttpPort());
-        startService(6, TRANSPORT, serviceJars.get(TRANSPORT), settings.transportHttpPort(),
+        startService(
+                6,
+                TRANSPORT,
+                serviceJars.get(TRANSPORT),
+                settings.transportHttpPort(),
                 "MQTT on :" + settings.mqttPort() + ", HTTP on :" + settings.transportHttpPort());
     }
 
@@ -209,7 +222,8 @@ final class QuickstartStack {
         env.put("SERVER_ADDRESS", settings.bindAddress());
         // On one machine every client, load generators included, comes from 127.0.0.1: a per-address connection
         // rate would throttle them all together. Off unless the caller sets it; the node-wide rate still applies.
-        env.put("MQTT_MAX_CONNECTION_RATE_PER_IP",
+        env.put(
+                "MQTT_MAX_CONNECTION_RATE_PER_IP",
                 System.getenv().getOrDefault("MQTT_MAX_CONNECTION_RATE_PER_IP", "0"));
         // The first admin of the REST API: a fixed development password (printed by the banner), so it stays right
         // across restarts on the same data directory, where the admin created at the first start is kept.

@@ -11,8 +11,7 @@ import java.util.stream.Stream;
 /** Finds a service's executable jar: {@code <home>/<module>/target/tributary-<module>-<version>.jar}. */
 final class ServiceJars {
 
-    private ServiceJars() {
-    }
+    private ServiceJars() {}
 
     /** The newest jar without classifier (not -plain, -sources, ...), if the module has been built. */
     static Optional<Path> find(Path home, String module) {
@@ -22,7 +21,8 @@ final class ServiceJars {
         }
         Pattern name = Pattern.compile("tributary-" + Pattern.quote(module) + "-\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\.jar");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(file -> name.matcher(file.getFileName().toString()).matches())
+            return files.filter(
+                            file -> name.matcher(file.getFileName().toString()).matches())
                     .max(Comparator.comparing(ServiceJars::lastModified));
         } catch (IOException e) {
             return Optional.empty();

@@ -9,10 +9,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -27,11 +25,11 @@ final class RedisBinary {
     private static final Logger LOG = LoggerFactory.getLogger(RedisBinary.class);
     /** The major version Compose and Kubernetes run. */
     static final int DEPLOYED_MAJOR = 7;
+
     static final String OVERRIDE_VARIABLE = "REDIS_SERVER_BINARY";
     private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)\\.(\\d+)");
 
-    private RedisBinary() {
-    }
+    private RedisBinary() {}
 
     static ExecutableProvider choose() {
         String override = System.getenv(OVERRIDE_VARIABLE);
@@ -42,11 +40,17 @@ final class RedisBinary {
                 File binary = candidate.toFile();
                 return () -> binary;
             }
-            LOG.warn("{} is Redis {}, not {} as in Docker Compose and Kubernetes; using embedded-redis's bundled 6.2",
-                    candidate, major.isPresent() ? major.getAsInt() : "of unknown version", DEPLOYED_MAJOR);
+            LOG.warn(
+                    "{} is Redis {}, not {} as in Docker Compose and Kubernetes; using embedded-redis's bundled 6.2",
+                    candidate,
+                    major.isPresent() ? major.getAsInt() : "of unknown version",
+                    DEPLOYED_MAJOR);
         } else {
-            LOG.warn("No redis-server {} found ({} unset, none on the PATH): using embedded-redis's bundled 6.2, one"
-                    + " major version behind Docker Compose and Kubernetes", DEPLOYED_MAJOR, OVERRIDE_VARIABLE);
+            LOG.warn(
+                    "No redis-server {} found ({} unset, none on the PATH): using embedded-redis's bundled 6.2, one"
+                            + " major version behind Docker Compose and Kubernetes",
+                    DEPLOYED_MAJOR,
+                    OVERRIDE_VARIABLE);
         }
         return ExecutableProvider.newJarResourceProvider();
     }
@@ -68,7 +72,9 @@ final class RedisBinary {
     /** Runs {@code binary --version} ("Redis server v=7.0.15 sha=..."). */
     static OptionalInt majorVersion(Path binary) {
         try {
-            Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(binary.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
             byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

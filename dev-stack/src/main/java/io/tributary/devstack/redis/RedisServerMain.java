@@ -12,8 +12,7 @@ import java.util.Map;
  */
 public final class RedisServerMain {
 
-    private RedisServerMain() {
-    }
+    private RedisServerMain() {}
 
     public static void main(String[] args) {
         Map<String, String> options = ChildMain.options(args);

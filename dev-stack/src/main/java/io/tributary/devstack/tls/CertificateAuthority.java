@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -63,8 +62,8 @@ public final class CertificateAuthority {
             java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setKeyEntry("key", keys.getPrivate(), new char[0], chain.toArray(X509Certificate[]::new));
-            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory
-                    .getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            javax.net.ssl.KeyManagerFactory kmf =
+                    javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, new char[0]);
             return kmf;
         }
@@ -86,8 +85,10 @@ public final class CertificateAuthority {
      */
     public javax.net.ssl.SSLContext clientContext(Issued client) throws GeneralSecurityException, IOException {
         javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
-        context.init(client == null ? null : client.keyManagerFactory().getKeyManagers(),
-                trustManagerFactory().getTrustManagers(), RANDOM);
+        context.init(
+                client == null ? null : client.keyManagerFactory().getKeyManagers(),
+                trustManagerFactory().getTrustManagers(),
+                RANDOM);
         return context;
     }
 
@@ -96,29 +97,32 @@ public final class CertificateAuthority {
         java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("ca", certificate);
-        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory
-                .getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        javax.net.ssl.TrustManagerFactory tmf =
+                javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
         return tmf;
     }
 
     /** Paths of a written certificate and key. */
-    public record Files(Path certificate, Path key) {
-    }
+    public record Files(Path certificate, Path key) {}
 
     public static CertificateAuthority create(String commonName) throws GeneralSecurityException, IOException {
         KeyPair keys = newKeyPair();
         X500Name name = new X500Name("CN=" + commonName);
         try {
             Instant now = Instant.now();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(30))), name,
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                    name,
+                    serial(),
+                    Date.from(now.minus(Duration.ofHours(1))),
+                    Date.from(now.plus(Duration.ofDays(30))),
+                    name,
                     keys.getPublic());
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
             builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-            builder.addExtension(Extension.subjectKeyIdentifier, false,
-                    ext.createSubjectKeyIdentifier(keys.getPublic()));
+            builder.addExtension(
+                    Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()));
             return new CertificateAuthority(name, keys, sign(builder, keys));
         } catch (org.bouncycastle.cert.CertIOException e) {
             throw new IOException(e);
@@ -140,8 +144,12 @@ public final class CertificateAuthority {
         List<GeneralName> names = new ArrayList<>();
         for (String host : hosts) {
             boolean ip = host.chars().allMatch(c -> Character.isDigit(c) || c == '.') || host.contains(":");
-            names.add(ip ? new GeneralName(GeneralName.iPAddress, InetAddress.getByName(host).getHostAddress())
-                    : new GeneralName(GeneralName.dNSName, host));
+            names.add(
+                    ip
+                            ? new GeneralName(
+                                    GeneralName.iPAddress,
+                                    InetAddress.getByName(host).getHostAddress())
+                            : new GeneralName(GeneralName.dNSName, host));
         }
         return issue(commonName, names, KeyPurposeId.id_kp_serverAuth);
     }
@@ -159,19 +167,21 @@ public final class CertificateAuthority {
             throws GeneralSecurityException, IOException {
         KeyPair subjectKeys = newKeyPair();
         Instant now = Instant.now();
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(7))),
-                new X500Name("O=Tributary Test,CN=" + commonName), subjectKeys.getPublic());
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                name,
+                serial(),
+                Date.from(now.minus(Duration.ofHours(1))),
+                Date.from(now.plus(Duration.ofDays(7))),
+                new X500Name("O=Tributary Test,CN=" + commonName),
+                subjectKeys.getPublic());
         JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
         builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-        builder.addExtension(Extension.keyUsage, true,
-                new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
+        builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
         builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
-        builder.addExtension(Extension.authorityKeyIdentifier, false,
-                ext.createAuthorityKeyIdentifier(certificate));
+        builder.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
         if (!altNames.isEmpty()) {
-            builder.addExtension(Extension.subjectAlternativeName, false,
-                    new GeneralNames(altNames.toArray(GeneralName[]::new)));
+            builder.addExtension(
+                    Extension.subjectAlternativeName, false, new GeneralNames(altNames.toArray(GeneralName[]::new)));
         }
         X509Certificate issued = sign(builder, keys);
         return new Issued(issued, subjectKeys, List.of(issued, certificate));

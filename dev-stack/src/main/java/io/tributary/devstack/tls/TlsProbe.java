@@ -9,8 +9,7 @@ import java.security.SecureRandom;
 /** Pokes a TLS server with what a modern client library will not send. */
 public final class TlsProbe {
 
-    private TlsProbe() {
-    }
+    private TlsProbe() {}
 
     /**
      * Sends a hand-made TLS 1.1 ClientHello (no supported_versions extension, so 1.1 is the highest version
@@ -21,22 +20,22 @@ public final class TlsProbe {
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-        body.write(new byte[] { 0x03, 0x02 }); // client_version TLS 1.1
+        body.write(new byte[] {0x03, 0x02}); // client_version TLS 1.1
         body.write(random);
         body.write(0); // session id
-        byte[] suites = { (byte) 0xc0, 0x13, (byte) 0xc0, 0x14, 0x00, 0x2f, 0x00, 0x35, (byte) 0xc0, 0x09 };
+        byte[] suites = {(byte) 0xc0, 0x13, (byte) 0xc0, 0x14, 0x00, 0x2f, 0x00, 0x35, (byte) 0xc0, 0x09};
         body.write(0);
         body.write(suites.length);
         body.write(suites);
-        body.write(new byte[] { 0x01, 0x00 }); // compression: null
+        body.write(new byte[] {0x01, 0x00}); // compression: null
         // extensions: supported_groups (secp256r1), ec_point_formats (uncompressed)
-        byte[] ext = { 0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x17, 0x00, 0x0b, 0x00, 0x02, 0x01, 0x00 };
+        byte[] ext = {0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x17, 0x00, 0x0b, 0x00, 0x02, 0x01, 0x00};
         body.write(0);
         body.write(ext.length);
         body.write(ext);
         byte[] hello = body.toByteArray();
         java.io.ByteArrayOutputStream record = new java.io.ByteArrayOutputStream();
-        record.write(new byte[] { 0x16, 0x03, 0x01 });
+        record.write(new byte[] {0x16, 0x03, 0x01});
         record.write((hello.length + 4) >> 8);
         record.write((hello.length + 4) & 0xff);
         record.write(0x01); // ClientHello

@@ -44,7 +44,9 @@ class KafkaBrokerProcessTest {
 
     @Test
     void recordWrittenBeforeSigkillIsReadAfterRestartOnTheSameDataDirAndPorts() throws Exception {
-        kafka = KafkaBrokerProcess.builder(dir.resolve("kafka")).logFile(dir.resolve("kafka.log")).build();
+        kafka = KafkaBrokerProcess.builder(dir.resolve("kafka"))
+                .logFile(dir.resolve("kafka.log"))
+                .build();
         kafka.start();
         long firstPid = kafka.pid().orElseThrow();
         String bootstrap = kafka.bootstrapServers();
@@ -57,7 +59,8 @@ class KafkaBrokerProcessTest {
 
         kafka.kill();
         assertThat(kafka.isAlive()).isFalse();
-        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
 
         kafka.start();
         assertThat(kafka.pid().orElseThrow()).isNotEqualTo(firstPid);
@@ -71,11 +74,14 @@ class KafkaBrokerProcessTest {
 
     private static RecordMetadata produce(String bootstrap, String key, String value) throws Exception {
         Map<String, Object> config = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true);
         try (KafkaProducer<String, String> producer =
-                     new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             return producer.send(new ProducerRecord<>(TOPIC, key, value)).get(30, TimeUnit.SECONDS);
         }
     }
@@ -83,12 +89,15 @@ class KafkaBrokerProcessTest {
     /** Reads the topic from the start with a fresh group until a poll returns nothing more. */
     private static List<String> consumeAll(String bootstrap) {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "devstack-test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "devstack-test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer =
-                     new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(Set.of(TOPIC));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (values.isEmpty() && System.nanoTime() < deadline) {

@@ -24,9 +24,9 @@ class EmbeddedPostgresServerTest {
         try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir)) {
             port = postgres.port();
             assertThat(postgres.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:" + port + "/tributary");
-            try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(),
-                    postgres.password());
-                 Statement statement = connection.createStatement()) {
+            try (Connection connection =
+                            DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
+                    Statement statement = connection.createStatement()) {
                 assertThat(single(statement, "SELECT 1")).isEqualTo("1");
                 assertThat(single(statement, "SELECT current_database()")).isEqualTo("tributary");
                 assertThat(single(statement, "SELECT count(*) FROM pg_database WHERE datname = 'tributary'"))
@@ -38,8 +38,8 @@ class EmbeddedPostgresServerTest {
         }
 
         try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir, port);
-             Connection connection = postgres.connect();
-             Statement statement = connection.createStatement()) {
+                Connection connection = postgres.connect();
+                Statement statement = connection.createStatement()) {
             assertThat(postgres.port()).isEqualTo(port);
             assertThat(single(statement, "SELECT name FROM survivor")).isEqualTo("kept");
         }
@@ -47,18 +47,18 @@ class EmbeddedPostgresServerTest {
 
     @Test
     void aCrashSafeServerFsyncsAndCommitsSynchronouslyAThrowawayOneDoesNeither() throws Exception {
-        try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir, 0,
-                EmbeddedPostgresServer.Durability.CRASH_SAFE);
-             Connection connection = postgres.connect();
-             Statement statement = connection.createStatement()) {
+        try (EmbeddedPostgresServer postgres =
+                        EmbeddedPostgresServer.start(dataDir, 0, EmbeddedPostgresServer.Durability.CRASH_SAFE);
+                Connection connection = postgres.connect();
+                Statement statement = connection.createStatement()) {
             assertThat(single(statement, "SHOW fsync")).isEqualTo("on");
             assertThat(single(statement, "SHOW synchronous_commit")).isEqualTo("on");
             assertThat(single(statement, "SHOW full_page_writes")).isEqualTo("on");
         }
-        try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dataDir, 0,
-                EmbeddedPostgresServer.Durability.THROWAWAY);
-             Connection connection = postgres.connect();
-             Statement statement = connection.createStatement()) {
+        try (EmbeddedPostgresServer postgres =
+                        EmbeddedPostgresServer.start(dataDir, 0, EmbeddedPostgresServer.Durability.THROWAWAY);
+                Connection connection = postgres.connect();
+                Statement statement = connection.createStatement()) {
             assertThat(single(statement, "SHOW fsync")).isEqualTo("off");
             assertThat(single(statement, "SHOW synchronous_commit")).isEqualTo("off");
         }

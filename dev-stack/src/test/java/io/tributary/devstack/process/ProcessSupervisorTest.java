@@ -55,19 +55,27 @@ class ProcessSupervisorTest {
         }
         assertThat(process.isAlive()).isTrue();
         assertThat(process.pid().orElseThrow()).isNotEqualTo(firstPid);
-        assertThat(console).anySatisfy(line -> assertThat(line).startsWith("quickstart: sleeper is back (pid "
-                + process.pid().orElseThrow()));
+        assertThat(console)
+                .anySatisfy(line -> assertThat(line)
+                        .startsWith("quickstart: sleeper is back (pid "
+                                + process.pid().orElseThrow()));
     }
 
     @Test
     void aProcessThatKeepsCrashingWaitsTwiceAsLongEachTimeUpToTheMaximum() throws Exception {
         process = ManagedProcess.builder("crasher", List.of("sh", "-c", "echo crashing; exit 3"))
-                .logFile(dir.resolve("crasher.log")).build();
+                .logFile(dir.resolve("crasher.log"))
+                .build();
         process.start();
         process.awaitLine(line -> line.contains("crashing"), Duration.ofSeconds(10));
         AtomicLong clock = new AtomicLong(1);
-        ProcessSupervisor supervisor = new ProcessSupervisor(Duration.ofSeconds(1), Duration.ofSeconds(4),
-                Duration.ofMinutes(5), console::add, stopping::get, clock::get);
+        ProcessSupervisor supervisor = new ProcessSupervisor(
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(4),
+                Duration.ofMinutes(5),
+                console::add,
+                stopping::get,
+                clock::get);
         supervisor.watch(process, () -> {
             process.start();
             process.awaitLine(line -> line.contains("ready"), Duration.ofSeconds(10));
@@ -77,15 +85,19 @@ class ProcessSupervisorTest {
         List<String> waits = new CopyOnWriteArrayList<>();
         for (int round = 0; round < 5; round++) {
             supervisor.checkOnce();
-            waits.add(console.stream().filter(line -> line.contains("restarting in")).reduce((a, b) -> b)
-                    .map(line -> line.replaceAll(".*restarting in ([0-9.]+ s).*", "$1")).orElse("none"));
+            waits.add(console.stream()
+                    .filter(line -> line.contains("restarting in"))
+                    .reduce((a, b) -> b)
+                    .map(line -> line.replaceAll(".*restarting in ([0-9.]+ s).*", "$1"))
+                    .orElse("none"));
             clock.addAndGet(TimeUnit.SECONDS.toNanos(10));
             supervisor.checkOnce();
         }
 
         assertThat(waits).containsExactly("1.0 s", "2.0 s", "4.0 s", "4.0 s", "4.0 s");
-        assertThat(console).anySatisfy(line -> assertThat(line).contains("crasher did not come back: crasher exited"
-                + " with code 3 before it was ready"));
+        assertThat(console)
+                .anySatisfy(line -> assertThat(line)
+                        .contains("crasher did not come back: crasher exited" + " with code 3 before it was ready"));
         assertThat(supervisor.consecutiveRestarts(process)).isGreaterThanOrEqualTo(5);
     }
 
@@ -114,7 +126,9 @@ class ProcessSupervisorTest {
     }
 
     private ManagedProcess sleeper(String name) {
-        return ManagedProcess.builder(name, List.of("sleep", "300")).logFile(dir.resolve(name + ".log")).build();
+        return ManagedProcess.builder(name, List.of("sleep", "300"))
+                .logFile(dir.resolve(name + ".log"))
+                .build();
     }
 
     private ProcessSupervisor supervisor(Duration first, Duration max) {

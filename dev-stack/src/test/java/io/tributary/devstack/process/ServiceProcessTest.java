@@ -27,13 +27,18 @@ class ServiceProcessTest {
     @BeforeEach
     void buildJar() throws IOException {
         jar = dir.resolve("fake-service.jar");
-        Path classes = Path.of(FakeHealthService.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Path classes = Path.of(FakeHealthService.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath());
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeHealthService.class.getName());
-        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classes.toUri().toString());
+        manifest.getMainAttributes()
+                .put(Attributes.Name.CLASS_PATH, classes.toUri().toString());
         try (OutputStream out = Files.newOutputStream(jar);
-             JarOutputStream ignored = new JarOutputStream(out, manifest)) {
+                JarOutputStream ignored = new JarOutputStream(out, manifest)) {
             // manifest only
         }
     }
@@ -90,7 +95,10 @@ class ServiceProcessTest {
 
         Path copy = runDir.resolve("fake.jar");
         assertThat(copy).hasSameBinaryContentAs(jar);
-        assertThat(ProcessHandle.of(service.pid().orElseThrow()).orElseThrow().info().commandLine())
+        assertThat(ProcessHandle.of(service.pid().orElseThrow())
+                        .orElseThrow()
+                        .info()
+                        .commandLine())
                 .hasValueSatisfying(commandLine -> assertThat(commandLine).contains(copy.toString()));
         Files.write(jar, new byte[] {1, 2, 3});
         service.awaitHealthy(port, Duration.ofSeconds(5));
@@ -100,12 +108,16 @@ class ServiceProcessTest {
     @Test
     void aMissingJarIsReportedBeforeAnythingStarts() {
         ServiceProcess service = ServiceProcess.builder("absent", dir.resolve("absent.jar"))
-                .logFile(dir.resolve("absent.log")).build();
+                .logFile(dir.resolve("absent.log"))
+                .build();
 
         assertThatThrownBy(service::start).hasMessageContaining("no jar at " + dir.resolve("absent.jar"));
     }
 
     private ServiceProcess.Builder service(int port) {
-        return ServiceProcess.builder("fake", jar).heap("64m").env("HTTP_PORT", port).logFile(dir.resolve("fake.log"));
+        return ServiceProcess.builder("fake", jar)
+                .heap("64m")
+                .env("HTTP_PORT", port)
+                .logFile(dir.resolve("fake.log"));
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class QuickstartSettingsTest {
@@ -42,8 +41,8 @@ class QuickstartSettingsTest {
 
     @Test
     void without_anonymous_access_the_listeners_bind_every_interface() {
-        QuickstartSettings settings = QuickstartSettings.from(Map.of("TRIBUTARY_AUTH_ANONYMOUS", "false"),
-                new String[0]);
+        QuickstartSettings settings =
+                QuickstartSettings.from(Map.of("TRIBUTARY_AUTH_ANONYMOUS", "false"), new String[0]);
         assertThat(settings.bindAddress()).isEqualTo("0.0.0.0");
         assertThat(settings.localAddress()).isEqualTo("127.0.0.1");
         assertThat(QuickstartMain.accessLine(settings)).contains("need credentials");
@@ -54,14 +53,15 @@ class QuickstartSettingsTest {
         QuickstartSettings settings = QuickstartSettings.from(Map.of("BIND_ADDRESS", "10.1.2.3"), new String[0]);
         assertThat(settings.bindAddress()).isEqualTo("10.1.2.3");
         assertThat(settings.localAddress()).isEqualTo("10.1.2.3");
-        assertThat(QuickstartMain.accessLine(settings)).startsWith("WARNING: anonymous MQTT clients allowed from the"
-                + " network on 10.1.2.3");
+        assertThat(QuickstartMain.accessLine(settings))
+                .startsWith("WARNING: anonymous MQTT clients allowed from the" + " network on 10.1.2.3");
     }
 
     @Test
     void postgres_fsync_is_on_unless_turned_off_and_nonsense_is_refused() {
         assertThat(DEFAULTS.postgresFsync()).isTrue();
-        assertThat(QuickstartSettings.from(Map.of("POSTGRES_FSYNC", "false"), new String[0]).postgresFsync())
+        assertThat(QuickstartSettings.from(Map.of("POSTGRES_FSYNC", "false"), new String[0])
+                        .postgresFsync())
                 .isFalse();
         assertThatThrownBy(() -> QuickstartSettings.from(Map.of("POSTGRES_FSYNC", "off"), new String[0]))
                 .hasMessage("POSTGRES_FSYNC must be true or false, not 'off'");

@@ -26,10 +26,11 @@ class EmbeddedRedisServerTest {
                 assertThat(jedis.configGet("appendonly")).containsEntry("appendonly", "yes");
             }
         }
-        assertThat(dataDir).isDirectoryContaining(path -> path.getFileName().toString().startsWith("appendonly"));
+        assertThat(dataDir)
+                .isDirectoryContaining(path -> path.getFileName().toString().startsWith("appendonly"));
 
         try (EmbeddedRedisServer redis = EmbeddedRedisServer.start(dataDir, port);
-             Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+                Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
             assertThat(jedis.get("presence:client-1")).isEqualTo("node-1:7");
         }
     }
@@ -37,15 +38,16 @@ class EmbeddedRedisServerTest {
     @Test
     void runsTheRedisMajorVersionThatComposeAndKubernetesRunWhenTheMachineHasIt() throws Exception {
         java.nio.file.Path installed = RedisBinary.onPath("redis-server");
-        org.junit.jupiter.api.Assumptions.assumeTrue(installed != null
-                && RedisBinary.majorVersion(installed).orElse(0) == RedisBinary.DEPLOYED_MAJOR
-                && System.getenv(RedisBinary.OVERRIDE_VARIABLE) == null,
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                installed != null
+                        && RedisBinary.majorVersion(installed).orElse(0) == RedisBinary.DEPLOYED_MAJOR
+                        && System.getenv(RedisBinary.OVERRIDE_VARIABLE) == null,
                 "no Redis " + RedisBinary.DEPLOYED_MAJOR + " redis-server on the PATH");
         // The compose file's Redis major version.
         String compose = java.nio.file.Files.readString(java.nio.file.Path.of("..", ".env"));
         assertThat(compose).contains("REDIS_VERSION=" + RedisBinary.DEPLOYED_MAJOR + ".");
         try (EmbeddedRedisServer redis = EmbeddedRedisServer.start(dir.resolve("redis7"));
-             Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+                Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
             assertThat(jedis.info("server")).contains("redis_version:" + RedisBinary.DEPLOYED_MAJOR + ".");
         }
     }

@@ -4,6 +4,8 @@ import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -15,13 +17,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * An independent client implementation against the cluster: Debian's {@code mosquitto_pub} / {@code mosquitto_sub}
@@ -35,7 +33,8 @@ class MosquittoClientsTest {
 
     @BeforeAll
     static void cluster() throws Exception {
-        assumeTrue(onPath("mosquitto_sub") && onPath("mosquitto_pub") && onPath("stdbuf"),
+        assumeTrue(
+                onPath("mosquitto_sub") && onPath("mosquitto_pub") && onPath("stdbuf"),
                 "mosquitto_pub / mosquitto_sub not installed (Debian: apt-get install -y mosquitto-clients)");
         cluster = TributaryCluster.shared();
     }
@@ -64,8 +63,18 @@ class MosquittoClientsTest {
     void will_of_a_killed_client_reaches_a_subscriber_on_the_other_node() throws Exception {
         String willTopic = "it/mosq/" + id("will");
         Subscriber watcher = Subscriber.start(cluster.mqttPort(0), "-q", "1", "-t", willTopic, "-C", "1");
-        Subscriber doomed = Subscriber.start(cluster.mqttPort(1), "-t", "it/mosq/" + id("idle"), "-k", "30",
-                "--will-topic", willTopic, "--will-payload", "gone", "--will-qos", "1");
+        Subscriber doomed = Subscriber.start(
+                cluster.mqttPort(1),
+                "-t",
+                "it/mosq/" + id("idle"),
+                "-k",
+                "30",
+                "--will-topic",
+                willTopic,
+                "--will-payload",
+                "gone",
+                "--will-qos",
+                "1");
         doomed.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThat(watcher.finish()).containsExactly(willTopic + " gone");
     }
@@ -87,20 +96,23 @@ class MosquittoClientsTest {
             Thread.sleep(1_000);
             List<String> again = new ArrayList<>(List.of(reconnects[v]));
             again.addAll(List.of("-c", "-i", clientId, "-q", "1", "-t", topic, "-C", "3"));
-            assertThat(Subscriber.start(cluster.mqttPort(1), again.toArray(String[]::new)).finish())
+            assertThat(Subscriber.start(cluster.mqttPort(1), again.toArray(String[]::new))
+                            .finish())
                     .as(String.join(" ", reconnects[v]))
                     .containsExactly(topic + " queued-1", topic + " queued-2", topic + " queued-3");
         }
     }
 
     private static void pub(int port, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("mosquitto_pub", "-h", "127.0.0.1", "-p",
-                String.valueOf(port), "-i", id("mosqpub")));
+        List<String> command = new ArrayList<>(
+                List.of("mosquitto_pub", "-h", "127.0.0.1", "-p", String.valueOf(port), "-i", id("mosqpub")));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("mosquitto_pub finished").isTrue();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as("mosquitto_pub " + String.join(" ", args) + ": " + output).isZero();
+        assertThat(p.exitValue())
+                .as("mosquitto_pub " + String.join(" ", args) + ": " + output)
+                .isZero();
     }
 
     /** A mosquitto_sub process printing "topic payload" lines (-v), started once its SUBACK came (-d). */
@@ -108,8 +120,18 @@ class MosquittoClientsTest {
 
         static Subscriber start(int port, String... args) throws Exception {
             // Line-buffered (coreutils stdbuf), so its SUBACK line arrives while it runs, not when it exits.
-            List<String> command = new ArrayList<>(List.of("stdbuf", "-oL", "mosquitto_sub", "-h", "127.0.0.1",
-                    "-p", String.valueOf(port), "-v", "-d", "-W", "30"));
+            List<String> command = new ArrayList<>(List.of(
+                    "stdbuf",
+                    "-oL",
+                    "mosquitto_sub",
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    String.valueOf(port),
+                    "-v",
+                    "-d",
+                    "-W",
+                    "30"));
             command.addAll(List.of(args));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             Subscriber s = new Subscriber(p, new CopyOnWriteArrayList<>(), new LinkedBlockingQueue<>());
@@ -123,14 +145,15 @@ class MosquittoClientsTest {
                 if ((line != null && line.contains("received SUBACK")) || (line == null && !p.isAlive())) {
                     return s;
                 }
-                assertThat(System.nanoTime()).as("mosquitto_sub subscribed: " + String.join(" ", args))
+                assertThat(System.nanoTime())
+                        .as("mosquitto_sub subscribed: " + String.join(" ", args))
                         .isLessThan(deadline);
             }
         }
 
         private void read(Process p) {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.startsWith("Client ") || line.startsWith("Subscribed ")) {
@@ -146,7 +169,9 @@ class MosquittoClientsTest {
 
         /** Waits for the process to exit (its -C count reached, or -W) and returns the messages it printed. */
         List<String> finish() throws Exception {
-            assertThat(process.waitFor(40, TimeUnit.SECONDS)).as("mosquitto_sub exited").isTrue();
+            assertThat(process.waitFor(40, TimeUnit.SECONDS))
+                    .as("mosquitto_sub exited")
+                    .isTrue();
             Thread.sleep(100);
             return messages;
         }

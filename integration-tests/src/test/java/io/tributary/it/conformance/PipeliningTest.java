@@ -3,20 +3,18 @@ package io.tributary.it.conformance;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.Mqtt5Packets.Property;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Packets a client pipelines on one connection take effect in the order they were sent (MQTT 3.1.1 section 4.6,
@@ -50,10 +48,14 @@ class PipeliningTest {
                     delivered++;
                 }
                 assertThat(wire.awaitSeen(Wire.SUBACK, 1, 10_000)).as("SUBACK").isTrue();
-                assertThat(wire.awaitSeen(Wire.PUBACK, 1, 10_000)).as("PUBACK of the pipelined publish").isTrue();
+                assertThat(wire.awaitSeen(Wire.PUBACK, 1, 10_000))
+                        .as("PUBACK of the pipelined publish")
+                        .isTrue();
             }
         }
-        assertThat(delivered).as("publishes pipelined behind their SUBSCRIBE delivered to it").isEqualTo(TRIES);
+        assertThat(delivered)
+                .as("publishes pipelined behind their SUBSCRIBE delivered to it")
+                .isEqualTo(TRIES);
     }
 
     @Test
@@ -64,7 +66,9 @@ class PipeliningTest {
             byte[] payload = ("all-at-once-" + i).getBytes(StandardCharsets.UTF_8);
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2))) {
                 Wire wire = new Wire(raw);
-                raw.send(concat(RawMqtt.connect311(id("pipe"), 30), RawMqtt.subscribe311(1, topic, 1),
+                raw.send(concat(
+                        RawMqtt.connect311(id("pipe"), 30),
+                        RawMqtt.subscribe311(1, topic, 1),
                         RawMqtt.publish311(topic, 1, 2, payload)));
                 if (wire.await(Wire.publishWithPayload(payload, false), 6_000) != null) {
                     delivered++;
@@ -72,7 +76,9 @@ class PipeliningTest {
                 assertThat(wire.awaitSeen(Wire.PUBACK, 1, 10_000)).as("PUBACK").isTrue();
             }
         }
-        assertThat(delivered).as("publishes written with their CONNECT and SUBSCRIBE delivered").isEqualTo(TRIES);
+        assertThat(delivered)
+                .as("publishes written with their CONNECT and SUBSCRIBE delivered")
+                .isEqualTo(TRIES);
     }
 
     @Test
@@ -89,14 +95,17 @@ class PipeliningTest {
                 assertThat(wire.awaitType(Wire.SUBACK, 10_000)).as("SUBACK").isNotNull();
                 raw.send(concat(RawMqtt.unsubscribe311(2, topic), RawMqtt.publish311(topic, 1, 3, payload)));
                 assertThat(wire.awaitSeen(Wire.PUBACK, 1, 10_000)).as("PUBACK").isTrue();
-                assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000)).as("UNSUBACK").isTrue();
+                assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000))
+                        .as("UNSUBACK")
+                        .isTrue();
                 if (wire.await(Wire.publishWithPayload(payload, false), 2_000) != null
                         || !wire.seen(Wire.PUBLISH).isEmpty()) {
                     delivered++;
                 }
             }
         }
-        assertThat(delivered).as("publishes pipelined behind an UNSUBSCRIBE delivered to the removed subscription")
+        assertThat(delivered)
+                .as("publishes pipelined behind an UNSUBSCRIBE delivered to the removed subscription")
                 .isZero();
     }
 
@@ -115,13 +124,16 @@ class PipeliningTest {
                         Mqtt5Packets.subscribe(2, topic + "/#", 1, Property.subscriptionIdentifier(3)),
                         Mqtt5Packets.publish(topic, 1, 3, payload)));
                 byte[] publish = wire.await(Wire.publishWithPayload(payload, true), 10_000);
-                if (publish != null && Mqtt5Packets.parsePublish(publish).subscriptionIds().containsAll(
-                        java.util.List.of(2, 3))) {
+                if (publish != null
+                        && Mqtt5Packets.parsePublish(publish).subscriptionIds().containsAll(java.util.List.of(2, 3))) {
                     complete++;
                 }
-                assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000)).as("both SUBACKs").isTrue();
+                assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000))
+                        .as("both SUBACKs")
+                        .isTrue();
                 assertThat(wire.await(Wire.publishWithPayload(payload, true), 1_000))
-                        .as("one copy for overlapping subscriptions (MQTT 5 3.3.4)").isNull();
+                        .as("one copy for overlapping subscriptions (MQTT 5 3.3.4)")
+                        .isNull();
             }
         }
         assertThat(complete).as("copies carrying identifiers 2 and 3").isEqualTo(TRIES);
@@ -147,18 +159,28 @@ class PipeliningTest {
                 Wire wire = new Wire(raw);
                 wires.add(wire);
                 raw.send(v5 ? Mqtt5Packets.connect(id("resub5"), 30) : RawMqtt.connect311(id("resub"), 30));
-                assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK of client %d", i).isNotNull();
+                assertThat(wire.awaitType(Wire.CONNACK, 10_000))
+                        .as("CONNACK of client %d", i)
+                        .isNotNull();
             }
             for (int i = 0; i < clients; i++) {
                 boolean v5 = (i / 2) % 2 == 0;
                 String topic = "it/pipe/" + id("resub");
                 byte[] payload = ("resubscribed-" + i).getBytes(StandardCharsets.UTF_8);
                 payloads.add(payload);
-                raws.get(i).send(v5
-                        ? concat(Mqtt5Packets.subscribe(1, topic, 1), Mqtt5Packets.unsubscribe(2, topic),
-                                Mqtt5Packets.subscribe(3, topic, 1), Mqtt5Packets.publish(topic, 1, 4, payload))
-                        : concat(RawMqtt.subscribe311(1, topic, 1), RawMqtt.unsubscribe311(2, topic),
-                                RawMqtt.subscribe311(3, topic, 1), RawMqtt.publish311(topic, 1, 4, payload)));
+                raws.get(i)
+                        .send(
+                                v5
+                                        ? concat(
+                                                Mqtt5Packets.subscribe(1, topic, 1),
+                                                Mqtt5Packets.unsubscribe(2, topic),
+                                                Mqtt5Packets.subscribe(3, topic, 1),
+                                                Mqtt5Packets.publish(topic, 1, 4, payload))
+                                        : concat(
+                                                RawMqtt.subscribe311(1, topic, 1),
+                                                RawMqtt.unsubscribe311(2, topic),
+                                                RawMqtt.subscribe311(3, topic, 1),
+                                                RawMqtt.publish311(topic, 1, 4, payload)));
             }
             int delivered = 0;
             for (int i = 0; i < clients; i++) {
@@ -167,16 +189,23 @@ class PipeliningTest {
                 if (wire.await(Wire.publishWithPayload(payloads.get(i), v5), 10_000) != null) {
                     delivered++;
                 }
-                assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000)).as("both SUBACKs of client %d", i).isTrue();
-                assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000)).as("UNSUBACK of client %d", i).isTrue();
+                assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000))
+                        .as("both SUBACKs of client %d", i)
+                        .isTrue();
+                assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000))
+                        .as("UNSUBACK of client %d", i)
+                        .isTrue();
                 if (v5) {
                     byte[] unsuback = wire.seen(Wire.UNSUBACK).get(0);
                     // packet id, property length (no properties when nothing failed), one reason code per filter
-                    assertThat(unsuback[4 + unsuback[3]] & 0xFF).as("UNSUBACK reason code of client %d", i)
+                    assertThat(unsuback[4 + unsuback[3]] & 0xFF)
+                            .as("UNSUBACK reason code of client %d", i)
                             .isEqualTo(0x00);
                 }
             }
-            assertThat(delivered).as("clients subscribed again after their pipelined UNSUBSCRIBE").isEqualTo(clients);
+            assertThat(delivered)
+                    .as("clients subscribed again after their pipelined UNSUBSCRIBE")
+                    .isEqualTo(clients);
         } finally {
             for (RawMqtt raw : raws) {
                 raw.close();

@@ -3,23 +3,20 @@ package io.tributary.it.conformance;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.Mqtt5Packets.Property;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MQTT 5 session resumption when the reconnecting client asks for a shorter session (3.1.2.4, 3.1.2.11.2): Clean
@@ -47,11 +44,14 @@ class SessionResumeTest {
             // No Session Expiry Interval property: 0, the session ends with this connection.
             raw.send(Mqtt5Packets.connect(clientId, 30, false));
             byte[] connack = wire.awaitType(Wire.CONNACK, 10_000);
-            assertThat(Mqtt5Packets.sessionPresent(connack)).as("session present").isTrue();
+            assertThat(Mqtt5Packets.sessionPresent(connack))
+                    .as("session present")
+                    .isTrue();
             for (byte[] payload : payloads) {
                 byte[] publish = wire.await(Wire.publishWithPayload(payload, true), 10_000);
-                assertThat(publish).as("'%s' delivered on the resumed connection",
-                        new String(payload, StandardCharsets.UTF_8)).isNotNull();
+                assertThat(publish)
+                        .as("'%s' delivered on the resumed connection", new String(payload, StandardCharsets.UTF_8))
+                        .isNotNull();
                 raw.send(Mqtt5Packets.puback(Mqtt5Packets.parsePublish(publish).packetId()));
             }
             raw.send(Mqtt5Packets.disconnect());
@@ -61,7 +61,8 @@ class SessionResumeTest {
             Wire wire = new Wire(raw);
             raw.send(Mqtt5Packets.connect(clientId, 30, false, Property.sessionExpiryInterval(300)));
             byte[] connack = wire.awaitType(Wire.CONNACK, 10_000);
-            assertThat(Mqtt5Packets.sessionPresent(connack)).as("session ended with the expiry-0 connection")
+            assertThat(Mqtt5Packets.sessionPresent(connack))
+                    .as("session ended with the expiry-0 connection")
                     .isFalse();
             raw.send(Mqtt5Packets.disconnect());
         }
@@ -76,11 +77,14 @@ class SessionResumeTest {
             Wire wire = new Wire(raw);
             raw.send(Mqtt5Packets.connect(clientId, 30, false, Property.sessionExpiryInterval(5)));
             byte[] connack = wire.awaitType(Wire.CONNACK, 10_000);
-            assertThat(Mqtt5Packets.sessionPresent(connack)).as("session present").isTrue();
+            assertThat(Mqtt5Packets.sessionPresent(connack))
+                    .as("session present")
+                    .isTrue();
             for (byte[] payload : payloads) {
                 byte[] publish = wire.await(Wire.publishWithPayload(payload, true), 10_000);
-                assertThat(publish).as("'%s' delivered on the resumed connection",
-                        new String(payload, StandardCharsets.UTF_8)).isNotNull();
+                assertThat(publish)
+                        .as("'%s' delivered on the resumed connection", new String(payload, StandardCharsets.UTF_8))
+                        .isNotNull();
                 raw.send(Mqtt5Packets.puback(Mqtt5Packets.parsePublish(publish).packetId()));
             }
             raw.send(Mqtt5Packets.disconnect());
@@ -103,12 +107,14 @@ class SessionResumeTest {
         try (RawMqtt raw = new RawMqtt(cluster.mqttPort(1))) {
             Wire wire = new Wire(raw);
             raw.send(Mqtt5Packets.connect(clientId, 30, false));
-            assertThat(Mqtt5Packets.sessionPresent(wire.awaitType(Wire.CONNACK, 10_000))).as("session present")
+            assertThat(Mqtt5Packets.sessionPresent(wire.awaitType(Wire.CONNACK, 10_000)))
+                    .as("session present")
                     .isTrue();
             raw.send(Mqtt5Packets.pubrel(7));
             byte[] pubcomp = wire.awaitType(Wire.PUBCOMP, 10_000);
             assertThat(pubcomp).as("PUBCOMP").isNotNull();
-            assertThat(Mqtt5Packets.reasonCode(pubcomp)).as("packet id known to the resumed session, not 0x92")
+            assertThat(Mqtt5Packets.reasonCode(pubcomp))
+                    .as("packet id known to the resumed session, not 0x92")
                     .isZero();
             raw.send(Mqtt5Packets.disconnect());
         }
@@ -133,14 +139,25 @@ class SessionResumeTest {
                 assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK").isNotNull();
                 raw.send(Mqtt5Packets.subscribe(1, topic, 1));
                 assertThat(wire.awaitType(Wire.SUBACK, 10_000)).as("SUBACK").isNotNull();
-                publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload(payloads.get(0)).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload(payloads.get(0))
+                        .send();
                 assertThat(wire.await(Wire.publishWithPayload(payloads.get(0), true), 10_000))
-                        .as("first message delivered live (left unacknowledged)").isNotNull();
+                        .as("first message delivered live (left unacknowledged)")
+                        .isNotNull();
                 raw.send(Mqtt5Packets.disconnect());
                 wire.awaitClose(5_000);
             }
             for (int i = 1; i < 4; i++) {
-                publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload(payloads.get(i)).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload(payloads.get(i))
+                        .send();
             }
         } finally {
             publisher.disconnect();

@@ -1,13 +1,12 @@
 package io.tributary.it.conformance;
 
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
 
 /**
  * Reads what the server sends on a {@link RawMqtt} connection like an independent client would: every packet is
@@ -96,7 +95,8 @@ final class Wire {
     }
 
     static Predicate<byte[]> publishWithPayload(byte[] payload, boolean mqtt5) {
-        return p -> Mqtt5Packets.type(p) == PUBLISH && java.util.Arrays.equals(mqtt5
-                ? Mqtt5Packets.parsePublish(p).payload() : RawMqtt.publishPayload(p), payload);
+        return p -> Mqtt5Packets.type(p) == PUBLISH
+                && java.util.Arrays.equals(
+                        mqtt5 ? Mqtt5Packets.parsePublish(p).payload() : RawMqtt.publishPayload(p), payload);
     }
 }

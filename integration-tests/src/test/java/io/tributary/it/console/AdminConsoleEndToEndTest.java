@@ -2,12 +2,20 @@ package io.tributary.it.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.HeadlessChromium;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -17,17 +25,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-
-import com.hivemq.client.mqtt.MqttClient;
-import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
-import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.HeadlessChromium;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * The admin console in a real browser against the running cluster: an operator signs in, finds a connected MQTT
@@ -49,13 +46,17 @@ class AdminConsoleEndToEndTest {
     void operator_signs_in_finds_a_connected_client_and_disconnects_it() throws Exception {
         String clientId = Clients.id("console-e2e");
         CompletableFuture<Throwable> closedByServer = new CompletableFuture<>();
-        Mqtt5BlockingClient client = MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(cluster.mqttPort(0))
+        Mqtt5BlockingClient client = MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(cluster.mqttPort(0))
                 .addDisconnectedListener(ctx -> {
                     if (ctx.getSource() == MqttDisconnectSource.SERVER) {
                         closedByServer.complete(ctx.getCause());
                     }
-                }).buildBlocking();
+                })
+                .buildBlocking();
         client.connect();
         client.subscribeWith().topicFilter("console/e2e/" + clientId + "/#").send();
 
@@ -72,7 +73,8 @@ class AdminConsoleEndToEndTest {
 
             // The overview fills in from GET /api/v1/overview: at least our client is connected.
             wait.until(d -> {
-                String text = d.findElement(By.cssSelector("[data-testid=stat-connections]")).getText();
+                String text = d.findElement(By.cssSelector("[data-testid=stat-connections]"))
+                        .getText();
                 return !text.equals("–") && Long.parseLong(text.replace(",", "")) >= 1;
             });
             chromium.screenshot("02-overview");
@@ -83,16 +85,18 @@ class AdminConsoleEndToEndTest {
             browser.findElement(By.xpath("//button[text()='Search']")).click();
             By row = By.cssSelector("tr[data-client-id='" + clientId + "']");
             wait.until(ExpectedConditions.elementToBeClickable(row)).click();
-            WebElement state = wait.until(ExpectedConditions.visibilityOfElementLocated(
-                    By.cssSelector("[data-testid=session-state]")));
+            WebElement state = wait.until(
+                    ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=session-state]")));
             assertThat(state.getText()).isEqualTo("connected to " + cluster.nodeId(0));
-            assertThat(browser.findElement(By.cssSelector("[data-testid=session-details]")).getText())
-                    .contains("MQTT 5.0").contains("console/e2e/" + clientId + "/#");
+            assertThat(browser.findElement(By.cssSelector("[data-testid=session-details]"))
+                            .getText())
+                    .contains("MQTT 5.0")
+                    .contains("console/e2e/" + clientId + "/#");
             chromium.screenshot("03-session-details");
 
             browser.findElement(By.xpath("//button[text()='Disconnect']")).click();
-            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".notice"),
-                    "Disconnect sent to node " + cluster.nodeId(0)));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(
+                    By.cssSelector(".notice"), "Disconnect sent to node " + cluster.nodeId(0)));
 
             Throwable cause = closedByServer.get(15, TimeUnit.SECONDS);
             assertThat(cause).isInstanceOf(Mqtt5DisconnectException.class);
@@ -106,7 +110,8 @@ class AdminConsoleEndToEndTest {
             // first, refresh only while it still shows the connection.
             wait.ignoring(StaleElementReferenceException.class).until(d -> {
                 List<WebElement> shown = d.findElements(By.cssSelector("[data-testid=session-state]"));
-                if (shown.isEmpty() || shown.get(0).getText().equals("offline")
+                if (shown.isEmpty()
+                        || shown.get(0).getText().equals("offline")
                         || !d.findElements(By.cssSelector(".error")).isEmpty()) {
                     return true;
                 }

@@ -1,5 +1,9 @@
 package io.tributary.it.controlplane;
 
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +14,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-
-import com.hivemq.client.mqtt.MqttClient;
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 
 /**
  * Many MQTT 5 clients with persistent sessions (expiry 1 h) connecting at once, as a fleet does after an outage:
@@ -27,8 +26,7 @@ final class Fleet implements AutoCloseable {
     private static final long SESSION_EXPIRY = 3600;
 
     /** @param retries refused or failed attempts that were tried again */
-    record Result(int connected, int failed, int sessionPresent, int retries, long millis) {
-    }
+    record Result(int connected, int failed, int sessionPresent, int retries, long millis) {}
 
     private final List<String> ids;
     private final List<Mqtt5AsyncClient> clients = new ArrayList<>();
@@ -37,8 +35,12 @@ final class Fleet implements AutoCloseable {
     Fleet(int port, List<String> ids) {
         this.ids = ids;
         for (String id : ids) {
-            Mqtt5AsyncClient client = MqttClient.builder().useMqttVersion5().identifier(id).serverHost("127.0.0.1")
-                    .serverPort(port).buildAsync();
+            Mqtt5AsyncClient client = MqttClient.builder()
+                    .useMqttVersion5()
+                    .identifier(id)
+                    .serverHost("127.0.0.1")
+                    .serverPort(port)
+                    .buildAsync();
             // Registered before CONNECT: a resumed session's queued messages may arrive right after CONNACK.
             client.publishes(MqttGlobalPublishFilter.ALL, publish -> received.add(id));
             clients.add(client);
@@ -62,13 +64,27 @@ final class Fleet implements AutoCloseable {
             done.add(one);
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
-        return new Result(connected.get(), failed.get(), present.get(), retries.get(),
+        return new Result(
+                connected.get(),
+                failed.get(),
+                present.get(),
+                retries.get(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
-    private void attempt(Mqtt5AsyncClient client, boolean cleanStart, long until, CompletableFuture<Void> one,
-            AtomicInteger connected, AtomicInteger present, AtomicInteger retries, AtomicInteger failed) {
-        client.connectWith().cleanStart(cleanStart).sessionExpiryInterval(SESSION_EXPIRY).send()
+    private void attempt(
+            Mqtt5AsyncClient client,
+            boolean cleanStart,
+            long until,
+            CompletableFuture<Void> one,
+            AtomicInteger connected,
+            AtomicInteger present,
+            AtomicInteger retries,
+            AtomicInteger failed) {
+        client.connectWith()
+                .cleanStart(cleanStart)
+                .sessionExpiryInterval(SESSION_EXPIRY)
+                .send()
                 .whenComplete((ack, error) -> {
                     if (error == null) {
                         connected.incrementAndGet();
@@ -79,8 +95,8 @@ final class Fleet implements AutoCloseable {
                     } else if (System.nanoTime() < until) {
                         retries.incrementAndGet();
                         CompletableFuture.delayedExecutor(200 + (long) (Math.random() * 800), TimeUnit.MILLISECONDS)
-                                .execute(() -> attempt(client, cleanStart, until, one, connected, present, retries,
-                                        failed));
+                                .execute(() ->
+                                        attempt(client, cleanStart, until, one, connected, present, retries, failed));
                     } else {
                         failed.incrementAndGet();
                         one.complete(null);
@@ -94,8 +110,12 @@ final class Fleet implements AutoCloseable {
         List<CompletableFuture<?>> done = new ArrayList<>();
         for (int i = 0; i < clients.size(); i++) {
             pending.acquire();
-            CompletableFuture<?> sub = clients.get(i).subscribeWith().topicFilter(filterOf.apply(ids.get(i)))
-                    .qos(MqttQos.AT_LEAST_ONCE).send().whenComplete((ack, e) -> pending.release());
+            CompletableFuture<?> sub = clients.get(i)
+                    .subscribeWith()
+                    .topicFilter(filterOf.apply(ids.get(i)))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send()
+                    .whenComplete((ack, e) -> pending.release());
             done.add(sub);
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
@@ -118,7 +138,9 @@ final class Fleet implements AutoCloseable {
                 done.add(client.disconnect());
             }
         }
-        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new))
+                .orTimeout(60, TimeUnit.SECONDS)
+                .join();
     }
 
     /** DISCONNECT with a new session expiry (0 ends the sessions). */
@@ -126,10 +148,14 @@ final class Fleet implements AutoCloseable {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (Mqtt5AsyncClient client : clients) {
             if (client.getState().isConnected()) {
-                done.add(client.disconnectWith().sessionExpiryInterval(sessionExpiry).send());
+                done.add(client.disconnectWith()
+                        .sessionExpiryInterval(sessionExpiry)
+                        .send());
             }
         }
-        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new))
+                .orTimeout(60, TimeUnit.SECONDS)
+                .join();
     }
 
     @Override

@@ -2,17 +2,15 @@ package io.tributary.it.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.SteadyStream;
 import io.tributary.it.support.TributaryCluster;
 import io.tributary.it.support.TributaryCluster.Service;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One failure at a time during a steady QoS 1 and QoS 2 stream to persistent subscribers on both transport nodes:

@@ -3,6 +3,11 @@ package io.tributary.it.faults;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -31,12 +35,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.tributary.it.support.AdminRequests;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Exactly-once QoS 2 into Kafka across a kill -9 (issue 17): a persistent-session publisher pipelines 1,000 QoS 2
@@ -58,6 +56,7 @@ class Qos2ExactlyOnceNodeKillTest {
     private static final int BEFORE_PAUSE = 400;
     /** Sent right before the kill. */
     private static final int BURST = 300;
+
     private static final String RULES = "/api/v1/rules/mqtt-to-kafka";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -77,7 +76,8 @@ class Qos2ExactlyOnceNodeKillTest {
         long started = System.currentTimeMillis();
         long rule = createRule(prefix + "/#", mappedTopic);
         // Started after the rule, so the node applies it before its listener opens.
-        TributaryCluster.ExtraTransport first = cluster.startTransport(id("it-eos-node"),
+        TributaryCluster.ExtraTransport first = cluster.startTransport(
+                id("it-eos-node"),
                 // Redis is paused on purpose below: its commands must wait, not time out.
                 Map.of("REDIS_COMMAND_TIMEOUT", "15s"));
         Publisher publisher = new Publisher(topic);
@@ -98,11 +98,13 @@ class Qos2ExactlyOnceNodeKillTest {
             unpauseRedis();
             int unacknowledged = publisher.unacknowledged();
             System.out.println("[eos] node killed with " + unacknowledged + " PUBLISHes without PUBREC");
-            assertThat(unacknowledged).as("messages in the window between Kafka and PUBREC").isPositive();
+            assertThat(unacknowledged)
+                    .as("messages in the window between Kafka and PUBREC")
+                    .isPositive();
 
             io.tributary.it.support.NodeProbe node1 = new io.tributary.it.support.NodeProbe(cluster, 0);
-            double duplicatesBefore = io.tributary.it.support.NodeProbe.sum(node1.scrape(),
-                    "tributary_qos2_duplicates_total");
+            double duplicatesBefore =
+                    io.tributary.it.support.NodeProbe.sum(node1.scrape(), "tributary_qos2_duplicates_total");
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 byte[] connack = connect(raw, clientId, false);
                 assertThat(Mqtt5Packets.sessionPresent(connack)).isTrue();
@@ -133,10 +135,14 @@ class Qos2ExactlyOnceNodeKillTest {
                 + " duplicate records");
         assertThat(published).as("every message in tributary.publish").hasSize(MESSAGES);
         assertThat(mapped).as("every message in the mapped topic").hasSize(MESSAGES);
-        assertThat(publishDuplicates).as("duplicate records in tributary.publish").isZero();
+        assertThat(publishDuplicates)
+                .as("duplicate records in tributary.publish")
+                .isZero();
         assertThat(mappedDuplicates).as("duplicate records in the mapped topic").isZero();
         // Kafka had the killed node's copies: the path under test was taken, not only re-sends of aborted ones.
-        assertThat(recognised).as("re-sends recognised as stored (tributary_qos2_duplicates_total)").isPositive();
+        assertThat(recognised)
+                .as("re-sends recognised as stored (tributary_qos2_duplicates_total)")
+                .isPositive();
     }
 
     /**
@@ -266,16 +272,21 @@ class Qos2ExactlyOnceNodeKillTest {
      */
     private static Map<String, Integer> countInKafka(String topic, String key, long since) throws Exception {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class);
         Map<String, Integer> counts = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config);
-                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        cluster.kafkaBootstrapServers()))) {
+                Admin admin = Admin.create(
+                        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             Map<TopicPartition, Long> times = new HashMap<>();
             partitions.forEach(p -> times.put(p, since - 1000));
@@ -313,11 +324,15 @@ class Qos2ExactlyOnceNodeKillTest {
 
     private static long createRule(String filter, String kafkaTopic) throws Exception {
         String body = "{\"filter\":\"" + filter + "\",\"kafkaTopic\":\"" + kafkaTopic + "\",\"partitions\":3}";
-        HttpResponse<String> response = HTTP.send(AdminRequests.to(cluster.sessionApiUrl(), RULES)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse<String> response = HTTP.send(
+                AdminRequests.to(cluster.sessionApiUrl(), RULES)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"id\"\\s*:\\s*(\\d+)").matcher(response.body());
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\"id\"\\s*:\\s*(\\d+)").matcher(response.body());
         assertThat(m.find()).as(response.body()).isTrue();
         long id = Long.parseLong(m.group(1));
         // Applied on the shared nodes too before any publish (the re-sends and the rest go to node 1).
@@ -326,7 +341,10 @@ class Qos2ExactlyOnceNodeKillTest {
     }
 
     private static void deleteRule(long id) throws Exception {
-        HTTP.send(AdminRequests.to(cluster.sessionApiUrl(), RULES + "/" + id).DELETE().build(),
+        HTTP.send(
+                AdminRequests.to(cluster.sessionApiUrl(), RULES + "/" + id)
+                        .DELETE()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         awaitRuleCount(0);
     }
@@ -336,7 +354,9 @@ class Qos2ExactlyOnceNodeKillTest {
         for (int node = 0; node < 2; node++) {
             io.tributary.it.support.NodeProbe probe = new io.tributary.it.support.NodeProbe(cluster, node);
             while (io.tributary.it.support.NodeProbe.sum(probe.scrape(), "tributary_mapping_rules") != expected) {
-                assertThat(System.nanoTime()).as("node %d applies %d rule(s)", node, expected).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("node %d applies %d rule(s)", node, expected)
+                        .isLessThan(deadline);
                 Thread.sleep(100);
             }
         }
@@ -356,7 +376,11 @@ class Qos2ExactlyOnceNodeKillTest {
         try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
             StringBuilder resp = new StringBuilder("*" + command.length + "\r\n");
             for (String part : command) {
-                resp.append('$').append(part.length()).append("\r\n").append(part).append("\r\n");
+                resp.append('$')
+                        .append(part.length())
+                        .append("\r\n")
+                        .append(part)
+                        .append("\r\n");
             }
             OutputStream out = socket.getOutputStream();
             out.write(resp.toString().getBytes(StandardCharsets.US_ASCII));
@@ -364,7 +388,9 @@ class Qos2ExactlyOnceNodeKillTest {
             socket.setSoTimeout(5000);
             InputStream in = socket.getInputStream();
             int first = in.read();
-            assertThat((char) first).as("Redis answers %s with +OK", String.join(" ", command)).isEqualTo('+');
+            assertThat((char) first)
+                    .as("Redis answers %s with +OK", String.join(" ", command))
+                    .isEqualTo('+');
         }
     }
 }

@@ -2,25 +2,22 @@ package io.tributary.it.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.NodeProbe;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Fuzzing one transport node of the shared cluster: at least 100,000 packets — valid MQTT 3.1.1 and 5.0 packets of
@@ -59,13 +56,13 @@ class HostileInputTest {
         int published;
         List<Integer> missing;
         long started = System.nanoTime();
-        try (WellBehavedTraffic traffic = new WellBehavedTraffic(cluster.mqttPort(NODE),
-                new int[] {cluster.mqttPort(NODE), cluster.mqttPort(1)}, 64, 20)) {
+        try (WellBehavedTraffic traffic = new WellBehavedTraffic(
+                cluster.mqttPort(NODE), new int[] {cluster.mqttPort(NODE), cluster.mqttPort(1)}, 64, 20)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FUZZ_BUDGET_SECONDS);
             List<Thread> workers = new ArrayList<>();
             for (int w = 0; w < WORKERS; w++) {
-                Thread t = new Thread(new FuzzWorker(cluster.mqttPort(NODE), seed, w, stats, PACKET_TARGET, deadline),
-                        "fuzz-" + w);
+                Thread t = new Thread(
+                        new FuzzWorker(cluster.mqttPort(NODE), seed, w, stats, PACKET_TARGET, deadline), "fuzz-" + w);
                 t.start();
                 workers.add(t);
             }
@@ -77,34 +74,54 @@ class HostileInputTest {
             }
             published = traffic.stop();
             missing = traffic.missingAfter(20_000);
-            System.out.printf("[fuzz] well-behaved: %d QoS 1 messages to 2 subscribers (node %d and node 1), "
-                    + "missing %s, latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", published, NODE, missing,
-                    traffic.latencyMs(50), traffic.latencyMs(99), traffic.latencyMs(100));
-            assertThat(missing).as("QoS 1 messages lost by well-behaved subscribers").containsOnly(0);
-            assertThat(traffic.latencyMs(99)).as("p99 latency of well-behaved traffic, ms").isLessThan(3_000);
+            System.out.printf(
+                    "[fuzz] well-behaved: %d QoS 1 messages to 2 subscribers (node %d and node 1), "
+                            + "missing %s, latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                    published, NODE, missing, traffic.latencyMs(50), traffic.latencyMs(99), traffic.latencyMs(100));
+            assertThat(missing)
+                    .as("QoS 1 messages lost by well-behaved subscribers")
+                    .containsOnly(0);
+            assertThat(traffic.latencyMs(99))
+                    .as("p99 latency of well-behaved traffic, ms")
+                    .isLessThan(3_000);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
 
         String after = node.scrape();
         double heapAfter = NodeProbe.sum(after, "jvm_memory_used_bytes", "area=\"heap\"");
         double oldAfter = NodeProbe.sum(after, "jvm_memory_used_bytes", "area=\"heap\"", "Tenured Gen");
-        System.out.printf("[fuzz] %d packets (%d mutated, %d probes) over %d connections in %.1f s by %d threads%n",
-                stats.packets.sum(), stats.mutated.sum(), stats.probes.sum(), stats.connections.sum(), seconds,
+        System.out.printf(
+                "[fuzz] %d packets (%d mutated, %d probes) over %d connections in %.1f s by %d threads%n",
+                stats.packets.sum(),
+                stats.mutated.sum(),
+                stats.probes.sum(),
+                stats.connections.sum(),
+                seconds,
                 WORKERS);
         stats.counts().forEach((k, v) -> System.out.println("[fuzz]   " + k + ": " + v));
-        System.out.println("[fuzz] node closes by cause (tributary_protocol_errors_total, delta): "
-                + causes(before, after));
-        System.out.printf("[fuzz] node heap: max %.0f MB, before %.0f MB (old gen %.0f MB), peak %.0f MB, "
-                + "after %.0f MB (old gen %.0f MB)%n", heapMax / 1e6, NodeProbe.sum(before, "jvm_memory_used_bytes",
-                "area=\"heap\"") / 1e6, oldBefore / 1e6, heapPeak / 1e6, heapAfter / 1e6, oldAfter / 1e6);
+        System.out.println(
+                "[fuzz] node closes by cause (tributary_protocol_errors_total, delta): " + causes(before, after));
+        System.out.printf(
+                "[fuzz] node heap: max %.0f MB, before %.0f MB (old gen %.0f MB), peak %.0f MB, "
+                        + "after %.0f MB (old gen %.0f MB)%n",
+                heapMax / 1e6,
+                NodeProbe.sum(before, "jvm_memory_used_bytes", "area=\"heap\"") / 1e6,
+                oldBefore / 1e6,
+                heapPeak / 1e6,
+                heapAfter / 1e6,
+                oldAfter / 1e6);
 
-        assertThat(stats.failures).as("protocol violations not answered as specified (seed " + seed + ")").isEmpty();
+        assertThat(stats.failures)
+                .as("protocol violations not answered as specified (seed " + seed + ")")
+                .isEmpty();
         assertThat(stats.packets.sum()).as("packets sent within the budget").isGreaterThanOrEqualTo(PACKET_TARGET);
         assertThat(stats.connections.sum()).isGreaterThanOrEqualTo(300);
         assertThat(node.health()).startsWith("200").contains("\"UP\"");
         assertThat(heapAfter).as("heap after the run, bytes").isLessThan(0.85 * heapMax);
         assertThat(oldAfter - oldBefore).as("old generation growth, bytes").isLessThan(96e6);
-        assertThat(node.stackTracesSinceStart()).as("exceptions or leaks in the node's log").isEmpty();
+        assertThat(node.stackTracesSinceStart())
+                .as("exceptions or leaks in the node's log")
+                .isEmpty();
         everyEventLoopAnswers();
         newClientsStillConnectSubscribeAndReceive();
     }
@@ -117,7 +134,9 @@ class HostileInputTest {
                 RawMqtt raw = new RawMqtt(cluster.mqttPort(NODE));
                 raws.add(raw);
                 raw.send(RawMqtt.connect311(Clients.id("loop"), 30));
-                assertThat(raw.readPacket(10_000)).as("CONNACK on connection %d", i).isNotNull();
+                assertThat(raw.readPacket(10_000))
+                        .as("CONNACK on connection %d", i)
+                        .isNotNull();
                 raw.send(new byte[] {(byte) 0xC0, 0});
                 byte[] pong = raw.readPacket(10_000);
                 assertThat(pong).as("PINGRESP on connection %d", i).isNotNull();
@@ -138,9 +157,20 @@ class HostileInputTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload(new byte[] {7}).qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(in.receive(15, TimeUnit.SECONDS)).as("delivery after the fuzz run").isPresent();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload(new byte[] {7})
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(in.receive(15, TimeUnit.SECONDS))
+                    .as("delivery after the fuzz run")
+                    .isPresent();
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         } finally {

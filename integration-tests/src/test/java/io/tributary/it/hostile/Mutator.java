@@ -8,15 +8,27 @@ import java.util.Random;
 final class Mutator {
 
     enum Kind {
-        BIT_FLIPS, TRUNCATE, REMAINING_LENGTH, HUGE_REMAINING_LENGTH, RANDOM_BYTES, GARBAGE_INSERTED,
-        DUPLICATED_TAIL, INVALID_UTF8, RESERVED_FLAGS, PACKET_TYPE
+        BIT_FLIPS,
+        TRUNCATE,
+        REMAINING_LENGTH,
+        HUGE_REMAINING_LENGTH,
+        RANDOM_BYTES,
+        GARBAGE_INSERTED,
+        DUPLICATED_TAIL,
+        INVALID_UTF8,
+        RESERVED_FLAGS,
+        PACKET_TYPE
     }
 
-    record Mutation(Kind kind, byte[] bytes) {
-    }
+    record Mutation(Kind kind, byte[] bytes) {}
 
-    private static final byte[][] BAD_UTF8 = {{(byte) 0xC3, 0x28}, {(byte) 0xFF}, {0}, {(byte) 0xED, (byte) 0xA0,
-            (byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}};
+    private static final byte[][] BAD_UTF8 = {
+        {(byte) 0xC3, 0x28},
+        {(byte) 0xFF},
+        {0},
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+        {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}
+    };
 
     private final Random random;
 
@@ -37,9 +49,12 @@ final class Mutator {
             }
             case TRUNCATE -> Arrays.copyOf(p, random.nextInt(p.length));
             case REMAINING_LENGTH -> withRemainingLength(p, random.nextInt(p.length + 64));
-            case HUGE_REMAINING_LENGTH -> withRemainingLengthBytes(p, random.nextBoolean()
-                    ? new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F}
-                    : new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x01});
+            case HUGE_REMAINING_LENGTH ->
+                withRemainingLengthBytes(
+                        p,
+                        random.nextBoolean()
+                                ? new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F}
+                                : new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x01});
             case RANDOM_BYTES -> {
                 byte[] r = new byte[1 + random.nextInt(64)];
                 random.nextBytes(r);
@@ -48,8 +63,8 @@ final class Mutator {
             case GARBAGE_INSERTED -> {
                 byte[] g = new byte[1 + random.nextInt(12)];
                 random.nextBytes(g);
-                yield keepLength(insert(p, headerLength(p) + random.nextInt(Math.max(1, p.length
-                        - headerLength(p))), g));
+                yield keepLength(insert(
+                        p, headerLength(p) + random.nextInt(Math.max(1, p.length - headerLength(p))), g));
             }
             case DUPLICATED_TAIL -> {
                 int from = headerLength(p) + random.nextInt(Math.max(1, p.length - headerLength(p)));

@@ -72,7 +72,10 @@ final class Packets {
             byte[] payload = utf8 ? ("text " + random.nextLong()).getBytes(StandardCharsets.UTF_8) : payload();
             return publish(v5, random.nextInt(3), topic(), id, payload, utf8);
         } else if (kind < 50) {
-            return subscribe(v5, id, prefix + "/" + random.nextInt(20) + (random.nextBoolean() ? "/#" : "/+"),
+            return subscribe(
+                    v5,
+                    id,
+                    prefix + "/" + random.nextInt(20) + (random.nextBoolean() ? "/#" : "/+"),
                     random.nextInt(3));
         } else if (kind < 54) {
             return unsubscribe(v5, id, prefix + "/" + random.nextInt(20) + "/#");
@@ -123,7 +126,8 @@ final class Packets {
     }
 
     static byte[] ack(int firstByte, int packetId, boolean v5) {
-        return v5 ? new byte[] {(byte) firstByte, 3, (byte) (packetId >> 8), (byte) packetId, 0}
+        return v5
+                ? new byte[] {(byte) firstByte, 3, (byte) (packetId >> 8), (byte) packetId, 0}
                 : new byte[] {(byte) firstByte, 2, (byte) (packetId >> 8), (byte) packetId};
     }
 

@@ -47,12 +47,12 @@ enum Probes {
             case TOPIC_NOT_UTF8 -> publish(v5, 0x30, null, new byte[0], new byte[0]);
             case TOPIC_WITH_WILDCARD -> publish(v5, 0x30, "a/+/b", new byte[0], new byte[0]);
             case REMAINING_LENGTH_OVER_MAXIMUM -> new byte[] {0x30, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F};
-            case REMAINING_LENGTH_FIVE_BYTES -> new byte[] {0x30, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
-                (byte) 0xFF, 0x01};
-            case SUBSCRIBE_WITHOUT_FILTERS -> v5 ? new byte[] {(byte) 0x82, 3, 0, 1, 0} : new byte[] {(byte) 0x82, 2,
-                0, 1};
-            case UNSUBSCRIBE_WITHOUT_FILTERS -> v5 ? new byte[] {(byte) 0xA2, 3, 0, 1, 0}
-                : new byte[] {(byte) 0xA2, 2, 0, 1};
+            case REMAINING_LENGTH_FIVE_BYTES ->
+                new byte[] {0x30, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x01};
+            case SUBSCRIBE_WITHOUT_FILTERS ->
+                v5 ? new byte[] {(byte) 0x82, 3, 0, 1, 0} : new byte[] {(byte) 0x82, 2, 0, 1};
+            case UNSUBSCRIBE_WITHOUT_FILTERS ->
+                v5 ? new byte[] {(byte) 0xA2, 3, 0, 1, 0} : new byte[] {(byte) 0xA2, 2, 0, 1};
             case SUBSCRIBE_QOS_3 -> packets.subscribe(v5, 1, "a/b", 3);
             case AUTH_WITHOUT_METHOD -> new byte[] {(byte) 0xF0, 2, 0x18, 0};
             case SUBSCRIPTION_ID_ON_PUBLISH -> publish(true, 0x30, "a", new byte[0], new byte[] {0x0B, 4});

@@ -2,6 +2,15 @@ package io.tributary.it.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.NodeProbe;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -15,21 +24,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.NodeProbe;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * A subscriber that stops reading its socket (QoS 0 and QoS 1 subscriptions on busy topics) while a publisher floods
@@ -47,6 +44,7 @@ class SlowConsumerTest {
      * so the latency measured is the delivery's and not the publisher's own queue.
      */
     private static final int PAIRS_PER_SECOND = 120;
+
     private static final int MAX_MESSAGES = PAIRS_PER_SECOND * (int) FLOOD_SECONDS;
 
     private static TributaryCluster cluster;
@@ -83,8 +81,9 @@ class SlowConsumerTest {
                 all.add(Math.max(0, receivedAt.get(i) - storedAt.get(i)));
             }
             Collections.sort(all);
-            return new double[] {all.get(all.size() / 2) / 1e6, all.get((int) (all.size() * 0.99)) / 1e6,
-                all.get(all.size() - 1) / 1e6};
+            return new double[] {
+                all.get(all.size() / 2) / 1e6, all.get((int) (all.size() * 0.99)) / 1e6, all.get(all.size() - 1) / 1e6
+            };
         }
     }
 
@@ -103,7 +102,8 @@ class SlowConsumerTest {
             Receiver sameNode = new Receiver(NODE, q1);
             Receiver otherNode = new Receiver(1, q1);
             AtomicLongArray storedAt = new AtomicLongArray(MAX_MESSAGES);
-            Mqtt5AsyncClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("flood")).toAsync();
+            Mqtt5AsyncClient publisher =
+                    Clients.hive5(cluster.mqttPort(1), Clients.id("flood")).toAsync();
             publisher.connect().join();
             Semaphore window = new Semaphore(200);
             long start = System.nanoTime();
@@ -119,19 +119,29 @@ class SlowConsumerTest {
                 ByteBuffer payload = ByteBuffer.allocate(PAYLOAD);
                 payload.putInt(sent);
                 int seq = sent;
-                publisher.publishWith().topic(q1).qos(MqttQos.AT_LEAST_ONCE).payload(payload.array()).send()
+                publisher
+                        .publishWith()
+                        .topic(q1)
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload(payload.array())
+                        .send()
                         .whenComplete((r, e) -> {
                             storedAt.set(seq, System.nanoTime());
                             window.release();
                         });
-                publisher.publishWith().topic(q0).qos(MqttQos.AT_MOST_ONCE).payload(new byte[PAYLOAD]).send()
+                publisher
+                        .publishWith()
+                        .topic(q0)
+                        .qos(MqttQos.AT_MOST_ONCE)
+                        .payload(new byte[PAYLOAD])
+                        .send()
                         .whenComplete((r, e) -> window.release());
                 sent++;
                 if (System.nanoTime() > nextSample) {
                     String scrape = node.scrape();
                     heldPeak = Math.max(heldPeak, NodeProbe.sum(scrape, "tributary_outbound_held_bytes"));
-                    nettyPeak = Math.max(nettyPeak, NodeProbe.sum(scrape, "tributary_netty_memory_used_bytes",
-                            "area=\"direct\""));
+                    nettyPeak = Math.max(
+                            nettyPeak, NodeProbe.sum(scrape, "tributary_netty_memory_used_bytes", "area=\"direct\""));
                     heapPeak = Math.max(heapPeak, NodeProbe.sum(scrape, "jvm_memory_used_bytes", "area=\"heap\""));
                     nextSample = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
                 }
@@ -140,27 +150,50 @@ class SlowConsumerTest {
             int missing = awaitAll(sameNode.got, sent, 30_000) + awaitAll(otherNode.got, sent, 30_000);
             String after = node.scrape();
             double droppedQos0 = dropped(after, "slow_consumer_qos0") - dropped(before, "slow_consumer_qos0");
-            double droppedQos1 = dropped(after, "slow_consumer_bytes") + dropped(after, "queue_full")
-                    - dropped(before, "slow_consumer_bytes") - dropped(before, "queue_full");
+            double droppedQos1 = dropped(after, "slow_consumer_bytes")
+                    + dropped(after, "queue_full")
+                    - dropped(before, "slow_consumer_bytes")
+                    - dropped(before, "queue_full");
             double[] same = sameNode.latencies(storedAt, sent);
             double[] other = otherNode.latencies(storedAt, sent);
-            System.out.printf("[slow] %d QoS 1 + %d QoS 0 messages of %d bytes in %d s; normal subscribers missing %d;"
-                    + " latency after Kafka stored it (p50/p99/max ms): next to the stalled subscriber %.0f/%.0f/%.0f,"
-                    + " on the other node %.0f/%.0f/%.0f%n", sent, sent, PAYLOAD, FLOOD_SECONDS, missing, same[0],
-                    same[1], same[2], other[0], other[1], other[2]);
-            System.out.printf("[slow] stalled subscriber drops: QoS 0 %.0f, QoS 1 %.0f; node peaks: held QoS 1 %.1f MB,"
-                    + " Netty direct %.1f MB, heap %.0f of %.0f MB%n", droppedQos0, droppedQos1, heldPeak / 1e6,
-                    nettyPeak / 1e6, heapPeak / 1e6, heapMax / 1e6);
+            System.out.printf(
+                    "[slow] %d QoS 1 + %d QoS 0 messages of %d bytes in %d s; normal subscribers missing %d;"
+                            + " latency after Kafka stored it (p50/p99/max ms): next to the stalled subscriber %.0f/%.0f/%.0f,"
+                            + " on the other node %.0f/%.0f/%.0f%n",
+                    sent,
+                    sent,
+                    PAYLOAD,
+                    FLOOD_SECONDS,
+                    missing,
+                    same[0],
+                    same[1],
+                    same[2],
+                    other[0],
+                    other[1],
+                    other[2]);
+            System.out.printf(
+                    "[slow] stalled subscriber drops: QoS 0 %.0f, QoS 1 %.0f; node peaks: held QoS 1 %.1f MB,"
+                            + " Netty direct %.1f MB, heap %.0f of %.0f MB%n",
+                    droppedQos0, droppedQos1, heldPeak / 1e6, nettyPeak / 1e6, heapPeak / 1e6, heapMax / 1e6);
 
-            assertThat(missing).as("QoS 1 messages the normal subscribers did not get").isZero();
+            assertThat(missing)
+                    .as("QoS 1 messages the normal subscribers did not get")
+                    .isZero();
             // Compared with the other node's subscriber rather than with a fixed figure: on a small shared machine the
             // way through Kafka and routing alone can take seconds; the stalled subscriber must not add much to it
             // (a blocked event loop or downlink consumer would add seconds, or lose messages).
-            assertThat(same[1]).as("p99 latency next to the stalled subscriber vs on the other node, ms")
+            assertThat(same[1])
+                    .as("p99 latency next to the stalled subscriber vs on the other node, ms")
                     .isLessThan(Math.max(1.5 * other[1], other[1] + 1_000));
-            assertThat(same[1]).as("p99 latency next to the stalled subscriber, ms").isLessThan(10_000);
-            assertThat(droppedQos0).as("QoS 0 dropped for the stalled subscriber").isPositive();
-            assertThat(droppedQos1).as("QoS 1 dropped for the stalled subscriber").isPositive();
+            assertThat(same[1])
+                    .as("p99 latency next to the stalled subscriber, ms")
+                    .isLessThan(10_000);
+            assertThat(droppedQos0)
+                    .as("QoS 0 dropped for the stalled subscriber")
+                    .isPositive();
+            assertThat(droppedQos1)
+                    .as("QoS 1 dropped for the stalled subscriber")
+                    .isPositive();
             // The node's limit, plus one message (always admitted when nothing is held) and the normal subscriber's.
             double heldBound = cluster.maxOutboundBytesPerConnection(NODE) + 200 * (PAYLOAD + 1024);
             assertThat(heldPeak).as("QoS 1 bytes held for subscribers").isLessThanOrEqualTo(heldBound);

@@ -1,18 +1,16 @@
 package io.tributary.it.hostile;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.Clients;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.Clients;
 
 /**
  * A well-behaved QoS 1 publisher and one subscriber per node, exchanging numbered messages while something hostile
@@ -42,16 +40,23 @@ final class WellBehavedTraffic implements AutoCloseable {
         }
         publisher = Clients.hive5(publisherPort, Clients.id("wb-pub"));
         publisher.connect();
-        publishing = new Thread(() -> {
-            while (running) {
-                ByteBuffer payload = ByteBuffer.allocate(Math.max(12, payloadBytes));
-                int next = sent;
-                payload.putInt(next).putLong(System.nanoTime());
-                publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload(payload.array()).send();
-                sent = next + 1; // only this thread writes it; volatile for the readers
-                sleep(publishEveryMs);
-            }
-        }, "well-behaved-publisher");
+        publishing = new Thread(
+                () -> {
+                    while (running) {
+                        ByteBuffer payload = ByteBuffer.allocate(Math.max(12, payloadBytes));
+                        int next = sent;
+                        payload.putInt(next).putLong(System.nanoTime());
+                        publisher
+                                .publishWith()
+                                .topic(topic)
+                                .qos(MqttQos.AT_LEAST_ONCE)
+                                .payload(payload.array())
+                                .send();
+                        sent = next + 1; // only this thread writes it; volatile for the readers
+                        sleep(publishEveryMs);
+                    }
+                },
+                "well-behaved-publisher");
         publishing.start();
     }
 

@@ -3,10 +3,15 @@ package io.tributary.it.kafka;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.connect.data.Schema;
@@ -15,14 +20,6 @@ import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * The headers of a record on {@code tributary.publish}, written by a transport node for an MQTT 5 PUBLISH and read
@@ -53,16 +50,24 @@ class KafkaConnectHeadersTest {
             Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), clientId);
             publisher.connect();
             try {
-                publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE)
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .qos(MqttQos.AT_LEAST_ONCE)
                         .payload("21.5".getBytes(StandardCharsets.UTF_8))
-                        .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8).contentType("text/plain")
-                        .responseTopic("reply/" + topic).correlationData(correlation).messageExpiryInterval(3600)
-                        .userProperties().add("site", "plant-7").applyUserProperties().send();
+                        .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8)
+                        .contentType("text/plain")
+                        .responseTopic("reply/" + topic)
+                        .correlationData(correlation)
+                        .messageExpiryInterval(3600)
+                        .userProperties()
+                        .add("site", "plant-7")
+                        .applyUserProperties()
+                        .send();
             } finally {
                 publisher.disconnect();
             }
-            record = publishes.await(r -> r.key() != null
-                    && new String(r.key(), StandardCharsets.UTF_8).equals(topic));
+            record = publishes.await(r -> r.key() != null && new String(r.key(), StandardCharsets.UTF_8).equals(topic));
         }
         long after = System.currentTimeMillis();
 
@@ -74,9 +79,19 @@ class KafkaConnectHeadersTest {
                 converted.put(h.key(), converter.toConnectHeader(record.topic(), h.key(), h.value()));
             }
         }
-        assertThat(converted.keySet()).containsExactly("mqtt.qos", "mqtt.retain", "mqtt.client-id",
-                "mqtt.protocol-version", "tributary.node-id", "tributary.received-at", "mqtt5.payload-format",
-                "mqtt5.content-type", "mqtt5.response-topic", "mqtt5.message-expiry", "mqtt5.user.site");
+        assertThat(converted.keySet())
+                .containsExactly(
+                        "mqtt.qos",
+                        "mqtt.retain",
+                        "mqtt.client-id",
+                        "mqtt.protocol-version",
+                        "tributary.node-id",
+                        "tributary.received-at",
+                        "mqtt5.payload-format",
+                        "mqtt5.content-type",
+                        "mqtt5.response-topic",
+                        "mqtt5.message-expiry",
+                        "mqtt5.user.site");
 
         assertNumber(converted.get("mqtt.qos"), 1);
         assertThat(converted.get("mqtt.retain").schema().type()).isEqualTo(Schema.Type.BOOLEAN);
@@ -84,7 +99,9 @@ class KafkaConnectHeadersTest {
         assertString(converted.get("mqtt.client-id"), clientId);
         assertNumber(converted.get("mqtt.protocol-version"), 5);
         assertThat(converted.get("tributary.node-id").schema().type()).isEqualTo(Schema.Type.STRING);
-        assertThat((String) converted.get("tributary.node-id").value()).isNotBlank().doesNotContainPattern("\\p{Cntrl}");
+        assertThat((String) converted.get("tributary.node-id").value())
+                .isNotBlank()
+                .doesNotContainPattern("\\p{Cntrl}");
         SchemaAndValue receivedAt = converted.get("tributary.received-at");
         assertThat(receivedAt.schema().type()).isEqualTo(Schema.Type.INT64);
         assertThat((Long) receivedAt.value()).as("epoch millis of the publish").isBetween(before - 5_000, after);
@@ -93,21 +110,26 @@ class KafkaConnectHeadersTest {
         assertString(converted.get("mqtt5.response-topic"), "reply/" + topic);
         assertNumber(converted.get("mqtt5.message-expiry"), 3600);
         assertString(converted.get("mqtt5.user.site"), "plant-7");
-        assertThat(record.headers().lastHeader("mqtt5.correlation-data").value()).as("opaque bytes, raw")
+        assertThat(record.headers().lastHeader("mqtt5.correlation-data").value())
+                .as("opaque bytes, raw")
                 .isEqualTo(correlation);
 
         // What a Connect pipeline writes back (a source or MirrorMaker copying the record on) is the same bytes.
         for (Map.Entry<String, SchemaAndValue> c : converted.entrySet()) {
-            assertThat(converter.fromConnectHeader(record.topic(), c.getKey(), c.getValue().schema(),
-                    c.getValue().value())).as("%s converted back", c.getKey())
+            assertThat(converter.fromConnectHeader(
+                            record.topic(),
+                            c.getKey(),
+                            c.getValue().schema(),
+                            c.getValue().value()))
+                    .as("%s converted back", c.getKey())
                     .isEqualTo(record.headers().lastHeader(c.getKey()).value());
         }
         converter.close();
     }
 
     private static void assertNumber(SchemaAndValue converted, long expected) {
-        assertThat(converted.schema().type()).isIn(Schema.Type.INT8, Schema.Type.INT16, Schema.Type.INT32,
-                Schema.Type.INT64);
+        assertThat(converted.schema().type())
+                .isIn(Schema.Type.INT8, Schema.Type.INT16, Schema.Type.INT32, Schema.Type.INT64);
         assertThat(((Number) converted.value()).longValue()).isEqualTo(expected);
     }
 

@@ -5,6 +5,14 @@ import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.EmbeddedEngines;
+import io.tributary.it.support.NodeProbe;
+import io.tributary.it.support.TributaryCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -34,16 +41,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.AdminRequests;
-import io.tributary.it.support.EmbeddedEngines;
-import io.tributary.it.support.NodeProbe;
-import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -64,14 +61,18 @@ class KafkaSaslTest {
 
     /** What an operator sets on every service; nothing else about SASL reaches the services. */
     private static Map<String, String> credentials(String password) {
-        return Map.of("TRIBUTARY_KAFKA_PROPERTIES_SECURITY_PROTOCOL", "SASL_PLAINTEXT",
-                "TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM", "PLAIN",
-                "TRIBUTARY_KAFKA_PROPERTIES_SASL_JAAS_CONFIG", jaas(password));
+        return Map.of(
+                "TRIBUTARY_KAFKA_PROPERTIES_SECURITY_PROTOCOL",
+                "SASL_PLAINTEXT",
+                "TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM",
+                "PLAIN",
+                "TRIBUTARY_KAFKA_PROPERTIES_SASL_JAAS_CONFIG",
+                jaas(password));
     }
 
     private static String jaas(String password) {
-        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + USER
-                + "\" password=\"" + password + "\";";
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + USER + "\" password=\""
+                + password + "\";";
     }
 
     /** The test's own Kafka clients authenticate the same way. */
@@ -88,7 +89,8 @@ class KafkaSaslTest {
     static void start() throws Exception {
         Path dir = Paths.get("target", "it-sasl-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(dir.resolve("logs"));
-        cluster = TributaryCluster.start(dir,
+        cluster = TributaryCluster.start(
+                dir,
                 EmbeddedEngines.startWithSaslPlain(dir, dir.resolve("logs"), Map.of(USER, PASSWORD)),
                 credentials(PASSWORD));
     }
@@ -108,12 +110,22 @@ class KafkaSaslTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(prefix + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(prefix + "/#")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             // Publish producer -> tributary.publish -> routing consumer -> downlink producer -> downlink consumer.
-            publisher.publishWith().topic(prefix + "/a").payload("over sasl".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
-            assertThat(payloadOf(received.receive(20, TimeUnit.SECONDS), prefix + "/a")).isEqualTo("over sasl");
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/a")
+                    .payload("over sasl".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retain(true)
+                    .send();
+            assertThat(payloadOf(received.receive(20, TimeUnit.SECONDS), prefix + "/a"))
+                    .isEqualTo("over sasl");
 
             // The retained-message consumer of session-service stored it: a later subscriber gets it.
             Mqtt5BlockingClient late = hive5(cluster.mqttPort(1), id("sasl-late"));
@@ -122,11 +134,16 @@ class KafkaSaslTest {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 Optional<Mqtt5Publish> got = Optional.empty();
                 while (got.isEmpty() && System.nanoTime() < deadline) {
-                    late.subscribeWith().topicFilter(prefix + "/a").qos(MqttQos.AT_LEAST_ONCE).send();
+                    late.subscribeWith()
+                            .topicFilter(prefix + "/a")
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send();
                     got = retained.receive(2, TimeUnit.SECONDS);
                     late.unsubscribeWith().topicFilter(prefix + "/a").send();
                 }
-                assertThat(got).as("the retained message, stored by the retained consumer").isPresent();
+                assertThat(got)
+                        .as("the retained message, stored by the retained consumer")
+                        .isPresent();
                 assertThat(got.get().isRetain()).isTrue();
             } finally {
                 late.disconnect();
@@ -135,25 +152,42 @@ class KafkaSaslTest {
             // Mapping rule: session-service's admin creates the topic, the nodes' rule consumers apply the rule, the
             // publish producer writes the mapped record.
             String mapped = id("it-sasl-mapped");
-            HttpResponse<String> rule = send("/api/v1/rules/mqtt-to-kafka", JSON.createObjectNode()
-                    .put("filter", prefix + "/{dev}/t").put("kafkaTopic", mapped).put("key", "{dev}")
-                    .put("partitions", 1).toString());
+            HttpResponse<String> rule = send(
+                    "/api/v1/rules/mqtt-to-kafka",
+                    JSON.createObjectNode()
+                            .put("filter", prefix + "/{dev}/t")
+                            .put("kafkaTopic", mapped)
+                            .put("key", "{dev}")
+                            .put("partitions", 1)
+                            .toString());
             assertThat(rule.statusCode()).as(rule.body()).isEqualTo(201);
             awaitMappingRule(1);
-            publisher.publishWith().topic(prefix + "/dev-1/t").payload("mapped".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/dev-1/t")
+                    .payload("mapped".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             ConsumerRecord<byte[], byte[]> record = firstRecord(mapped);
             assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("dev-1");
             assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo("mapped");
-            assertThat(payloadOf(received.receive(20, TimeUnit.SECONDS), prefix + "/dev-1/t")).isEqualTo("mapped");
+            assertThat(payloadOf(received.receive(20, TimeUnit.SECONDS), prefix + "/dev-1/t"))
+                    .isEqualTo("mapped");
 
             // Kafka-to-MQTT rule: session-service's bridge consumer reads a backend's record.
             String commands = id("it-sasl-commands");
             try (Admin admin = Admin.create(kafkaClient(Map.of()))) {
-                admin.createTopics(List.of(new NewTopic(commands, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic(commands, 1, (short) 1)))
+                        .all()
+                        .get(20, TimeUnit.SECONDS);
             }
-            HttpResponse<String> bridge = send("/api/v1/rules/kafka-to-mqtt", JSON.createObjectNode()
-                    .put("kafkaTopic", commands).put("mqttTopic", prefix + "/{key}/cmd").put("qos", 1).toString());
+            HttpResponse<String> bridge = send(
+                    "/api/v1/rules/kafka-to-mqtt",
+                    JSON.createObjectNode()
+                            .put("kafkaTopic", commands)
+                            .put("mqttTopic", prefix + "/{key}/cmd")
+                            .put("qos", 1)
+                            .toString());
             assertThat(bridge.statusCode()).as(bridge.body()).isEqualTo(201);
             Optional<Mqtt5Publish> command = Optional.empty();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -162,8 +196,11 @@ class KafkaSaslTest {
                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class)))) {
                 while (command.isEmpty() && System.nanoTime() < deadline) {
-                    backend.send(new ProducerRecord<>(commands, "dev-2".getBytes(StandardCharsets.UTF_8),
-                            "open".getBytes(StandardCharsets.UTF_8))).get(10, TimeUnit.SECONDS);
+                    backend.send(new ProducerRecord<>(
+                                    commands,
+                                    "dev-2".getBytes(StandardCharsets.UTF_8),
+                                    "open".getBytes(StandardCharsets.UTF_8)))
+                            .get(10, TimeUnit.SECONDS);
                     command = received.receive(2, TimeUnit.SECONDS);
                 }
             }
@@ -180,12 +217,14 @@ class KafkaSaslTest {
         for (String service : List.of("transport", "routing")) {
             long t0 = System.nanoTime();
             assertThatThrownBy(() -> {
-                if (service.equals("transport")) {
-                    cluster.startTransport("sasl-wrong-node", wrong).close();
-                } else {
-                    cluster.startRouter("sasl-wrong-router", wrong).close();
-                }
-            }).as(service).hasMessageContaining("exited with code")
+                        if (service.equals("transport")) {
+                            cluster.startTransport("sasl-wrong-node", wrong).close();
+                        } else {
+                            cluster.startRouter("sasl-wrong-router", wrong).close();
+                        }
+                    })
+                    .as(service)
+                    .hasMessageContaining("exited with code")
                     .hasMessageContaining("refused the credentials")
                     .hasMessageContaining("Authentication failed");
             // A JVM start on a busy machine included; the Kafka check itself answers in well under a second.
@@ -200,8 +239,12 @@ class KafkaSaslTest {
     }
 
     private static HttpResponse<String> send(String path, String body) throws Exception {
-        return HTTP.send(AdminRequests.to(cluster.sessionApiUrl(), path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                AdminRequests.to(cluster.sessionApiUrl(), path)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static void awaitMappingRule(int expected) throws Exception {
@@ -209,7 +252,9 @@ class KafkaSaslTest {
         for (int node = 0; node < 2; node++) {
             NodeProbe probe = new NodeProbe(cluster, node);
             while (NodeProbe.sum(probe.scrape(), "tributary_mapping_rules") != expected) {
-                assertThat(System.nanoTime()).as("node %d applies the rule", node).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("node %d applies the rule", node)
+                        .isLessThan(deadline);
                 Thread.sleep(100);
             }
         }

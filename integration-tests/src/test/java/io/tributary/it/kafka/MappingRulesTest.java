@@ -3,6 +3,14 @@ package io.tributary.it.kafka;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.NodeProbe;
+import io.tributary.it.support.TributaryCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,16 +30,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.AdminRequests;
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.NodeProbe;
-import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -66,9 +63,16 @@ class MappingRulesTest {
     }
 
     private static HttpResponse<String> send(String method, String path, String body) throws Exception {
-        return HTTP.send(AdminRequests.to(cluster.sessionApiUrl(), path).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                AdminRequests.to(cluster.sessionApiUrl(), path)
+                        .header("Content-Type", "application/json")
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static ObjectNode rule(String filter, String kafkaTopic, String key, Integer partitions) {
@@ -96,7 +100,9 @@ class MappingRulesTest {
         for (int node = 0; node < 2; node++) {
             NodeProbe probe = new NodeProbe(cluster, node);
             while (NodeProbe.sum(probe.scrape(), "tributary_mapping_rules") != expected) {
-                assertThat(System.nanoTime()).as("node %d applies %d rule(s)", node, expected).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("node %d applies %d rule(s)", node, expected)
+                        .isLessThan(deadline);
                 Thread.sleep(100);
             }
         }
@@ -114,16 +120,32 @@ class MappingRulesTest {
         subscriber.connect();
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), id("map-pub"));
         publisher.connect();
-        try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(
-                com.hivemq.client.mqtt.MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(prefix + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
+        try (Mqtt5BlockingClient.Mqtt5Publishes received =
+                subscriber.publishes(com.hivemq.client.mqtt.MqttGlobalPublishFilter.ALL)) {
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(prefix + "/#")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             // PUBACK returns only once both records are stored: the Kafka reads below need no retry for them.
-            publisher.publishWith().topic(prefix + "/VIN-A/telemetry/gps").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload(new byte[] {0, 1, 2, (byte) 0xFF}).send();
-            publisher.publishWith().topic(prefix + "/VIN-B/telemetry/speed").qos(MqttQos.EXACTLY_ONCE)
-                    .payload("88".getBytes(StandardCharsets.UTF_8)).send();
-            publisher.publishWith().topic(prefix + "/VIN-A/status").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload("not mapped".getBytes(StandardCharsets.UTF_8)).send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/VIN-A/telemetry/gps")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(new byte[] {0, 1, 2, (byte) 0xFF})
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/VIN-B/telemetry/speed")
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .payload("88".getBytes(StandardCharsets.UTF_8))
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/VIN-A/status")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload("not mapped".getBytes(StandardCharsets.UTF_8))
+                    .send();
             // Through the other node, from an independent client (Debian's mosquitto_pub), MQTT 3.1.1.
             if (onPath("mosquitto_pub")) {
                 mosquittoPub(cluster.mqttPort(1), prefix + "/VIN-C/telemetry/temp", "21.5");
@@ -135,23 +157,32 @@ class MappingRulesTest {
                 assertThat(p).as("MQTT delivery %d", i).isPresent();
                 delivered.add(p.get().getTopic().toString());
             }
-            assertThat(delivered).contains(prefix + "/VIN-A/telemetry/gps", prefix + "/VIN-B/telemetry/speed",
-                    prefix + "/VIN-A/status");
+            assertThat(delivered)
+                    .contains(
+                            prefix + "/VIN-A/telemetry/gps",
+                            prefix + "/VIN-B/telemetry/speed",
+                            prefix + "/VIN-A/status");
         } finally {
             publisher.disconnect();
             subscriber.disconnect();
         }
 
         List<ConsumerRecord<byte[], byte[]>> records = readAll(kafkaTopic, onPath("mosquitto_pub") ? 3 : 2);
-        assertThat(records).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
-                .containsExactlyInAnyOrder(onPath("mosquitto_pub") ? new String[] {"VIN-A", "VIN-B", "VIN-C"}
-                        : new String[] {"VIN-A", "VIN-B"});
+        assertThat(records)
+                .extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder(
+                        onPath("mosquitto_pub")
+                                ? new String[] {"VIN-A", "VIN-B", "VIN-C"}
+                                : new String[] {"VIN-A", "VIN-B"});
         ConsumerRecord<byte[], byte[]> gps = records.stream()
-                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).equals("VIN-A")).findFirst().orElseThrow();
+                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).equals("VIN-A"))
+                .findFirst()
+                .orElseThrow();
         assertThat(gps.value()).containsExactly(0, 1, 2, 0xFF);
         assertThat(header(gps, "mqtt.topic")).isEqualTo(prefix + "/VIN-A/telemetry/gps");
         assertThat(header(gps, "mqtt.client-id")).startsWith("map-pub");
-        assertThat(new String(gps.headers().lastHeader("mqtt.qos").value(), StandardCharsets.UTF_8)).isEqualTo("1");
+        assertThat(new String(gps.headers().lastHeader("mqtt.qos").value(), StandardCharsets.UTF_8))
+                .isEqualTo("1");
         assertThat(gps.headers().lastHeader("tributary.received-at")).isNotNull();
     }
 
@@ -165,7 +196,9 @@ class MappingRulesTest {
                 rule("a/{vin}", "tributary.publish", null, null), "reserved");
         for (Map.Entry<ObjectNode, String> refusal : refusals.entrySet()) {
             HttpResponse<String> response = send("POST", PATH, refusal.getKey().toString());
-            assertThat(response.statusCode()).as(refusal.getKey() + " -> " + response.body()).isEqualTo(400);
+            assertThat(response.statusCode())
+                    .as(refusal.getKey() + " -> " + response.body())
+                    .isEqualTo(400);
             JsonNode body = JSON.readTree(response.body());
             assertThat(body.path("error").asString()).contains(refusal.getValue());
         }
@@ -181,11 +214,21 @@ class MappingRulesTest {
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), id("rm-pub"));
         publisher.connect();
         try {
-            publisher.publishWith().topic(prefix + "/d1").qos(MqttQos.AT_LEAST_ONCE).payload(new byte[] {1}).send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/d1")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(new byte[] {1})
+                    .send();
             assertThat(send("DELETE", PATH + "/" + id, null).statusCode()).isEqualTo(204);
             created.remove(Long.valueOf(id));
             awaitRulesOnBothNodes(0);
-            publisher.publishWith().topic(prefix + "/d2").qos(MqttQos.AT_LEAST_ONCE).payload(new byte[] {2}).send();
+            publisher
+                    .publishWith()
+                    .topic(prefix + "/d2")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(new byte[] {2})
+                    .send();
         } finally {
             publisher.disconnect();
         }
@@ -206,11 +249,16 @@ class MappingRulesTest {
     /** Every record of the topic, read from the start by a plain consumer until at least {@code atLeast} came. */
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int atLeast) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, id("it-reader"),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                id("it-reader"),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             consumer.subscribe(List.of(topic));
             List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -227,11 +275,28 @@ class MappingRulesTest {
     }
 
     private static void mosquittoPub(int port, String topic, String message) throws Exception {
-        Process p = new ProcessBuilder("mosquitto_pub", "-h", "127.0.0.1", "-p", String.valueOf(port), "-V",
-                "mqttv311", "-q", "1", "-i", id("mosq-map"), "-t", topic, "-m", message).redirectErrorStream(true)
+        Process p = new ProcessBuilder(
+                        "mosquitto_pub",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        String.valueOf(port),
+                        "-V",
+                        "mqttv311",
+                        "-q",
+                        "1",
+                        "-i",
+                        id("mosq-map"),
+                        "-t",
+                        topic,
+                        "-m",
+                        message)
+                .redirectErrorStream(true)
                 .start();
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        assertThat(p.exitValue())
+                .as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isZero();
     }
 
     private static boolean onPath(String command) {

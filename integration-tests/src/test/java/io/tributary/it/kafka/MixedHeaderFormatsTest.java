@@ -3,23 +3,20 @@ package io.tributary.it.kafka;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A cluster in the middle of an upgrade: one transport node started with {@code TRIBUTARY_KAFKA_HEADER_FORMAT=binary}
@@ -39,8 +36,8 @@ class MixedHeaderFormatsTest {
     @Test
     void records_of_a_binary_node_and_of_a_text_node_both_route_with_their_qos_and_expiry() throws Exception {
         String prefix = "mixed/" + id("t");
-        try (TributaryCluster.ExtraTransport binaryNode = cluster.startTransport("binary-headers",
-                Map.of("TRIBUTARY_KAFKA_HEADER_FORMAT", "binary"));
+        try (TributaryCluster.ExtraTransport binaryNode =
+                        cluster.startTransport("binary-headers", Map.of("TRIBUTARY_KAFKA_HEADER_FORMAT", "binary"));
                 RecordTail publishes = new RecordTail(cluster.kafkaBootstrapServers(), "tributary.publish")) {
             Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(1), id("mixed-sub"));
             subscriber.connect();
@@ -49,12 +46,24 @@ class MixedHeaderFormatsTest {
             Mqtt5BlockingClient newStyle = Clients.hive5(cluster.mqttPort(0), id("mixed-text"));
             newStyle.connect();
             try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-                subscriber.subscribeWith().topicFilter(prefix + "/#").qos(MqttQos.EXACTLY_ONCE).send();
-                oldStyle.publishWith().topic(prefix + "/binary").qos(MqttQos.AT_LEAST_ONCE)
-                        .messageExpiryInterval(600).payload("b".getBytes(StandardCharsets.UTF_8)).send();
+                subscriber
+                        .subscribeWith()
+                        .topicFilter(prefix + "/#")
+                        .qos(MqttQos.EXACTLY_ONCE)
+                        .send();
+                oldStyle.publishWith()
+                        .topic(prefix + "/binary")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .messageExpiryInterval(600)
+                        .payload("b".getBytes(StandardCharsets.UTF_8))
+                        .send();
                 Mqtt5Publish first = received.receive(20, TimeUnit.SECONDS).orElseThrow();
-                newStyle.publishWith().topic(prefix + "/text").qos(MqttQos.AT_MOST_ONCE)
-                        .messageExpiryInterval(900).payload("t".getBytes(StandardCharsets.UTF_8)).send();
+                newStyle.publishWith()
+                        .topic(prefix + "/text")
+                        .qos(MqttQos.AT_MOST_ONCE)
+                        .messageExpiryInterval(900)
+                        .payload("t".getBytes(StandardCharsets.UTF_8))
+                        .send();
                 Mqtt5Publish second = received.receive(20, TimeUnit.SECONDS).orElseThrow();
 
                 assertThat(first.getTopic().toString()).isEqualTo(prefix + "/binary");
@@ -70,8 +79,10 @@ class MixedHeaderFormatsTest {
             }
             ConsumerRecord<byte[], byte[]> binary = publishes.await(r -> key(r).equals(prefix + "/binary"));
             assertThat(binary.headers().lastHeader("mqtt.qos").value()).containsExactly(1);
-            assertThat(binary.headers().lastHeader("tributary.received-at").value()).hasSize(8);
-            assertThat(binary.headers().lastHeader("mqtt5.message-expiry").value()).containsExactly(0, 0, 2, 0x58);
+            assertThat(binary.headers().lastHeader("tributary.received-at").value())
+                    .hasSize(8);
+            assertThat(binary.headers().lastHeader("mqtt5.message-expiry").value())
+                    .containsExactly(0, 0, 2, 0x58);
             ConsumerRecord<byte[], byte[]> text = publishes.await(r -> key(r).equals(prefix + "/text"));
             assertThat(header(text, "mqtt.qos")).isEqualTo("0");
             assertThat(header(text, "mqtt.retain")).isEqualTo("false");

@@ -3,6 +3,17 @@ package io.tributary.it.kafka;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -29,19 +39,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Replay from Kafka (issue 16): an MQTT 5 SUBSCRIBE with user property {@code replay-from} or {@code replay-last}
@@ -101,8 +98,13 @@ class ReplayTest {
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
             Thread.sleep(300);
-            subscriber.subscribe(Mqtt5Subscribe.builder().topicFilter(root + "/+").qos(MqttQos.AT_LEAST_ONCE)
-                    .userProperties().add("replay-from", before.toString()).applyUserProperties().build());
+            subscriber.subscribe(Mqtt5Subscribe.builder()
+                    .topicFilter(root + "/+")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .userProperties()
+                    .add("replay-from", before.toString())
+                    .applyUserProperties()
+                    .build());
             Thread.sleep(1500);
             stop.set(true);
             CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
@@ -116,7 +118,8 @@ class ReplayTest {
                 for (int i = 0; i < published.get(topic); i++) {
                     expected.add(i);
                 }
-                assertThat(got.get(topic)).as("%s: every message once, in order", topic)
+                assertThat(got.get(topic))
+                        .as("%s: every message once, in order", topic)
                         .containsExactlyElementsOf(expected);
             }
         } finally {
@@ -194,7 +197,9 @@ class ReplayTest {
             publisher.connect();
             publish(publisher, root + "/t", new ConcurrentHashMap<>());
             publisher.disconnect();
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("refused filters are not subscribed").isEmpty();
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("refused filters are not subscribed")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }
@@ -222,8 +227,13 @@ class ReplayTest {
         publisher.connect();
         List<CompletableFuture<?>> acks = new ArrayList<>();
         for (int i = 0; i < 1003; i++) {
-            acks.add(publisher.toAsync().publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE)
-                    .payload(Integer.toString(i).getBytes(StandardCharsets.UTF_8)).send());
+            acks.add(publisher
+                    .toAsync()
+                    .publishWith()
+                    .topic(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(Integer.toString(i).getBytes(StandardCharsets.UTF_8))
+                    .send());
         }
         CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         publisher.disconnect();
@@ -237,16 +247,21 @@ class ReplayTest {
             cut.subscribe(replay(topic, "replay-from", before.toString()));
             List<Mqtt5Publish> history = receiveAll(cutIn, 1000); // and no more than the limit
             assertThat(new String(history.get(0).getPayloadAsBytes(), StandardCharsets.UTF_8))
-                    .as("the newest 1000 of 1003").isEqualTo("3");
-            assertThat(new String(history.get(999).getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("1002");
+                    .as("the newest 1000 of 1003")
+                    .isEqualTo("3");
+            assertThat(new String(history.get(999).getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("1002");
             assertThat(truncatedMarks(history.get(0))).containsExactly("true");
-            assertThat(history.subList(1, 1000)).allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
+            assertThat(history.subList(1, 1000))
+                    .allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
 
             last.subscribe(replay(topic, "replay-last", "5"));
             for (int i = 0; i < 5; i++) {
                 Optional<Mqtt5Publish> p = lastIn.receive(30, TimeUnit.SECONDS);
                 assertThat(p).as("replay-last message %d of 5", i + 1).isPresent();
-                assertThat(truncatedMarks(p.get())).as("replay-last got what it asked for").isEmpty();
+                assertThat(truncatedMarks(p.get()))
+                        .as("replay-last got what it asked for")
+                        .isEmpty();
             }
         } finally {
             cut.disconnect();
@@ -297,16 +312,23 @@ class ReplayTest {
                 Mqtt5BlockingClient.Mqtt5Publishes wholeIn = whole.publishes(MqttGlobalPublishFilter.ALL)) {
             cut.subscribe(replay(topic, "replay-from", before.toString()));
             List<Mqtt5Publish> history = receiveAll(cutIn, 7);
-            assertThat(history).extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
-                    .as("what retention left").containsExactly("3", "4", "5", "6", "7", "8", "9");
-            assertThat(truncatedMarks(history.get(0))).as("the first says the range was cut").containsExactly("true");
-            assertThat(history.subList(1, 7)).allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
+            assertThat(history)
+                    .extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .as("what retention left")
+                    .containsExactly("3", "4", "5", "6", "7", "8", "9");
+            assertThat(truncatedMarks(history.get(0)))
+                    .as("the first says the range was cut")
+                    .containsExactly("true");
+            assertThat(history.subList(1, 7))
+                    .allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
 
             whole.subscribe(replay(topic, "replay-from", mid.toString()));
             List<Mqtt5Publish> complete = receiveAll(wholeIn, 5);
-            assertThat(complete).extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+            assertThat(complete)
+                    .extracting(p -> new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
                     .containsExactly("5", "6", "7", "8", "9");
-            assertThat(complete).as("a range after the deleted records is whole: not marked")
+            assertThat(complete)
+                    .as("a range after the deleted records is whole: not marked")
                     .allSatisfy(p -> assertThat(truncatedMarks(p)).isEmpty());
         } finally {
             cut.disconnect();
@@ -332,15 +354,21 @@ class ReplayTest {
      * routed and their tests are over (tests of this module run one at a time).
      */
     private static void deleteRecordsBefore(String topic, String payload, Instant before) throws Exception {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.kafkaBootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest");
         TopicPartition found = null;
         long offset = -1;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> partitions = consumer.partitionsFor(PUBLISH_TOPIC).stream()
-                    .map(i -> new TopicPartition(PUBLISH_TOPIC, i.partition())).toList();
+                    .map(i -> new TopicPartition(PUBLISH_TOPIC, i.partition()))
+                    .toList();
             consumer.assign(partitions);
             // From this test's first record on, not through everything earlier tests published.
             Map<TopicPartition, Long> since = new HashMap<>();
@@ -355,7 +383,8 @@ class ReplayTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (found == null && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.key() != null && topic.equals(new String(r.key(), StandardCharsets.UTF_8))
+                    if (r.key() != null
+                            && topic.equals(new String(r.key(), StandardCharsets.UTF_8))
                             && payload.equals(new String(r.value(), StandardCharsets.UTF_8))) {
                         found = new TopicPartition(r.topic(), r.partition());
                         offset = r.offset();
@@ -364,21 +393,29 @@ class ReplayTest {
             }
         }
         assertThat(found).as("the record of %s with payload %s", topic, payload).isNotNull();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.kafkaBootstrapServers()))) {
-            admin.deleteRecords(Map.of(found, RecordsToDelete.beforeOffset(offset))).all().get(30,
-                    TimeUnit.SECONDS);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
+            admin.deleteRecords(Map.of(found, RecordsToDelete.beforeOffset(offset)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
     private static List<String> truncatedMarks(Mqtt5Publish p) {
-        return p.getUserProperties().asList().stream().filter(u -> u.getName().toString().equals("replay-truncated"))
-                .map(u -> u.getValue().toString()).toList();
+        return p.getUserProperties().asList().stream()
+                .filter(u -> u.getName().toString().equals("replay-truncated"))
+                .map(u -> u.getValue().toString())
+                .toList();
     }
 
     static Mqtt5Subscribe replay(String filter, String property, String value) {
-        return Mqtt5Subscribe.builder().topicFilter(filter).qos(MqttQos.AT_LEAST_ONCE).userProperties()
-                .add(property, value).applyUserProperties().build();
+        return Mqtt5Subscribe.builder()
+                .topicFilter(filter)
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .userProperties()
+                .add(property, value)
+                .applyUserProperties()
+                .build();
     }
 
     static Mqtt5SubAckReasonCode refusal(Mqtt5BlockingClient client, Mqtt5Subscribe subscribe) {
@@ -395,14 +432,18 @@ class ReplayTest {
     /** Publishes the next number of {@code topic} at QoS 1; counts it once acknowledged. */
     static void publish(Mqtt5BlockingClient publisher, String topic, Map<String, Integer> published) {
         int n = published.getOrDefault(topic, 0);
-        publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE)
-                .payload(Integer.toString(n).getBytes(StandardCharsets.UTF_8)).send();
+        publisher
+                .publishWith()
+                .topic(topic)
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload(Integer.toString(n).getBytes(StandardCharsets.UTF_8))
+                .send();
         published.put(topic, n + 1);
     }
 
     /** Receives {@code count} messages, by topic in arrival order. */
-    static Map<String, List<Integer>> receive(Mqtt5BlockingClient.Mqtt5Publishes received, int count,
-            int timeoutSeconds) throws InterruptedException {
+    static Map<String, List<Integer>> receive(
+            Mqtt5BlockingClient.Mqtt5Publishes received, int count, int timeoutSeconds) throws InterruptedException {
         Map<String, List<Integer>> got = new LinkedHashMap<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         for (int i = 0; i < count; i++) {

@@ -2,14 +2,23 @@ package io.tributary.it.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -17,19 +26,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.AdminRequests;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Wills across the cluster: MQTT 5 will delay (published after the delay, cancelled by a reconnect, never after a
@@ -67,8 +63,8 @@ class WillsAndNodeLivenessTest {
 
     private static RawMqtt rawClientWithWill(String clientId, String topic, int willDelaySeconds) throws Exception {
         RawMqtt raw = new RawMqtt(cluster.mqttPort(WILL_NODE));
-        raw.send(Mqtt5Packets.connectWithWill(clientId, 60, 300, topic, utf8("will of " + clientId), 1,
-                willDelaySeconds));
+        raw.send(Mqtt5Packets.connectWithWill(
+                clientId, 60, 300, topic, utf8("will of " + clientId), 1, willDelaySeconds));
         byte[] connAck = raw.readPacket(10_000);
         assertThat(Mqtt5Packets.type(connAck)).isEqualTo(2);
         assertThat(Mqtt5Packets.reasonCode(connAck)).as("CONNACK reason").isZero();
@@ -80,14 +76,19 @@ class WillsAndNodeLivenessTest {
     }
 
     private int sessionStatus(String clientId) throws Exception {
-        return http.send(AdminRequests.to(cluster.sessionApiUrl(),
-                "/api/v1/sessions/" + clientId)
-                .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        return http.send(
+                        AdminRequests.to(cluster.sessionApiUrl(), "/api/v1/sessions/" + clientId)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     private String session(String clientId) throws Exception {
-        HttpResponse<String> r = http.send(AdminRequests.to(cluster.sessionApiUrl(),
-                "/api/v1/sessions/" + clientId).GET().build(),
+        HttpResponse<String> r = http.send(
+                AdminRequests.to(cluster.sessionApiUrl(), "/api/v1/sessions/" + clientId)
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("GET session %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body();
@@ -112,10 +113,12 @@ class WillsAndNodeLivenessTest {
             assertThat(will).as("will within %d s + 5 s", delay).isPresent();
             assertThat(new String(will.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
                     .isEqualTo("will of " + clientId);
-            System.out.printf("[wills] delayed will (delay %d s) arrived %d ms after the connection closed%n",
-                    delay, afterMs);
+            System.out.printf(
+                    "[wills] delayed will (delay %d s) arrived %d ms after the connection closed%n", delay, afterMs);
             assertThat(afterMs).isGreaterThanOrEqualTo(delay * 1000L - 300);
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("a second copy").isEmpty();
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("a second copy")
+                    .isEmpty();
         } finally {
             sub.disconnect();
         }
@@ -135,7 +138,8 @@ class WillsAndNodeLivenessTest {
             // Clean start 0: the session continues, so its pending will is cancelled.
             again.connectWith().cleanStart(false).sessionExpiryInterval(300).send();
             assertThat(received.receive(delay * 1000L + 3000, TimeUnit.MILLISECONDS))
-                    .as("will of a client that came back within the delay").isEmpty();
+                    .as("will of a client that came back within the delay")
+                    .isEmpty();
             again.disconnect();
         } finally {
             sub.disconnect();
@@ -149,14 +153,22 @@ class WillsAndNodeLivenessTest {
         Mqtt5BlockingClient sub = subscriber(topic);
         try (Mqtt5BlockingClient.Mqtt5Publishes received = sub.publishes(MqttGlobalPublishFilter.ALL)) {
             Mqtt5BlockingClient immediate = Clients.hive5(cluster.mqttPort(WILL_NODE), Clients.id("wn0"));
-            immediate.connectWith().willPublish().topic(topic).payload(utf8("no delay")).qos(MqttQos.AT_LEAST_ONCE)
-                    .applyWillPublish().send();
+            immediate
+                    .connectWith()
+                    .willPublish()
+                    .topic(topic)
+                    .payload(utf8("no delay"))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .applyWillPublish()
+                    .send();
             RawMqtt delayed = rawClientWithWill(Clients.id("wn1"), topic, 1);
             immediate.disconnect();
             delayed.send(Mqtt5Packets.disconnect());
             assertThat(delayed.awaitClosed(5_000)).isNotNegative();
             delayed.close();
-            assertThat(received.receive(4, TimeUnit.SECONDS)).as("a will after a normal DISCONNECT").isEmpty();
+            assertThat(received.receive(4, TimeUnit.SECONDS))
+                    .as("a will after a normal DISCONNECT")
+                    .isEmpty();
         } finally {
             sub.disconnect();
         }
@@ -169,13 +181,23 @@ class WillsAndNodeLivenessTest {
         Mqtt5BlockingClient sub = subscriber(topic);
         try (Mqtt5BlockingClient.Mqtt5Publishes received = sub.publishes(MqttGlobalPublishFilter.ALL)) {
             Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(WILL_NODE), Clients.id("w4c"));
-            client.connectWith().willPublish().topic(topic).payload(utf8("asked for")).qos(MqttQos.AT_LEAST_ONCE)
-                    .applyWillPublish().send();
-            client.disconnectWith().reasonCode(Mqtt5DisconnectReasonCode.DISCONNECT_WITH_WILL_MESSAGE).send();
+            client.connectWith()
+                    .willPublish()
+                    .topic(topic)
+                    .payload(utf8("asked for"))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .applyWillPublish()
+                    .send();
+            client.disconnectWith()
+                    .reasonCode(Mqtt5DisconnectReasonCode.DISCONNECT_WITH_WILL_MESSAGE)
+                    .send();
             Optional<Mqtt5Publish> will = received.receive(5, TimeUnit.SECONDS);
             assertThat(will).as("will after DISCONNECT 0x04").isPresent();
-            assertThat(new String(will.get().getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("asked for");
-            assertThat(received.receive(1, TimeUnit.SECONDS)).as("a second copy").isEmpty();
+            assertThat(new String(will.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("asked for");
+            assertThat(received.receive(1, TimeUnit.SECONDS))
+                    .as("a second copy")
+                    .isEmpty();
         } finally {
             sub.disconnect();
         }
@@ -190,35 +212,57 @@ class WillsAndNodeLivenessTest {
         Mqtt5BlockingClient sub = subscriber(topic);
         try (Mqtt5BlockingClient.Mqtt5Publishes received = sub.publishes(MqttGlobalPublishFilter.ALL)) {
             Mqtt5BlockingClient p = Clients.hive5(cluster.mqttPort(WILL_NODE), persistent);
-            p.connectWith().sessionExpiryInterval(600).willPublish().topic(topic).payload(utf8("p gone"))
-                    .qos(MqttQos.AT_LEAST_ONCE).applyWillPublish().send();
-            p.subscribeWith().topicFilter("it/wk/" + persistent).qos(MqttQos.AT_LEAST_ONCE).send();
+            p.connectWith()
+                    .sessionExpiryInterval(600)
+                    .willPublish()
+                    .topic(topic)
+                    .payload(utf8("p gone"))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .applyWillPublish()
+                    .send();
+            p.subscribeWith()
+                    .topicFilter("it/wk/" + persistent)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             Mqtt5BlockingClient c = Clients.hive5(cluster.mqttPort(WILL_NODE), clean);
-            c.connectWith().willPublish().topic(topic).payload(utf8("c gone")).qos(MqttQos.AT_LEAST_ONCE)
-                    .applyWillPublish().send();
+            c.connectWith()
+                    .willPublish()
+                    .topic(topic)
+                    .payload(utf8("c gone"))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .applyWillPublish()
+                    .send();
             assertThat(session(persistent)).contains("\"connected\":true");
 
             long killedAt = System.nanoTime();
             cluster.killTransport(WILL_NODE);
 
-            Duration bound = TributaryCluster.NODE_TIMEOUT.plus(TributaryCluster.NODE_CHECK_INTERVAL)
+            Duration bound = TributaryCluster.NODE_TIMEOUT
+                    .plus(TributaryCluster.NODE_CHECK_INTERVAL)
                     .plusSeconds(6);
-            long floorMs = TributaryCluster.NODE_TIMEOUT.minus(TributaryCluster.HEARTBEAT_INTERVAL).toMillis();
+            long floorMs = TributaryCluster.NODE_TIMEOUT
+                    .minus(TributaryCluster.HEARTBEAT_INTERVAL)
+                    .toMillis();
             java.util.List<String> payloads = new java.util.ArrayList<>();
             Optional<Mqtt5Publish> first = received.receive(bound.toMillis(), TimeUnit.MILLISECONDS);
-            assertThat(first).as("a will within %d ms of the kill", bound.toMillis()).isPresent();
+            assertThat(first)
+                    .as("a will within %d ms of the kill", bound.toMillis())
+                    .isPresent();
             long firstMs = (System.nanoTime() - killedAt) / 1_000_000;
             payloads.add(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8));
             Optional<Mqtt5Publish> second = received.receive(3, TimeUnit.SECONDS);
             assertThat(second).as("the second will").isPresent();
             long secondMs = (System.nanoTime() - killedAt) / 1_000_000;
             payloads.add(new String(second.get().getPayloadAsBytes(), StandardCharsets.UTF_8));
-            System.out.printf("[wills] node killed: wills arrived %d ms and %d ms after SIGKILL (timeout %d ms)%n",
+            System.out.printf(
+                    "[wills] node killed: wills arrived %d ms and %d ms after SIGKILL (timeout %d ms)%n",
                     firstMs, secondMs, TributaryCluster.NODE_TIMEOUT.toMillis());
             assertThat(payloads).containsExactlyInAnyOrder("p gone", "c gone");
             // Not before the node could have been found silent: nobody else published them.
             assertThat(firstMs).isGreaterThanOrEqualTo(floorMs);
-            assertThat(received.receive(3, TimeUnit.SECONDS)).as("a will published twice").isEmpty();
+            assertThat(received.receive(3, TimeUnit.SECONDS))
+                    .as("a will published twice")
+                    .isEmpty();
 
             // The persistent session is offline (kept), the expiry-0 session is gone.
             String persisted = session(persistent);

@@ -1,24 +1,20 @@
 package io.tributary.it.mqtt;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
-
 import static io.tributary.it.support.Clients.id;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
-import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Misbehaving peers lose their own connection and nothing else. */
 @ExtendWith(LogsOnFailure.class)
@@ -52,7 +48,10 @@ class BadInputTest {
         healthy.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = healthy.publishes(MqttGlobalPublishFilter.ALL)) {
-            healthy.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            healthy.subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 raw.send(RawMqtt.connect311(id("bad"), 60));
@@ -65,18 +64,24 @@ class BadInputTest {
                 raw.send(RawMqtt.connect311(id("wild"), 60));
                 assertThat(raw.readPacket(10_000)).isNotNull();
                 raw.send(RawMqtt.publishQos0("a/+/b", "x".getBytes(StandardCharsets.UTF_8)));
-                assertThat(raw.awaitClosed(5_000)).as("wildcard in PUBLISH topic closes").isNotNegative();
+                assertThat(raw.awaitClosed(5_000))
+                        .as("wildcard in PUBLISH topic closes")
+                        .isNotNegative();
             }
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 raw.send(RawMqtt.connect311(id("utf8"), 60));
                 assertThat(raw.readPacket(10_000)).isNotNull();
                 // Topic "a/" followed by 0xC3 0x28: not valid UTF-8.
                 raw.send(RawMqtt.packet(0x30, new byte[] {0, 4, 'a', '/', (byte) 0xC3, 0x28, 'x'}));
-                assertThat(raw.awaitClosed(5_000)).as("topic that is not valid UTF-8 closes").isNotNegative();
+                assertThat(raw.awaitClosed(5_000))
+                        .as("topic that is not valid UTF-8 closes")
+                        .isNotNegative();
             }
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 raw.send(RawMqtt.publishQos0("a/b", new byte[0]));
-                assertThat(raw.awaitClosed(5_000)).as("first packet not CONNECT closes").isNotNegative();
+                assertThat(raw.awaitClosed(5_000))
+                        .as("first packet not CONNECT closes")
+                        .isNotNegative();
             }
             try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
                 byte[] connect = RawMqtt.connect311(id("v9"), 60);
@@ -93,8 +98,15 @@ class BadInputTest {
                 assertThat(raw.awaitClosed(5_000)).as("oversized packet closes").isNotNegative();
             }
 
-            publisher.publishWith().topic(topic).payload("still here".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(in.receive(15, TimeUnit.SECONDS)).as("other clients unaffected").isPresent();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("still here".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(in.receive(15, TimeUnit.SECONDS))
+                    .as("other clients unaffected")
+                    .isPresent();
         } finally {
             publisher.disconnect();
             healthy.disconnect();

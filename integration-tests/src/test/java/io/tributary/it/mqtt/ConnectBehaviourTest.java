@@ -7,11 +7,16 @@ import static io.tributary.it.support.Clients.paho3Options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import org.eclipse.paho.client.mqttv3.IMqttMessageListener;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
@@ -22,14 +27,6 @@ import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
-
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /** CONNECT across protocol levels: MQTT 3.1, server-assigned client ids, server keep alive, authentication. */
 @ExtendWith(LogsOnFailure.class)
@@ -63,24 +60,30 @@ class ConnectBehaviourTest {
 
     @Test
     void mqtt31_client_id_longer_than_23_characters_is_rejected() throws Exception {
-        MqttClient client = new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(0), "x".repeat(24),
-                new MemoryPersistence());
+        MqttClient client =
+                new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(0), "x".repeat(24), new MemoryPersistence());
         assertThatThrownBy(() -> client.connect(paho3Options(MqttConnectOptions.MQTT_VERSION_3_1)))
-                .isInstanceOfSatisfying(MqttException.class, e -> assertThat(e.getReasonCode())
-                        .isEqualTo(MqttException.REASON_CODE_INVALID_CLIENT_ID));
+                .isInstanceOfSatisfying(
+                        MqttException.class,
+                        e -> assertThat(e.getReasonCode()).isEqualTo(MqttException.REASON_CODE_INVALID_CLIENT_ID));
         client.close();
     }
 
     @Test
     void mqtt5_empty_client_id_gets_an_assigned_client_identifier() {
-        Mqtt5BlockingClient client = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5()
-                .serverHost("127.0.0.1").serverPort(cluster.mqttPort(1)).buildBlocking();
+        Mqtt5BlockingClient client = com.hivemq.client.mqtt.MqttClient.builder()
+                .useMqttVersion5()
+                .serverHost("127.0.0.1")
+                .serverPort(cluster.mqttPort(1))
+                .buildBlocking();
         Mqtt5ConnAck ack = client.connect();
         try {
-            String assigned = ack.getAssignedClientIdentifier().map(Object::toString).orElseThrow(
-                    () -> new AssertionError("no Assigned Client Identifier in CONNACK"));
+            String assigned = ack.getAssignedClientIdentifier()
+                    .map(Object::toString)
+                    .orElseThrow(() -> new AssertionError("no Assigned Client Identifier in CONNACK"));
             assertThat(assigned).isNotEmpty();
-            assertThat(client.getConfig().getClientIdentifier().map(Object::toString)).contains(assigned);
+            assertThat(client.getConfig().getClientIdentifier().map(Object::toString))
+                    .contains(assigned);
         } finally {
             client.disconnect();
         }
@@ -94,7 +97,8 @@ class ConnectBehaviourTest {
         try {
             client.subscribe(topic, 1, (IMqttMessageListener) (t, m) -> received.add(m));
             client.publish(topic, "self".getBytes(StandardCharsets.UTF_8), 1, false);
-            assertThat(received.poll(15, TimeUnit.SECONDS)).as("a client without id still gets messages")
+            assertThat(received.poll(15, TimeUnit.SECONDS))
+                    .as("a client without id still gets messages")
                     .isNotNull();
         } finally {
             client.disconnect();
@@ -124,33 +128,40 @@ class ConnectBehaviourTest {
         Mqtt5BlockingClient none = hive5(cluster.mqttPort(1), id("ka0"));
         ack = none.connectWith().noKeepAlive().send();
         none.disconnect();
-        assertThat(ack.getServerKeepAlive()).as("'no keep alive' is not allowed below the protocol maximum")
+        assertThat(ack.getServerKeepAlive())
+                .as("'no keep alive' is not allowed below the protocol maximum")
                 .hasValue(maximum);
 
         Mqtt5BlockingClient within = hive5(cluster.mqttPort(1), id("ka1"));
         ack = within.connectWith().keepAlive(maximum - 1).send();
         within.disconnect();
-        assertThat(ack.getServerKeepAlive()).as("a keep alive within the maximum is kept").isEmpty();
+        assertThat(ack.getServerKeepAlive())
+                .as("a keep alive within the maximum is kept")
+                .isEmpty();
 
         Mqtt5BlockingClient defaultNode = hive5(cluster.mqttPort(0), id("ka2"));
         ack = defaultNode.connectWith().keepAlive(maximum + 100).send();
         defaultNode.disconnect();
-        assertThat(ack.getServerKeepAlive()).as("node 0 runs with the protocol maximum").isEmpty();
+        assertThat(ack.getServerKeepAlive())
+                .as("node 0 runs with the protocol maximum")
+                .isEmpty();
     }
 
     @Test
     void unsupported_authentication_method_is_refused_0x8c() throws Exception {
         org.eclipse.paho.mqttv5.client.MqttClient client = new org.eclipse.paho.mqttv5.client.MqttClient(
-                "tcp://127.0.0.1:" + cluster.mqttPort(0), id("auth"),
+                "tcp://127.0.0.1:" + cluster.mqttPort(0),
+                id("auth"),
                 new org.eclipse.paho.mqttv5.client.persist.MemoryPersistence());
         MqttConnectionOptions options = new MqttConnectionOptions();
         options.setAuthMethod("SCRAM-SHA-256");
         options.setAuthData(new byte[] {1, 2, 3});
         options.setConnectionTimeout(10);
         try {
-            assertThatThrownBy(() -> client.connect(options)).isInstanceOfSatisfying(
-                    org.eclipse.paho.mqttv5.common.MqttException.class,
-                    e -> assertThat(e.getReasonCode()).isEqualTo(0x8C));
+            assertThatThrownBy(() -> client.connect(options))
+                    .isInstanceOfSatisfying(
+                            org.eclipse.paho.mqttv5.common.MqttException.class,
+                            e -> assertThat(e.getReasonCode()).isEqualTo(0x8C));
         } finally {
             client.close();
         }
@@ -159,11 +170,12 @@ class ConnectBehaviourTest {
     @Test
     void raw_connect_with_an_authentication_method_gets_connack_0x8c_and_is_closed() throws Exception {
         try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
-            raw.send(Mqtt5Packets.connect(id("auth"), 60,
-                    Mqtt5Packets.Property.authenticationMethod("SCRAM-SHA-1")));
+            raw.send(Mqtt5Packets.connect(id("auth"), 60, Mqtt5Packets.Property.authenticationMethod("SCRAM-SHA-1")));
             byte[] connack = raw.readPacket(10_000);
             assertThat(Mqtt5Packets.type(connack)).isEqualTo(2);
-            assertThat(Mqtt5Packets.reasonCode(connack)).as("Bad authentication method").isEqualTo(0x8C);
+            assertThat(Mqtt5Packets.reasonCode(connack))
+                    .as("Bad authentication method")
+                    .isEqualTo(0x8C);
             assertThat(raw.awaitClosed(5_000)).isNotNegative();
         }
     }
@@ -172,7 +184,9 @@ class ConnectBehaviourTest {
     void auth_packet_without_an_authentication_method_is_a_protocol_error() throws Exception {
         try (RawMqtt raw = new RawMqtt(cluster.mqttPort(1))) {
             raw.send(Mqtt5Packets.connect(id("auth"), 60));
-            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).as("CONNACK accepted").isZero();
+            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000)))
+                    .as("CONNACK accepted")
+                    .isZero();
             raw.send(RawMqtt.packet(0xF0, new byte[] {0x18, 0})); // AUTH, continue authentication
             byte[] disconnect = raw.readPacket(10_000);
             assertThat(Mqtt5Packets.type(disconnect)).isEqualTo(14);

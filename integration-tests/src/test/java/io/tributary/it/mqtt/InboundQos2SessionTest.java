@@ -4,24 +4,21 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Inbound QoS 2 de-duplication outlives the connection of a persistent session (MQTT 4.3.3, 4.4): a publisher that
@@ -48,7 +45,11 @@ class InboundQos2SessionTest {
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("q2sub"));
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.EXACTLY_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .send();
             byte[] publish = Mqtt5Packets.publish(topic, 2, 7, bytes("once"));
 
             try (RawMqtt first = new RawMqtt(cluster.mqttPort(0))) {
@@ -64,12 +65,16 @@ class InboundQos2SessionTest {
                 assertThat(Mqtt5Packets.sessionPresent(connack)).isTrue();
                 second.send(Mqtt5Packets.withDup(publish));
                 byte[] pubrec = second.readPacket(10_000);
-                assertThat(Mqtt5Packets.type(pubrec)).as("the re-sent PUBLISH is acknowledged again").isEqualTo(5);
+                assertThat(Mqtt5Packets.type(pubrec))
+                        .as("the re-sent PUBLISH is acknowledged again")
+                        .isEqualTo(5);
                 assertThat(Mqtt5Packets.reasonCode(pubrec)).isZero();
                 second.send(Mqtt5Packets.pubrel(7));
                 byte[] pubcomp = second.readPacket(10_000);
                 assertThat(Mqtt5Packets.type(pubcomp)).isEqualTo(7);
-                assertThat(Mqtt5Packets.reasonCode(pubcomp)).as("the packet id is known on this node").isZero();
+                assertThat(Mqtt5Packets.reasonCode(pubcomp))
+                        .as("the packet id is known on this node")
+                        .isZero();
 
                 // Same publisher, same topic, so same partition: a second copy would arrive before this marker.
                 second.send(Mqtt5Packets.publish(topic, 1, 8, bytes("marker")));
@@ -90,14 +95,17 @@ class InboundQos2SessionTest {
     }
 
     @Test
-    void pubrel_after_reconnecting_is_answered_with_pubcomp_and_a_later_publish_with_that_id_is_new()
-            throws Exception {
+    void pubrel_after_reconnecting_is_answered_with_pubcomp_and_a_later_publish_with_that_id_is_new() throws Exception {
         String topic = "it/qos2-session/" + id("t");
         String publisherId = id("q2rel");
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(1), id("q2sub"));
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.EXACTLY_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .send();
             try (RawMqtt first = new RawMqtt(cluster.mqttPort(1))) {
                 connect(first, publisherId, true);
                 first.send(Mqtt5Packets.publish(topic, 2, 9, bytes("first")));
@@ -122,8 +130,8 @@ class InboundQos2SessionTest {
             }
             List<String> got = new ArrayList<>();
             while (got.size() < 2) {
-                Mqtt5Publish p = in.receive(15, TimeUnit.SECONDS)
-                        .orElseThrow(() -> new AssertionError("got only " + got));
+                Mqtt5Publish p =
+                        in.receive(15, TimeUnit.SECONDS).orElseThrow(() -> new AssertionError("got only " + got));
                 got.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8));
             }
             assertThat(got).containsExactly("first", "second");

@@ -4,29 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.nio.charset.StandardCharsets;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Kafka crashes (SIGKILL) under connected clients: a QoS 1 publish is never acknowledged, new clients are refused
@@ -58,16 +55,24 @@ class KafkaOutageTest {
         cluster.killKafka();
         try {
             long start = System.nanoTime();
-            Throwable refused = catchThrowable(() -> publisher.publishWith().topic(topic)
-                    .payload("lost?".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send());
-            assertThat(refused).as("a QoS 1 publish Kafka did not store is not acknowledged: the client is disconnected")
+            Throwable refused = catchThrowable(() -> publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("lost?".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send());
+            assertThat(refused)
+                    .as("a QoS 1 publish Kafka did not store is not acknowledged: the client is disconnected")
                     .isNotNull();
-            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(30);
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))
+                    .isLessThan(30);
 
             Mqtt5BlockingClient late = client(1, "outage-late");
-            assertThatThrownBy(late::connect).isInstanceOfSatisfying(Mqtt5ConnAckException.class,
-                    e -> assertThat(e.getMqttMessage().getReasonCode())
-                            .isEqualTo(Mqtt5ConnAckReasonCode.SERVER_UNAVAILABLE));
+            assertThatThrownBy(late::connect)
+                    .isInstanceOfSatisfying(
+                            Mqtt5ConnAckException.class,
+                            e -> assertThat(e.getMqttMessage().getReasonCode())
+                                    .isEqualTo(Mqtt5ConnAckReasonCode.SERVER_UNAVAILABLE));
 
             // The probes agree: node 1 and session-service are alive but not ready (out of the load balancers).
             assertThat(probe(cluster.transportHttpUrl(1), "readiness")).isEqualTo(503);
@@ -84,8 +89,12 @@ class KafkaOutageTest {
         while (System.nanoTime() < deadline) {
             try {
                 assertEndToEnd(topic);
-                assertThat(probe(cluster.transportHttpUrl(1), "readiness")).as("node 1 ready again").isEqualTo(200);
-                assertThat(probe(cluster.sessionApiUrl(), "readiness")).as("session ready again").isEqualTo(200);
+                assertThat(probe(cluster.transportHttpUrl(1), "readiness"))
+                        .as("node 1 ready again")
+                        .isEqualTo(200);
+                assertThat(probe(cluster.sessionApiUrl(), "readiness"))
+                        .as("session ready again")
+                        .isEqualTo(200);
                 return;
             } catch (RuntimeException | AssertionError e) {
                 last = e instanceof AssertionError a ? a : new AssertionError(e);
@@ -97,8 +106,13 @@ class KafkaOutageTest {
 
     /** The HTTP status of {@code /actuator/health/<group>}. */
     private static int probe(String baseUrl, String group) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health/" + group))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health/" + group))
+                                .timeout(Duration.ofSeconds(10))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private static void assertEndToEnd(String topic) throws Exception {
@@ -106,10 +120,21 @@ class KafkaOutageTest {
         Mqtt5BlockingClient publisher = client(1, "outage-pub2");
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             publisher.connect();
-            publisher.publishWith().topic(topic).payload("back".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(in.receive(10, TimeUnit.SECONDS)).as("delivered after Kafka is back").isPresent();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("back".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(in.receive(10, TimeUnit.SECONDS))
+                    .as("delivered after Kafka is back")
+                    .isPresent();
         } finally {
             if (publisher.getState().isConnected()) {
                 publisher.disconnect();

@@ -4,13 +4,6 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
@@ -19,9 +12,13 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAck;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
-
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** MQTT 5 message properties the broker acts on: payload format indicator, message expiry; problem information. */
 @ExtendWith(LogsOnFailure.class)
@@ -40,8 +37,13 @@ class MessagePropertiesTest {
     /** The HiveMQ client sends the payload as given (it does not check it), and reports the negative PUBACK. */
     private static Mqtt5PubAck publishNotUtf8(Mqtt5BlockingClient publisher, String topic) {
         try {
-            publisher.publishWith().topic(topic).payload(NOT_UTF8)
-                    .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload(NOT_UTF8)
+                    .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
         } catch (Mqtt5PubAckException e) {
             return e.getMqttMessage();
         }
@@ -56,17 +58,30 @@ class MessagePropertiesTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             Mqtt5PubAck ack = publishNotUtf8(publisher, topic);
             assertThat(ack.getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.PAYLOAD_FORMAT_INVALID);
-            assertThat(ack.getReasonString()).as("reason string, since problem information is requested")
+            assertThat(ack.getReasonString())
+                    .as("reason string, since problem information is requested")
                     .isPresent();
-            assertThat(publisher.getState().isConnected()).as("a refused PUBLISH keeps the connection").isTrue();
+            assertThat(publisher.getState().isConnected())
+                    .as("a refused PUBLISH keeps the connection")
+                    .isTrue();
 
-            publisher.publishWith().topic(topic).payload("valid ü".getBytes(StandardCharsets.UTF_8))
-                    .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("valid ü".getBytes(StandardCharsets.UTF_8))
+                    .payloadFormatIndicator(Mqtt5PayloadFormatIndicator.UTF_8)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             Mqtt5Publish delivered = in.receive(15, TimeUnit.SECONDS).orElseThrow();
-            assertThat(delivered.getPayloadAsBytes()).as("only the valid message arrives")
+            assertThat(delivered.getPayloadAsBytes())
+                    .as("only the valid message arrives")
                     .isEqualTo("valid ü".getBytes(StandardCharsets.UTF_8));
             assertThat(delivered.getPayloadFormatIndicator()).contains(Mqtt5PayloadFormatIndicator.UTF_8);
             assertThat(in.receive(1, TimeUnit.SECONDS)).isEmpty();
@@ -79,7 +94,12 @@ class MessagePropertiesTest {
     @Test
     void request_problem_information_0_gets_no_reason_string_on_acknowledgements() {
         Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(0), id("quiet"));
-        publisher.connectWith().restrictions().requestProblemInformation(false).applyRestrictions().send();
+        publisher
+                .connectWith()
+                .restrictions()
+                .requestProblemInformation(false)
+                .applyRestrictions()
+                .send();
         try {
             Mqtt5PubAck ack = publishNotUtf8(publisher, "it/pfi/" + id("t"));
             assertThat(ack.getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.PAYLOAD_FORMAT_INVALID);
@@ -99,15 +119,31 @@ class MessagePropertiesTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("e".getBytes(StandardCharsets.UTF_8)).messageExpiryInterval(sent)
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("forever".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("e".getBytes(StandardCharsets.UTF_8))
+                    .messageExpiryInterval(sent)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("forever".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             Mqtt5Publish expiring = in.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(expiring.getMessageExpiryInterval()).isPresent();
             assertThat(expiring.getMessageExpiryInterval().getAsLong()).isBetween(1L, sent);
             Mqtt5Publish forever = in.receive(15, TimeUnit.SECONDS).orElseThrow();
-            assertThat(forever.getMessageExpiryInterval()).as("no expiry stays no expiry").isEmpty();
+            assertThat(forever.getMessageExpiryInterval())
+                    .as("no expiry stays no expiry")
+                    .isEmpty();
         } finally {
             publisher.disconnect();
             subscriber.disconnect();

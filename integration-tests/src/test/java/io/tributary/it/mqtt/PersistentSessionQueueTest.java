@@ -4,6 +4,16 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +28,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.MqttCallback;
 import org.eclipse.paho.client.mqttv3.MqttClient;
@@ -28,18 +37,6 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.AdminRequests;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Persistent sessions keep their QoS 1/2 messages while the client is away, in a session queue in Redis, and get them
@@ -72,8 +69,12 @@ class PersistentSessionQueueTest {
         try (Pub pub = Pub.on(cluster.mqttPort(1))) {
             Mqtt5BlockingClient publisher = pub.client();
             for (int i = 0; i < offline; i++) {
-                publisher.publishWith().topic(topic + "/m").payload(("m" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.AT_LEAST_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(topic + "/m")
+                        .payload(("m" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send();
             }
             // Back on the other node: the queue first, in order...
             MqttClient back = paho311(cluster.mqttPort(1), clientId, received);
@@ -84,14 +85,20 @@ class PersistentSessionQueueTest {
             }
             assertThat(got).as("offline messages, in publish order, each once").containsExactlyElementsOf(expected);
             // ...then live traffic.
-            publisher.publishWith().topic(topic + "/m").payload("live".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(topic + "/m")
+                    .payload("live".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             assertThat(received.poll(10, TimeUnit.SECONDS)).isEqualTo("live");
             assertThat(received.poll(1, TimeUnit.SECONDS)).as("nothing twice").isNull();
             back.disconnect();
             back.close();
         }
-        assertThat(queueStats(clientId).queued()).as("acknowledged messages left the queue").isZero();
+        assertThat(queueStats(clientId).queued())
+                .as("acknowledged messages left the queue")
+                .isZero();
     }
 
     @Test
@@ -107,13 +114,21 @@ class PersistentSessionQueueTest {
         try (Pub pub = Pub.on(cluster.mqttPort(0))) {
             Mqtt5BlockingClient publisher = pub.client();
             for (int i = 0; i < count; i++) {
-                publisher.publishWith().topic(topic).payload(("q" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.EXACTLY_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(("q" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.EXACTLY_ONCE)
+                        .send();
             }
         }
         Mqtt5BlockingClient back = hive5(cluster.mqttPort(0), clientId);
         try (Mqtt5BlockingClient.Mqtt5Publishes in = back.publishes(MqttGlobalPublishFilter.ALL)) {
-            assertThat(back.connectWith().cleanStart(false).sessionExpiryInterval(600).send().isSessionPresent())
+            assertThat(back.connectWith()
+                            .cleanStart(false)
+                            .sessionExpiryInterval(600)
+                            .send()
+                            .isSessionPresent())
                     .isTrue();
             List<String> got = new ArrayList<>();
             Optional<Mqtt5Publish> next;
@@ -144,8 +159,12 @@ class PersistentSessionQueueTest {
         try (Pub pub = Pub.on(cluster.mqttPort(1))) {
             Mqtt5BlockingClient publisher = pub.client();
             for (int i = 0; i < 3; i++) {
-                publisher.publishWith().topic(topic).payload(("d" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.AT_LEAST_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(("d" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send();
             }
         }
         List<Integer> firstIds = new ArrayList<>();
@@ -156,7 +175,8 @@ class PersistentSessionQueueTest {
                 byte[] publish = raw.readPacket(10_000);
                 assertThat(publish[0] & 0xF0).isEqualTo(0x30);
                 assertThat(publish[0] & 0x08).as("first delivery: DUP = 0").isZero();
-                assertThat(new String(RawMqtt.publishPayload(publish), StandardCharsets.UTF_8)).isEqualTo("d" + i);
+                assertThat(new String(RawMqtt.publishPayload(publish), StandardCharsets.UTF_8))
+                        .isEqualTo("d" + i);
                 firstIds.add(RawMqtt.publishPacketId(publish));
             }
             // Connection lost without a single PUBACK.
@@ -167,8 +187,11 @@ class PersistentSessionQueueTest {
             for (int i = 0; i < 3; i++) {
                 byte[] publish = raw.readPacket(10_000);
                 assertThat(publish[0] & 0x08).as("re-delivery: DUP = 1").isEqualTo(0x08);
-                assertThat(new String(RawMqtt.publishPayload(publish), StandardCharsets.UTF_8)).isEqualTo("d" + i);
-                assertThat(RawMqtt.publishPacketId(publish)).as("original packet id").isEqualTo(firstIds.get(i));
+                assertThat(new String(RawMqtt.publishPayload(publish), StandardCharsets.UTF_8))
+                        .isEqualTo("d" + i);
+                assertThat(RawMqtt.publishPacketId(publish))
+                        .as("original packet id")
+                        .isEqualTo(firstIds.get(i));
                 raw.send(RawMqtt.puback(firstIds.get(i)));
             }
             assertThat(raw.readPacket(1_000)).as("nothing more").isNull();
@@ -202,8 +225,12 @@ class PersistentSessionQueueTest {
             Mqtt5AsyncClient publisher = pub.client().toAsync();
             List<CompletableFuture<?>> acks = new ArrayList<>(published);
             for (int i = 0; i < published; i++) {
-                acks.add(publisher.publishWith().topic(topic).payload(("f" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.AT_LEAST_ONCE).send());
+                acks.add(publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(("f" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send());
             }
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
         }
@@ -211,7 +238,9 @@ class PersistentSessionQueueTest {
         QueueStats stats = awaitAppended(clientId, published);
         assertThat(stats.lastSeq()).as("every message was appended once").isEqualTo(published);
         assertThat(stats.queued()).isEqualTo(limit);
-        assertThat(stats.dropped()).as("dropped by the limit, shown by the REST API").isEqualTo(25);
+        assertThat(stats.dropped())
+                .as("dropped by the limit, shown by the REST API")
+                .isEqualTo(25);
 
         MqttClient back = paho311(cluster.mqttPort(1), clientId, received);
         List<String> got = take(received, limit, 60);
@@ -231,40 +260,64 @@ class PersistentSessionQueueTest {
         String topic = "it/queue/" + id("t");
         long expirySeconds = 3;
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), clientId);
-        subscriber.connectWith().cleanStart(true).sessionExpiryInterval(expirySeconds).send();
+        subscriber
+                .connectWith()
+                .cleanStart(true)
+                .sessionExpiryInterval(expirySeconds)
+                .send();
         subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
         subscriber.disconnect();
         try (Pub pub = Pub.on(cluster.mqttPort(1))) {
-            pub.client().publishWith().topic(topic).payload("kept".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            pub.client()
+                    .publishWith()
+                    .topic(topic)
+                    .payload("kept".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             // Back within the expiry: the session and its queued message are there.
             Mqtt5BlockingClient back = hive5(cluster.mqttPort(1), clientId);
             try (Mqtt5BlockingClient.Mqtt5Publishes in = back.publishes(MqttGlobalPublishFilter.ALL)) {
-                assertThat(back.connectWith().cleanStart(false).sessionExpiryInterval(expirySeconds).send()
-                        .isSessionPresent()).isTrue();
-                assertThat(in.receive(10, TimeUnit.SECONDS)).get()
+                assertThat(back.connectWith()
+                                .cleanStart(false)
+                                .sessionExpiryInterval(expirySeconds)
+                                .send()
+                                .isSessionPresent())
+                        .isTrue();
+                assertThat(in.receive(10, TimeUnit.SECONDS))
+                        .get()
                         .satisfies(p -> assertThat(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
                                 .isEqualTo("kept"));
             }
             back.disconnect();
             long disconnectedAt = System.nanoTime();
-            pub.client().publishWith().topic(topic).payload("expires".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            pub.client()
+                    .publishWith()
+                    .topic(topic)
+                    .payload("expires".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             assertThat(awaitQueuedCount(clientId, 1)).as("queued while offline").isEqualTo(1);
 
             // The session is removed once its expiry has passed, not before, and within the sweep interval after.
             long goneAfterMs = awaitSessionGone(clientId, 15);
             long sinceDisconnectMs = TimeUnit.NANOSECONDS.toMillis(goneAfterMs - disconnectedAt);
-            System.out.printf("[expiry] session with expiry %d s removed %d ms after its connection ended%n",
+            System.out.printf(
+                    "[expiry] session with expiry %d s removed %d ms after its connection ended%n",
                     expirySeconds, sinceDisconnectMs);
             assertThat(sinceDisconnectMs).isBetween(expirySeconds * 1000 - 200, expirySeconds * 1000 + 3_000);
         }
         // A new session of the same client id starts empty: the expired session's queue went with it.
         Mqtt5BlockingClient fresh = hive5(cluster.mqttPort(0), clientId);
         try (Mqtt5BlockingClient.Mqtt5Publishes in = fresh.publishes(MqttGlobalPublishFilter.ALL)) {
-            assertThat(fresh.connectWith().cleanStart(false).sessionExpiryInterval(60).send().isSessionPresent())
+            assertThat(fresh.connectWith()
+                            .cleanStart(false)
+                            .sessionExpiryInterval(60)
+                            .send()
+                            .isSessionPresent())
                     .isFalse();
-            assertThat(in.receive(2, TimeUnit.SECONDS)).as("nothing of the expired session").isEmpty();
+            assertThat(in.receive(2, TimeUnit.SECONDS))
+                    .as("nothing of the expired session")
+                    .isEmpty();
         } finally {
             fresh.disconnect();
         }
@@ -289,7 +342,12 @@ class PersistentSessionQueueTest {
                     byte[] body = payload.clone();
                     byte[] number = Integer.toString(i).getBytes(StandardCharsets.UTF_8);
                     System.arraycopy(number, 0, body, 0, number.length);
-                    acks.add(publisher.publishWith().topic(topic).payload(body).qos(MqttQos.AT_LEAST_ONCE).send());
+                    acks.add(publisher
+                            .publishWith()
+                            .topic(topic)
+                            .payload(body)
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send());
                 }
                 CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
             }
@@ -300,9 +358,12 @@ class PersistentSessionQueueTest {
             assertThat(stalled.queued()).as("backlog kept in the session queue").isEqualTo(published);
             assertThat(stalled.dropped()).isZero();
             long held = transportGauge(0, "tributary_outbound_held_bytes");
-            System.out.printf("[slow-persistent] %d messages of %d bytes queued; node 0 holds %d bytes for its "
-                    + "subscribers%n", published, payload.length, held);
-            assertThat(held).as("bytes the node holds for subscribers: at most the in-flight window")
+            System.out.printf(
+                    "[slow-persistent] %d messages of %d bytes queued; node 0 holds %d bytes for its "
+                            + "subscribers%n",
+                    published, payload.length, held);
+            assertThat(held)
+                    .as("bytes the node holds for subscribers: at most the in-flight window")
                     .isLessThanOrEqualTo(1000L * (payload.length + 100));
         }
         // It comes back and reads: everything, in order, once.
@@ -312,7 +373,9 @@ class PersistentSessionQueueTest {
             assertThat(raw.readPacket(10_000)[0]).isEqualTo((byte) 0x20);
             while (got.size() < published) {
                 byte[] packet = raw.readPacket(20_000);
-                assertThat(packet).as("message " + got.size() + " of " + published).isNotNull();
+                assertThat(packet)
+                        .as("message " + got.size() + " of " + published)
+                        .isNotNull();
                 if ((packet[0] & 0xF0) != 0x30) {
                     continue;
                 }
@@ -329,8 +392,10 @@ class PersistentSessionQueueTest {
     }
 
     private long transportGauge(int node, String metric) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create(cluster.transportHttpUrl(node) + "/actuator/prometheus")).GET().build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(cluster.transportHttpUrl(node) + "/actuator/prometheus"))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         double total = 0;
         for (String line : response.body().split("\n")) {
@@ -358,8 +423,10 @@ class PersistentSessionQueueTest {
     private long awaitSessionGone(String clientId, int timeoutSeconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
-                "/api/v1/sessions/" + clientId).GET().build(),
+            HttpResponse<String> response = http.send(
+                    AdminRequests.to(cluster.sessionApiUrl(), "/api/v1/sessions/" + clientId)
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 404) {
                 return System.nanoTime();
@@ -369,8 +436,7 @@ class PersistentSessionQueueTest {
         throw new AssertionError("session of " + clientId + " still there after " + timeoutSeconds + " s");
     }
 
-    private record QueueStats(long queued, long dropped, long lastSeq) {
-    }
+    private record QueueStats(long queued, long dropped, long lastSeq) {}
 
     private QueueStats awaitAppended(String clientId, long appended) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -386,11 +452,15 @@ class PersistentSessionQueueTest {
     }
 
     private QueueStats queueStats(String clientId) throws Exception {
-        HttpResponse<String> response = http.send(AdminRequests.to(cluster.sessionApiUrl(),
-                "/api/v1/sessions/" + clientId).GET().build(),
+        HttpResponse<String> response = http.send(
+                AdminRequests.to(cluster.sessionApiUrl(), "/api/v1/sessions/" + clientId)
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return new QueueStats(number(response.body(), "queued"), number(response.body(), "dropped"),
+        return new QueueStats(
+                number(response.body(), "queued"),
+                number(response.body(), "dropped"),
                 number(response.body(), "lastSeq"));
     }
 
@@ -420,8 +490,7 @@ class PersistentSessionQueueTest {
         MqttClient client = new MqttClient("tcp://127.0.0.1:" + port, clientId, new MemoryPersistence());
         client.setCallback(new MqttCallback() {
             @Override
-            public void connectionLost(Throwable cause) {
-            }
+            public void connectionLost(Throwable cause) {}
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
@@ -429,8 +498,7 @@ class PersistentSessionQueueTest {
             }
 
             @Override
-            public void deliveryComplete(IMqttDeliveryToken token) {
-            }
+            public void deliveryComplete(IMqttDeliveryToken token) {}
         });
         MqttConnectOptions options = Clients.paho3Options(MqttConnectOptions.MQTT_VERSION_3_1_1);
         options.setCleanSession(false);

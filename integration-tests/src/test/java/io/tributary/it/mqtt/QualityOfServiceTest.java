@@ -4,24 +4,21 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PublishResult;
-
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** QoS 2 end to end across nodes, QoS downgrade, and inbound de-duplication of a re-sent QoS 2 PUBLISH. */
 @ExtendWith(LogsOnFailure.class)
@@ -52,11 +49,21 @@ class QualityOfServiceTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.EXACTLY_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .send();
             for (int i = 0; i < count; i++) {
-                Mqtt5PublishResult result = publisher.publishWith().topic(topic).payload(payload(i))
-                        .qos(MqttQos.EXACTLY_ONCE).send();
-                assertThat(result.getError()).as("PUBREC/PUBCOMP exchange of message " + i).isEmpty();
+                Mqtt5PublishResult result = publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(payload(i))
+                        .qos(MqttQos.EXACTLY_ONCE)
+                        .send();
+                assertThat(result.getError())
+                        .as("PUBREC/PUBCOMP exchange of message " + i)
+                        .isEmpty();
             }
             List<byte[]> received = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -67,7 +74,9 @@ class QualityOfServiceTest {
             }
             assertThat(in.receive(1, TimeUnit.SECONDS)).as("no duplicate").isEmpty();
             for (int i = 0; i < count; i++) {
-                assertThat(received.get(i)).as("message " + i + " in order, payload intact").isEqualTo(payload(i));
+                assertThat(received.get(i))
+                        .as("message " + i + " in order, payload intact")
+                        .isEqualTo(payload(i));
             }
         } finally {
             publisher.disconnect();
@@ -83,8 +92,17 @@ class QualityOfServiceTest {
         subscriber.connect();
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("q".getBytes(StandardCharsets.UTF_8)).qos(MqttQos.EXACTLY_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("q".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .send();
             Mqtt5Publish p = in.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(p.getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
         } finally {
@@ -100,7 +118,11 @@ class QualityOfServiceTest {
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL);
                 RawMqtt publisher = new RawMqtt(cluster.mqttPort(1))) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.EXACTLY_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.EXACTLY_ONCE)
+                    .send();
             publisher.send(RawMqtt.connect311(id("raw"), 60));
             assertThat(publisher.readPacket(10_000)[2]).as("CONNACK accepted").isZero();
 
@@ -109,13 +131,18 @@ class QualityOfServiceTest {
             assertThat(publisher.readPacket(10_000)[0] & 0xFF).as("PUBREC").isEqualTo(0x50);
             // The PUBREC "was lost": the client sends the PUBLISH again with DUP (MQTT 4.3.3).
             publisher.send(RawMqtt.packet(0x3C, body));
-            assertThat(publisher.readPacket(10_000)[0] & 0xFF).as("PUBREC again").isEqualTo(0x50);
+            assertThat(publisher.readPacket(10_000)[0] & 0xFF)
+                    .as("PUBREC again")
+                    .isEqualTo(0x50);
             publisher.send(RawMqtt.packet(0x62, new byte[] {0, 7})); // PUBREL
             assertThat(publisher.readPacket(10_000)[0] & 0xFF).as("PUBCOMP").isEqualTo(0x70);
 
             Mqtt5Publish p = in.receive(15, TimeUnit.SECONDS).orElseThrow();
-            assertThat(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("once");
-            assertThat(in.receive(2, TimeUnit.SECONDS)).as("the re-sent PUBLISH is not delivered again").isEmpty();
+            assertThat(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("once");
+            assertThat(in.receive(2, TimeUnit.SECONDS))
+                    .as("the re-sent PUBLISH is not delivered again")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }

@@ -4,6 +4,15 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5RetainHandling;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,28 +20,15 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5RetainHandling;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Retained messages (MQTT 3.1.1 and 5.0 section 3.3.1.3; 5.0 Retain Handling and Retain As Published): stored once,
@@ -52,13 +48,20 @@ class RetainedMessagesTest {
     private static Mqtt5BlockingClient publisher() {
         Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(1), id("rpub"));
         Mqtt5ConnAck ack = publisher.connect();
-        assertThat(ack.getRestrictions().isRetainAvailable()).as("CONNACK Retain Available").isTrue();
+        assertThat(ack.getRestrictions().isRetainAvailable())
+                .as("CONNACK Retain Available")
+                .isTrue();
         return publisher;
     }
 
     private static void retain(Mqtt5BlockingClient publisher, String topic, String payload) {
-        publisher.publishWith().topic(topic).payload(payload.getBytes(StandardCharsets.UTF_8))
-                .qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
+        publisher
+                .publishWith()
+                .topic(topic)
+                .payload(payload.getBytes(StandardCharsets.UTF_8))
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .retain(true)
+                .send();
     }
 
     /**
@@ -85,8 +88,8 @@ class RetainedMessagesTest {
             throws InterruptedException {
         long deadline = System.currentTimeMillis() + 15_000;
         while (System.currentTimeMillis() < deadline) {
-            Optional<Mqtt5Publish> next = publishes.receive(deadline - System.currentTimeMillis(),
-                    TimeUnit.MILLISECONDS);
+            Optional<Mqtt5Publish> next =
+                    publishes.receive(deadline - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
             if (next.isPresent() && next.get().isRetain()) {
                 return next.get();
             }
@@ -107,13 +110,21 @@ class RetainedMessagesTest {
     }
 
     @Test
-    void retained_message_published_on_node_2_reaches_later_subscribers_on_node_1_with_retain_set()
-            throws Exception {
+    void retained_message_published_on_node_2_reaches_later_subscribers_on_node_1_with_retain_set() throws Exception {
         String topic = "it/retained/" + id("t") + "/state";
         Mqtt5BlockingClient publisher = publisher();
-        publisher.publishWith().topic(topic).payload("on".getBytes(StandardCharsets.UTF_8))
-                .qos(MqttQos.AT_LEAST_ONCE).retain(true).messageExpiryInterval(3600).contentType("text/plain")
-                .userProperties().add("origin", "node-2").applyUserProperties().send();
+        publisher
+                .publishWith()
+                .topic(topic)
+                .payload("on".getBytes(StandardCharsets.UTF_8))
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .retain(true)
+                .messageExpiryInterval(3600)
+                .contentType("text/plain")
+                .userProperties()
+                .add("origin", "node-2")
+                .applyUserProperties()
+                .send();
         publisher.disconnect();
 
         // HiveMQ, MQTT 5
@@ -123,11 +134,13 @@ class RetainedMessagesTest {
             hive.subscribeWith().topicFilter(topic).qos(MqttQos.EXACTLY_ONCE).send();
             Mqtt5Publish got = receiveRetained(publishes);
             assertThat(got.getTopic().toString()).isEqualTo(topic);
-            assertThat(new String(got.getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("on");
+            assertThat(new String(got.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("on");
             assertThat(got.isRetain()).isTrue();
             assertThat(got.getQos()).as("published QoS, below the granted one").isEqualTo(MqttQos.AT_LEAST_ONCE);
             assertThat(got.getContentType().orElseThrow().toString()).isEqualTo("text/plain");
-            assertThat(got.getUserProperties().asList()).extracting(p -> p.getName() + "=" + p.getValue())
+            assertThat(got.getUserProperties().asList())
+                    .extracting(p -> p.getName() + "=" + p.getValue())
                     .containsExactly("origin=node-2");
             assertThat(got.getMessageExpiryInterval().orElseThrow()).isBetween(3500L, 3600L);
         } finally {
@@ -135,14 +148,16 @@ class RetainedMessagesTest {
         }
 
         // Paho, MQTT 3.1.1
-        MqttClient paho = new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(0), id("rp3"),
+        MqttClient paho = new MqttClient(
+                "tcp://127.0.0.1:" + cluster.mqttPort(0),
+                id("rp3"),
                 new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
         paho.connect(Clients.paho3Options(MqttConnectOptions.MQTT_VERSION_3_1_1));
         try {
             BlockingQueue<org.eclipse.paho.client.mqttv3.MqttMessage> received = new LinkedBlockingQueue<>();
             paho.subscribe(topic, 0, (t, m) -> received.add(m));
-            org.eclipse.paho.client.mqttv3.MqttMessage m = pollUntil(received,
-                    org.eclipse.paho.client.mqttv3.MqttMessage::isRetained);
+            org.eclipse.paho.client.mqttv3.MqttMessage m =
+                    pollUntil(received, org.eclipse.paho.client.mqttv3.MqttMessage::isRetained);
             assertThat(m).as("retained message for the 3.1.1 subscriber").isNotNull();
             assertThat(m.isRetained()).isTrue();
             assertThat(m.getQos()).as("granted QoS 0").isZero();
@@ -190,15 +205,25 @@ class RetainedMessagesTest {
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("rsub"));
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes publishes = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(root + "/+/temp").qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/+/temp")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             List<Mqtt5Publish> got = drainRetained(publishes, 15_000);
-            assertThat(got).extracting(p -> p.getTopic().toString())
+            assertThat(got)
+                    .extracting(p -> p.getTopic().toString())
                     .containsExactlyInAnyOrder(root + "/a/temp", root + "/b/temp");
 
-            subscriber.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(drainRetained(publishes, 15_000)).extracting(p -> p.getTopic().toString())
-                    .containsExactlyInAnyOrder(root + "/a/temp", root + "/b/temp", root + "/b/humidity",
-                            root + "/c/d/temp");
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/#")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(drainRetained(publishes, 15_000))
+                    .extracting(p -> p.getTopic().toString())
+                    .containsExactlyInAnyOrder(
+                            root + "/a/temp", root + "/b/temp", root + "/b/humidity", root + "/c/d/temp");
         } finally {
             subscriber.disconnect();
         }
@@ -216,11 +241,22 @@ class RetainedMessagesTest {
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("rsub"));
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes publishes = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(drainRetained(publishes, 15_000)).extracting(p -> p.getTopic().toString())
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/#")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(drainRetained(publishes, 15_000))
+                    .extracting(p -> p.getTopic().toString())
                     .containsExactly(root + "/kept");
-            subscriber.subscribeWith().topicFilter(root + "/gone").qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(drainRetained(publishes, 2_000)).as("deleted retained message").isEmpty();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/gone")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(drainRetained(publishes, 2_000))
+                    .as("deleted retained message")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }
@@ -236,19 +272,33 @@ class RetainedMessagesTest {
         Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("rsub"));
         subscriber.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes publishes = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE)
-                    .retainHandling(Mqtt5RetainHandling.DO_NOT_SEND).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retainHandling(Mqtt5RetainHandling.DO_NOT_SEND)
+                    .send();
             assertThat(drainRetained(publishes, 2_000)).as("retain handling 2").isEmpty();
 
             String wildcard = topic.substring(0, topic.lastIndexOf('/')) + "/+";
-            subscriber.subscribeWith().topicFilter(wildcard).qos(MqttQos.AT_LEAST_ONCE)
-                    .retainHandling(Mqtt5RetainHandling.SEND_IF_SUBSCRIPTION_DOES_NOT_EXIST).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(wildcard)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retainHandling(Mqtt5RetainHandling.SEND_IF_SUBSCRIPTION_DOES_NOT_EXIST)
+                    .send();
             List<Mqtt5Publish> first = drainRetained(publishes, 15_000);
             assertThat(first).extracting(p -> p.getTopic().toString()).contains(topic);
 
-            subscriber.subscribeWith().topicFilter(wildcard).qos(MqttQos.AT_LEAST_ONCE)
-                    .retainHandling(Mqtt5RetainHandling.SEND_IF_SUBSCRIPTION_DOES_NOT_EXIST).send();
-            assertThat(drainRetained(publishes, 2_000)).as("retain handling 1, existing subscription").isEmpty();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(wildcard)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retainHandling(Mqtt5RetainHandling.SEND_IF_SUBSCRIPTION_DOES_NOT_EXIST)
+                    .send();
+            assertThat(drainRetained(publishes, 2_000))
+                    .as("retain handling 1, existing subscription")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }
@@ -264,21 +314,33 @@ class RetainedMessagesTest {
         Mqtt5BlockingClient publisher = publisher();
         try (Mqtt5BlockingClient.Mqtt5Publishes rapIn = asPublished.publishes(MqttGlobalPublishFilter.ALL);
                 Mqtt5BlockingClient.Mqtt5Publishes plainIn = plain.publishes(MqttGlobalPublishFilter.ALL)) {
-            asPublished.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).retainAsPublished(true)
+            asPublished
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retainAsPublished(true)
                     .send();
             plain.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
 
             retain(publisher, topic, "live retained");
-            publisher.publishWith().topic(topic).payload("live plain".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("live plain".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             Mqtt5Publish r1 = rapIn.receive(15, TimeUnit.SECONDS).orElseThrow();
             Mqtt5Publish r2 = rapIn.receive(15, TimeUnit.SECONDS).orElseThrow();
-            assertThat(r1.isRetain()).as("retain as published, retained PUBLISH").isTrue();
+            assertThat(r1.isRetain())
+                    .as("retain as published, retained PUBLISH")
+                    .isTrue();
             assertThat(r2.isRetain()).as("retain as published, plain PUBLISH").isFalse();
             Mqtt5Publish p1 = plainIn.receive(15, TimeUnit.SECONDS).orElseThrow();
             Mqtt5Publish p2 = plainIn.receive(15, TimeUnit.SECONDS).orElseThrow();
-            assertThat(p1.isRetain()).as("live delivery without retain as published").isFalse();
+            assertThat(p1.isRetain())
+                    .as("live delivery without retain as published")
+                    .isFalse();
             assertThat(p2.isRetain()).isFalse();
         } finally {
             publisher.disconnect();
@@ -286,5 +348,4 @@ class RetainedMessagesTest {
             plain.disconnect();
         }
     }
-
 }

@@ -3,6 +3,16 @@ package io.tributary.it.mqtt;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.MqttCallback;
 import org.eclipse.paho.client.mqttv3.MqttClient;
@@ -20,18 +29,6 @@ import org.eclipse.paho.client.mqttv3.MqttMessage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAck;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * Shared subscriptions {@code $share/{ShareName}/{filter}} (MQTT 5.0 section 4.8.2) with members on both transport
@@ -58,7 +55,8 @@ class SharedSubscriptionsTest {
         Mqtt5BlockingClient member1 = Clients.hive5(cluster.mqttPort(0), id("m1"));
         Mqtt5ConnAck connAck = member1.connect();
         assertThat(connAck.getRestrictions().isSharedSubscriptionAvailable())
-                .as("CONNACK Shared Subscription Available").isTrue();
+                .as("CONNACK Shared Subscription Available")
+                .isTrue();
         // The second member is an MQTT 3.1.1 client on the other node.
         BlockingQueue<String> member2Got = new LinkedBlockingQueue<>();
         MqttClient member2 = Clients.paho3(cluster.mqttPort(1), id("m2"), MqttConnectOptions.MQTT_VERSION_3_1_1);
@@ -68,8 +66,13 @@ class SharedSubscriptionsTest {
         publisher.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes member1Publishes = member1.publishes(MqttGlobalPublishFilter.ALL);
                 Mqtt5BlockingClient.Mqtt5Publishes normalPublishes = normal.publishes(MqttGlobalPublishFilter.ALL)) {
-            assertThat(member1.subscribeWith().topicFilter(shared).qos(MqttQos.AT_LEAST_ONCE).send()
-                    .getReasonCodes()).extracting(c -> c.getCode()).containsExactly(1);
+            assertThat(member1.subscribeWith()
+                            .topicFilter(shared)
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send()
+                            .getReasonCodes())
+                    .extracting(c -> c.getCode())
+                    .containsExactly(1);
             // Paho matches deliveries to per-subscription listeners by filter, which a $share filter never
             // matches; the client-wide callback gets them.
             member2.setCallback(new MqttCallback() {
@@ -79,26 +82,32 @@ class SharedSubscriptionsTest {
                 }
 
                 @Override
-                public void connectionLost(Throwable cause) {
-                }
+                public void connectionLost(Throwable cause) {}
 
                 @Override
-                public void deliveryComplete(IMqttDeliveryToken token) {
-                }
+                public void deliveryComplete(IMqttDeliveryToken token) {}
             });
             int[] granted = member2.subscribeWithResponse(shared, 1).getGrantedQos();
             assertThat(granted).containsExactly(1);
-            normal.subscribeWith().topicFilter(root + "/+").qos(MqttQos.AT_LEAST_ONCE).send();
+            normal.subscribeWith()
+                    .topicFilter(root + "/+")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             for (int i = 0; i < MESSAGES; i++) {
-                publisher.publishWith().topic(root + "/" + (i % 3)).payload(("m" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.AT_LEAST_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(root + "/" + (i % 3))
+                        .payload(("m" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send();
             }
 
             List<String> normalGot = new ArrayList<>();
             for (int i = 0; i < MESSAGES; i++) {
-                Mqtt5Publish p = normalPublishes.receive(15, TimeUnit.SECONDS).orElseThrow(
-                        () -> new AssertionError("normal subscriber got only " + normalGot));
+                Mqtt5Publish p = normalPublishes
+                        .receive(15, TimeUnit.SECONDS)
+                        .orElseThrow(() -> new AssertionError("normal subscriber got only " + normalGot));
                 normalGot.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8));
             }
             assertThat(normalGot).containsExactlyInAnyOrderElementsOf(expected());
@@ -107,18 +116,25 @@ class SharedSubscriptionsTest {
             List<String> member1Got = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             while (member1Got.size() + member2Got.size() < MESSAGES && System.nanoTime() < deadline) {
-                member1Publishes.receive(100, TimeUnit.MILLISECONDS)
+                member1Publishes
+                        .receive(100, TimeUnit.MILLISECONDS)
                         .ifPresent(p -> member1Got.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)));
             }
             // Any extra copy would show up now.
-            member1Publishes.receive(1, TimeUnit.SECONDS)
+            member1Publishes
+                    .receive(1, TimeUnit.SECONDS)
                     .ifPresent(p -> member1Got.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)));
             List<String> all = new ArrayList<>(member1Got);
             all.addAll(member2Got);
-            assertThat(all).as("every message to exactly one member (m1 %s, m2 %s)", member1Got, member2Got)
+            assertThat(all)
+                    .as("every message to exactly one member (m1 %s, m2 %s)", member1Got, member2Got)
                     .containsExactlyInAnyOrderElementsOf(expected());
-            assertThat(member1Got).as("round-robin reaches the member on node 1").isNotEmpty();
-            assertThat(member2Got).as("round-robin reaches the member on node 2").isNotEmpty();
+            assertThat(member1Got)
+                    .as("round-robin reaches the member on node 1")
+                    .isNotEmpty();
+            assertThat(member2Got)
+                    .as("round-robin reaches the member on node 2")
+                    .isNotEmpty();
         } finally {
             publisher.disconnect();
             normal.disconnect();
@@ -140,16 +156,27 @@ class SharedSubscriptionsTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes staysPublishes = stays.publishes(MqttGlobalPublishFilter.ALL);
                 Mqtt5BlockingClient.Mqtt5Publishes leavesPublishes = leaves.publishes(MqttGlobalPublishFilter.ALL)) {
             stays.subscribeWith().topicFilter(shared).qos(MqttQos.AT_LEAST_ONCE).send();
-            leaves.subscribeWith().topicFilter(shared).qos(MqttQos.AT_LEAST_ONCE).send();
+            leaves.subscribeWith()
+                    .topicFilter(shared)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             leaves.unsubscribeWith().topicFilter(shared).send();
 
             for (int i = 0; i < 5; i++) {
-                publisher.publishWith().topic(topic).payload(("m" + i).getBytes(StandardCharsets.UTF_8))
-                        .qos(MqttQos.AT_LEAST_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(("m" + i).getBytes(StandardCharsets.UTF_8))
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send();
             }
             Set<String> got = new HashSet<>();
             for (int i = 0; i < 5; i++) {
-                got.add(new String(staysPublishes.receive(15, TimeUnit.SECONDS).orElseThrow().getPayloadAsBytes(),
+                got.add(new String(
+                        staysPublishes
+                                .receive(15, TimeUnit.SECONDS)
+                                .orElseThrow()
+                                .getPayloadAsBytes(),
                         StandardCharsets.UTF_8));
             }
             assertThat(got).containsExactlyInAnyOrder("m0", "m1", "m2", "m3", "m4");
@@ -175,17 +202,35 @@ class SharedSubscriptionsTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes publishes = member.publishes(MqttGlobalPublishFilter.ALL);
                 Mqtt5BlockingClient.Mqtt5Publishes routed = probe.publishes(MqttGlobalPublishFilter.ALL)) {
             probe.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            publisher.publishWith().topic(topic).payload("kept".getBytes(StandardCharsets.UTF_8))
-                    .qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
-            assertThat(routed.receive(15, TimeUnit.SECONDS)).as("the publish was routed").isPresent();
-            member.subscribeWith().topicFilter("$share/" + id("g") + "/" + topic).qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThat(publishes.receive(1, TimeUnit.SECONDS)).as("no retained message (MQTT 5 4.8.2)").isEmpty();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload("kept".getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retain(true)
+                    .send();
+            assertThat(routed.receive(15, TimeUnit.SECONDS))
+                    .as("the publish was routed")
+                    .isPresent();
+            member.subscribeWith()
+                    .topicFilter("$share/" + id("g") + "/" + topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThat(publishes.receive(1, TimeUnit.SECONDS))
+                    .as("no retained message (MQTT 5 4.8.2)")
+                    .isEmpty();
             // A normal subscription of the same client still gets it: the message was retained.
             member.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
             Mqtt5Publish retained = publishes.receive(15, TimeUnit.SECONDS).orElseThrow();
             assertThat(retained.isRetain()).isTrue();
         } finally {
-            publisher.publishWith().topic(topic).payload(new byte[0]).qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
+            publisher
+                    .publishWith()
+                    .topic(topic)
+                    .payload(new byte[0])
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .retain(true)
+                    .send();
             publisher.disconnect();
             member.disconnect();
             probe.disconnect();
@@ -199,12 +244,17 @@ class SharedSubscriptionsTest {
             raw.send(Mqtt5Packets.connect(id("raw"), 60));
             assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).isZero();
             raw.send(Mqtt5Packets.subscribe(1, "$share/g+/it/x", 1));
-            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).as("wildcard in the share name")
+            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000)))
+                    .as("wildcard in the share name")
                     .isEqualTo(0x8F);
             raw.send(Mqtt5Packets.subscribe(2, "$share//it/x", 1));
-            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).as("empty share name").isEqualTo(0x8F);
+            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000)))
+                    .as("empty share name")
+                    .isEqualTo(0x8F);
             raw.send(Mqtt5Packets.subscribe(3, "$share/g/it/x", 1));
-            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000))).as("valid shared filter granted").isEqualTo(1);
+            assertThat(Mqtt5Packets.reasonCode(raw.readPacket(10_000)))
+                    .as("valid shared filter granted")
+                    .isEqualTo(1);
 
             // Subscription options byte: QoS 1 | No Local (bit 2).
             raw.send(Mqtt5Packets.subscribe(4, "$share/g/it/y", 1 | 0x04));

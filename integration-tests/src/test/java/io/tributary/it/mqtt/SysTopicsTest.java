@@ -4,6 +4,16 @@ import static io.tributary.it.support.Clients.hive5;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.NodeProbe;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,24 +24,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.NodeProbe;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * {@code $SYS} statistics: each transport node publishes its own under {@code $SYS/broker/nodes/<node>/}, one
@@ -54,8 +51,8 @@ class SysTopicsTest {
         String node1 = cluster.nodeId(0);
         String node2 = cluster.nodeId(1);
         BlockingQueue<String> everything = new LinkedBlockingQueue<>();
-        MqttClient hashSubscriber = Clients.paho3(cluster.mqttPort(1), id("hash"),
-                MqttConnectOptions.MQTT_VERSION_3_1_1);
+        MqttClient hashSubscriber =
+                Clients.paho3(cluster.mqttPort(1), id("hash"), MqttConnectOptions.MQTT_VERSION_3_1_1);
         hashSubscriber.subscribe("#", 0, (topic, message) -> everything.add(topic));
 
         Mqtt5BlockingClient sys = hive5(cluster.mqttPort(0), id("sys"));
@@ -65,32 +62,64 @@ class SysTopicsTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes in = sys.publishes(MqttGlobalPublishFilter.ALL)) {
             sys.subscribeWith().topicFilter("$SYS/#").qos(MqttQos.AT_MOST_ONCE).send();
             String marker = "it/sys/" + id("m");
-            publisher.publishWith().topic(marker).payload(new byte[] {1}).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(marker)
+                    .payload(new byte[] {1})
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             Map<String, String> latest = new HashMap<>();
             // Values published after both clients connected and the marker went through node 2.
-            awaitStats(in, latest, Map.of(
-                    "$SYS/broker/nodes/" + node1 + "/clients/connected", atLeast(1),
-                    "$SYS/broker/nodes/" + node2 + "/clients/connected", atLeast(2),
-                    "$SYS/broker/nodes/" + node2 + "/messages/received", atLeast(1),
-                    "$SYS/broker/nodes/" + node1 + "/messages/sent", atLeast(1),
-                    "$SYS/broker/clients/connected", atLeast(3),
-                    "$SYS/broker/clients/total", atLeast(3),
-                    "$SYS/broker/nodes/count", v -> v.equals("2"),
-                    "$SYS/broker/messages/received", atLeast(1),
-                    "$SYS/broker/subscriptions/count", atLeast(2)));
-            awaitStats(in, latest, Map.of(
-                    "$SYS/broker/nodes/" + node1 + "/uptime", v -> v.matches("\\d+ seconds"),
-                    "$SYS/broker/nodes/" + node1 + "/version", v -> v.startsWith("tributary "),
-                    "$SYS/broker/version", v -> v.startsWith("tributary "),
-                    "$SYS/broker/clients/disconnected", atLeast(0),
-                    "$SYS/broker/retained messages/count", atLeast(1),
-                    "$SYS/broker/messages/sent", atLeast(1)));
-            long uptime = Long.parseLong(latest.get("$SYS/broker/nodes/" + node1 + "/uptime").split(" ")[0]);
+            awaitStats(
+                    in,
+                    latest,
+                    Map.of(
+                            "$SYS/broker/nodes/" + node1 + "/clients/connected",
+                            atLeast(1),
+                            "$SYS/broker/nodes/" + node2 + "/clients/connected",
+                            atLeast(2),
+                            "$SYS/broker/nodes/" + node2 + "/messages/received",
+                            atLeast(1),
+                            "$SYS/broker/nodes/" + node1 + "/messages/sent",
+                            atLeast(1),
+                            "$SYS/broker/clients/connected",
+                            atLeast(3),
+                            "$SYS/broker/clients/total",
+                            atLeast(3),
+                            "$SYS/broker/nodes/count",
+                            v -> v.equals("2"),
+                            "$SYS/broker/messages/received",
+                            atLeast(1),
+                            "$SYS/broker/subscriptions/count",
+                            atLeast(2)));
+            awaitStats(
+                    in,
+                    latest,
+                    Map.of(
+                            "$SYS/broker/nodes/" + node1 + "/uptime",
+                            v -> v.matches("\\d+ seconds"),
+                            "$SYS/broker/nodes/" + node1 + "/version",
+                            v -> v.startsWith("tributary "),
+                            "$SYS/broker/version",
+                            v -> v.startsWith("tributary "),
+                            "$SYS/broker/clients/disconnected",
+                            atLeast(0),
+                            "$SYS/broker/retained messages/count",
+                            atLeast(1),
+                            "$SYS/broker/messages/sent",
+                            atLeast(1)));
+            long uptime = Long.parseLong(
+                    latest.get("$SYS/broker/nodes/" + node1 + "/uptime").split(" ")[0]);
             assertThat(uptime).isLessThan(24 * 3600);
 
             // '#' got the marker, but none of the $SYS messages published meanwhile (MQTT 4.7.2).
-            publisher.publishWith().topic(marker).payload(new byte[] {2}).qos(MqttQos.AT_LEAST_ONCE).send();
+            publisher
+                    .publishWith()
+                    .topic(marker)
+                    .payload(new byte[] {2})
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             List<String> hashTopics = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             while (hashTopics.stream().filter(marker::equals).count() < 2 && System.nanoTime() < deadline) {
@@ -130,8 +159,8 @@ class SysTopicsTest {
         assertThat(refused(probe) - refusedBefore).isEqualTo(2.0);
         // Nor through a will: CONNECT with a will topic in $SYS is refused 0x87.
         try (RawMqtt will = new RawMqtt(cluster.mqttPort(0))) {
-            will.send(Mqtt5Packets.connectWithWill(id("sysw"), 30, 0, "$SYS/broker/version",
-                    "fake".getBytes(StandardCharsets.UTF_8), 0, 0));
+            will.send(Mqtt5Packets.connectWithWill(
+                    id("sysw"), 30, 0, "$SYS/broker/version", "fake".getBytes(StandardCharsets.UTF_8), 0, 0));
             byte[] connack = will.readPacket(10_000);
             assertThat(Mqtt5Packets.type(connack)).isEqualTo(2);
             assertThat(Mqtt5Packets.reasonCode(connack)).isEqualTo(0x87);
@@ -142,10 +171,11 @@ class SysTopicsTest {
         reader.connect();
         try (Mqtt5BlockingClient.Mqtt5Publishes in = reader.publishes(MqttGlobalPublishFilter.ALL)) {
             reader.subscribeWith().topicFilter(topic).send();
-            Mqtt5Publish retained = in.receive(10, TimeUnit.SECONDS)
-                    .orElseThrow(() -> new AssertionError("no retained " + topic));
+            Mqtt5Publish retained =
+                    in.receive(10, TimeUnit.SECONDS).orElseThrow(() -> new AssertionError("no retained " + topic));
             assertThat(retained.isRetain()).isTrue();
-            assertThat(new String(retained.getPayloadAsBytes(), StandardCharsets.UTF_8)).isNotEqualTo("999999");
+            assertThat(new String(retained.getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isNotEqualTo("999999");
         } finally {
             reader.disconnect();
         }
@@ -160,8 +190,9 @@ class SysTopicsTest {
     }
 
     /** Reads {@code $SYS} messages until every topic of {@code expected} has a value its predicate accepts. */
-    private static void awaitStats(Mqtt5BlockingClient.Mqtt5Publishes in, Map<String, String> latest,
-            Map<String, Predicate<String>> expected) throws InterruptedException {
+    private static void awaitStats(
+            Mqtt5BlockingClient.Mqtt5Publishes in, Map<String, String> latest, Map<String, Predicate<String>> expected)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         Map<String, Boolean> met = new HashMap<>();
         while (met.size() < expected.size()) {

@@ -2,6 +2,8 @@ package io.tributary.it.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,13 +16,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -43,11 +41,16 @@ class DashboardTest {
     }
 
     private Set<String> exposedNames(String baseUrl) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl
-                + "/actuator/prometheus")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         Set<String> names = new TreeSet<>();
-        response.body().lines().filter(l -> !l.isBlank() && !l.startsWith("#"))
+        response.body()
+                .lines()
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
                 .forEach(l -> names.add(l.split("[{ ]", 2)[0]));
         return names;
     }

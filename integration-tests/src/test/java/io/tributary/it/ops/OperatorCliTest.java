@@ -2,6 +2,13 @@ package io.tributary.it.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,20 +18,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * {@code bin/tributary}, the operator CLI, run as a user runs it (its own process, the script file executed through
@@ -34,14 +31,14 @@ import io.tributary.it.support.TributaryCluster;
 @ExtendWith(LogsOnFailure.class)
 class OperatorCliTest {
 
-    private static final Path CLI = Path.of("..", "bin", "tributary").toAbsolutePath().normalize();
+    private static final Path CLI =
+            Path.of("..", "bin", "tributary").toAbsolutePath().normalize();
     private static TributaryCluster cluster;
 
     @TempDir
     Path config;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     @BeforeAll
     static void cluster() throws Exception {
@@ -69,15 +66,17 @@ class OperatorCliTest {
 
     @Test
     void login_saves_a_private_token_that_later_commands_use() throws Exception {
-        Run login = cli(TributaryCluster.ADMIN_PASSWORD, "login", "--user", TributaryCluster.ADMIN_USER,
-                "--password-stdin");
+        Run login = cli(
+                TributaryCluster.ADMIN_PASSWORD, "login", "--user", TributaryCluster.ADMIN_USER, "--password-stdin");
         assertThat(login.exit()).as(login.err()).isZero();
         Path token = config.resolve("tributary/token");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(token))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(token)))
+                .isEqualTo("rw-------");
 
         Run health = cli(null, "health");
         assertThat(health.exit()).as(health.err()).isZero();
-        assertThat(health.out()).startsWith("kind\tname\tstatus\tcount\tlag\n")
+        assertThat(health.out())
+                .startsWith("kind\tname\tstatus\tcount\tlag\n")
                 .contains("transport\t" + cluster.nodeId(0) + "\talive")
                 .contains("routing\t");
 
@@ -99,7 +98,9 @@ class OperatorCliTest {
 
             Run show = admin("sessions", "show", clientId);
             assertThat(show.exit()).as(show.err()).isZero();
-            assertThat(show.out()).contains("session.clientId\t" + clientId + "\n").contains("session.connected\ttrue");
+            assertThat(show.out())
+                    .contains("session.clientId\t" + clientId + "\n")
+                    .contains("session.connected\ttrue");
             assertThat(admin("subscriptions", clientId).out()).contains("cli/" + clientId + "/#");
             Run list = admin("--json", "sessions", "list", "--connected", "true", "--size", "1000");
             assertThat(list.out()).startsWith("{").contains("\"items\"");
@@ -108,7 +109,9 @@ class OperatorCliTest {
             assertThat(disconnect.exit()).as(disconnect.err()).isZero();
             byte[] packet = client.readPacket(10_000);
             assertThat(Mqtt5Packets.type(packet)).isEqualTo(14);
-            assertThat(Mqtt5Packets.reasonCode(packet)).as("administrative action").isEqualTo(0x98);
+            assertThat(Mqtt5Packets.reasonCode(packet))
+                    .as("administrative action")
+                    .isEqualTo(0x98);
         }
         awaitDisconnected(clientId);
         assertThat(admin("sessions", "remove", clientId).exit()).isZero();
@@ -120,8 +123,17 @@ class OperatorCliTest {
     @Test
     void credentials_add_block_import_and_the_block_list() throws Exception {
         String user = Clients.id("cliuser");
-        Run add = admin("credentials", "add", "--username", user, "--password", "a-long-password-1",
-                "--publish", "meters/%u/#", "--subscribe", "cmd/%u/#;other/#");
+        Run add = admin(
+                "credentials",
+                "add",
+                "--username",
+                user,
+                "--password",
+                "a-long-password-1",
+                "--publish",
+                "meters/%u/#",
+                "--subscribe",
+                "cmd/%u/#;other/#");
         assertThat(add.exit()).as(add.err()).isZero();
         String id = field(add.out(), "id");
         assertThat(add.out()).contains("publish\tmeters/%u/#").contains("subscribe\tcmd/%u/# other/#");
@@ -133,22 +145,28 @@ class OperatorCliTest {
         assertThat(admin("credentials", "remove", id).exit()).isZero();
 
         Path csv = config.resolve("credentials.csv");
-        Files.writeString(csv, "username,password,publish,subscribe\n"
-                + user + "-a,a-long-password-2,\"x/#;y/#\",z/#\n"
-                + user + "-b,a-long-password-3,,\n"
-                + ",no-identity-here,,\n");
+        Files.writeString(
+                csv,
+                "username,password,publish,subscribe\n"
+                        + user + "-a,a-long-password-2,\"x/#;y/#\",z/#\n"
+                        + user + "-b,a-long-password-3,,\n"
+                        + ",no-identity-here,,\n");
         Run imported = admin("credentials", "import", csv.toString());
         assertThat(imported.exit()).isEqualTo(1);
         assertThat(imported.out()).contains("created\t2").contains("failed\t1");
         assertThat(imported.err()).contains("line 4: POST /api/v1/auth/credentials: 400");
         assertThat(admin("--json", "credentials", "list", "--size", "1000").out())
-                .contains("\"username\":\"" + user + "-a\"").contains("\"x/#\",\"y/#\"");
+                .contains("\"username\":\"" + user + "-a\"")
+                .contains("\"x/#\",\"y/#\"");
 
         String client = Clients.id("cliblocked");
         Run blocked = admin("block", "add", "--client-id", client, "--reason", "cli test");
         assertThat(blocked.exit()).as(blocked.err()).isZero();
-        assertThat(admin("block", "list", "--size", "1000").out()).contains(client + "\t").contains("cli test");
-        String blockId = admin("--json", "block", "list", "--size", "1000").out()
+        assertThat(admin("block", "list", "--size", "1000").out())
+                .contains(client + "\t")
+                .contains("cli test");
+        String blockId = admin("--json", "block", "list", "--size", "1000")
+                .out()
                 .replaceAll("(?s).*\\{\"id\":(\\d+),\"clientId\":\"" + client + "\".*", "$1");
         assertThat(admin("block", "remove", blockId).exit()).isZero();
         assertThat(admin("block", "list", "--size", "1000").out()).doesNotContain(client);
@@ -159,8 +177,13 @@ class OperatorCliTest {
         String topic = "cli/retained/" + Clients.id("t");
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("clipub"));
         publisher.connect();
-        publisher.publishWith().topic(topic).payload("kept".getBytes(StandardCharsets.UTF_8))
-                .qos(MqttQos.AT_LEAST_ONCE).retain(true).send();
+        publisher
+                .publishWith()
+                .topic(topic)
+                .payload("kept".getBytes(StandardCharsets.UTF_8))
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .retain(true)
+                .send();
         publisher.disconnect();
         Run list = null;
         for (int i = 0; i < 50; i++) {
@@ -191,8 +214,11 @@ class OperatorCliTest {
     }
 
     private static String field(String keyValues, String key) {
-        return Arrays.stream(keyValues.split("\n")).filter(line -> line.startsWith(key + "\t"))
-                .map(line -> line.substring(key.length() + 1)).findFirst().orElseThrow();
+        return Arrays.stream(keyValues.split("\n"))
+                .filter(line -> line.startsWith(key + "\t"))
+                .map(line -> line.substring(key.length() + 1))
+                .findFirst()
+                .orElseThrow();
     }
 
     private Run admin(String... args) throws Exception {

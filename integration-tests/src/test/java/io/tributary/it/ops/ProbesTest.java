@@ -2,19 +2,17 @@ package io.tributary.it.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,8 +33,8 @@ class ProbesTest {
     }
 
     private JsonNode get(String url) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(url + ": " + response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
     }
@@ -54,7 +52,12 @@ class ProbesTest {
         assertThat(readiness.path("status").asString()).isEqualTo("UP");
         assertThat(components(readiness)).containsExactlyInAnyOrder(readinessComponents);
         for (String component : readinessComponents) {
-            assertThat(readiness.path("components").path(component).path("status").asString()).as(component)
+            assertThat(readiness
+                            .path("components")
+                            .path(component)
+                            .path("status")
+                            .asString())
+                    .as(component)
                     .isEqualTo("UP");
         }
     }
@@ -74,7 +77,8 @@ class ProbesTest {
     @Test
     void routing_service_is_ready_while_its_loop_runs() throws Exception {
         assertProbes(cluster.routingHttpUrl(), "readinessState", "routing");
-        JsonNode routing = get(cluster.routingHttpUrl() + "/actuator/health/readiness").path("components")
+        JsonNode routing = get(cluster.routingHttpUrl() + "/actuator/health/readiness")
+                .path("components")
                 .path("routing");
         assertThat(routing.path("details").path("state").asString()).isEqualTo("RUNNING");
     }

@@ -15,15 +15,29 @@ final class PromQlNames {
     private static final Pattern STRINGS = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'");
     private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGES = Pattern.compile("\\[[^]]*]");
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(?:by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(?:by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern VARIABLES = Pattern.compile("\\$\\{[^}]*}|\\$\\w+");
     private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\\s*\\()?");
-    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left",
-            "group_right", "bool", "and", "or", "unless", "offset", "atan2", "inf", "nan", "Inf", "NaN");
+    private static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "atan2",
+            "inf",
+            "nan",
+            "Inf",
+            "NaN");
 
-    private PromQlNames() {
-    }
+    private PromQlNames() {}
 
     static Set<String> of(String expr) {
         String rest = STRINGS.matcher(expr).replaceAll(" ");

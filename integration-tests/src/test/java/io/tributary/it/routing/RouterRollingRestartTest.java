@@ -2,6 +2,15 @@ package io.tributary.it.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
+import io.tributary.it.support.TributaryCluster.ExtraRouter;
+import io.tributary.it.support.TributaryCluster.Service;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -29,17 +37,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
-import io.tributary.it.support.TributaryCluster.ExtraRouter;
-import io.tributary.it.support.TributaryCluster.Service;
 
 /**
  * A rolling restart of one router while QoS 1 traffic flows (issue 20). Three routers with static membership
@@ -64,10 +61,12 @@ class RouterRollingRestartTest {
      * which takes seconds.
      */
     private static final long OTHERS_STALL_BOUND_MS = 1_500;
+
     private static final Pattern OWNING = Pattern.compile("now owning \\[([0-9, ]*)\\]");
 
     /** The routers' consumer group (routing-service's default {@code TRIBUTARY_ROUTING_GROUP}). */
     private static final String ROUTING_GROUP = "tributary-routing";
+
     private static final String PUBLISH_TOPIC = "tributary.publish";
 
     private static TributaryCluster cluster;
@@ -92,28 +91,42 @@ class RouterRollingRestartTest {
     @AfterAll
     static void restoreSharedRouter() throws Exception {
         routers.values().forEach(ExtraRouter::close);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.kafkaBootstrapServers()))) {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
             try {
-                admin.removeMembersFromConsumerGroup(ROUTING_GROUP, new RemoveMembersFromConsumerGroupOptions(
-                        routers.keySet().stream().map(MemberToRemove::new).toList())).all().get(30, TimeUnit.SECONDS);
+                admin.removeMembersFromConsumerGroup(
+                                ROUTING_GROUP,
+                                new RemoveMembersFromConsumerGroupOptions(routers.keySet().stream()
+                                        .map(MemberToRemove::new)
+                                        .toList()))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 // Already gone (their leave reached the coordinator first): the wait below covers it.
                 System.out.println("[roll] removing the static members: " + e.getCause());
             }
             cluster.restart(Service.ROUTING);
-            int partitions = admin.describeTopics(List.of(PUBLISH_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(PUBLISH_TOPIC).partitions().size();
+            int partitions = admin.describeTopics(List.of(PUBLISH_TOPIC))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(PUBLISH_TOPIC)
+                    .partitions()
+                    .size();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             int owned = 0;
             while (System.nanoTime() < deadline) {
-                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(ROUTING_GROUP)).all()
-                        .get(30, TimeUnit.SECONDS).get(ROUTING_GROUP);
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(ROUTING_GROUP))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .get(ROUTING_GROUP);
                 owned = (int) group.members().stream()
                         .flatMap(m -> m.assignment().topicPartitions().stream())
-                        .filter(tp -> tp.topic().equals(PUBLISH_TOPIC)).distinct().count();
+                        .filter(tp -> tp.topic().equals(PUBLISH_TOPIC))
+                        .distinct()
+                        .count();
                 boolean onlyShared = group.members().stream()
-                        .noneMatch(m -> m.groupInstanceId().filter(routers::containsKey).isPresent());
+                        .noneMatch(m ->
+                                m.groupInstanceId().filter(routers::containsKey).isPresent());
                 if (owned == partitions && onlyShared) {
                     return;
                 }
@@ -127,8 +140,12 @@ class RouterRollingRestartTest {
     @Test
     void rolling_one_router_leaves_the_others_partitions_alone() throws Exception {
         Map<String, Set<Integer>> owners = awaitStableOwnership();
-        String rolled = owners.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
-                .filter(n -> !n.equals("roll-a")).findFirst().orElseThrow();
+        String rolled = owners.entrySet().stream()
+                .filter(e -> !e.getValue().isEmpty())
+                .map(Map.Entry::getKey)
+                .filter(n -> !n.equals("roll-a"))
+                .findFirst()
+                .orElseThrow();
         Set<Integer> rolledPartitions = owners.get(rolled);
         System.out.println("[roll] ownership before the roll: " + owners + "; rolling " + rolled);
 
@@ -139,7 +156,8 @@ class RouterRollingRestartTest {
         }
         Map<Integer, Long> sentAt = new ConcurrentHashMap<>();
         Map<Integer, Long> receivedAt = new ConcurrentHashMap<>();
-        Mqtt5AsyncClient subscriber = Clients.hive5(cluster.mqttPort(1), Clients.id("rsub")).toAsync();
+        Mqtt5AsyncClient subscriber =
+                Clients.hive5(cluster.mqttPort(1), Clients.id("rsub")).toAsync();
         subscriber.publishes(MqttGlobalPublishFilter.ALL, publish -> {
             int seq = Integer.parseInt(new String(publish.getPayloadAsBytes(), StandardCharsets.UTF_8));
             receivedAt.putIfAbsent(seq, System.nanoTime());
@@ -147,7 +165,12 @@ class RouterRollingRestartTest {
         subscriber.connectWith().cleanStart(true).send().get(30, TimeUnit.SECONDS);
         for (String topic : topics) {
             // Exact subscriptions: each lives on its topic's partition and is indexed by that partition's owner.
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send().get(30, TimeUnit.SECONDS);
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send()
+                    .get(30, TimeUnit.SECONDS);
         }
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), Clients.id("rpub"));
         publisher.connectWith().cleanStart(true).send();
@@ -181,7 +204,8 @@ class RouterRollingRestartTest {
         for (Map.Entry<Integer, Long> sent : sentAt.entrySet()) {
             Long received = receivedAt.get(sent.getKey());
             int partition = partitionOf(topics.get(sent.getKey() % TOPICS));
-            long latency = received == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(received - sent.getValue());
+            long latency =
+                    received == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(received - sent.getValue());
             stallMs[partition] = Math.max(stallMs[partition], latency);
         }
         long othersStall = 0;
@@ -193,24 +217,37 @@ class RouterRollingRestartTest {
                 othersStall = Math.max(othersStall, stallMs[p]);
             }
         }
-        System.out.printf("[roll] %d messages acknowledged, %d delivered; router %s (partitions %s) stopped and"
-                + " healthy again in %d ms; longest publish-to-delivery: %d ms on its partitions, %d ms on the others'"
-                + " (per partition %s)%n", sentAt.size(), receivedAt.size(), rolled, rolledPartitions, restartMs,
-                rolledStall, othersStall, java.util.Arrays.toString(stallMs));
+        System.out.printf(
+                "[roll] %d messages acknowledged, %d delivered; router %s (partitions %s) stopped and"
+                        + " healthy again in %d ms; longest publish-to-delivery: %d ms on its partitions, %d ms on the others'"
+                        + " (per partition %s)%n",
+                sentAt.size(),
+                receivedAt.size(),
+                rolled,
+                rolledPartitions,
+                restartMs,
+                rolledStall,
+                othersStall,
+                java.util.Arrays.toString(stallMs));
 
-        assertThat(receivedAt.keySet()).as("every acknowledged QoS 1 message is delivered")
+        assertThat(receivedAt.keySet())
+                .as("every acknowledged QoS 1 message is delivered")
                 .containsAll(sentAt.keySet());
         for (String name : routers.keySet()) {
             if (name.equals(rolled)) {
                 continue;
             }
-            List<String> after = logLines(name).subList(logLines.get(name).intValue(), logLines(name).size());
-            assertThat(after).as("router %s gives up no partition while %s restarts", name, rolled)
+            List<String> after = logLines(name)
+                    .subList(logLines.get(name).intValue(), logLines(name).size());
+            assertThat(after)
+                    .as("router %s gives up no partition while %s restarts", name, rolled)
                     .noneMatch(line -> line.contains("Publish partitions revoked"));
         }
-        assertThat(currentOwnership(rolled)).as("the restarted static member gets its own partitions back")
+        assertThat(currentOwnership(rolled))
+                .as("the restarted static member gets its own partitions back")
                 .isEqualTo(rolledPartitions);
-        assertThat(othersStall).as("delivery on the partitions of the routers that kept running does not stall")
+        assertThat(othersStall)
+                .as("delivery on the partitions of the routers that kept running does not stall")
                 .isLessThan(OTHERS_STALL_BOUND_MS);
     }
 
@@ -219,14 +256,18 @@ class RouterRollingRestartTest {
         return Utils.toPositive(Utils.murmur2(topic.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
     }
 
-    private static void publish(Mqtt5BlockingClient publisher, List<String> topics, Map<Integer, Long> sentAt,
-            AtomicBoolean publishing) {
+    private static void publish(
+            Mqtt5BlockingClient publisher, List<String> topics, Map<Integer, Long> sentAt, AtomicBoolean publishing) {
         long interval = TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND;
         long next = System.nanoTime();
         for (int seq = 0; publishing.get(); seq++) {
             long t = System.nanoTime();
-            var result = publisher.publishWith().topic(topics.get(seq % TOPICS))
-                    .payload(Integer.toString(seq).getBytes(StandardCharsets.UTF_8)).qos(MqttQos.AT_LEAST_ONCE).send();
+            var result = publisher
+                    .publishWith()
+                    .topic(topics.get(seq % TOPICS))
+                    .payload(Integer.toString(seq).getBytes(StandardCharsets.UTF_8))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
             if (result.getError().isEmpty()) {
                 // Counted once acknowledged; the latency is measured from the send.
                 sentAt.put(seq, t);
@@ -258,7 +299,8 @@ class RouterRollingRestartTest {
                 union.addAll(owned);
                 total += owned.size();
             }
-            if (union.size() == PARTITIONS && total == PARTITIONS
+            if (union.size() == PARTITIONS
+                    && total == PARTITIONS
                     && owners.values().stream().noneMatch(Set::isEmpty)) {
                 return owners;
             }

@@ -3,20 +3,6 @@ package io.tributary.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.eclipse.paho.client.mqttv3.MqttClient;
-import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.MqttException;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
@@ -29,10 +15,21 @@ import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Per-credential ACLs with placeholders, enforced by the transport node holding the connection: denied publishes are
@@ -74,21 +71,39 @@ class AclTest {
             Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(0), clientId);
             AuthenticationTest.connect(publisher, user, "pw");
 
-            assertThatThrownBy(() -> publisher.publishWith().topic(root + "/someone-else/x").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload(bytes("denied")).send())
-                    .isInstanceOfSatisfying(Mqtt5PubAckException.class, e -> assertThat(
-                            e.getMqttMessage().getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.NOT_AUTHORIZED));
+            assertThatThrownBy(() -> publisher
+                            .publishWith()
+                            .topic(root + "/someone-else/x")
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .payload(bytes("denied"))
+                            .send())
+                    .isInstanceOfSatisfying(
+                            Mqtt5PubAckException.class,
+                            e -> assertThat(e.getMqttMessage().getReasonCode())
+                                    .isEqualTo(Mqtt5PubAckReasonCode.NOT_AUTHORIZED));
             // A retained publish goes through the same ACL.
-            assertThatThrownBy(() -> publisher.publishWith().topic(root + "/retained").retain(true)
-                    .qos(MqttQos.AT_LEAST_ONCE).payload(bytes("denied")).send())
+            assertThatThrownBy(() -> publisher
+                            .publishWith()
+                            .topic(root + "/retained")
+                            .retain(true)
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .payload(bytes("denied"))
+                            .send())
                     .isInstanceOf(Mqtt5PubAckException.class);
-            publisher.publishWith().topic(root + "/" + user + "/" + clientId + "/power").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload(bytes("allowed")).send();
+            publisher
+                    .publishWith()
+                    .topic(root + "/" + user + "/" + clientId + "/power")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(bytes("allowed"))
+                    .send();
 
             Optional<Mqtt5Publish> first = received.receive(15, TimeUnit.SECONDS);
             assertThat(first).isPresent();
-            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("allowed");
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("denied publishes are never delivered").isEmpty();
+            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("allowed");
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("denied publishes are never delivered")
+                    .isEmpty();
             publisher.disconnect();
         } finally {
             observer.disconnect();
@@ -102,8 +117,8 @@ class AclTest {
         api.create(AuthApi.credential(user, null, "pw", List.of(root + "/ok"), List.of()));
         Mqtt5BlockingClient observer = observer(root + "/#");
         try (Mqtt5BlockingClient.Mqtt5Publishes received = observer.publishes(MqttGlobalPublishFilter.ALL)) {
-            MqttClient paho = new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(0), Clients.id("acl-p3"),
-                    new MemoryPersistence());
+            MqttClient paho = new MqttClient(
+                    "tcp://127.0.0.1:" + cluster.mqttPort(0), Clients.id("acl-p3"), new MemoryPersistence());
             MqttConnectOptions options = Clients.paho3Options(MqttConnectOptions.MQTT_VERSION_3_1_1);
             options.setUserName(user);
             options.setPassword("pw".toCharArray());
@@ -116,7 +131,8 @@ class AclTest {
 
             Optional<Mqtt5Publish> first = received.receive(15, TimeUnit.SECONDS);
             assertThat(first).isPresent();
-            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("allowed");
+            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("allowed");
             assertThat(received.receive(2, TimeUnit.SECONDS)).isEmpty();
             paho.disconnect();
             paho.close();
@@ -136,17 +152,25 @@ class AclTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
             List<Mqtt5SubAckReasonCode> codes;
             try {
-                codes = subscriber.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE).send()
+                codes = subscriber
+                        .subscribeWith()
+                        .topicFilter(root + "/#")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send()
                         .getReasonCodes();
             } catch (Mqtt5SubAckException e) {
                 codes = e.getMqttMessage().getReasonCodes();
             }
             assertThat(codes).containsExactly(Mqtt5SubAckReasonCode.NOT_AUTHORIZED);
-            subscriber.subscribeWith().topicFilter(root + "/public/+").qos(MqttQos.AT_LEAST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/public/+")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
 
             String paho3Id = Clients.id("acl-s3");
-            MqttClient paho = new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(1), paho3Id,
-                    new MemoryPersistence());
+            MqttClient paho =
+                    new MqttClient("tcp://127.0.0.1:" + cluster.mqttPort(1), paho3Id, new MemoryPersistence());
             MqttConnectOptions options = Clients.paho3Options(MqttConnectOptions.MQTT_VERSION_3_1_1);
             options.setUserName(user);
             options.setPassword("pw".toCharArray());
@@ -163,16 +187,26 @@ class AclTest {
 
             Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("acl-anon"));
             publisher.connect();
-            publisher.publishWith().topic(root + "/secret").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("secret"))
+            publisher
+                    .publishWith()
+                    .topic(root + "/secret")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(bytes("secret"))
                     .send();
-            publisher.publishWith().topic(root + "/public/news").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("news"))
+            publisher
+                    .publishWith()
+                    .topic(root + "/public/news")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(bytes("news"))
                     .send();
             publisher.disconnect();
 
             Optional<Mqtt5Publish> first = received.receive(15, TimeUnit.SECONDS);
             assertThat(first).isPresent();
             assertThat(first.get().getTopic().toString()).isEqualTo(root + "/public/news");
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("nothing from the refused filter").isEmpty();
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("nothing from the refused filter")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }
@@ -186,15 +220,31 @@ class AclTest {
         String clientId = Clients.id("acl-will");
 
         Mqtt5BlockingClient denied = Clients.hive5(cluster.mqttPort(0), clientId);
-        assertThatThrownBy(() -> denied.connectWith().simpleAuth().username(user).password(bytes("pw"))
-                .applySimpleAuth().willPublish().topic(root + "/other/status").payload(bytes("gone")).applyWillPublish()
-                .send())
-                .isInstanceOfSatisfying(Mqtt5ConnAckException.class, e -> assertThat(
-                        e.getMqttMessage().getReasonCode()).isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED));
+        assertThatThrownBy(() -> denied.connectWith()
+                        .simpleAuth()
+                        .username(user)
+                        .password(bytes("pw"))
+                        .applySimpleAuth()
+                        .willPublish()
+                        .topic(root + "/other/status")
+                        .payload(bytes("gone"))
+                        .applyWillPublish()
+                        .send())
+                .isInstanceOfSatisfying(
+                        Mqtt5ConnAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCode())
+                                .isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED));
 
         Mqtt5BlockingClient allowed = Clients.hive5(cluster.mqttPort(0), clientId);
-        allowed.connectWith().simpleAuth().username(user).password(bytes("pw")).applySimpleAuth()
-                .willPublish().topic(root + "/" + clientId + "/status").payload(bytes("gone")).applyWillPublish()
+        allowed.connectWith()
+                .simpleAuth()
+                .username(user)
+                .password(bytes("pw"))
+                .applySimpleAuth()
+                .willPublish()
+                .topic(root + "/" + clientId + "/status")
+                .payload(bytes("gone"))
+                .applyWillPublish()
                 .send();
         allowed.disconnect();
     }
@@ -208,8 +258,12 @@ class AclTest {
         CompletableFuture<Throwable> closed = new CompletableFuture<>();
         Mqtt5BlockingClient client = AuthenticationTest.hive(cluster.mqttPort(1), clientId, closed);
         AuthenticationTest.connect(client, user, "pw");
-        assertThatThrownBy(() -> client.publishWith().topic(root + "/b").qos(MqttQos.AT_LEAST_ONCE)
-                .payload(bytes("x")).send()).isInstanceOf(Mqtt5PubAckException.class);
+        assertThatThrownBy(() -> client.publishWith()
+                        .topic(root + "/b")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload(bytes("x"))
+                        .send())
+                .isInstanceOf(Mqtt5PubAckException.class);
 
         api.update(id, AuthApi.credential(user, null, null, List.of(root + "/b"), List.of()));
 
@@ -218,9 +272,17 @@ class AclTest {
                 .isEqualTo(Mqtt5DisconnectReasonCode.ADMINISTRATIVE_ACTION);
         Mqtt5BlockingClient again = Clients.hive5(cluster.mqttPort(0), clientId);
         AuthenticationTest.connect(again, user, "pw");
-        again.publishWith().topic(root + "/b").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("now allowed")).send();
-        assertThatThrownBy(() -> again.publishWith().topic(root + "/a").qos(MqttQos.AT_LEAST_ONCE)
-                .payload(bytes("x")).send()).isInstanceOf(Mqtt5PubAckException.class);
+        again.publishWith()
+                .topic(root + "/b")
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload(bytes("now allowed"))
+                .send();
+        assertThatThrownBy(() -> again.publishWith()
+                        .topic(root + "/a")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload(bytes("x"))
+                        .send())
+                .isInstanceOf(Mqtt5PubAckException.class);
         again.disconnect();
     }
 
@@ -236,8 +298,17 @@ class AclTest {
         api.create(AuthApi.credential(user, null, "pw", List.of(), List.of(root + "/public/#")));
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("acl-rpub"));
         publisher.connect();
-        publisher.publishWith().topic(root + "/secret").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("secret")).send();
-        publisher.publishWith().topic(root + "/public/news").qos(MqttQos.AT_LEAST_ONCE).payload(bytes("news"))
+        publisher
+                .publishWith()
+                .topic(root + "/secret")
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload(bytes("secret"))
+                .send();
+        publisher
+                .publishWith()
+                .topic(root + "/public/news")
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload(bytes("news"))
                 .send();
         publisher.disconnect();
 
@@ -246,20 +317,37 @@ class AclTest {
         try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
             List<Mqtt5SubAckReasonCode> codes;
             try {
-                codes = subscriber.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE)
-                        .userProperties().add("replay-last", "10").applyUserProperties().send().getReasonCodes();
+                codes = subscriber
+                        .subscribeWith()
+                        .topicFilter(root + "/#")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .userProperties()
+                        .add("replay-last", "10")
+                        .applyUserProperties()
+                        .send()
+                        .getReasonCodes();
             } catch (Mqtt5SubAckException e) {
                 codes = e.getMqttMessage().getReasonCodes();
             }
             assertThat(codes).containsExactly(Mqtt5SubAckReasonCode.NOT_AUTHORIZED);
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("no history through a refused filter").isEmpty();
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("no history through a refused filter")
+                    .isEmpty();
 
-            subscriber.subscribeWith().topicFilter(root + "/public/+").qos(MqttQos.AT_LEAST_ONCE)
-                    .userProperties().add("replay-last", "10").applyUserProperties().send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(root + "/public/+")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .userProperties()
+                    .add("replay-last", "10")
+                    .applyUserProperties()
+                    .send();
             Optional<Mqtt5Publish> first = received.receive(15, TimeUnit.SECONDS);
             assertThat(first).isPresent();
             assertThat(first.get().getTopic().toString()).isEqualTo(root + "/public/news");
-            assertThat(received.receive(2, TimeUnit.SECONDS)).as("nothing outside the ACL").isEmpty();
+            assertThat(received.receive(2, TimeUnit.SECONDS))
+                    .as("nothing outside the ACL")
+                    .isEmpty();
         } finally {
             subscriber.disconnect();
         }

@@ -2,12 +2,11 @@ package io.tributary.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.it.support.AdminRequests;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-
-import io.tributary.it.support.AdminRequests;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,14 +23,16 @@ final class AuthApi {
         this.sessionApiUrl = sessionApiUrl;
     }
 
-    static ObjectNode credential(String username, String clientId, String password, List<String> publish,
-            List<String> subscribe) {
+    static ObjectNode credential(
+            String username, String clientId, String password, List<String> publish, List<String> subscribe) {
         ObjectNode body = JSON.createObjectNode();
         body.put("username", username);
         body.put("clientId", clientId);
         body.put("password", password);
-        body.putArray("publish").addAll(publish.stream().map(JSON.getNodeFactory()::textNode).toList());
-        body.putArray("subscribe").addAll(subscribe.stream().map(JSON.getNodeFactory()::textNode).toList());
+        body.putArray("publish")
+                .addAll(publish.stream().map(JSON.getNodeFactory()::textNode).toList());
+        body.putArray("subscribe")
+                .addAll(subscribe.stream().map(JSON.getNodeFactory()::textNode).toList());
         return body;
     }
 
@@ -57,10 +58,13 @@ final class AuthApi {
     JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
         HttpRequest.Builder request = AdminRequests.to(sessionApiUrl, "/api/v1/auth" + path)
                 .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(method + " " + path + " -> " + response.body()).isEqualTo(expectedStatus);
+        assertThat(response.statusCode())
+                .as(method + " " + path + " -> " + response.body())
+                .isEqualTo(expectedStatus);
         return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
     }
 }

@@ -1,21 +1,6 @@
 package io.tributary.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.eclipse.paho.client.mqttv3.MqttClient;
-import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.MqttException;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
@@ -23,10 +8,21 @@ import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,18 +43,26 @@ class AuthenticationTest {
     }
 
     static Mqtt5BlockingClient hive(int port, String clientId, CompletableFuture<Throwable> closedByServer) {
-        return com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(port)
+        return com.hivemq.client.mqtt.MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(port)
                 .addDisconnectedListener(ctx -> {
                     if (ctx.getSource() == MqttDisconnectSource.SERVER) {
                         closedByServer.complete(ctx.getCause());
                     }
-                }).buildBlocking();
+                })
+                .buildBlocking();
     }
 
     static void connect(Mqtt5BlockingClient client, String username, String password) {
-        client.connectWith().simpleAuth().username(username).password(password.getBytes(StandardCharsets.UTF_8))
-                .applySimpleAuth().send();
+        client.connectWith()
+                .simpleAuth()
+                .username(username)
+                .password(password.getBytes(StandardCharsets.UTF_8))
+                .applySimpleAuth()
+                .send();
     }
 
     static Mqtt5ConnAckReasonCode refusal(Runnable connect) {
@@ -100,15 +104,22 @@ class AuthenticationTest {
 
         assertThat(refusal(() -> connect(Clients.hive5(cluster.mqttPort(0), clientId), user, "wrong")))
                 .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
-        assertThat(refusal(() -> connect(Clients.hive5(cluster.mqttPort(1), clientId), Clients.id("nobody"),
-                "whatever"))).isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
+        assertThat(refusal(
+                        () -> connect(Clients.hive5(cluster.mqttPort(1), clientId), Clients.id("nobody"), "whatever")))
+                .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
         // A known user name without its password is refused too, anonymous access or not.
-        assertThat(refusal(() -> Clients.hive5(cluster.mqttPort(0), clientId).connectWith().simpleAuth()
-                .username(user).applySimpleAuth().send())).isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
+        assertThat(refusal(() -> Clients.hive5(cluster.mqttPort(0), clientId)
+                        .connectWith()
+                        .simpleAuth()
+                        .username(user)
+                        .applySimpleAuth()
+                        .send()))
+                .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
 
         String paho = Clients.id("auth-p3");
         assertThat(paho3Refusal(cluster.mqttPort(1), paho, user, "wrong"))
-                .as("MQTT 3.1.1 return code 4").isEqualTo(MqttException.REASON_CODE_FAILED_AUTHENTICATION);
+                .as("MQTT 3.1.1 return code 4")
+                .isEqualTo(MqttException.REASON_CODE_FAILED_AUTHENTICATION);
 
         JsonNode rows = api.failures().path("items");
         JsonNode mine = null;
@@ -130,10 +141,14 @@ class AuthenticationTest {
         api.create(AuthApi.credential(null, clientId, "device-pw", List.of("#"), List.of("#")));
 
         assertThat(refusal(() -> Clients.hive5(cluster.mqttPort(0), clientId).connect()))
-                .as("no password for a protected client id").isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
+                .as("no password for a protected client id")
+                .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
         Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(0), clientId);
         // MQTT 5 allows a password without a user name; the client id selects the credential.
-        client.connectWith().simpleAuth().password("device-pw".getBytes(StandardCharsets.UTF_8)).applySimpleAuth()
+        client.connectWith()
+                .simpleAuth()
+                .password("device-pw".getBytes(StandardCharsets.UTF_8))
+                .applySimpleAuth()
                 .send();
         client.disconnect();
     }
@@ -156,7 +171,9 @@ class AuthenticationTest {
         paho.connect(options);
         assertThat(paho.isConnected()).isTrue();
 
-        api.update(id, AuthApi.credential(user, null, null, List.of("#"), List.of("#")).put("blocked", true));
+        api.update(
+                id,
+                AuthApi.credential(user, null, null, List.of("#"), List.of("#")).put("blocked", true));
 
         Throwable cause = closed.get(15, TimeUnit.SECONDS);
         assertThat(cause).isInstanceOf(Mqtt5DisconnectException.class);
@@ -172,7 +189,8 @@ class AuthenticationTest {
         assertThat(refusal(() -> connect(Clients.hive5(cluster.mqttPort(0), clientId), user, password)))
                 .isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
         assertThat(paho3Refusal(cluster.mqttPort(1), pahoId, user, password))
-                .as("MQTT 3.1.1 return code 5").isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
+                .as("MQTT 3.1.1 return code 5")
+                .isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
     }
 
     @Test
@@ -198,10 +216,12 @@ class AuthenticationTest {
         // The production default: a session-service without TRIBUTARY_AUTH_ANONYMOUS.
         try (TributaryCluster.Satellite strict = cluster.startSatellite("it-strict", Map.of())) {
             try {
-                assertThat(refusal(() -> Clients.hive5(strict.mqttPort(), Clients.id("anon5")).connect()))
+                assertThat(refusal(() -> Clients.hive5(strict.mqttPort(), Clients.id("anon5"))
+                                .connect()))
                         .isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
                 assertThat(paho3Refusal(strict.mqttPort(), Clients.id("anon3"), null, null))
-                        .as("MQTT 3.1.1 return code 5").isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
+                        .as("MQTT 3.1.1 return code 5")
+                        .isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
                 // Credentials work there as everywhere.
                 String user = Clients.id("strict");
                 api.create(AuthApi.credential(user, null, "pw", List.of("#"), List.of("#")));

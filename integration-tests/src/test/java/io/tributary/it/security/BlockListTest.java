@@ -2,24 +2,21 @@ package io.tributary.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.eclipse.paho.client.mqttv3.MqttException;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
 import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -43,8 +40,14 @@ class BlockListTest {
     }
 
     private static long block(String field, String value) throws Exception {
-        JsonNode added = api.send("POST", "/blocklist", JSON.createObjectNode().put(field, value)
-                .put("reason", "integration test").toString(), 201);
+        JsonNode added = api.send(
+                "POST",
+                "/blocklist",
+                JSON.createObjectNode()
+                        .put(field, value)
+                        .put("reason", "integration test")
+                        .toString(),
+                201);
         return added.path("entry").path("id").asLong();
     }
 
@@ -52,17 +55,22 @@ class BlockListTest {
         api.send("DELETE", "/blocklist/" + id, null, 204);
     }
 
-    private static Mqtt5BlockingClient watched(int port, String clientId, String sourceAddress,
-            CompletableFuture<Throwable> closedByServer) {
-        var builder = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId);
-        builder = sourceAddress == null ? builder.serverHost("127.0.0.1").serverPort(port)
-                : builder.transportConfig().serverAddress(new InetSocketAddress("127.0.0.1", port))
-                        .localAddress(sourceAddress).applyTransportConfig();
+    private static Mqtt5BlockingClient watched(
+            int port, String clientId, String sourceAddress, CompletableFuture<Throwable> closedByServer) {
+        var builder =
+                com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId);
+        builder = sourceAddress == null
+                ? builder.serverHost("127.0.0.1").serverPort(port)
+                : builder.transportConfig()
+                        .serverAddress(new InetSocketAddress("127.0.0.1", port))
+                        .localAddress(sourceAddress)
+                        .applyTransportConfig();
         return builder.addDisconnectedListener(ctx -> {
-            if (ctx.getSource() == MqttDisconnectSource.SERVER) {
-                closedByServer.complete(ctx.getCause());
-            }
-        }).buildBlocking();
+                    if (ctx.getSource() == MqttDisconnectSource.SERVER) {
+                        closedByServer.complete(ctx.getCause());
+                    }
+                })
+                .buildBlocking();
     }
 
     private static void assertBanned(CompletableFuture<Throwable> closed) throws Exception {
@@ -74,8 +82,7 @@ class BlockListTest {
     }
 
     @Test
-    void a_blocked_client_id_is_disconnected_0x8a_refused_as_banned_and_connects_again_when_removed()
-            throws Exception {
+    void a_blocked_client_id_is_disconnected_0x8a_refused_as_banned_and_connects_again_when_removed() throws Exception {
         String clientId = Clients.id("blk-c");
         CompletableFuture<Throwable> closed = new CompletableFuture<>();
         Mqtt5BlockingClient live = watched(cluster.mqttPort(1), clientId, null, closed);
@@ -84,10 +91,12 @@ class BlockListTest {
         long id = block("clientId", clientId);
         try {
             assertBanned(closed);
-            assertThat(AuthenticationTest.refusal(() -> Clients.hive5(cluster.mqttPort(0), clientId).connect()))
+            assertThat(AuthenticationTest.refusal(
+                            () -> Clients.hive5(cluster.mqttPort(0), clientId).connect()))
                     .isEqualTo(Mqtt5ConnAckReasonCode.BANNED);
             assertThat(AuthenticationTest.paho3Refusal(cluster.mqttPort(1), clientId, null, null))
-                    .as("MQTT 3.1.1 return code 5").isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
+                    .as("MQTT 3.1.1 return code 5")
+                    .isEqualTo(MqttException.REASON_CODE_NOT_AUTHORIZED);
         } finally {
             unblock(id);
         }
@@ -114,9 +123,15 @@ class BlockListTest {
             assertBanned(closed0);
             assertBanned(closed1);
             assertThat(AuthenticationTest.refusal(() -> Clients.hive5(cluster.mqttPort(1), Clients.id("blk-u2"))
-                    .connectWith().simpleAuth().username(user).applySimpleAuth().send()))
+                            .connectWith()
+                            .simpleAuth()
+                            .username(user)
+                            .applySimpleAuth()
+                            .send()))
                     .isEqualTo(Mqtt5ConnAckReasonCode.BANNED);
-            assertThat(bystander.getState().isConnected()).as("other clients stay").isTrue();
+            assertThat(bystander.getState().isConnected())
+                    .as("other clients stay")
+                    .isTrue();
         } finally {
             unblock(id);
         }
@@ -136,13 +151,17 @@ class BlockListTest {
         long id = block("ip", source);
         try {
             assertBanned(closed);
-            assertThat(fromLoopback.getState().isConnected()).as("127.0.0.1 is not blocked").isTrue();
+            assertThat(fromLoopback.getState().isConnected())
+                    .as("127.0.0.1 is not blocked")
+                    .isTrue();
             // Refused at once by session-service; within the node's refresh interval by the node itself, before
             // any session-service call (counted as blocked_ip on the node).
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (true) {
-                assertThat(AuthenticationTest.refusal(() -> watched(cluster.mqttPort(0), Clients.id("blk-ip2"), source,
-                        new CompletableFuture<>()).connect())).isEqualTo(Mqtt5ConnAckReasonCode.BANNED);
+                assertThat(AuthenticationTest.refusal(() -> watched(
+                                        cluster.mqttPort(0), Clients.id("blk-ip2"), source, new CompletableFuture<>())
+                                .connect()))
+                        .isEqualTo(Mqtt5ConnAckReasonCode.BANNED);
                 if (LimitsTest.refusals(cluster.transportHttpUrl(0), "blocked_ip") > before) {
                     break;
                 }
@@ -155,14 +174,16 @@ class BlockListTest {
         // The node forgets the entry within its refresh interval.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
-            Mqtt5BlockingClient back = watched(cluster.mqttPort(0), Clients.id("blk-ip3"), source,
-                    new CompletableFuture<>());
+            Mqtt5BlockingClient back =
+                    watched(cluster.mqttPort(0), Clients.id("blk-ip3"), source, new CompletableFuture<>());
             try {
                 back.connect();
                 back.disconnect();
                 break;
             } catch (RuntimeException e) {
-                assertThat(System.nanoTime()).as("connects again after removal: " + e).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("connects again after removal: " + e)
+                        .isLessThan(deadline);
                 Thread.sleep(500);
             }
         }

@@ -3,6 +3,21 @@ package io.tributary.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +29,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.MqttCallback;
 import org.eclipse.paho.client.mqttv3.MqttClient;
@@ -29,23 +43,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -88,13 +85,21 @@ class JwtAuthenticationTest {
         Path keys = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "jwt-keys");
         Path pem = Files.writeString(keys.resolve(RSA_KEY_ID + ".pem"), TestTokens.publicKeyPem(rsa));
         Path jwks = Files.writeString(keys.resolve("jwks.json"), TestTokens.ecJwks(ec, EC_KEY_ID));
-        jwt = cluster.startSatellite("it-jwt", Map.of(
-                "TRIBUTARY_JWT_ENABLED", "true",
-                "TRIBUTARY_JWT_HMAC_SECRET", SECRET,
-                "TRIBUTARY_JWT_PUBLIC_KEYS", pem.toString(),
-                "TRIBUTARY_JWT_JWKS_FILE", jwks.toString(),
-                "TRIBUTARY_JWT_AUDIENCE", AUDIENCE,
-                "TRIBUTARY_JWT_CLOCK_SKEW", CLOCK_SKEW_MS + "ms"));
+        jwt = cluster.startSatellite(
+                "it-jwt",
+                Map.of(
+                        "TRIBUTARY_JWT_ENABLED",
+                        "true",
+                        "TRIBUTARY_JWT_HMAC_SECRET",
+                        SECRET,
+                        "TRIBUTARY_JWT_PUBLIC_KEYS",
+                        pem.toString(),
+                        "TRIBUTARY_JWT_JWKS_FILE",
+                        jwks.toString(),
+                        "TRIBUTARY_JWT_AUDIENCE",
+                        AUDIENCE,
+                        "TRIBUTARY_JWT_CLOCK_SKEW",
+                        CLOCK_SKEW_MS + "ms"));
     }
 
     @AfterAll
@@ -120,13 +125,17 @@ class JwtAuthenticationTest {
     }
 
     private static Mqtt5BlockingClient hive(String clientId, CompletableFuture<Throwable> closedByServer) {
-        return com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(jwt.mqttPort())
+        return com.hivemq.client.mqtt.MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(jwt.mqttPort())
                 .addDisconnectedListener(ctx -> {
                     if (ctx.getSource() == MqttDisconnectSource.SERVER) {
                         closedByServer.complete(ctx.getCause());
                     }
-                }).buildBlocking();
+                })
+                .buildBlocking();
     }
 
     private static MqttConnectOptions paho311(String user, String token) {
@@ -141,27 +150,47 @@ class JwtAuthenticationTest {
         String user = Clients.id("jwt-u");
         String clientId = Clients.id("jwt-c");
         String root = Clients.id("jwt");
-        String token = TestTokens.hs256(SECRET, claims(user, clientId,
-                TestTokens.acl(List.of(root + "/%c/#"), List.of(root + "/%u/#", root + "/%c/#"))));
+        String token = TestTokens.hs256(
+                SECRET,
+                claims(
+                        user,
+                        clientId,
+                        TestTokens.acl(List.of(root + "/%c/#"), List.of(root + "/%u/#", root + "/%c/#"))));
         Mqtt5BlockingClient client = Clients.hive5(jwt.mqttPort(), clientId);
         AuthenticationTest.connect(client, user, token);
         try (Mqtt5BlockingClient.Mqtt5Publishes received = client.publishes(MqttGlobalPublishFilter.ALL)) {
-            client.subscribeWith().topicFilter(root + "/" + clientId + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
-            assertThatThrownBy(() -> client.subscribeWith().topicFilter(root + "/#").qos(MqttQos.AT_LEAST_ONCE)
-                    .send())
-                    .isInstanceOfSatisfying(Mqtt5SubAckException.class, e -> assertThat(
-                            e.getMqttMessage().getReasonCodes()).containsExactly(Mqtt5SubAckReasonCode.NOT_AUTHORIZED));
-            assertThatThrownBy(() -> client.publishWith().topic(root + "/" + user + "/x").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload("denied".getBytes(StandardCharsets.UTF_8)).send())
-                    .isInstanceOfSatisfying(Mqtt5PubAckException.class, e -> assertThat(
-                            e.getMqttMessage().getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.NOT_AUTHORIZED));
-            client.publishWith().topic(root + "/" + clientId + "/power").qos(MqttQos.AT_LEAST_ONCE)
-                    .payload("allowed".getBytes(StandardCharsets.UTF_8)).send();
+            client.subscribeWith()
+                    .topicFilter(root + "/" + clientId + "/#")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            assertThatThrownBy(() -> client.subscribeWith()
+                            .topicFilter(root + "/#")
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send())
+                    .isInstanceOfSatisfying(
+                            Mqtt5SubAckException.class,
+                            e -> assertThat(e.getMqttMessage().getReasonCodes())
+                                    .containsExactly(Mqtt5SubAckReasonCode.NOT_AUTHORIZED));
+            assertThatThrownBy(() -> client.publishWith()
+                            .topic(root + "/" + user + "/x")
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .payload("denied".getBytes(StandardCharsets.UTF_8))
+                            .send())
+                    .isInstanceOfSatisfying(
+                            Mqtt5PubAckException.class,
+                            e -> assertThat(e.getMqttMessage().getReasonCode())
+                                    .isEqualTo(Mqtt5PubAckReasonCode.NOT_AUTHORIZED));
+            client.publishWith()
+                    .topic(root + "/" + clientId + "/power")
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload("allowed".getBytes(StandardCharsets.UTF_8))
+                    .send();
 
             Optional<Mqtt5Publish> first = received.receive(20, TimeUnit.SECONDS);
             assertThat(first).isPresent();
             assertThat(first.get().getTopic().toString()).isEqualTo(root + "/" + clientId + "/power");
-            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8)).isEqualTo("allowed");
+            assertThat(new String(first.get().getPayloadAsBytes(), StandardCharsets.UTF_8))
+                    .isEqualTo("allowed");
         } finally {
             client.disconnect();
         }
@@ -172,14 +201,15 @@ class JwtAuthenticationTest {
         String user = Clients.id("jwt-rsa");
         String clientId = Clients.id("jwt-r");
         String root = Clients.id("jwtr");
-        String rsaToken = TestTokens.rs256(rsa.getPrivate(), RSA_KEY_ID,
+        String rsaToken = TestTokens.rs256(
+                rsa.getPrivate(),
+                RSA_KEY_ID,
                 claims(user, clientId, TestTokens.acl(List.of(root + "/#"), List.of(root + "/#"))));
         MqttClient paho = new MqttClient("tcp://127.0.0.1:" + jwt.mqttPort(), clientId, new MemoryPersistence());
         CompletableFuture<String> arrived = new CompletableFuture<>();
         paho.setCallback(new MqttCallback() {
             @Override
-            public void connectionLost(Throwable cause) {
-            }
+            public void connectionLost(Throwable cause) {}
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
@@ -187,8 +217,7 @@ class JwtAuthenticationTest {
             }
 
             @Override
-            public void deliveryComplete(IMqttDeliveryToken token) {
-            }
+            public void deliveryComplete(IMqttDeliveryToken token) {}
         });
         paho.connect(paho311(user, rsaToken));
         paho.subscribe(root + "/#", 1);
@@ -196,12 +225,18 @@ class JwtAuthenticationTest {
         // Another identity, another key: an ES256 token whose key comes from the JWKS file, over MQTT 5.
         String ecUser = Clients.id("jwt-ec");
         String ecClientId = Clients.id("jwt-e");
-        String ecToken = TestTokens.es256(ec.getPrivate(), EC_KEY_ID,
+        String ecToken = TestTokens.es256(
+                ec.getPrivate(),
+                EC_KEY_ID,
                 claims(ecUser, ecClientId, TestTokens.acl(List.of(root + "/from-ec"), List.of())));
         Mqtt5BlockingClient publisher = Clients.hive5(jwt.mqttPort(), ecClientId);
         AuthenticationTest.connect(publisher, ecUser, ecToken);
-        publisher.publishWith().topic(root + "/from-ec").qos(MqttQos.AT_LEAST_ONCE)
-                .payload("hello".getBytes(StandardCharsets.UTF_8)).send();
+        publisher
+                .publishWith()
+                .topic(root + "/from-ec")
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload("hello".getBytes(StandardCharsets.UTF_8))
+                .send();
 
         assertThat(arrived.get(20, TimeUnit.SECONDS)).isEqualTo(root + "/from-ec=hello");
         publisher.disconnect();
@@ -222,21 +257,24 @@ class JwtAuthenticationTest {
         Map<String, Object> otherAudience = claims(user, clientId, acl);
         otherAudience.put("aud", "another-service");
 
-        for (String token : List.of(TestTokens.hs256(SECRET, expired), wrongSecret, unknownKey,
-                TestTokens.hs256(SECRET, otherAudience))) {
-            assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(
-                    Clients.hive5(jwt.mqttPort(), clientId), user, token)))
+        for (String token : List.of(
+                TestTokens.hs256(SECRET, expired), wrongSecret, unknownKey, TestTokens.hs256(SECRET, otherAudience))) {
+            assertThat(AuthenticationTest.refusal(
+                            () -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId), user, token)))
                     .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
         }
         // A valid token presented under another user name is not that user's.
-        assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId),
-                Clients.id("someone-else"), TestTokens.hs256(SECRET, claims(user, clientId, acl)))))
+        assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(
+                        Clients.hive5(jwt.mqttPort(), clientId),
+                        Clients.id("someone-else"),
+                        TestTokens.hs256(SECRET, claims(user, clientId, acl)))))
                 .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
         String pahoId = Clients.id("jwt-bad3");
         Map<String, Object> expiredPaho = claims(user, pahoId, acl);
         expiredPaho.put("exp", inSeconds(-60));
         assertThat(AuthenticationTest.paho3Refusal(jwt.mqttPort(), pahoId, user, TestTokens.hs256(SECRET, expiredPaho)))
-                .as("MQTT 3.1.1 return code 4").isEqualTo(MqttException.REASON_CODE_FAILED_AUTHENTICATION);
+                .as("MQTT 3.1.1 return code 4")
+                .isEqualTo(MqttException.REASON_CODE_FAILED_AUTHENTICATION);
 
         JsonNode mine = null;
         for (JsonNode row : api.failures().path("items")) {
@@ -251,8 +289,7 @@ class JwtAuthenticationTest {
     }
 
     @Test
-    void a_token_that_expires_while_connected_is_closed_at_expiry_0xA0_in_mqtt5_and_closed_in_311()
-            throws Exception {
+    void a_token_that_expires_while_connected_is_closed_at_expiry_0xA0_in_mqtt5_and_closed_in_311() throws Exception {
         String user = Clients.id("jwt-exp");
         String clientId = Clients.id("jwt-x5");
         String pahoId = Clients.id("jwt-x3");
@@ -276,12 +313,10 @@ class JwtAuthenticationTest {
             }
 
             @Override
-            public void messageArrived(String topic, MqttMessage message) {
-            }
+            public void messageArrived(String topic, MqttMessage message) {}
 
             @Override
-            public void deliveryComplete(IMqttDeliveryToken token) {
-            }
+            public void deliveryComplete(IMqttDeliveryToken token) {}
         });
         paho.connect(paho311(user, TestTokens.hs256(SECRET, claims3)));
         assertThat(System.currentTimeMillis()).as("connected before the expiry").isLessThan(closeDueMs);
@@ -299,32 +334,42 @@ class JwtAuthenticationTest {
     }
 
     @Test
-    void a_token_without_acl_takes_its_subjects_credential_and_blocking_that_credential_revokes_it()
-            throws Exception {
+    void a_token_without_acl_takes_its_subjects_credential_and_blocking_that_credential_revokes_it() throws Exception {
         String user = Clients.id("jwt-cred");
         String clientId = Clients.id("jwt-cr");
         String root = Clients.id("jwtc");
         // No ACL in the token and no credential for its subject: authenticated, but nothing allows anything.
         String token = TestTokens.hs256(SECRET, claims(user, clientId, null));
-        assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId),
-                user, token))).isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
+        assertThat(AuthenticationTest.refusal(
+                        () -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId), user, token)))
+                .isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
 
         long id = api.create(AuthApi.credential(user, null, "unused-password", List.of(root + "/%u/#"), List.of()));
         CompletableFuture<Throwable> closed = new CompletableFuture<>();
         Mqtt5BlockingClient client = hive(clientId, closed);
         AuthenticationTest.connect(client, user, token);
-        client.publishWith().topic(root + "/" + user + "/ok").qos(MqttQos.AT_LEAST_ONCE)
-                .payload("allowed".getBytes(StandardCharsets.UTF_8)).send();
-        assertThatThrownBy(() -> client.publishWith().topic(root + "/x").qos(MqttQos.AT_LEAST_ONCE)
-                .payload("denied".getBytes(StandardCharsets.UTF_8)).send())
+        client.publishWith()
+                .topic(root + "/" + user + "/ok")
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .payload("allowed".getBytes(StandardCharsets.UTF_8))
+                .send();
+        assertThatThrownBy(() -> client.publishWith()
+                        .topic(root + "/x")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .payload("denied".getBytes(StandardCharsets.UTF_8))
+                        .send())
                 .isInstanceOf(Mqtt5PubAckException.class);
 
-        api.update(id, AuthApi.credential(user, null, null, List.of(root + "/%u/#"), List.of()).put("blocked", true));
+        api.update(
+                id,
+                AuthApi.credential(user, null, null, List.of(root + "/%u/#"), List.of())
+                        .put("blocked", true));
 
         Throwable cause = closed.get(15, TimeUnit.SECONDS);
         assertThat(((Mqtt5DisconnectException) cause).getMqttMessage().getReasonCode())
                 .isEqualTo(Mqtt5DisconnectReasonCode.NOT_AUTHORIZED);
-        assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId),
-                user, token))).isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
+        assertThat(AuthenticationTest.refusal(
+                        () -> AuthenticationTest.connect(Clients.hive5(jwt.mqttPort(), clientId), user, token)))
+                .isEqualTo(Mqtt5ConnAckReasonCode.NOT_AUTHORIZED);
     }
 }

@@ -3,6 +3,19 @@ package io.tributary.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.TributaryCluster;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -13,29 +26,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * The limits of a transport node, each refused with its reason code, on two nodes of their own started with small
@@ -59,17 +55,21 @@ class LimitsTest {
     @BeforeAll
     static void nodes() throws Exception {
         cluster = TributaryCluster.shared();
-        clientLimits = cluster.startTransport("it-node-limits", Map.of(
-                "MQTT_MAX_PUBLISH_RATE", 1,
-                "MQTT_PUBLISH_BURST", PUBLISH_BURST,
-                "MQTT_MAX_PAYLOAD_SIZE", MAX_PAYLOAD,
-                "MQTT_MAX_SUBSCRIPTIONS", MAX_SUBSCRIPTIONS,
-                "MQTT_MAX_TOPIC_LEVELS", MAX_LEVELS));
+        clientLimits = cluster.startTransport(
+                "it-node-limits",
+                Map.of(
+                        "MQTT_MAX_PUBLISH_RATE", 1,
+                        "MQTT_PUBLISH_BURST", PUBLISH_BURST,
+                        "MQTT_MAX_PAYLOAD_SIZE", MAX_PAYLOAD,
+                        "MQTT_MAX_SUBSCRIPTIONS", MAX_SUBSCRIPTIONS,
+                        "MQTT_MAX_TOPIC_LEVELS", MAX_LEVELS));
         // One new connection per 100 s from an address once the burst is used: no refill during the test.
-        connectionLimits = cluster.startTransport("it-node-conns", Map.of(
-                "MQTT_MAX_CONNECTIONS", MAX_CONNECTIONS,
-                "MQTT_MAX_CONNECTION_RATE_PER_IP", "0.01",
-                "MQTT_CONNECTION_BURST_PER_IP", IP_BURST));
+        connectionLimits = cluster.startTransport(
+                "it-node-conns",
+                Map.of(
+                        "MQTT_MAX_CONNECTIONS", MAX_CONNECTIONS,
+                        "MQTT_MAX_CONNECTION_RATE_PER_IP", "0.01",
+                        "MQTT_CONNECTION_BURST_PER_IP", IP_BURST));
     }
 
     @AfterAll
@@ -88,12 +88,16 @@ class LimitsTest {
 
     /** {@code tributary_limit_refusals_total{reason}} of the transport node serving actuator at {@code httpUrl}. */
     static double refusals(String httpUrl, String reason) throws Exception {
-        HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(httpUrl + "/actuator/prometheus")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return scrape.body().lines()
+        HttpResponse<String> scrape = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(httpUrl + "/actuator/prometheus"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return scrape.body()
+                .lines()
                 .filter(l -> l.startsWith("tributary_limit_refusals_total{") && l.contains("reason=\"" + reason + "\""))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private static Mqtt5BlockingClient connected(int port, String prefix) {
@@ -108,28 +112,44 @@ class LimitsTest {
         Mqtt5BlockingClient subscriber = connected(cluster.mqttPort(0), "rate-sub");
         Mqtt5BlockingClient publisher = connected(clientLimits.mqttPort(), "rate-pub");
         try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-            subscriber.subscribeWith().topicFilter(topic).qos(MqttQos.AT_MOST_ONCE).send();
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_MOST_ONCE)
+                    .send();
             for (int i = 0; i < 3 * PUBLISH_BURST; i++) {
-                publisher.publishWith().topic(topic).payload(new byte[] {(byte) i}).qos(MqttQos.AT_MOST_ONCE).send();
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(new byte[] {(byte) i})
+                        .qos(MqttQos.AT_MOST_ONCE)
+                        .send();
             }
             int delivered = 0;
             while (in.receive(3, TimeUnit.SECONDS).isPresent()) {
                 delivered++;
             }
-            assertThat(delivered).as("QoS 0 beyond the burst (and what 1/s refilled) is dropped")
+            assertThat(delivered)
+                    .as("QoS 0 beyond the burst (and what 1/s refilled) is dropped")
                     .isBetween(PUBLISH_BURST, PUBLISH_BURST + 4);
             // Three seconds of refill at most: the next QoS 1 publishes run out again.
             List<Mqtt5PubAckReasonCode> codes = new ArrayList<>();
             for (int i = 0; i < PUBLISH_BURST + 2; i++) {
                 try {
-                    publisher.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+                    publisher
+                            .publishWith()
+                            .topic(topic)
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send();
                     codes.add(Mqtt5PubAckReasonCode.SUCCESS);
                 } catch (Mqtt5PubAckException e) {
                     codes.add(e.getMqttMessage().getReasonCode());
                 }
             }
             assertThat(codes).contains(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED);
-            assertThat(publisher.getState().isConnected()).as("refused, not disconnected").isTrue();
+            assertThat(publisher.getState().isConnected())
+                    .as("refused, not disconnected")
+                    .isTrue();
         }
         assertThat(refusals(clientLimits, "publish_rate")).isGreaterThanOrEqualTo(PUBLISH_BURST + 1);
         publisher.disconnect();
@@ -138,14 +158,16 @@ class LimitsTest {
 
     @Test
     void an_mqtt311_client_over_the_rate_with_qos1_is_disconnected() throws Exception {
-        MqttClient paho = Clients.paho3(clientLimits.mqttPort(), Clients.id("rate3"),
-                MqttConnectOptions.MQTT_VERSION_3_1_1);
+        MqttClient paho =
+                Clients.paho3(clientLimits.mqttPort(), Clients.id("rate3"), MqttConnectOptions.MQTT_VERSION_3_1_1);
         String topic = "it/limits/rate3/" + Clients.id("t");
         assertThatThrownBy(() -> {
-            for (int i = 0; i < 3 * PUBLISH_BURST; i++) {
-                paho.publish(topic, new byte[] {1}, 1, false);
-            }
-        }).as("no negative acknowledgement in 3.1.1: the connection is closed").isInstanceOf(Exception.class);
+                    for (int i = 0; i < 3 * PUBLISH_BURST; i++) {
+                        paho.publish(topic, new byte[] {1}, 1, false);
+                    }
+                })
+                .as("no negative acknowledgement in 3.1.1: the connection is closed")
+                .isInstanceOf(Exception.class);
         assertThat(paho.isConnected()).isFalse();
         paho.close();
     }
@@ -154,11 +176,20 @@ class LimitsTest {
     void a_payload_over_the_maximum_gets_0x97_and_one_at_it_is_accepted() {
         Mqtt5BlockingClient client = connected(clientLimits.mqttPort(), "payload");
         String topic = "it/limits/payload/" + Clients.id("t");
-        client.publishWith().topic(topic).payload(new byte[MAX_PAYLOAD]).qos(MqttQos.AT_LEAST_ONCE).send();
-        assertThatThrownBy(() -> client.publishWith().topic(topic).payload(new byte[MAX_PAYLOAD + 1])
-                .qos(MqttQos.AT_LEAST_ONCE).send())
-                .isInstanceOfSatisfying(Mqtt5PubAckException.class, e -> assertThat(e.getMqttMessage()
-                        .getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED));
+        client.publishWith()
+                .topic(topic)
+                .payload(new byte[MAX_PAYLOAD])
+                .qos(MqttQos.AT_LEAST_ONCE)
+                .send();
+        assertThatThrownBy(() -> client.publishWith()
+                        .topic(topic)
+                        .payload(new byte[MAX_PAYLOAD + 1])
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send())
+                .isInstanceOfSatisfying(
+                        Mqtt5PubAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCode())
+                                .isEqualTo(Mqtt5PubAckReasonCode.QUOTA_EXCEEDED));
         client.disconnect();
     }
 
@@ -166,12 +197,20 @@ class LimitsTest {
     void too_many_topic_levels_get_puback_0x90_suback_0x8f_and_3_1_1_suback_0x80() throws Exception {
         Mqtt5BlockingClient client = connected(clientLimits.mqttPort(), "levels");
         client.publishWith().topic("it/levels/a/b").qos(MqttQos.AT_LEAST_ONCE).send();
-        assertThatThrownBy(() -> client.publishWith().topic("it/levels/a/b/c").qos(MqttQos.AT_LEAST_ONCE).send())
-                .isInstanceOfSatisfying(Mqtt5PubAckException.class, e -> assertThat(e.getMqttMessage()
-                        .getReasonCode()).isEqualTo(Mqtt5PubAckReasonCode.TOPIC_NAME_INVALID));
-        assertThatThrownBy(() -> client.subscribeWith().topicFilter("it/levels/+/b/#").send())
-                .isInstanceOfSatisfying(Mqtt5SubAckException.class, e -> assertThat(e.getMqttMessage()
-                        .getReasonCodes()).containsExactly(Mqtt5SubAckReasonCode.TOPIC_FILTER_INVALID));
+        assertThatThrownBy(() -> client.publishWith()
+                        .topic("it/levels/a/b/c")
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send())
+                .isInstanceOfSatisfying(
+                        Mqtt5PubAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCode())
+                                .isEqualTo(Mqtt5PubAckReasonCode.TOPIC_NAME_INVALID));
+        assertThatThrownBy(() ->
+                        client.subscribeWith().topicFilter("it/levels/+/b/#").send())
+                .isInstanceOfSatisfying(
+                        Mqtt5SubAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCodes())
+                                .containsExactly(Mqtt5SubAckReasonCode.TOPIC_FILTER_INVALID));
         client.disconnect();
         try (RawMqtt raw = new RawMqtt(clientLimits.mqttPort())) {
             raw.send(RawMqtt.connect311(Clients.id("levels3"), 60));
@@ -189,12 +228,21 @@ class LimitsTest {
         Mqtt5BlockingClient client = connected(clientLimits.mqttPort(), "subs");
         String base = "it/subs/" + Clients.id("t") + "/";
         for (int i = 0; i < MAX_SUBSCRIPTIONS; i++) {
-            client.subscribeWith().topicFilter(base + i).qos(MqttQos.AT_LEAST_ONCE).send();
+            client.subscribeWith()
+                    .topicFilter(base + i)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
         }
-        assertThatThrownBy(() -> client.subscribeWith().topicFilter(base + "more").send())
-                .isInstanceOfSatisfying(Mqtt5SubAckException.class, e -> assertThat(e.getMqttMessage()
-                        .getReasonCodes()).containsExactly(Mqtt5SubAckReasonCode.QUOTA_EXCEEDED));
-        Mqtt5SubAck again = client.subscribeWith().topicFilter(base + "0").qos(MqttQos.EXACTLY_ONCE).send();
+        assertThatThrownBy(
+                        () -> client.subscribeWith().topicFilter(base + "more").send())
+                .isInstanceOfSatisfying(
+                        Mqtt5SubAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCodes())
+                                .containsExactly(Mqtt5SubAckReasonCode.QUOTA_EXCEEDED));
+        Mqtt5SubAck again = client.subscribeWith()
+                .topicFilter(base + "0")
+                .qos(MqttQos.EXACTLY_ONCE)
+                .send();
         assertThat(again.getReasonCodes()).containsExactly(Mqtt5SubAckReasonCode.GRANTED_QOS_2);
         client.unsubscribeWith().topicFilter(base + "1").send();
         client.subscribeWith().topicFilter(base + "more").send();
@@ -238,24 +286,31 @@ class LimitsTest {
         List<Socket> open = new ArrayList<>();
         try {
             // Two connections use two of the address's three tokens.
-            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c1"), 60), open)).isZero();
-            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c2"), 60), open)).isZero();
+            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c1"), 60), open))
+                    .isZero();
+            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c2"), 60), open))
+                    .isZero();
             assertThat(rawConnect(port, io.tributary.it.support.Mqtt5Packets.connect(Clients.id("c3"), 60), open))
-                    .as("MQTT 5: quota exceeded").isEqualTo(0x97);
+                    .as("MQTT 5: quota exceeded")
+                    .isEqualTo(0x97);
             assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c4"), 60), open))
-                    .as("MQTT 3.1.1: server unavailable").isEqualTo(3);
+                    .as("MQTT 3.1.1: server unavailable")
+                    .isEqualTo(3);
             for (Socket s : open) {
                 s.close();
             }
             open.clear();
             // The node's count follows the closes; the refused connections took no token.
             Thread.sleep(500);
-            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c5"), 60), open)).isZero();
+            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c5"), 60), open))
+                    .isZero();
             open.remove(0).close();
             Thread.sleep(500);
             assertThat(rawConnect(port, io.tributary.it.support.Mqtt5Packets.connect(Clients.id("c6"), 60), open))
-                    .as("MQTT 5: connection rate exceeded").isEqualTo(0x9F);
-            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c7"), 60), open)).isEqualTo(3);
+                    .as("MQTT 5: connection rate exceeded")
+                    .isEqualTo(0x9F);
+            assertThat(rawConnect(port, RawMqtt.connect311(Clients.id("c7"), 60), open))
+                    .isEqualTo(3);
         } finally {
             for (Socket s : open) {
                 s.close();

@@ -14,10 +14,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,8 +28,7 @@ final class TestTokens {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Base64.Encoder URL = Base64.getUrlEncoder().withoutPadding();
 
-    private TestTokens() {
-    }
+    private TestTokens() {}
 
     /** Claims with {@code sub} and {@code exp} (seconds since the epoch), more added by the caller. */
     static Map<String, Object> claims(String subject, long expEpochSeconds) {
@@ -50,7 +47,8 @@ final class TestTokens {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
             String signingInput = signingInput(header("HS256", null), claims);
-            return signingInput + "." + URL.encodeToString(mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII)));
+            return signingInput + "."
+                    + URL.encodeToString(mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -65,8 +63,8 @@ final class TestTokens {
         return signed("ES256", "SHA256withECDSAinP1363Format", key, keyId, claims);
     }
 
-    private static String signed(String alg, String jdkAlgorithm, PrivateKey key, String keyId,
-            Map<String, Object> claims) {
+    private static String signed(
+            String alg, String jdkAlgorithm, PrivateKey key, String keyId, Map<String, Object> claims) {
         try {
             String signingInput = signingInput(header(alg, keyId), claims);
             Signature signature = Signature.getInstance(jdkAlgorithm);
@@ -89,7 +87,8 @@ final class TestTokens {
     }
 
     private static String signingInput(Map<String, Object> header, Map<String, Object> claims) {
-        return URL.encodeToString(JSON.writeValueAsBytes(header)) + "." + URL.encodeToString(JSON.writeValueAsBytes(claims));
+        return URL.encodeToString(JSON.writeValueAsBytes(header)) + "."
+                + URL.encodeToString(JSON.writeValueAsBytes(claims));
     }
 
     static KeyPair rsaKeyPair() throws GeneralSecurityException {

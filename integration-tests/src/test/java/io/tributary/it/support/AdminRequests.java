@@ -6,7 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -20,8 +19,7 @@ public final class AdminRequests {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
 
-    private AdminRequests() {
-    }
+    private AdminRequests() {}
 
     /** A request to {@code sessionApiUrl + path} carrying the admin bearer token. */
     public static HttpRequest.Builder to(String sessionApiUrl, String path) {
@@ -35,17 +33,20 @@ public final class AdminRequests {
     }
 
     private static String login(String sessionApiUrl) {
-        String body = JSON.createObjectNode().put("username", TributaryCluster.ADMIN_USER)
-                .put("password", TributaryCluster.ADMIN_PASSWORD).toString();
+        String body = JSON.createObjectNode()
+                .put("username", TributaryCluster.ADMIN_USER)
+                .put("password", TributaryCluster.ADMIN_PASSWORD)
+                .toString();
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                            URI.create(sessionApiUrl + "/api/v1/admin/tokens"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(sessionApiUrl + "/api/v1/admin/tokens"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 201) {
-                throw new IllegalStateException("admin login at " + sessionApiUrl + ": HTTP "
-                        + response.statusCode() + " " + response.body());
+                throw new IllegalStateException(
+                        "admin login at " + sessionApiUrl + ": HTTP " + response.statusCode() + " " + response.body());
             }
             return JSON.readTree(response.body()).get("token").asString();
         } catch (java.io.IOException e) {

@@ -1,8 +1,11 @@
 package io.tributary.it.support;
 
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
-
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
 import org.eclipse.paho.mqttv5.client.MqttCallback;
@@ -11,17 +14,10 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 
-import org.eclipse.paho.client.mqttv3.MqttClient;
-import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
-import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
-
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
 /** Client set-up shared by the MQTT tests: unique ids, and clients connected to one transport node. */
 public final class Clients {
 
-    private Clients() {
-    }
+    private Clients() {}
 
     /** A unique client id or topic level; short enough for MQTT 3.1's 23-character client id limit. */
     public static String id(String prefix) {
@@ -30,8 +26,12 @@ public final class Clients {
 
     /** An HiveMQ MQTT 5 client for {@code port}, not yet connected. */
     public static Mqtt5BlockingClient hive5(int port, String clientId) {
-        return com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(port).buildBlocking();
+        return com.hivemq.client.mqtt.MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(port)
+                .buildBlocking();
     }
 
     /** A Paho mqttv3 client connected with clean session at {@code version} (MqttConnectOptions.MQTT_VERSION_*). */
@@ -52,8 +52,8 @@ public final class Clients {
 
     /** A connected Paho mqttv5 client whose messages land in {@code received}. */
     public static MqttAsyncClient paho5(int port, BlockingQueue<MqttMessage> received) throws MqttException {
-        MqttAsyncClient client = new MqttAsyncClient("tcp://127.0.0.1:" + port, id("paho5"),
-                new org.eclipse.paho.mqttv5.client.persist.MemoryPersistence());
+        MqttAsyncClient client = new MqttAsyncClient(
+                "tcp://127.0.0.1:" + port, id("paho5"), new org.eclipse.paho.mqttv5.client.persist.MemoryPersistence());
         client.setCallback(new MqttCallback() {
             @Override
             public void messageArrived(String topic, MqttMessage message) {
@@ -61,24 +61,19 @@ public final class Clients {
             }
 
             @Override
-            public void disconnected(MqttDisconnectResponse response) {
-            }
+            public void disconnected(MqttDisconnectResponse response) {}
 
             @Override
-            public void mqttErrorOccurred(MqttException exception) {
-            }
+            public void mqttErrorOccurred(MqttException exception) {}
 
             @Override
-            public void deliveryComplete(IMqttToken token) {
-            }
+            public void deliveryComplete(IMqttToken token) {}
 
             @Override
-            public void connectComplete(boolean reconnect, String serverURI) {
-            }
+            public void connectComplete(boolean reconnect, String serverURI) {}
 
             @Override
-            public void authPacketArrived(int reasonCode, MqttProperties properties) {
-            }
+            public void authPacketArrived(int reasonCode, MqttProperties properties) {}
         });
         client.connect().waitForCompletion(10_000);
         return client;

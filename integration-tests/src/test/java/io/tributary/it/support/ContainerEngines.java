@@ -9,10 +9,10 @@ import org.testcontainers.utility.DockerImageName;
 public final class ContainerEngines implements Engines {
 
     private final KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.1.0"));
-    private final PostgreSQLContainer postgres = new PostgreSQLContainer(DockerImageName.parse("postgres:17-alpine"))
-            .withDatabaseName("tributary");
-    private final GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine"))
-            .withExposedPorts(6379);
+    private final PostgreSQLContainer postgres =
+            new PostgreSQLContainer(DockerImageName.parse("postgres:17-alpine")).withDatabaseName("tributary");
+    private final GenericContainer<?> redis =
+            new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
 
     public ContainerEngines() {
         kafka.start();
@@ -57,14 +57,14 @@ public final class ContainerEngines implements Engines {
 
     @Override
     public void restartRedis() {
-        throw new UnsupportedOperationException("restart tests run on the embedded engines (a restarted container "
-                + "gets new mapped ports)");
+        throw new UnsupportedOperationException(
+                "restart tests run on the embedded engines (a restarted container " + "gets new mapped ports)");
     }
 
     @Override
     public void restartPostgres() {
-        throw new UnsupportedOperationException("restart tests run on the embedded engines (a restarted container "
-                + "gets new mapped ports)");
+        throw new UnsupportedOperationException(
+                "restart tests run on the embedded engines (a restarted container " + "gets new mapped ports)");
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.tributary.it.support;
 
-import java.nio.file.Path;
-
 import io.tributary.devstack.kafka.KafkaBrokerProcess;
 import io.tributary.devstack.postgres.EmbeddedPostgresServer;
 import io.tributary.devstack.redis.EmbeddedRedisServer;
+import java.nio.file.Path;
 
 /** Real engines from Maven Central artifacts: KRaft Kafka in its own JVM, embedded PostgreSQL and Redis. */
 public final class EmbeddedEngines implements Engines {
@@ -34,8 +33,8 @@ public final class EmbeddedEngines implements Engines {
 
     private static EmbeddedEngines start(Path dir, Path logDir, java.util.Map<String, String> saslUsers)
             throws Exception {
-        KafkaBrokerProcess.Builder builder = KafkaBrokerProcess.builder(dir.resolve("kafka"))
-                .logFile(logDir.resolve("kafka.log"));
+        KafkaBrokerProcess.Builder builder =
+                KafkaBrokerProcess.builder(dir.resolve("kafka")).logFile(logDir.resolve("kafka.log"));
         if (saslUsers != null) {
             builder.saslPlainUsers(saslUsers);
         }

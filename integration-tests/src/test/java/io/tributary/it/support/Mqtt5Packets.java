@@ -12,8 +12,7 @@ import java.util.List;
  */
 public final class Mqtt5Packets {
 
-    private Mqtt5Packets() {
-    }
+    private Mqtt5Packets() {}
 
     /** One property, already encoded (identifier + value). */
     public record Property(byte[] bytes) {
@@ -47,9 +46,8 @@ public final class Mqtt5Packets {
     }
 
     /** A PUBLISH as it came over the wire: {@code topic} is empty when only the alias names it. */
-    public record Publish(String topic, int qos, int packetId, Integer topicAlias, List<Integer> subscriptionIds,
-            byte[] payload) {
-    }
+    public record Publish(
+            String topic, int qos, int packetId, Integer topicAlias, List<Integer> subscriptionIds, byte[] payload) {}
 
     /** CONNECT, MQTT 5, clean start. */
     public static byte[] connect(String clientId, int keepAliveSeconds, Property... properties) {
@@ -78,8 +76,8 @@ public final class Mqtt5Packets {
     }
 
     /** CONNECT, MQTT 5, with Session Expiry Interval {@code sessionExpirySeconds}; clean start as given. */
-    public static byte[] connectPersistent(String clientId, int keepAliveSeconds, boolean cleanStart,
-            int sessionExpirySeconds) {
+    public static byte[] connectPersistent(
+            String clientId, int keepAliveSeconds, boolean cleanStart, int sessionExpirySeconds) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         RawMqtt.writeString(body, "MQTT");
         body.write(5);
@@ -112,8 +110,14 @@ public final class Mqtt5Packets {
      * CONNECT, MQTT 5, clean start, with a will: Session Expiry Interval {@code sessionExpirySeconds}, Will Delay
      * Interval {@code willDelaySeconds}.
      */
-    public static byte[] connectWithWill(String clientId, int keepAliveSeconds, int sessionExpirySeconds,
-            String willTopic, byte[] willPayload, int willQos, int willDelaySeconds) {
+    public static byte[] connectWithWill(
+            String clientId,
+            int keepAliveSeconds,
+            int sessionExpirySeconds,
+            String willTopic,
+            byte[] willPayload,
+            int willQos,
+            int willDelaySeconds) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         RawMqtt.writeString(body, "MQTT");
         body.write(5);
@@ -261,8 +265,8 @@ public final class Mqtt5Packets {
                         pos[0] += 2 + (((packet[pos[0]] & 0xFF) << 8) | (packet[pos[0] + 1] & 0xFF));
                     }
                 }
-                default -> throw new IllegalArgumentException(
-                        "unexpected PUBLISH property 0x" + Integer.toHexString(id));
+                default ->
+                    throw new IllegalArgumentException("unexpected PUBLISH property 0x" + Integer.toHexString(id));
             }
         }
         byte[] payload = new byte[packet.length - end];

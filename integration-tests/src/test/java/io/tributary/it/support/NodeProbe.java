@@ -18,7 +18,8 @@ import java.util.List;
  */
 public final class NodeProbe {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
     private final Path logFile;
     private final long logStart;
@@ -30,14 +31,23 @@ public final class NodeProbe {
     }
 
     public String health() throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health"))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health"))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body();
     }
 
     public String scrape() throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+        return http.send(
+                        HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
+                                .timeout(Duration.ofSeconds(10))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** Sum of every sample of {@code metric} whose labels contain all of {@code labels} (e.g. {@code area="heap"}). */
@@ -79,8 +89,11 @@ public final class NodeProbe {
             byte[] rest = new byte[(int) Math.max(0, f.length() - logStart)];
             f.readFully(rest);
             for (String line : new String(rest, StandardCharsets.UTF_8).split("\n")) {
-                if (line.startsWith("\tat ") || line.startsWith("Caused by:") || line.contains("LEAK:")
-                        || line.contains(" ERROR ") || line.contains("Exception in thread")) {
+                if (line.startsWith("\tat ")
+                        || line.startsWith("Caused by:")
+                        || line.contains("LEAK:")
+                        || line.contains(" ERROR ")
+                        || line.contains("Exception in thread")) {
                     found.add(line);
                 }
             }

@@ -1,5 +1,12 @@
 package io.tributary.it.support;
 
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.MqttClientTransportConfig;
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,14 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import com.hivemq.client.mqtt.MqttClient;
-import com.hivemq.client.mqtt.MqttClientTransportConfig;
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 
 /**
  * A steady stream of numbered messages from one publisher to persistent subscribers, for fault-injection tests:
@@ -32,10 +31,14 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 public final class SteadyStream implements AutoCloseable {
 
     /** Outcome for one subscriber. */
-    public record SubscriberReport(String clientId, int distinct, int lost, int duplicates, List<Integer> lostSample) {
-    }
+    public record SubscriberReport(String clientId, int distinct, int lost, int duplicates, List<Integer> lostSample) {}
 
-    public record Report(String name, int qos, int published, int acknowledged, int republished,
+    public record Report(
+            String name,
+            int qos,
+            int published,
+            int acknowledged,
+            int republished,
             List<SubscriberReport> subscribers) {
 
         public int lost() {
@@ -49,11 +52,16 @@ public final class SteadyStream implements AutoCloseable {
         @Override
         public String toString() {
             StringBuilder out = new StringBuilder();
-            out.append(String.format("[fault] %s, QoS %d: published %d, acknowledged %d, re-published after a failure %d",
+            out.append(String.format(
+                    "[fault] %s, QoS %d: published %d, acknowledged %d, re-published after a failure %d",
                     name, qos, published, acknowledged, republished));
             for (SubscriberReport s : subscribers) {
-                out.append(String.format("%n[fault]   subscriber %s: received %d distinct, lost %d, duplicates %d%s",
-                        s.clientId(), s.distinct(), s.lost(), s.duplicates(),
+                out.append(String.format(
+                        "%n[fault]   subscriber %s: received %d distinct, lost %d, duplicates %d%s",
+                        s.clientId(),
+                        s.distinct(),
+                        s.lost(),
+                        s.duplicates(),
                         s.lost() > 0 ? " (first lost: " + s.lostSample() + ")" : ""));
             }
             return out.toString();
@@ -72,6 +80,7 @@ public final class SteadyStream implements AutoCloseable {
     private final AtomicLong intervalMicros;
     /** DISCONNECT reason codes the server sent to this stream's clients, by name (e.g. SERVER_SHUTTING_DOWN). */
     private final Map<String, AtomicInteger> serverDisconnects = new ConcurrentHashMap<>();
+
     private Thread publisherThread;
     private Mqtt5BlockingClient publisher;
     private volatile Throwable publisherFailure;
@@ -108,8 +117,16 @@ public final class SteadyStream implements AutoCloseable {
             int seq = Integer.parseInt(new String(publish.getPayloadAsBytes(), StandardCharsets.UTF_8));
             subscriber.received.computeIfAbsent(seq, s -> new AtomicInteger()).incrementAndGet();
         });
-        client.connectWith().cleanStart(false).sessionExpiryInterval(3600).send().get(30, TimeUnit.SECONDS);
-        client.subscribeWith().topicFilter(topic).qos(MqttQos.fromCode(qos)).send().get(30, TimeUnit.SECONDS);
+        client.connectWith()
+                .cleanStart(false)
+                .sessionExpiryInterval(3600)
+                .send()
+                .get(30, TimeUnit.SECONDS);
+        client.subscribeWith()
+                .topicFilter(topic)
+                .qos(MqttQos.fromCode(qos))
+                .send()
+                .get(30, TimeUnit.SECONDS);
         subscribers.add(subscriber);
         return this;
     }
@@ -156,7 +173,12 @@ public final class SteadyStream implements AutoCloseable {
                     republished.incrementAndGet();
                 }
                 first = false;
-                var result = publisher.publishWith().topic(topic).payload(payload).qos(MqttQos.fromCode(qos)).send();
+                var result = publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(payload)
+                        .qos(MqttQos.fromCode(qos))
+                        .send();
                 if (result.getError().isEmpty()) {
                     acknowledged.add(seq);
                     return;
@@ -197,8 +219,13 @@ public final class SteadyStream implements AutoCloseable {
                 }
             }
             lost.sort(null);
-            int duplicates = s.received.values().stream().mapToInt(c -> c.get() - 1).sum();
-            reports.add(new SubscriberReport(s.clientId, s.received.size(), lost.size(), duplicates,
+            int duplicates =
+                    s.received.values().stream().mapToInt(c -> c.get() - 1).sum();
+            reports.add(new SubscriberReport(
+                    s.clientId,
+                    s.received.size(),
+                    lost.size(),
+                    duplicates,
                     lost.subList(0, Math.min(10, lost.size()))));
         }
         return new Report(name, qos, published.get(), acknowledged.size(), republished.get(), reports);
@@ -226,20 +253,31 @@ public final class SteadyStream implements AutoCloseable {
 
     private com.hivemq.client.mqtt.mqtt5.Mqtt5ClientBuilder failingOver(String clientId, int node) {
         AtomicInteger current = new AtomicInteger(node);
-        return MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(ports[node])
-                .automaticReconnect().initialDelay(100, TimeUnit.MILLISECONDS).maxDelay(1, TimeUnit.SECONDS)
+        return MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(ports[node])
+                .automaticReconnect()
+                .initialDelay(100, TimeUnit.MILLISECONDS)
+                .maxDelay(1, TimeUnit.SECONDS)
                 .applyAutomaticReconnect()
                 .addDisconnectedListener(context -> {
                     if (context.getSource() == MqttDisconnectSource.SERVER
-                            && context.getCause() instanceof com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException d) {
-                        serverDisconnects.computeIfAbsent(d.getMqttMessage().getReasonCode().name(),
-                                k -> new AtomicInteger()).incrementAndGet();
+                            && context.getCause()
+                                    instanceof com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException d) {
+                        serverDisconnects
+                                .computeIfAbsent(
+                                        d.getMqttMessage().getReasonCode().name(), k -> new AtomicInteger())
+                                .incrementAndGet();
                     }
                     if (context.getSource() != MqttDisconnectSource.USER) {
                         int next = current.updateAndGet(n -> (n + 1) % ports.length);
-                        context.getReconnector().transportConfig(MqttClientTransportConfig.builder()
-                                .serverHost("127.0.0.1").serverPort(ports[next]).build());
+                        context.getReconnector()
+                                .transportConfig(MqttClientTransportConfig.builder()
+                                        .serverHost("127.0.0.1")
+                                        .serverPort(ports[next])
+                                        .build());
                     }
                 });
     }

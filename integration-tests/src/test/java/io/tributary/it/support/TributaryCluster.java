@@ -1,14 +1,13 @@
 package io.tributary.it.support;
 
+import io.tributary.devstack.net.Ports;
+import io.tributary.devstack.process.ServiceProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.tributary.devstack.net.Ports;
-import io.tributary.devstack.process.ServiceProcess;
 
 /**
  * The whole system for the integration tests: real Kafka, PostgreSQL and Redis ({@link Engines}), and every service as a separate OS process started from its built jar — one session-service, one
@@ -19,6 +18,7 @@ public final class TributaryCluster {
 
     /** The first admin of the REST API of every session-service started here (see {@link AdminRequests}). */
     public static final String ADMIN_USER = "admin";
+
     public static final String ADMIN_PASSWORD = "it-admin-password";
 
     private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
@@ -35,10 +35,12 @@ public final class TributaryCluster {
      * per timeout, so a transport JVM starved of CPU on a busy CI machine is not declared dead by mistake.
      */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
     public static final Duration NODE_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration NODE_CHECK_INTERVAL = Duration.ofMillis(500);
     /** $SYS statistics every second, so a test sees figures that include its own clients quickly. */
     public static final Duration SYS_INTERVAL = Duration.ofSeconds(1);
+
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -49,6 +51,7 @@ public final class TributaryCluster {
     private final Path workDir;
     /** Environment every service of this cluster gets on top of the shared settings (e.g. Kafka credentials). */
     private final java.util.Map<String, String> serviceEnv;
+
     private Engines engines;
     private ServiceProcess session;
     private ServiceProcess routing;
@@ -58,6 +61,7 @@ public final class TributaryCluster {
      * with the others.
      */
     private final List<ServiceProcess> extraTransports = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private final int[] mqttPorts = new int[NODE_IDS.length];
     private final int[] transportHttpPorts = new int[NODE_IDS.length];
     private int routingHttpPort;
@@ -70,7 +74,8 @@ public final class TributaryCluster {
 
     public static synchronized TributaryCluster shared() throws Exception {
         if (shared == null) {
-            Path dir = Paths.get("target", "it-cluster-" + System.currentTimeMillis()).toAbsolutePath();
+            Path dir = Paths.get("target", "it-cluster-" + System.currentTimeMillis())
+                    .toAbsolutePath();
             Files.createDirectories(dir.resolve("logs"));
             shared = start(dir, EmbeddedEngines.start(dir, dir.resolve("logs")));
             Runtime.getRuntime().addShutdownHook(new Thread(shared::stop, "it-cluster-stop"));
@@ -104,8 +109,10 @@ public final class TributaryCluster {
     private void startServices() throws Exception {
         Files.createDirectories(workDir.resolve("logs"));
         long t0 = System.nanoTime();
-        progress("engines up (Kafka " + engines.kafkaBootstrapServers() + ", PostgreSQL " + engines.jdbcUrl()
-                + ", Redis " + engines.redisUrl() + ")", t0);
+        progress(
+                "engines up (Kafka " + engines.kafkaBootstrapServers() + ", PostgreSQL " + engines.jdbcUrl()
+                        + ", Redis " + engines.redisUrl() + ")",
+                t0);
 
         sessionHttpPort = Ports.freePort();
         session = service("session", "tributary.jars.session")
@@ -126,8 +133,10 @@ public final class TributaryCluster {
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 .build();
         routingHttpPort = Ports.freePort();
-        routing = service("routing", "tributary.jars.routing").env("HTTP_PORT", routingHttpPort)
-                .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT).build();
+        routing = service("routing", "tributary.jars.routing")
+                .env("HTTP_PORT", routingHttpPort)
+                .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT)
+                .build();
         for (int i = 0; i < NODE_IDS.length; i++) {
             mqttPorts[i] = Ports.freePort();
             int httpPort = Ports.freePort();
@@ -170,8 +179,10 @@ public final class TributaryCluster {
         for (int i = 0; i < transports.size(); i++) {
             transports.get(i).awaitHealthy(transportHttpPorts[i], HEALTHY_WITHIN);
         }
-        progress("services healthy: session :" + sessionHttpPort + ", routing :" + routingHttpPort
-                + ", transport MQTT :" + mqttPorts[0] + " and :" + mqttPorts[1], t0);
+        progress(
+                "services healthy: session :" + sessionHttpPort + ", routing :" + routingHttpPort + ", transport MQTT :"
+                        + mqttPorts[0] + " and :" + mqttPorts[1],
+                t0);
     }
 
     /** The cluster's internal API secret: tests that call session-service's internal API send it. */
@@ -263,7 +274,12 @@ public final class TributaryCluster {
     }
 
     /** The services a fault-injection test can kill and start again. */
-    public enum Service { SESSION, ROUTING, TRANSPORT_1, TRANSPORT_2 }
+    public enum Service {
+        SESSION,
+        ROUTING,
+        TRANSPORT_1,
+        TRANSPORT_2
+    }
 
     /** SIGKILL of a service process: a crash, not a shutdown. */
     public void kill(Service service) {
@@ -381,7 +397,8 @@ public final class TributaryCluster {
      */
     public ExtraRouter startRouter(String name, java.util.Map<String, Object> env) throws Exception {
         int httpPort = Ports.freePort();
-        ServiceProcess.Builder builder = service(name, "tributary.jars.routing").env("HTTP_PORT", httpPort)
+        ServiceProcess.Builder builder = service(name, "tributary.jars.routing")
+                .env("HTTP_PORT", httpPort)
                 .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT);
         env.forEach(builder::env);
         ServiceProcess process = builder.build();
@@ -404,7 +421,8 @@ public final class TributaryCluster {
      */
     public ExtraSession startSessionService(String name) throws Exception {
         int port = Ports.freePort();
-        ServiceProcess process = extraSession(name, port).env("TRIBUTARY_AUTH_ANONYMOUS", "true").build();
+        ServiceProcess process =
+                extraSession(name, port).env("TRIBUTARY_AUTH_ANONYMOUS", "true").build();
         process.start();
         try {
             process.awaitHealthy(port, HEALTHY_WITHIN);
@@ -508,8 +526,13 @@ public final class TributaryCluster {
         all.addAll(transports);
         all.addAll(extraTransports);
         for (ServiceProcess p : all) {
-            out.append("----- ").append(p.name()).append(" (").append(p.logFile()).append(") -----\n")
-                    .append(p.tail(lines)).append('\n');
+            out.append("----- ")
+                    .append(p.name())
+                    .append(" (")
+                    .append(p.logFile())
+                    .append(") -----\n")
+                    .append(p.tail(lines))
+                    .append('\n');
         }
         return out.toString();
     }

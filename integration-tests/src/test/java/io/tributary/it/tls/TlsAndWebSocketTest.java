@@ -4,6 +4,13 @@ import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
+import io.tributary.devstack.net.Ports;
+import io.tributary.devstack.tls.CertificateAuthority;
+import io.tributary.devstack.tls.TlsProbe;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,10 +21,8 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
@@ -25,15 +30,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
-
-import io.tributary.devstack.net.Ports;
-import io.tributary.devstack.tls.CertificateAuthority;
-import io.tributary.devstack.tls.TlsProbe;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.TributaryCluster;
 
 /**
  * A transport node with every listener on — TLS with required client certificates, WebSocket, secure WebSocket —
@@ -65,15 +61,25 @@ class TlsAndWebSocketTest {
         tlsPort = Ports.freePort();
         wsPort = Ports.freePort();
         wssPort = Ports.freePort();
-        node = cluster.startTransport("it-node-tls", Map.of(
-                "MQTT_TLS_PORT", tlsPort,
-                "MQTT_TLS_CERT", server.certificate(),
-                "MQTT_TLS_KEY", server.key(),
-                "MQTT_TLS_CLIENT_AUTH", "required",
-                "MQTT_TLS_CA", caFile,
-                "MQTT_TLS_RELOAD_INTERVAL", "200ms",
-                "MQTT_WS_PORT", wsPort,
-                "MQTT_WSS_PORT", wssPort));
+        node = cluster.startTransport(
+                "it-node-tls",
+                Map.of(
+                        "MQTT_TLS_PORT",
+                        tlsPort,
+                        "MQTT_TLS_CERT",
+                        server.certificate(),
+                        "MQTT_TLS_KEY",
+                        server.key(),
+                        "MQTT_TLS_CLIENT_AUTH",
+                        "required",
+                        "MQTT_TLS_CA",
+                        caFile,
+                        "MQTT_TLS_RELOAD_INTERVAL",
+                        "200ms",
+                        "MQTT_WS_PORT",
+                        wsPort,
+                        "MQTT_WSS_PORT",
+                        wssPort));
     }
 
     @AfterAll
@@ -84,8 +90,12 @@ class TlsAndWebSocketTest {
     }
 
     private static Mqtt5BlockingClient hiveTls(String clientId, CertificateAuthority.Issued client) throws Exception {
-        var ssl = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(clientId)
-                .serverHost("127.0.0.1").serverPort(tlsPort).sslConfig()
+        var ssl = com.hivemq.client.mqtt.MqttClient.builder()
+                .useMqttVersion5()
+                .identifier(clientId)
+                .serverHost("127.0.0.1")
+                .serverPort(tlsPort)
+                .sslConfig()
                 .trustManagerFactory(ca.trustManagerFactory());
         if (client != null) {
             ssl = ssl.keyManagerFactory(client.keyManagerFactory());
@@ -120,14 +130,22 @@ class TlsAndWebSocketTest {
             BlockingQueue<String> viaWs = new LinkedBlockingQueue<>();
             BlockingQueue<String> viaWss = new LinkedBlockingQueue<>();
             BlockingQueue<String> viaPlain = new LinkedBlockingQueue<>();
-            tls.toAsync().subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE)
-                    .callback(p -> viaTls.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8))).send()
+            tls.toAsync()
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .callback(p -> viaTls.add(new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)))
+                    .send()
                     .get(10, TimeUnit.SECONDS);
             ws.subscribe(topic, 1, (t, m) -> viaWs.add(new String(m.getPayload(), StandardCharsets.UTF_8)));
             wss.subscribe(topic, 1, (t, m) -> viaWss.add(new String(m.getPayload(), StandardCharsets.UTF_8)));
             plain.subscribe(topic, 1, (t, m) -> viaPlain.add(new String(m.getPayload(), StandardCharsets.UTF_8)));
 
-            tls.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).payload("from-tls".getBytes(StandardCharsets.UTF_8)).send();
+            tls.publishWith()
+                    .topic(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload("from-tls".getBytes(StandardCharsets.UTF_8))
+                    .send();
             ws.publish(topic, "from-ws".getBytes(StandardCharsets.UTF_8), 1, false);
             wss.publish(topic, "from-wss".getBytes(StandardCharsets.UTF_8), 1, false);
             // A payload larger than one WebSocket frame of most clients' buffers, and than one TLS record.
@@ -199,7 +217,10 @@ class TlsAndWebSocketTest {
             } while (!seen.contains("CN=tributary-it-2") && System.nanoTime() < deadline);
             assertThat(seen).contains("CN=tributary-it-2");
             // The connection made before the change lives on.
-            before.publishWith().topic("it/tls/" + id("still")).qos(MqttQos.AT_LEAST_ONCE).payload(new byte[1])
+            before.publishWith()
+                    .topic("it/tls/" + id("still"))
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .payload(new byte[1])
                     .send();
         } finally {
             before.disconnect();
@@ -207,16 +228,19 @@ class TlsAndWebSocketTest {
     }
 
     private static SSLSocket handshake(String protocol) throws Exception {
-        SSLSocket socket = (SSLSocket) ca.clientContext(device).getSocketFactory().createSocket("127.0.0.1", tlsPort);
+        SSLSocket socket =
+                (SSLSocket) ca.clientContext(device).getSocketFactory().createSocket("127.0.0.1", tlsPort);
         socket.setSoTimeout(10_000);
         if (protocol != null) {
-            socket.setEnabledProtocols(new String[] { protocol });
+            socket.setEnabledProtocols(new String[] {protocol});
         }
         socket.startHandshake();
         return socket;
     }
 
     private static String peer(SSLSocket socket) throws Exception {
-        return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+        return ((X509Certificate) socket.getSession().getPeerCertificates()[0])
+                .getSubjectX500Principal()
+                .getName();
     }
 }

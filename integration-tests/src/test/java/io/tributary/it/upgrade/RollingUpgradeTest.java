@@ -3,6 +3,13 @@ package io.tributary.it.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.it.support.Clients;
+import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.SteadyStream;
+import io.tributary.it.support.TributaryCluster;
+import io.tributary.it.support.TributaryCluster.ExtraTransport;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
@@ -11,18 +18,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.tributary.it.support.Clients;
-import io.tributary.it.support.LogsOnFailure;
-import io.tributary.it.support.Mqtt5Packets;
-import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.SteadyStream;
-import io.tributary.it.support.TributaryCluster;
-import io.tributary.it.support.TributaryCluster.ExtraTransport;
 
 /**
  * Draining a transport node on SIGTERM, as a rolling upgrade or a scale-down does (MQTT 5 section 4.13: the server
@@ -48,9 +46,12 @@ class RollingUpgradeTest {
             v5.send(Mqtt5Packets.connect(Clients.id("drain5"), 60));
             assertThat(Mqtt5Packets.reasonCode(v5.readPacket(10_000))).isZero();
             v311.send(RawMqtt.connect311(Clients.id("drain3"), 60));
-            assertThat(v311.readPacket(10_000)[2]).as("3.1.1 CONNACK return code").isZero();
+            assertThat(v311.readPacket(10_000)[2])
+                    .as("3.1.1 CONNACK return code")
+                    .isZero();
 
-            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> node.process().stop());
+            CompletableFuture<Void> stopping =
+                    CompletableFuture.runAsync(() -> node.process().stop());
             byte[] disconnect = v5.readPacket(30_000);
             assertThat(disconnect).as("a DISCONNECT before the close").isNotNull();
             assertThat(Mqtt5Packets.type(disconnect)).isEqualTo(14);
@@ -58,9 +59,13 @@ class RollingUpgradeTest {
             // Sent after the listening sockets closed: a new CONNECT now goes elsewhere.
             assertThatThrownBy(() -> new Socket("127.0.0.1", node.mqttPort()).close())
                     .isInstanceOf(ConnectException.class);
-            assertThat(v311.awaitClosed(15_000)).as("the 3.1.1 connection is closed").isNotNegative();
+            assertThat(v311.awaitClosed(15_000))
+                    .as("the 3.1.1 connection is closed")
+                    .isNotNegative();
             stopping.get(60, TimeUnit.SECONDS);
-            assertThat(node.process().exitCode()).as("a clean exit, not a kill after the grace period").hasValue(143);
+            assertThat(node.process().exitCode())
+                    .as("a clean exit, not a kill after the grace period")
+                    .hasValue(143);
         }
     }
 
@@ -72,7 +77,8 @@ class RollingUpgradeTest {
             v5.send(Mqtt5Packets.connect(Clients.id("drainref"), 60));
             assertThat(Mqtt5Packets.reasonCode(v5.readPacket(10_000))).isZero();
 
-            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> node.process().stop());
+            CompletableFuture<Void> stopping =
+                    CompletableFuture.runAsync(() -> node.process().stop());
             byte[] disconnect = v5.readPacket(30_000);
             assertThat(Mqtt5Packets.reasonCode(disconnect)).isEqualTo(0x9C);
             assertThat(serverReference(disconnect)).isEqualTo(reference);
@@ -84,8 +90,8 @@ class RollingUpgradeTest {
     void upgrading_both_nodes_one_after_the_other_under_a_qos1_stream_loses_nothing() throws Exception {
         try (ExtraTransport a = cluster.startTransport("upgrade-a", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
                 ExtraTransport b = cluster.startTransport("upgrade-b", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
-                SteadyStream stream = new SteadyStream("rolling-upgrade", 1, 100,
-                        new int[] {a.mqttPort(), b.mqttPort()})) {
+                SteadyStream stream =
+                        new SteadyStream("rolling-upgrade", 1, 100, new int[] {a.mqttPort(), b.mqttPort()})) {
             stream.subscriber(0).subscriber(1).subscriber(0).subscriber(1).startPublishing(0);
             TimeUnit.SECONDS.sleep(2);
             long drainA = upgrade(a);
@@ -95,11 +101,15 @@ class RollingUpgradeTest {
             stream.stopPublishing();
             SteadyStream.Report report = stream.awaitDelivered(90);
             System.out.println(report);
-            System.out.printf("[upgrade] node a stopped in %d ms, node b in %d ms; DISCONNECTs from the server: %s%n",
+            System.out.printf(
+                    "[upgrade] node a stopped in %d ms, node b in %d ms; DISCONNECTs from the server: %s%n",
                     drainA, drainB, stream.serverDisconnects());
-            assertThat(report.acknowledged()).as("the stream ran through both upgrades").isGreaterThan(500);
+            assertThat(report.acknowledged())
+                    .as("the stream ran through both upgrades")
+                    .isGreaterThan(500);
             assertThat(report.lost()).as("acknowledged QoS 1 messages lost").isZero();
-            assertThat(stream.serverDisconnects()).as("clients were told the server shuts down")
+            assertThat(stream.serverDisconnects())
+                    .as("clients were told the server shuts down")
                     .containsKey("SERVER_SHUTTING_DOWN");
         }
     }
@@ -109,7 +119,9 @@ class RollingUpgradeTest {
         long start = System.nanoTime();
         node.process().stop();
         long stoppedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertThat(node.process().exitCode()).as("stopped by SIGTERM, not killed").hasValue(143);
+        assertThat(node.process().exitCode())
+                .as("stopped by SIGTERM, not killed")
+                .hasValue(143);
         node.process().start();
         node.process().awaitHealthy(node.httpPort(), Duration.ofSeconds(120));
         return stoppedMs;

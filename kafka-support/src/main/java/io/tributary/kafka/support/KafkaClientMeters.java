@@ -1,19 +1,16 @@
 package io.tributary.kafka.support;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.producer.Producer;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
 
 /** Kafka's own client metrics as Micrometer meters, the same way in every service. */
 public final class KafkaClientMeters {
 
-    private KafkaClientMeters() {
-    }
+    private KafkaClientMeters() {}
 
     /**
      * Binds the request and fetch rates, batch sizes, records lag and rebalances of each producer or consumer to

@@ -1,16 +1,14 @@
 package io.tributary.kafka.support;
 
+import io.tributary.common.kafka.KafkaClientProperties;
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.RecordHeaders;
 import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
-
-import io.tributary.common.kafka.KafkaClientProperties;
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.RecordHeaders;
 
 /**
  * Every service's {@link KafkaClients}: where Kafka is, plus the operator's pass-through properties bound from
@@ -23,13 +21,14 @@ public final class KafkaClientsFromEnvironment {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaClientsFromEnvironment.class);
 
-    private KafkaClientsFromEnvironment() {
-    }
+    private KafkaClientsFromEnvironment() {}
 
     public static KafkaClients create(String bootstrapServers, Environment environment) {
         KafkaClientProperties passThrough = passThrough(environment);
         if (!passThrough.properties().isEmpty()) {
-            log.info("Kafka clients get the pass-through properties {}", passThrough.properties().keySet());
+            log.info(
+                    "Kafka clients get the pass-through properties {}",
+                    passThrough.properties().keySet());
         }
         // Before any client exists, so that every record of the process is written in one header format.
         RecordHeaders.useWriteFormat(environment.getProperty(RecordHeaders.FORMAT_PROPERTY));
@@ -38,6 +37,7 @@ public final class KafkaClientsFromEnvironment {
 
     static KafkaClientProperties passThrough(Environment environment) {
         return new KafkaClientProperties(Binder.get(environment)
-                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of()));
+                .bind(KafkaClientProperties.PREFIX, Bindable.mapOf(String.class, String.class))
+                .orElse(Map.of()));
     }
 }

@@ -1,9 +1,8 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.scenario.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.tributary.perf.scenario.Endpoint;
 
 /**
  * The sides of {@code compare} from {@code --target LABEL=EP[,EP]}, {@code --broker-pid LABEL=PID} and
@@ -12,11 +11,9 @@ import io.tributary.perf.scenario.Endpoint;
 final class CompareSides {
 
     /** One target of compare, with its own broker processes. */
-    record Side(String label, List<Endpoint> targets, List<Long> pids, List<String> patterns) {
-    }
+    record Side(String label, List<Endpoint> targets, List<Long> pids, List<String> patterns) {}
 
-    private CompareSides() {
-    }
+    private CompareSides() {}
 
     static List<Side> parse(List<String> rawTargets, List<String> rawPids, List<String> rawPatterns) {
         if (rawTargets.size() != 2) {
@@ -29,9 +26,11 @@ final class CompareSides {
                 throw new IllegalArgumentException("compare: --target must be LABEL=ENDPOINT, not '" + raw + "'");
             }
             String label = Converters.checkedId(raw.substring(0, eq));
-            List<Endpoint> endpoints = List.of(raw.substring(eq + 1).split(",")).stream().map(Endpoint::parse)
+            List<Endpoint> endpoints = List.of(raw.substring(eq + 1).split(",")).stream()
+                    .map(Endpoint::parse)
                     .toList();
-            List<Long> pids = forLabel(rawPids, label).stream().map(CompareSides::pid).toList();
+            List<Long> pids =
+                    forLabel(rawPids, label).stream().map(CompareSides::pid).toList();
             sides.add(new Side(label, endpoints, pids, forLabel(rawPatterns, label)));
         }
         if (sides.get(0).label().equals(sides.get(1).label())) {
@@ -43,15 +42,18 @@ final class CompareSides {
             int eq = raw.indexOf('=');
             String label = eq > 0 ? raw.substring(0, eq) : "";
             if (sides.stream().noneMatch(s -> s.label().equals(label))) {
-                throw new IllegalArgumentException("compare: broker option '" + raw + "' must start with one of the"
-                        + " target labels (" + sides.get(0).label() + "=..., " + sides.get(1).label() + "=...)");
+                throw new IllegalArgumentException(
+                        "compare: broker option '" + raw + "' must start with one of the" + " target labels ("
+                                + sides.get(0).label() + "=..., " + sides.get(1).label() + "=...)");
             }
         }
         return sides;
     }
 
     private static List<String> forLabel(List<String> raw, String label) {
-        return raw.stream().filter(r -> r.startsWith(label + "=")).map(r -> r.substring(label.length() + 1))
+        return raw.stream()
+                .filter(r -> r.startsWith(label + "="))
+                .map(r -> r.substring(label.length() + 1))
                 .toList();
     }
 

@@ -1,10 +1,9 @@
 package io.tributary.perf.cli;
 
-import java.time.Duration;
-
 import io.tributary.perf.load.Role;
 import io.tributary.perf.scenario.Durations;
 import io.tributary.perf.scenario.Endpoint;
+import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -14,8 +13,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class Converters {
 
-    private Converters() {
-    }
+    private Converters() {}
 
     /** A number above zero: --scale, --rate-factor, --ramp. */
     public static final class PositiveNumber implements ITypeConverter<Double> {

@@ -1,27 +1,31 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.report.HtmlReport;
+import io.tributary.perf.report.ResultFiles;
+import io.tributary.perf.report.ResultMerger;
+import io.tributary.perf.report.RunResult;
+import io.tributary.perf.report.TextSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.tributary.perf.report.HtmlReport;
-import io.tributary.perf.report.ResultFiles;
-import io.tributary.perf.report.ResultMerger;
-import io.tributary.perf.report.RunResult;
-import io.tributary.perf.report.TextSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code perf merge}: the results of the two processes of a split run as one account. */
-@Command(name = "merge", sortOptions = false,
+@Command(
+        name = "merge",
+        sortOptions = false,
         description = "Combine the results of --role publishers and --role subscribers (same --run-id) into one.",
-        footer = {"", "Writes <first result>-merged-<run id>.json beside the first result (or --out-file) and its"
-                + " .html report."})
+        footer = {
+            "",
+            "Writes <first result>-merged-<run id>.json beside the first result (or --out-file) and its"
+                    + " .html report."
+        })
 final class MergeCommand implements Callable<Integer> {
 
     private final Io io;
@@ -52,7 +56,8 @@ final class MergeCommand implements Callable<Integer> {
             parts.add(ResultFiles.read(p));
         }
         RunResult merged = ResultMerger.merge(parts);
-        Path json = outFile != null ? outFile
+        Path json = outFile != null
+                ? outFile
                 : results.get(0).resolveSibling(merged.scenario() + "-merged-" + merged.runId() + ".json");
         ResultFiles.write(merged, json);
         if (!noHtml) {

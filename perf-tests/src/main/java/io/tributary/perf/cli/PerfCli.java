@@ -1,15 +1,14 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.scenario.ScenarioException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.util.concurrent.Callable;
-
-import io.tributary.perf.scenario.ScenarioException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -26,8 +25,7 @@ public final class PerfCli {
     static final int INTERRUPTED = 130;
     private static final int USAGE_WIDTH = 110;
 
-    private PerfCli() {
-    }
+    private PerfCli() {}
 
     public static int execute(Io io, String... args) {
         return commandLine(io).execute(args);
@@ -52,7 +50,9 @@ public final class PerfCli {
     private static int badCommandLine(ParameterException e, Io io) {
         CommandLine command = e.getCommandLine();
         String message = e.getMessage();
-        if (e instanceof UnmatchedArgumentException u && command.getParent() == null && !u.getUnmatched().isEmpty()
+        if (e instanceof UnmatchedArgumentException u
+                && command.getParent() == null
+                && !u.getUnmatched().isEmpty()
                 && !u.getUnmatched().get(0).startsWith("-")) {
             message = "unknown command '" + u.getUnmatched().get(0) + "'";
         }
@@ -84,23 +84,27 @@ public final class PerfCli {
     }
 
     /** {@code perf} itself: without a command it prints its help and fails, as a usage error. */
-    @Command(name = "perf", synopsisSubcommandLabel = "COMMAND",
+    @Command(
+            name = "perf",
+            synopsisSubcommandLabel = "COMMAND",
             header = "perf - MQTT load generator and benchmark runner (Tributary perf-tests)",
             description = {"", "perf COMMAND --help (or perf help COMMAND) shows a command's options."},
             commandListHeading = "%nCommands:%n",
-            footer = {"",
-                    "Endpoints (EP): host:port (plain TCP) or tls://host:port; loopback addresses only (127.0.0.0/8,"
-                            + " ::1) unless --allow-remote is given. Several endpoints: repeat --target (run) or"
-                            + " separate them with commas (compare); clients are spread over them round robin.",
-                    "",
-                    "Every run is bounded: ramp + warm-up + duration + drain + fixed grace periods, then it stops by"
-                            + " itself. The open-file limit (ulimit -n) caps connections per process; a warning"
-                            + " says so when a scenario exceeds it.",
-                    "",
-                    "Output: progress with time left (one line redrawn in place on a terminal, one plain line per"
-                            + " second otherwise, none with --quiet), a JSON result, a self-contained HTML report"
-                            + " and HdrHistogram interval logs of the latencies.",
-                    "Scenario format: perf-tests/scenarios/README.md"})
+            footer = {
+                "",
+                "Endpoints (EP): host:port (plain TCP) or tls://host:port; loopback addresses only (127.0.0.0/8,"
+                        + " ::1) unless --allow-remote is given. Several endpoints: repeat --target (run) or"
+                        + " separate them with commas (compare); clients are spread over them round robin.",
+                "",
+                "Every run is bounded: ramp + warm-up + duration + drain + fixed grace periods, then it stops by"
+                        + " itself. The open-file limit (ulimit -n) caps connections per process; a warning"
+                        + " says so when a scenario exceeds it.",
+                "",
+                "Output: progress with time left (one line redrawn in place on a terminal, one plain line per"
+                        + " second otherwise, none with --quiet), a JSON result, a self-contained HTML report"
+                        + " and HdrHistogram interval logs of the latencies.",
+                "Scenario format: perf-tests/scenarios/README.md"
+            })
     static final class Perf implements Callable<Integer> {
 
         private final Io io;

@@ -1,14 +1,13 @@
 package io.tributary.perf.cli;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-
 import io.tributary.perf.report.HtmlReport;
 import io.tributary.perf.report.ResultFiles;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.report.TextSummary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;

@@ -1,12 +1,5 @@
 package io.tributary.perf.cli;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
-
 import io.tributary.perf.load.LoadRun;
 import io.tributary.perf.load.RunOptions;
 import io.tributary.perf.progress.ProgressContext;
@@ -16,6 +9,12 @@ import io.tributary.perf.report.LatencyLogs;
 import io.tributary.perf.report.ResultFiles;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.scenario.Scenario;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 
 /**
  * One load run as {@code run} and each side of {@code compare} do it: shape the scenario by the options, run it with
@@ -23,11 +22,11 @@ import io.tributary.perf.scenario.Scenario;
  */
 final class ScenarioRun {
 
-    private ScenarioRun() {
-    }
+    private ScenarioRun() {}
 
     static Scenario prepare(Scenario loaded, RunOptions options) {
-        Scenario s = loaded.scaled(options.scale()).withRateFactor(options.rateFactor())
+        Scenario s = loaded.scaled(options.scale())
+                .withRateFactor(options.rateFactor())
                 .withTiming(options.warmUp(), options.duration())
                 .withMachine(options.sourceAddresses(), options.ioThreads());
         s = options.ramp() > 0 ? s.withRamp(options.ramp()) : s;
@@ -36,16 +35,24 @@ final class ScenarioRun {
 
     /** {@code OUT/<scenario>-<label or role>-<run id>.json}. */
     static Path defaultResultFile(Scenario scenario, RunOptions options) {
-        return options.outDir().resolve(String.format(Locale.ROOT, "%s-%s-%s.json", scenario.name(),
-                options.label() != null ? options.label() : options.role().label(), options.runId()));
+        return options.outDir()
+                .resolve(String.format(
+                        Locale.ROOT,
+                        "%s-%s-%s.json",
+                        scenario.name(),
+                        options.label() != null
+                                ? options.label()
+                                : options.role().label(),
+                        options.runId()));
     }
 
     /**
      * Runs and writes {@code json}, its HTML report (unless --no-html) and the latency logs beside it. The logs are
      * opened first, so an unwritable output directory fails before any connection is made.
      */
-    static RunResult runAndWrite(Scenario scenario, RunOptions options, Path json, Io io, boolean quiet,
-                                 ProgressContext context) throws IOException, InterruptedException {
+    static RunResult runAndWrite(
+            Scenario scenario, RunOptions options, Path json, Io io, boolean quiet, ProgressContext context)
+            throws IOException, InterruptedException {
         RunResult result;
         LatencyLogs logs = LatencyLogs.beside(json);
         try {
@@ -62,8 +69,9 @@ final class ScenarioRun {
             Files.writeString(html(json), HtmlReport.render(result));
             io.out().println("report: " + html(json));
         }
-        io.out().println("latency logs (HdrHistogram, microseconds): " + logs.files().stream().map(Path::toString)
-                .collect(Collectors.joining(" ")));
+        io.out()
+                .println("latency logs (HdrHistogram, microseconds): "
+                        + logs.files().stream().map(Path::toString).collect(Collectors.joining(" ")));
         return result;
     }
 

@@ -1,13 +1,12 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.scenario.Scenario;
+import io.tributary.perf.scenario.ScenarioLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-
-import io.tributary.perf.scenario.Scenario;
-import io.tributary.perf.scenario.ScenarioLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,7 +21,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO.yaml", arity = "0..*", description = "one or more scenario files")
     List<Path> scenarios = new ArrayList<>();
 
-    @Option(names = "--scale", paramLabel = "F", converter = Converters.PositiveNumber.class, defaultValue = "1",
+    @Option(
+            names = "--scale",
+            paramLabel = "F",
+            converter = Converters.PositiveNumber.class,
+            defaultValue = "1",
             description = "multiply every group's count by F, as run would")
     double scale = 1;
 
@@ -40,9 +43,18 @@ final class ValidateCommand implements Callable<Integer> {
         }
         for (Path p : scenarios) {
             Scenario s = ScenarioLoader.load(p).scaled(scale);
-            io.out().printf(Locale.ROOT, "%s: ok — %d connections: %d publishers (%.0f msg/s offered), %d subscribing"
-                            + " clients; warm-up %ds, duration %ds%n", p, s.connectionCount(), s.publisherCount(),
-                    s.offeredRate(), s.subscriberCount(), s.warmUp().toSeconds(), s.duration().toSeconds());
+            io.out()
+                    .printf(
+                            Locale.ROOT,
+                            "%s: ok — %d connections: %d publishers (%.0f msg/s offered), %d subscribing"
+                                    + " clients; warm-up %ds, duration %ds%n",
+                            p,
+                            s.connectionCount(),
+                            s.publisherCount(),
+                            s.offeredRate(),
+                            s.subscriberCount(),
+                            s.warmUp().toSeconds(),
+                            s.duration().toSeconds());
         }
         return 0;
     }

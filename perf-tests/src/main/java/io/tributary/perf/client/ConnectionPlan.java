@@ -9,13 +9,19 @@ import io.tributary.perf.scenario.MqttProtocol;
  * @param subscriber null for a publisher
  * @param publisher  null for a subscriber
  */
-public record ConnectionPlan(String group, String clientId, Endpoint endpoint, MqttProtocol protocol,
-                             boolean cleanStart, long sessionExpirySeconds, int keepAliveSeconds,
-                             SubscriberPlan subscriber, PublisherPlan publisher) {
+public record ConnectionPlan(
+        String group,
+        String clientId,
+        Endpoint endpoint,
+        MqttProtocol protocol,
+        boolean cleanStart,
+        long sessionExpirySeconds,
+        int keepAliveSeconds,
+        SubscriberPlan subscriber,
+        PublisherPlan publisher) {
 
     /** @param subscriberId global subscriber id (stream key) */
-    public record SubscriberPlan(int subscriberId, String filter, int qos) {
-    }
+    public record SubscriberPlan(int subscriberId, String filter, int qos) {}
 
     /**
      * @param publisherId global publisher id, stamped into every payload
@@ -23,9 +29,8 @@ public record ConnectionPlan(String group, String clientId, Endpoint endpoint, M
      * @param rate        messages per second
      * @param maxInflight unacknowledged QoS 1/2 publishes allowed (lowered to the broker's Receive Maximum)
      */
-    public record PublisherPlan(int publisherId, String[] topics, int payloadSize, double rate, int qos,
-                                int maxInflight, boolean retain) {
-    }
+    public record PublisherPlan(
+            int publisherId, String[] topics, int payloadSize, double rate, int qos, int maxInflight, boolean retain) {}
 
     public boolean isPublisher() {
         return publisher != null;

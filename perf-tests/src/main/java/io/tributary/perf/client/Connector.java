@@ -1,18 +1,5 @@
 package io.tributary.perf.client;
 
-import java.io.File;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-
-import javax.net.ssl.SSLException;
-
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -37,6 +24,17 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.TlsOptions;
+import java.io.File;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 
 /**
  * Opens client connections on a few event loops (epoll when available): no thread per client. Each connection is
@@ -54,19 +52,26 @@ public final class Connector implements AutoCloseable {
     private final int sourceAddresses;
     /** Whether targets outside loopback are accepted (--allow-remote). */
     private final boolean allowRemote;
+
     private final SslContext ssl;
     private final LiveMetrics metrics;
     private final PublishGate gate;
     private final AtomicLong counter = new AtomicLong();
     private final Map<Endpoint, InetSocketAddress> resolved = new HashMap<>();
 
-    public Connector(int ioThreads, int sourceAddresses, TlsOptions tls, boolean needsTls, LiveMetrics metrics,
-                     PublishGate gate, boolean allowRemote) {
+    public Connector(
+            int ioThreads,
+            int sourceAddresses,
+            TlsOptions tls,
+            boolean needsTls,
+            LiveMetrics metrics,
+            PublishGate gate,
+            boolean allowRemote) {
         this.allowRemote = allowRemote;
         this.epoll = Epoll.isAvailable();
         int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
-        this.group = new MultiThreadIoEventLoopGroup(threads,
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        this.group = new MultiThreadIoEventLoopGroup(
+                threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         this.sourceAddresses = Math.max(1, sourceAddresses);
         this.ssl = needsTls ? sslContext(tls) : null;
         this.metrics = metrics;
@@ -102,8 +107,11 @@ public final class Connector implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (plan.endpoint().tls()) {
-                            ch.pipeline().addLast(ssl.newHandler(ch.alloc(), plan.endpoint().host(),
-                                    plan.endpoint().port()));
+                            ch.pipeline()
+                                    .addLast(ssl.newHandler(
+                                            ch.alloc(),
+                                            plan.endpoint().host(),
+                                            plan.endpoint().port()));
                         }
                         ch.pipeline().addLast(new MqttDecoder(MAX_PACKET_BYTES));
                         ch.pipeline().addLast(MqttEncoder.INSTANCE);

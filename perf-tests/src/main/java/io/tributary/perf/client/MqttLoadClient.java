@@ -1,12 +1,5 @@
 package io.tributary.perf.client;
 
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -29,6 +22,12 @@ import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.Payload;
 import io.tributary.perf.measure.SequenceTracker;
 import io.tributary.perf.scenario.MqttProtocol;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One simulated MQTT client, living entirely on its channel's event loop: CONNECT, SUBSCRIBE or paced PUBLISH with
@@ -68,8 +67,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
     private boolean finished;
     private boolean closing;
 
-    public MqttLoadClient(ConnectionPlan plan, LiveMetrics metrics, PublishGate gate, ClientEvents events,
-                          long connectStartNanos) {
+    public MqttLoadClient(
+            ConnectionPlan plan, LiveMetrics metrics, PublishGate gate, ClientEvents events, long connectStartNanos) {
         this.plan = plan;
         this.metrics = metrics;
         this.gate = gate;
@@ -112,13 +111,17 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
                 .keepAlive(plan.keepAliveSeconds())
                 .properties(properties)
                 .build());
-        ctx.executor().schedule(() -> {
-            if (!finished) {
-                fail("no CONNACK" + (plan.subscriber() != null ? "/SUBACK" : "") + " within "
-                        + READY_TIMEOUT_SECONDS + " s");
-                ctx.close();
-            }
-        }, READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            if (!finished) {
+                                fail("no CONNACK" + (plan.subscriber() != null ? "/SUBACK" : "") + " within "
+                                        + READY_TIMEOUT_SECONDS + " s");
+                                ctx.close();
+                            }
+                        },
+                        READY_TIMEOUT_SECONDS,
+                        TimeUnit.SECONDS);
     }
 
     @Override
@@ -164,7 +167,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         established = true;
         if (plan.isPublisher()) {
             window = plan.publisher().maxInflight();
-            MqttProperties.MqttProperty<?> receiveMaximum = ack.variableHeader().properties()
+            MqttProperties.MqttProperty<?> receiveMaximum = ack.variableHeader()
+                    .properties()
                     .getProperty(MqttProperties.MqttPropertyType.RECEIVE_MAXIMUM.value());
             if (receiveMaximum != null && receiveMaximum.value() instanceof Integer max && max > 0) {
                 window = Math.min(window, max);
@@ -173,7 +177,9 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         if (plan.subscriber() != null) {
             ctx.writeAndFlush(MqttMessageBuilders.subscribe()
                     .messageId(SUBSCRIBE_PACKET_ID)
-                    .addSubscription(MqttQoS.valueOf(plan.subscriber().qos()), plan.subscriber().filter())
+                    .addSubscription(
+                            MqttQoS.valueOf(plan.subscriber().qos()),
+                            plan.subscriber().filter())
                     .build());
             return;
         }
@@ -181,7 +187,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
     }
 
     private void onSubAck(MqttSubAckMessage ack) {
-        boolean granted = !ack.payload().reasonCodes().isEmpty() && ack.payload().reasonCodes().get(0) < 0x80;
+        boolean granted = !ack.payload().reasonCodes().isEmpty()
+                && ack.payload().reasonCodes().get(0) < 0x80;
         if (!granted) {
             metrics.subscribeFailures.increment();
             fail("SUBACK refused, reason codes " + ack.payload().reasonCodes());
@@ -246,8 +253,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
             // A random phase spreads publishers that connected in the same millisecond over the period.
             long initialDelay = (long) (Math.random() * periodNanos);
             publishStartNanos = System.nanoTime() + initialDelay;
-            publishTask = channel.eventLoop().scheduleAtFixedRate(this::publishTick, initialDelay, periodNanos,
-                    TimeUnit.NANOSECONDS);
+            publishTask = channel.eventLoop()
+                    .scheduleAtFixedRate(this::publishTick, initialDelay, periodNanos, TimeUnit.NANOSECONDS);
         });
     }
 
@@ -291,7 +298,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         // Built directly: MqttMessageBuilders.publish() copies the payload into a new heap buffer.
         MqttPublishMessage message = new MqttPublishMessage(
                 new MqttFixedHeader(MqttMessageType.PUBLISH, false, MqttQoS.valueOf(pub.qos()), pub.retain(), 0),
-                new MqttPublishVariableHeader(pub.topics()[slot], id), payload);
+                new MqttPublishVariableHeader(pub.topics()[slot], id),
+                payload);
         channel.write(message, channel.voidPromise());
         sequence++;
         metrics.published.increment();
@@ -359,7 +367,9 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
                 properties.add(new MqttProperties.IntegerProperty(
                         MqttProperties.MqttPropertyType.SESSION_EXPIRY_INTERVAL.value(), 0));
             }
-            channel.writeAndFlush(MqttMessageBuilders.disconnect().properties(properties).build())
+            channel.writeAndFlush(MqttMessageBuilders.disconnect()
+                            .properties(properties)
+                            .build())
                     .addListener(ChannelFutureListener.CLOSE);
         });
     }

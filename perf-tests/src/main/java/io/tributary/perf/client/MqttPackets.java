@@ -11,11 +11,10 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 final class MqttPackets {
 
     /** Stateless, so one instance serves every connection. */
-    static final MqttMessage PINGREQ = new MqttMessage(new MqttFixedHeader(MqttMessageType.PINGREQ, false,
-            MqttQoS.AT_MOST_ONCE, false, 0));
+    static final MqttMessage PINGREQ =
+            new MqttMessage(new MqttFixedHeader(MqttMessageType.PINGREQ, false, MqttQoS.AT_MOST_ONCE, false, 0));
 
-    private MqttPackets() {
-    }
+    private MqttPackets() {}
 
     /** The packet id of a PUBACK / PUBREC / PUBREL / PUBCOMP, or -1. */
     static int packetId(MqttMessage msg) {

@@ -6,7 +6,11 @@ package io.tributary.perf.client;
  */
 public final class PublishGate {
 
-    public enum State { WARM_UP, MEASURE, CLOSED }
+    public enum State {
+        WARM_UP,
+        MEASURE,
+        CLOSED
+    }
 
     private volatile State state = State.WARM_UP;
 

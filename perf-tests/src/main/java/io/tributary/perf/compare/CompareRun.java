@@ -1,13 +1,12 @@
 package io.tributary.perf.compare;
 
+import io.tributary.perf.report.CompareReport;
+import io.tributary.perf.report.RunResult;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-
-import io.tributary.perf.report.CompareReport;
-import io.tributary.perf.report.RunResult;
 
 /**
  * The side-by-side table of {@code compare}: the same scenario against two targets, each figure of A, of B, and
@@ -26,30 +25,93 @@ public final class CompareRun {
         }
     }
 
-    private CompareRun() {
-    }
+    private CompareRun() {}
 
     public static List<Row> rows(RunResult a, RunResult b) {
         List<Row> rows = new ArrayList<>();
         add(rows, "connections ready", "higher", a, b, r -> r.connections().established());
-        add(rows, "connect ramp achieved (conn/s)", "higher", a, b, r -> r.connections().achievedRampRate());
-        add(rows, "connect latency p50 (ms)", "lower", a, b, r -> measured(r.connect(), r.connect().p50()));
-        add(rows, "connect latency p99 (ms)", "lower", a, b, r -> measured(r.connect(), r.connect().p99()));
+        add(
+                rows,
+                "connect ramp achieved (conn/s)",
+                "higher",
+                a,
+                b,
+                r -> r.connections().achievedRampRate());
+        add(
+                rows,
+                "connect latency p50 (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.connect(), r.connect().p50()));
+        add(
+                rows,
+                "connect latency p99 (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.connect(), r.connect().p99()));
         if (a.offeredRate() > 0) {
             add(rows, "throughput in (msg/s)", "higher", a, b, r -> r.messages().throughputIn());
-            add(rows, "throughput out (msg/s)", "higher", a, b, r -> r.messages().throughputOut());
-            add(rows, "lost messages", "lower", a, b,
+            add(
+                    rows,
+                    "throughput out (msg/s)",
+                    "higher",
+                    a,
+                    b,
+                    r -> r.messages().throughputOut());
+            add(
+                    rows,
+                    "lost messages",
+                    "lower",
+                    a,
+                    b,
                     r -> r.messages().lossKnown() ? r.messages().lost() : Double.NaN);
             add(rows, "duplicated messages", "lower", a, b, r -> r.messages().duplicates());
-            add(rows, "e2e latency p50 (ms)", "lower", a, b, r -> measured(r.endToEnd(), r.endToEnd().p50()));
-            add(rows, "e2e latency p99 (ms)", "lower", a, b, r -> measured(r.endToEnd(), r.endToEnd().p99()));
-            add(rows, "e2e latency p99.9 (ms)", "lower", a, b, r -> measured(r.endToEnd(), r.endToEnd().p999()));
-            add(rows, "e2e latency max (ms)", "lower", a, b, r -> measured(r.endToEnd(), r.endToEnd().max()));
+            add(
+                    rows,
+                    "e2e latency p50 (ms)",
+                    "lower",
+                    a,
+                    b,
+                    r -> measured(r.endToEnd(), r.endToEnd().p50()));
+            add(
+                    rows,
+                    "e2e latency p99 (ms)",
+                    "lower",
+                    a,
+                    b,
+                    r -> measured(r.endToEnd(), r.endToEnd().p99()));
+            add(
+                    rows,
+                    "e2e latency p99.9 (ms)",
+                    "lower",
+                    a,
+                    b,
+                    r -> measured(r.endToEnd(), r.endToEnd().p999()));
+            add(
+                    rows,
+                    "e2e latency max (ms)",
+                    "lower",
+                    a,
+                    b,
+                    r -> measured(r.endToEnd(), r.endToEnd().max()));
         }
         if (!a.broker().processes().isEmpty() && !b.broker().processes().isEmpty()) {
-            add(rows, "broker CPU avg (% of a core)", "lower", a, b, r -> r.broker().cpuAverage());
+            add(
+                    rows,
+                    "broker CPU avg (% of a core)",
+                    "lower",
+                    a,
+                    b,
+                    r -> r.broker().cpuAverage());
             add(rows, "broker RSS loaded (MiB)", "lower", a, b, r -> r.broker().rssLoaded() / 1048576.0);
-            add(rows, "broker RSS per connection (bytes)", "lower", a, b,
+            add(
+                    rows,
+                    "broker RSS per connection (bytes)",
+                    "lower",
+                    a,
+                    b,
                     r -> r.broker().connectionsAtLoaded() > 0 ? r.broker().bytesPerConnection() : Double.NaN);
         }
         add(rows, "load generator CPU avg (%)", "-", a, b, RunResult::generatorCpuAverage);
@@ -57,27 +119,35 @@ public final class CompareRun {
     }
 
     public static void print(String labelA, String labelB, List<Row> rows, PrintStream out) {
-        out.printf(Locale.ROOT, "%-36s %14s %14s %10s  %s%n", "measure", labelA, labelB, labelA + "/" + labelB,
-                "better");
+        out.printf(
+                Locale.ROOT, "%-36s %14s %14s %10s  %s%n", "measure", labelA, labelB, labelA + "/" + labelB, "better");
         for (Row row : rows) {
-            out.printf(Locale.ROOT, "%-36s %14s %14s %10s  %s%n", row.measure(), num(row.a()), num(row.b()),
-                    ratio(row), row.better());
+            out.printf(
+                    Locale.ROOT,
+                    "%-36s %14s %14s %10s  %s%n",
+                    row.measure(),
+                    num(row.a()),
+                    num(row.b()),
+                    ratio(row),
+                    row.better());
         }
     }
 
     /** The rows as the HTML report shows them, figures formatted as {@link #print} prints them. */
     public static List<CompareReport.Row> reportRows(List<Row> rows) {
-        return rows.stream().map(r -> new CompareReport.Row(r.measure(), r.better(), num(r.a()), num(r.b()),
-                ratio(r))).toList();
+        return rows.stream()
+                .map(r -> new CompareReport.Row(r.measure(), r.better(), num(r.a()), num(r.b()), ratio(r)))
+                .toList();
     }
 
     private static String ratio(Row row) {
-        return Double.isNaN(row.ratio()) ? "n/a" : Double.isInfinite(row.ratio()) ? "inf"
-                : String.format(Locale.ROOT, "%.2f", row.ratio());
+        return Double.isNaN(row.ratio())
+                ? "n/a"
+                : Double.isInfinite(row.ratio()) ? "inf" : String.format(Locale.ROOT, "%.2f", row.ratio());
     }
 
-    private static void add(List<Row> rows, String name, String better, RunResult a, RunResult b,
-                            ToDoubleFunction<RunResult> f) {
+    private static void add(
+            List<Row> rows, String name, String better, RunResult a, RunResult b, ToDoubleFunction<RunResult> f) {
         rows.add(new Row(name, better, f.applyAsDouble(a), f.applyAsDouble(b)));
     }
 

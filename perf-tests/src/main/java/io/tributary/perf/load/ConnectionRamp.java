@@ -1,11 +1,10 @@
 package io.tributary.perf.load;
 
-import java.util.List;
-import java.util.function.BooleanSupplier;
-
 import io.tributary.perf.client.ClientEvents;
 import io.tributary.perf.client.Connector;
 import io.tributary.perf.client.MqttLoadClient;
+import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Opens a group's connections at its ramp rate: every few milliseconds, as many as the rate allows since the group
@@ -15,8 +14,7 @@ final class ConnectionRamp {
 
     private static final long TICK_MILLIS = 5;
 
-    private ConnectionRamp() {
-    }
+    private ConnectionRamp() {}
 
     /**
      * Opens all connections of {@code group}, appending the clients to {@code into}.
@@ -24,8 +22,9 @@ final class ConnectionRamp {
      * @param stop checked every tick; true ends the ramp early (deadline, shutdown)
      * @return how many were opened
      */
-    static int open(GroupPlan group, Connector connector, ClientEvents events, List<MqttLoadClient> into,
-                    BooleanSupplier stop) throws InterruptedException {
+    static int open(
+            GroupPlan group, Connector connector, ClientEvents events, List<MqttLoadClient> into, BooleanSupplier stop)
+            throws InterruptedException {
         long start = System.nanoTime();
         int opened = 0;
         while (opened < group.count()) {

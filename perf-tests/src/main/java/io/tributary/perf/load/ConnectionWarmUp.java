@@ -1,9 +1,5 @@
 package io.tributary.perf.load;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.tributary.perf.client.ClientEvents;
 import io.tributary.perf.client.ConnectionPlan;
 import io.tributary.perf.client.Connector;
@@ -13,6 +9,9 @@ import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.TlsOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Opens and closes some clean connections before a run's measured ramp, on a connector and metrics of their own, so
@@ -26,18 +25,25 @@ final class ConnectionWarmUp {
     private static final long CLOSE_NANOS = 10_000_000_000L;
 
     /** What the warm-up saw, printed and kept with the run's warnings when something failed. */
-    record Outcome(int opened, int ready, int failed, double seconds) {
-    }
+    record Outcome(int opened, int ready, int failed, double seconds) {}
 
-    private ConnectionWarmUp() {
-    }
+    private ConnectionWarmUp() {}
 
     /**
      * @param template the run's first group: warm-up clients use its endpoints, protocol, keep alive and ramp, but
      *                 their own client ids, clean start, no session expiry, no subscription and no publishing
      */
-    static Outcome run(int count, GroupPlan template, String runId, int ioThreads, int sourceAddresses,
-            TlsOptions tls, boolean needsTls, boolean allowRemote, List<Endpoint> endpoints, RunConsole console)
+    static Outcome run(
+            int count,
+            GroupPlan template,
+            String runId,
+            int ioThreads,
+            int sourceAddresses,
+            TlsOptions tls,
+            boolean needsTls,
+            boolean allowRemote,
+            List<Endpoint> endpoints,
+            RunConsole console)
             throws InterruptedException {
         long start = System.nanoTime();
         AtomicInteger ready = new AtomicInteger();
@@ -46,12 +52,20 @@ final class ConnectionWarmUp {
         List<MqttLoadClient> clients = new ArrayList<>(count);
         GroupPlan plan = new GroupPlan("warm-up", false, count, template.rampPerSecond(), n -> {
             ConnectionPlan t = template.plan().apply(n);
-            return new ConnectionPlan("warm-up", "warm-up-" + runId + "-" + n, t.endpoint(), t.protocol(), true, 0,
-                    t.keepAliveSeconds(), null, null);
+            return new ConnectionPlan(
+                    "warm-up",
+                    "warm-up-" + runId + "-" + n,
+                    t.endpoint(),
+                    t.protocol(),
+                    true,
+                    0,
+                    t.keepAliveSeconds(),
+                    null,
+                    null);
         });
         console.printf("warm-up: %d connections at %.0f/s, not measured%n", count, plan.rampPerSecond());
-        try (Connector connector = new Connector(ioThreads, sourceAddresses, tls, needsTls, unmeasured,
-                new PublishGate(), allowRemote)) {
+        try (Connector connector =
+                new Connector(ioThreads, sourceAddresses, tls, needsTls, unmeasured, new PublishGate(), allowRemote)) {
             connector.prepare(endpoints);
             ClientEvents events = new ClientEvents() {
                 @Override
@@ -75,8 +89,8 @@ final class ConnectionWarmUp {
                 Thread.sleep(20);
             }
             Outcome outcome = new Outcome(opened, ready.get(), failed.get(), (System.nanoTime() - start) / 1e9);
-            console.printf("warm-up: %d ready, %d failed, in %.1f s%n", outcome.ready(), outcome.failed(),
-                    outcome.seconds());
+            console.printf(
+                    "warm-up: %d ready, %d failed, in %.1f s%n", outcome.ready(), outcome.failed(), outcome.seconds());
             return outcome;
         }
     }

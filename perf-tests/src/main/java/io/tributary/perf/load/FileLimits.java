@@ -11,17 +11,16 @@ public final class FileLimits {
     public static final int RESERVED = 200;
 
     /** Soft and hard limit; -1 when unlimited or unknown. */
-    public record Limits(long soft, long hard) {
-    }
+    public record Limits(long soft, long hard) {}
 
-    private FileLimits() {
-    }
+    private FileLimits() {}
 
     public static Limits current() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
                 if (line.startsWith("Max open files")) {
-                    String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
+                    String[] parts =
+                            line.substring("Max open files".length()).trim().split("\\s+");
                     return new Limits(parse(parts[0]), parse(parts[1]));
                 }
             }

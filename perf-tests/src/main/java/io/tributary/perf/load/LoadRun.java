@@ -1,5 +1,16 @@
 package io.tributary.perf.load;
 
+import io.tributary.perf.client.ClientEvents;
+import io.tributary.perf.client.Connector;
+import io.tributary.perf.client.MqttLoadClient;
+import io.tributary.perf.client.PublishGate;
+import io.tributary.perf.measure.LiveMetrics;
+import io.tributary.perf.measure.ProcessSampler;
+import io.tributary.perf.progress.RunConsole;
+import io.tributary.perf.report.LatencyLogs;
+import io.tributary.perf.report.RunResult;
+import io.tributary.perf.scenario.Endpoint;
+import io.tributary.perf.scenario.Scenario;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,18 +23,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-
-import io.tributary.perf.client.ClientEvents;
-import io.tributary.perf.client.Connector;
-import io.tributary.perf.client.MqttLoadClient;
-import io.tributary.perf.client.PublishGate;
-import io.tributary.perf.measure.LiveMetrics;
-import io.tributary.perf.measure.ProcessSampler;
-import io.tributary.perf.progress.RunConsole;
-import io.tributary.perf.report.LatencyLogs;
-import io.tributary.perf.report.RunResult;
-import io.tributary.perf.scenario.Endpoint;
-import io.tributary.perf.scenario.Scenario;
 
 /**
  * One run of a scenario by one process: connect (subscribers first, at their ramp), publish through warm-up and the
@@ -81,10 +80,10 @@ public final class LoadRun {
 
     private RunResult runBounded() throws InterruptedException {
         Role role = options.role();
-        List<GroupPlan> subscriberPlans = role.runsSubscribers() ? GroupPlan.subscribers(scenario, options.runId())
-                : List.of();
-        List<GroupPlan> publisherPlans = role.runsPublishers() ? GroupPlan.publishers(scenario, options.runId())
-                : List.of();
+        List<GroupPlan> subscriberPlans =
+                role.runsSubscribers() ? GroupPlan.subscribers(scenario, options.runId()) : List.of();
+        List<GroupPlan> publisherPlans =
+                role.runsPublishers() ? GroupPlan.publishers(scenario, options.runId()) : List.of();
         if (role.runsSubscribers()) {
             // Connect-only groups belong to no side; the subscribers process holds them (or "all").
             subscriberPlans = new ArrayList<>(subscriberPlans);
@@ -100,18 +99,28 @@ public final class LoadRun {
         if (limitWarning != null) {
             warn(limitWarning);
         }
-        double rampSeconds = subscriberPlans.stream().mapToDouble(g -> g.count() / g.rampPerSecond()).sum()
-                + publisherPlans.stream().mapToDouble(g -> g.count() / g.rampPerSecond()).sum();
-        Duration budget = Duration.ofMillis((long) (rampSeconds * 1000)).plus(READY_GRACE.multipliedBy(2))
-                .plus(SETTLE_AFTER_CONNECT).plus(scenario.warmUp()).plus(scenario.duration()).plus(scenario.drain())
-                .plus(CLOSE_GRACE).plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
+        double rampSeconds = subscriberPlans.stream()
+                        .mapToDouble(g -> g.count() / g.rampPerSecond())
+                        .sum()
+                + publisherPlans.stream()
+                        .mapToDouble(g -> g.count() / g.rampPerSecond())
+                        .sum();
+        Duration budget = Duration.ofMillis((long) (rampSeconds * 1000))
+                .plus(READY_GRACE.multipliedBy(2))
+                .plus(SETTLE_AFTER_CONNECT)
+                .plus(scenario.warmUp())
+                .plus(scenario.duration())
+                .plus(scenario.drain())
+                .plus(CLOSE_GRACE)
+                .plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
         hardDeadlineNanos = System.nanoTime() + budget.toNanos();
 
         List<Long> brokerPids = brokerPids();
         ProcessSampler broker = new ProcessSampler(brokerPids);
         broker.labels().values().forEach(l -> console.line("sampling broker process " + l));
         ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
-        int sourceAddresses = scenario.sourceAddresses() > 0 ? scenario.sourceAddresses()
+        int sourceAddresses = scenario.sourceAddresses() > 0
+                ? scenario.sourceAddresses()
                 : Math.max(1, (int) Math.ceil(planned / 25_000.0));
         Set<Endpoint> endpoints = new LinkedHashSet<>();
         scenario.publishers().forEach(g -> endpoints.addAll(g.client().targets()));
@@ -123,8 +132,14 @@ public final class LoadRun {
             hardDeadlineNanos = System.nanoTime() + budget.toNanos();
         }
         Instant started = Instant.now();
-        console.printf("run %s: scenario %s, role %s, target %s, %d connections (%d source addresses), budget %ds%n",
-                options.runId(), scenario.name(), role.label(), endpoints, planned, sourceAddresses,
+        console.printf(
+                "run %s: scenario %s, role %s, target %s, %d connections (%d source addresses), budget %ds%n",
+                options.runId(),
+                scenario.name(),
+                role.label(),
+                endpoints,
+                planned,
+                sourceAddresses,
                 budget.toSeconds());
 
         RunFacts facts = new RunFacts();
@@ -132,9 +147,21 @@ public final class LoadRun {
         ProcessSampler.Usage baseline = broker.sample();
         facts.rssBaseline = baseline.rssBytes();
         facts.rssBaselineByPid = baseline.rssByPid();
-        try (Connector connector = new Connector(scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, metrics,
-                gate, options.allowRemote());
-                RunSampler sampler = new RunSampler(metrics, broker, self, schedule, console, latencyLogs,
+        try (Connector connector = new Connector(
+                        scenario.ioThreads(),
+                        sourceAddresses,
+                        scenario.tls(),
+                        tls,
+                        metrics,
+                        gate,
+                        options.allowRemote());
+                RunSampler sampler = new RunSampler(
+                        metrics,
+                        broker,
+                        self,
+                        schedule,
+                        console,
+                        latencyLogs,
                         "perf run " + options.runId() + ": scenario " + scenario.name() + ", role " + role.label()
                                 + (options.label() != null ? ", target " + options.label() : ""))) {
             connector.prepare(List.copyOf(endpoints));
@@ -231,16 +258,29 @@ public final class LoadRun {
      * Opens and closes the unmeasured warm-up connections ({@link ConnectionWarmUp}), then gives the broker a moment
      * to finish their disconnects so they do not compete with the measured ramp.
      */
-    private void warmUpConnections(List<GroupPlan> subscriberPlans, List<GroupPlan> publisherPlans,
-            int sourceAddresses, boolean tls, Set<Endpoint> endpoints) throws InterruptedException {
+    private void warmUpConnections(
+            List<GroupPlan> subscriberPlans,
+            List<GroupPlan> publisherPlans,
+            int sourceAddresses,
+            boolean tls,
+            Set<Endpoint> endpoints)
+            throws InterruptedException {
         List<GroupPlan> groups = new ArrayList<>(subscriberPlans);
         groups.addAll(publisherPlans);
         if (groups.isEmpty()) {
             return;
         }
-        ConnectionWarmUp.Outcome outcome = ConnectionWarmUp.run(options.warmUpConnections(), groups.get(0),
-                options.runId(), scenario.ioThreads(), sourceAddresses, scenario.tls(), tls, options.allowRemote(),
-                List.copyOf(endpoints), console);
+        ConnectionWarmUp.Outcome outcome = ConnectionWarmUp.run(
+                options.warmUpConnections(),
+                groups.get(0),
+                options.runId(),
+                scenario.ioThreads(),
+                sourceAddresses,
+                scenario.tls(),
+                tls,
+                options.allowRemote(),
+                List.copyOf(endpoints),
+                console);
         if (outcome.failed() > 0 || outcome.ready() < outcome.opened()) {
             warn("warm-up: " + outcome.failed() + " of " + outcome.opened() + " connections failed and "
                     + (outcome.opened() - outcome.ready() - outcome.failed()) + " never settled");
@@ -258,8 +298,8 @@ public final class LoadRun {
                 lastSettled = now;
                 lastProgress = System.nanoTime();
             } else if (System.nanoTime() - lastProgress > READY_GRACE.toNanos()) {
-                warn((opened - now) + " connections neither became ready nor failed within "
-                        + READY_GRACE.toSeconds() + " s; going on without them");
+                warn((opened - now) + " connections neither became ready nor failed within " + READY_GRACE.toSeconds()
+                        + " s; going on without them");
                 return;
             }
             Thread.sleep(20);
@@ -277,9 +317,11 @@ public final class LoadRun {
             if (received != lastReceived) {
                 lastReceived = received;
                 quietSince = System.nanoTime();
-            } else if (metrics.inflight.get() <= 0 && System.nanoTime() - quietSince > 1_000_000_000L
-                    && (!options.role().runsSubscribers() || scenario.subscribers().isEmpty()
-                    || sampler.secondsSinceLastMeasured() > 1)) {
+            } else if (metrics.inflight.get() <= 0
+                    && System.nanoTime() - quietSince > 1_000_000_000L
+                    && (!options.role().runsSubscribers()
+                            || scenario.subscribers().isEmpty()
+                            || sampler.secondsSinceLastMeasured() > 1)) {
                 return;
             }
         }
@@ -297,7 +339,8 @@ public final class LoadRun {
     }
 
     private Duration waitForPublishersSlack() {
-        return Duration.ofMillis((long) (scenario.publisherRampSeconds() * 1000)).plus(Duration.ofSeconds(60));
+        return Duration.ofMillis((long) (scenario.publisherRampSeconds() * 1000))
+                .plus(Duration.ofSeconds(60));
     }
 
     private void sleepBounded(Duration duration) throws InterruptedException {
@@ -322,8 +365,11 @@ public final class LoadRun {
         }
         // A broker is often a tree (a launcher and its services, PostgreSQL and its backends): sample all of it.
         for (Long pid : List.copyOf(pids)) {
-            ProcessHandle.of(pid).ifPresent(h -> h.descendants().map(ProcessHandle::pid)
-                    .filter(p -> !pids.contains(p)).forEach(pids::add));
+            ProcessHandle.of(pid)
+                    .ifPresent(h -> h.descendants()
+                            .map(ProcessHandle::pid)
+                            .filter(p -> !pids.contains(p))
+                            .forEach(pids::add));
         }
         return pids;
     }

@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** Which side of a scenario this process runs; two processes with complementary roles run one scenario together. */
 public enum Role {
-    PUBLISHERS, SUBSCRIBERS, ALL;
+    PUBLISHERS,
+    SUBSCRIBERS,
+    ALL;
 
     public boolean runsPublishers() {
         return this != SUBSCRIBERS;
@@ -23,8 +25,8 @@ public enum Role {
             case "publishers", "publisher", "pub" -> PUBLISHERS;
             case "subscribers", "subscriber", "sub" -> SUBSCRIBERS;
             case "all", "both" -> ALL;
-            default -> throw new IllegalArgumentException("--role must be publishers, subscribers or all, not '"
-                    + text + "'");
+            default ->
+                throw new IllegalArgumentException("--role must be publishers, subscribers or all, not '" + text + "'");
         };
     }
 }

@@ -1,10 +1,9 @@
 package io.tributary.perf.load;
 
+import io.tributary.perf.scenario.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import io.tributary.perf.scenario.Endpoint;
 
 /**
  * Typed command line of {@code run} (and of each side of {@code compare}).
@@ -24,10 +23,26 @@ import io.tributary.perf.scenario.Endpoint;
  *                        cold load generator (JIT, first connections of its event loops) adds hundreds of
  *                        milliseconds to the first connects whichever broker it measures
  */
-public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, Duration warmUp, Duration duration,
-                         double scale, double rateFactor, double ramp, String runId, String label, Path outDir,
-                         List<Long> brokerPids, List<String> brokerPatterns, int ioThreads, int sourceAddresses,
-                         int maxConnections, boolean html, boolean allowRemote, int warmUpConnections) {
+public record RunOptions(
+        Path scenarioFile,
+        Role role,
+        List<Endpoint> targets,
+        Duration warmUp,
+        Duration duration,
+        double scale,
+        double rateFactor,
+        double ramp,
+        String runId,
+        String label,
+        Path outDir,
+        List<Long> brokerPids,
+        List<String> brokerPatterns,
+        int ioThreads,
+        int sourceAddresses,
+        int maxConnections,
+        boolean html,
+        boolean allowRemote,
+        int warmUpConnections) {
 
     public RunOptions {
         targets = List.copyOf(targets);
@@ -36,14 +51,48 @@ public record RunOptions(Path scenarioFile, Role role, List<Endpoint> targets, D
     }
 
     public RunOptions withTargets(List<Endpoint> newTargets, String newLabel, List<Long> pids, List<String> patterns) {
-        return new RunOptions(scenarioFile, role, newTargets, warmUp, duration, scale, rateFactor, ramp, runId,
-                newLabel, outDir, pids, patterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote,
+        return new RunOptions(
+                scenarioFile,
+                role,
+                newTargets,
+                warmUp,
+                duration,
+                scale,
+                rateFactor,
+                ramp,
+                runId,
+                newLabel,
+                outDir,
+                pids,
+                patterns,
+                ioThreads,
+                sourceAddresses,
+                maxConnections,
+                html,
+                allowRemote,
                 warmUpConnections);
     }
 
     public RunOptions withRunId(String newRunId) {
-        return new RunOptions(scenarioFile, role, targets, warmUp, duration, scale, rateFactor, ramp, newRunId, label,
-                outDir, brokerPids, brokerPatterns, ioThreads, sourceAddresses, maxConnections, html, allowRemote,
+        return new RunOptions(
+                scenarioFile,
+                role,
+                targets,
+                warmUp,
+                duration,
+                scale,
+                rateFactor,
+                ramp,
+                newRunId,
+                label,
+                outDir,
+                brokerPids,
+                brokerPatterns,
+                ioThreads,
+                sourceAddresses,
+                maxConnections,
+                html,
+                allowRemote,
                 warmUpConnections);
     }
 }

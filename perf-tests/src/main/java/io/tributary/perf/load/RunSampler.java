@@ -1,15 +1,5 @@
 package io.tributary.perf.load;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-
-import org.HdrHistogram.Histogram;
-
 import io.tributary.perf.measure.Intervals;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.ProcessSampler;
@@ -17,6 +7,14 @@ import io.tributary.perf.measure.TimeSample;
 import io.tributary.perf.progress.Progress;
 import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.report.LatencyLogs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * Once a second: harvests the latency recorders into the interval logs, samples broker and generator CPU/RSS,
@@ -48,8 +46,14 @@ final class RunSampler implements AutoCloseable {
     private boolean closed;
     private final Map<Long, double[]> loadedCpuByPid = new HashMap<>();
 
-    RunSampler(LiveMetrics metrics, ProcessSampler broker, ProcessSampler self, RunSchedule schedule,
-               RunConsole console, LatencyLogs latencyLogs, String about) {
+    RunSampler(
+            LiveMetrics metrics,
+            ProcessSampler broker,
+            ProcessSampler self,
+            RunSchedule schedule,
+            RunConsole console,
+            LatencyLogs latencyLogs,
+            String about) {
         this.metrics = metrics;
         this.broker = broker;
         this.self = self;
@@ -97,11 +101,21 @@ final class RunSampler implements AutoCloseable {
         int connected = metrics.connected.get();
         peakConnected = Math.max(peakConnected, connected);
         boolean any = interval.getTotalCount() > 0;
-        TimeSample sample = new TimeSample((now - startNanos) / 1e9, System.currentTimeMillis(), schedule.phase(),
-                connected, attempts - lastAttempts, sent - lastSent, received - lastReceived, acked - lastAcked,
+        TimeSample sample = new TimeSample(
+                (now - startNanos) / 1e9,
+                System.currentTimeMillis(),
+                schedule.phase(),
+                connected,
+                attempts - lastAttempts,
+                sent - lastSent,
+                received - lastReceived,
+                acked - lastAcked,
                 any ? interval.getValueAtPercentile(50) / 1000.0 : -1,
                 any ? interval.getValueAtPercentile(99) / 1000.0 : -1,
-                any ? interval.getMaxValue() / 1000.0 : -1, b.cpuPercent(), b.rssBytes(), g.cpuPercent());
+                any ? interval.getMaxValue() / 1000.0 : -1,
+                b.cpuPercent(),
+                b.rssBytes(),
+                g.cpuPercent());
         samples.add(sample);
         if (ResultAssembler.LOADED_PHASES.contains(sample.phase())) {
             b.cpuByPid().forEach((pid, pct) -> {
@@ -116,10 +130,20 @@ final class RunSampler implements AutoCloseable {
         lastAcked = acked;
         lastMeasured = measured;
         if (print) {
-            console.progress(new Progress(sample.phase(), sample.second(), schedule.leftSeconds(),
-                    schedule.planned(), metrics.ready.get(), metrics.connectFailures.sum(),
-                    metrics.connectionsLost.sum(), sent, received, metrics.inflight.get(),
-                    metrics.skippedWindowFull.sum(), !broker.labels().isEmpty(), sample));
+            console.progress(new Progress(
+                    sample.phase(),
+                    sample.second(),
+                    schedule.leftSeconds(),
+                    schedule.planned(),
+                    metrics.ready.get(),
+                    metrics.connectFailures.sum(),
+                    metrics.connectionsLost.sum(),
+                    sent,
+                    received,
+                    metrics.inflight.get(),
+                    metrics.skippedWindowFull.sum(),
+                    !broker.labels().isEmpty(),
+                    sample));
         }
     }
 

@@ -1,9 +1,8 @@
 package io.tributary.perf.load;
 
+import io.tributary.perf.scenario.Scenario;
 import java.time.Duration;
 import java.util.function.IntSupplier;
-
-import io.tributary.perf.scenario.Scenario;
 
 /**
  * The phases of one run and how long each is planned to take, the phase the run is in and since when: estimates the
@@ -16,7 +15,11 @@ final class RunSchedule {
     static final Duration SETTLE_AFTER_CONNECT = Duration.ofSeconds(2);
 
     /** How a run goes on after connecting: publishing, receiving what another process publishes, or holding. */
-    private enum Tail { PUBLISH, RECEIVE, HOLD }
+    private enum Tail {
+        PUBLISH,
+        RECEIVE,
+        HOLD
+    }
 
     private final Scenario scenario;
     private final Tail tail;
@@ -36,8 +39,8 @@ final class RunSchedule {
 
     /** @param settled connections ready or failed so far */
     static RunSchedule of(Scenario scenario, Role role, IntSupplier settled) {
-        return new RunSchedule(scenario, tail(scenario, role), planned(scenario, role), rampSeconds(scenario, role),
-                settled);
+        return new RunSchedule(
+                scenario, tail(scenario, role), planned(scenario, role), rampSeconds(scenario, role), settled);
     }
 
     /** The whole run's planned length before it starts (compare: the time its later runs add). */
@@ -94,8 +97,12 @@ final class RunSchedule {
 
     /** A subscribers-only process receives while the publishers' process connects, publishes and drains. */
     private double receiveSeconds() {
-        return scenario.publisherRampSeconds() + seconds(SETTLE_AFTER_CONNECT) + seconds(scenario.warmUp())
-                + seconds(scenario.duration()) + 2 * seconds(scenario.drain()) + 1;
+        return scenario.publisherRampSeconds()
+                + seconds(SETTLE_AFTER_CONNECT)
+                + seconds(scenario.warmUp())
+                + seconds(scenario.duration())
+                + 2 * seconds(scenario.drain())
+                + 1;
     }
 
     private static Tail tail(Scenario scenario, Role role) {
@@ -108,7 +115,9 @@ final class RunSchedule {
     private static int planned(Scenario scenario, Role role) {
         int count = 0;
         if (role.runsSubscribers()) {
-            count += scenario.subscribers().stream().mapToInt(g -> g.client().count()).sum();
+            count += scenario.subscribers().stream()
+                    .mapToInt(g -> g.client().count())
+                    .sum();
             count += scenario.connections().stream().mapToInt(c -> c.count()).sum();
         }
         if (role.runsPublishers()) {
@@ -120,8 +129,12 @@ final class RunSchedule {
     private static double rampSeconds(Scenario scenario, Role role) {
         double s = 0;
         if (role.runsSubscribers()) {
-            s += scenario.subscribers().stream().mapToDouble(g -> g.client().rampSeconds()).sum();
-            s += scenario.connections().stream().mapToDouble(c -> c.rampSeconds()).sum();
+            s += scenario.subscribers().stream()
+                    .mapToDouble(g -> g.client().rampSeconds())
+                    .sum();
+            s += scenario.connections().stream()
+                    .mapToDouble(c -> c.rampSeconds())
+                    .sum();
         }
         if (role.runsPublishers()) {
             s += scenario.publisherRampSeconds();

@@ -5,8 +5,7 @@ import java.time.Instant;
 /** Wall-clock microseconds: payload stamps are compared across processes, so System.nanoTime would not do. */
 public final class Clock {
 
-    private Clock() {
-    }
+    private Clock() {}
 
     public static long nowMicros() {
         Instant now = Instant.now();

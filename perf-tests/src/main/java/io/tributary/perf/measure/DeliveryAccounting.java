@@ -1,16 +1,15 @@
 package io.tributary.perf.measure;
 
+import io.tributary.perf.scenario.PublisherGroup;
+import io.tributary.perf.scenario.Scenario;
+import io.tributary.perf.scenario.SubscriberGroup;
+import io.tributary.perf.scenario.TopicFilterMatcher;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.tributary.perf.scenario.PublisherGroup;
-import io.tributary.perf.scenario.Scenario;
-import io.tributary.perf.scenario.SubscriberGroup;
-import io.tributary.perf.scenario.TopicFilterMatcher;
 
 /**
  * Turns a {@link Ledger} into sent / expected / received / lost / duplicated counts. A stream is one (publisher,
@@ -24,19 +23,26 @@ public final class DeliveryAccounting {
      *                   expected may be known but lost and unexpected are not
      * @param unexpected distinct measured messages received on a stream that expected fewer (or none)
      */
-    public record Delivery(long sent, long expected, long received, long lost, long duplicates, long unexpected,
-                           long streams, long streamsWithLoss, boolean complete) {
+    public record Delivery(
+            long sent,
+            long expected,
+            long received,
+            long lost,
+            long duplicates,
+            long unexpected,
+            long streams,
+            long streamsWithLoss,
+            boolean complete) {
 
         public double lossRatio() {
             return expected == 0 ? 0 : (double) lost / expected;
         }
     }
 
-    private DeliveryAccounting() {
-    }
+    private DeliveryAccounting() {}
 
-    public static Delivery compute(Scenario scenario, String runId, Ledger ledger, boolean hasPublisherSide,
-                                   boolean hasSubscriberSide) {
+    public static Delivery compute(
+            Scenario scenario, String runId, Ledger ledger, boolean hasPublisherSide, boolean hasSubscriberSide) {
         String[] filters = subscriberFilters(scenario, runId);
         Map<String, Integer> exactCounts = new HashMap<>();
         List<String> wildcardFilters = new ArrayList<>();
@@ -66,8 +72,8 @@ public final class DeliveryAccounting {
                     continue;
                 }
                 sent += slotSent;
-                long matching = matchCache.computeIfAbsent(topics[k],
-                        t -> countMatching(t, exactCounts, wildcardFilters));
+                long matching =
+                        matchCache.computeIfAbsent(topics[k], t -> countMatching(t, exactCounts, wildcardFilters));
                 expected += slotSent * matching;
             }
         }
@@ -111,12 +117,23 @@ public final class DeliveryAccounting {
             // Streams that expected messages but never received one are not in the ledger; count them as well.
             streamsWithLoss += missingStreams(sentById, topicsById, filters, streams);
         }
-        return new Delivery(sent, expected, received, lost, duplicates, complete ? unexpected : 0, streams.size(),
-                streamsWithLoss, complete);
+        return new Delivery(
+                sent,
+                expected,
+                received,
+                lost,
+                duplicates,
+                complete ? unexpected : 0,
+                streams.size(),
+                streamsWithLoss,
+                complete);
     }
 
-    private static long missingStreams(Map<Integer, long[]> sentById, Map<Integer, String[]> topicsById,
-                                       String[] filters, Map<Long, long[]> seen) {
+    private static long missingStreams(
+            Map<Integer, long[]> sentById,
+            Map<Integer, String[]> topicsById,
+            String[] filters,
+            Map<Long, long[]> seen) {
         Map<String, List<Integer>> exactIndex = new HashMap<>();
         List<Integer> wildcardIds = new ArrayList<>();
         for (int s = 0; s < filters.length; s++) {

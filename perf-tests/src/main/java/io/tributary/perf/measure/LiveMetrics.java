@@ -2,7 +2,6 @@ package io.tributary.perf.measure;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 

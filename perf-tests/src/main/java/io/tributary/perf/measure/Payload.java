@@ -18,11 +18,9 @@ public final class Payload {
     private static final byte FILLER = (byte) 'x';
 
     /** A parsed stamp. */
-    public record Stamp(int publisherId, int sequence, boolean measured, long sentMicros) {
-    }
+    public record Stamp(int publisherId, int sequence, boolean measured, long sentMicros) {}
 
-    private Payload() {
-    }
+    private Payload() {}
 
     /** Writes a stamped payload of {@code size} bytes into {@code out}. */
     public static void write(ByteBuf out, int size, int publisherId, int sequence, boolean measured, long sentMicros) {

@@ -19,8 +19,7 @@ public final class ProcessSampler {
     private static final double TICKS_PER_SECOND = 100.0;
 
     /** One process at one instant; rssBytes = -1 when it is gone. */
-    public record Reading(long pid, long cpuTicks, long rssBytes) {
-    }
+    public record Reading(long pid, long cpuTicks, long rssBytes) {}
 
     private final Map<Long, String> labels = new LinkedHashMap<>();
     private Map<Long, Reading> previous = Map.of();
@@ -37,8 +36,7 @@ public final class ProcessSampler {
     }
 
     /** Aggregate over all processes since the previous call. */
-    public record Usage(double cpuPercent, long rssBytes, Map<Long, Double> cpuByPid, Map<Long, Long> rssByPid) {
-    }
+    public record Usage(double cpuPercent, long rssBytes, Map<Long, Double> cpuByPid, Map<Long, Long> rssByPid) {}
 
     public synchronized Usage sample() {
         long now = System.nanoTime();
@@ -89,8 +87,9 @@ public final class ProcessSampler {
     /** A short name: the executable, and for a JVM the jar or main class it runs. */
     public static String describe(long pid) {
         try {
-            String[] args = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
-                    StandardCharsets.UTF_8).split("\0");
+            String[] args = new String(
+                            Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8)
+                    .split("\0");
             String exe = Path.of(args[0]).getFileName().toString();
             if (!exe.equals("java")) {
                 return exe + " (" + pid + ")";
@@ -118,7 +117,9 @@ public final class ProcessSampler {
         exclude.add(ProcessHandle.current().pid());
         List<Long> found = new ArrayList<>();
         try {
-            Process process = new ProcessBuilder("pgrep", "-f", "--", pattern).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder("pgrep", "-f", "--", pattern)
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             process.waitFor();
             for (String line : out.split("\\s+")) {

@@ -15,7 +15,18 @@ package io.tributary.perf.measure;
  * @param brokerRssBytes  broker resident memory, all sampled PIDs summed
  * @param generatorCpu    this process's CPU, percent of one core (it shares the machine with the broker)
  */
-public record TimeSample(double second, long epochMillis, String phase, int connected, long connectRate,
-                         long sentRate, long receivedRate, long ackedRate, double p50Millis, double p99Millis,
-                         double maxMillis, double brokerCpu, long brokerRssBytes, double generatorCpu) {
-}
+public record TimeSample(
+        double second,
+        long epochMillis,
+        String phase,
+        int connected,
+        long connectRate,
+        long sentRate,
+        long receivedRate,
+        long ackedRate,
+        double p50Millis,
+        double p99Millis,
+        double maxMillis,
+        double brokerCpu,
+        long brokerRssBytes,
+        double generatorCpu) {}

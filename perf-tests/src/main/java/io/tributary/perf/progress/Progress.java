@@ -12,7 +12,17 @@ import io.tributary.perf.measure.TimeSample;
  * @param received      deliveries so far (warm-up included)
  * @param brokerSampled whether broker CPU and RSS in the sample mean anything
  */
-public record Progress(String phase, double elapsedSeconds, double leftSeconds, long planned, long ready,
-                       long failed, long lost, long sent, long received, int inflight, long windowFull,
-                       boolean brokerSampled, TimeSample sample) {
-}
+public record Progress(
+        String phase,
+        double elapsedSeconds,
+        double leftSeconds,
+        long planned,
+        long ready,
+        long failed,
+        long lost,
+        long sent,
+        long received,
+        int inflight,
+        long windowFull,
+        boolean brokerSampled,
+        TimeSample sample) {}

@@ -1,10 +1,9 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.TimeSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-
-import io.tributary.perf.measure.TimeSample;
 
 /**
  * The HTML page of {@code perf compare}: the side-by-side table, then both targets on the same charts (latency by
@@ -16,26 +15,40 @@ public final class CompareReport {
     private static final String COLOR_B = "#d62728";
 
     /** One row of the table: measure, which way is better, A's figure, B's figure, A / B. */
-    public record Row(String measure, String better, String a, String b, String ratio) {
-    }
+    public record Row(String measure, String better, String a, String b, String ratio) {}
 
-    private CompareReport() {
-    }
+    private CompareReport() {}
 
     public static String render(RunResult a, RunResult b, String labelA, String labelB, List<Row> rows) {
         String title = a.scenario() + ": " + labelA + " vs " + labelB;
         StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset='utf-8'><title>")
-                .append(Html.escape(title)).append("</title><style>").append(HtmlReport.STYLE)
-                .append("</style></head><body><h1>").append(Html.escape(title)).append("</h1><p>")
-                .append(Html.escape(a.description())).append("</p>");
-        html.append("<table><tr><th>measure</th><th>better</th><th>").append(Html.escape(labelA))
-                .append("</th><th>").append(Html.escape(labelB)).append("</th><th>")
-                .append(Html.escape(labelA + " / " + labelB)).append("</th></tr>");
+                .append(Html.escape(title))
+                .append("</title><style>")
+                .append(HtmlReport.STYLE)
+                .append("</style></head><body><h1>")
+                .append(Html.escape(title))
+                .append("</h1><p>")
+                .append(Html.escape(a.description()))
+                .append("</p>");
+        html.append("<table><tr><th>measure</th><th>better</th><th>")
+                .append(Html.escape(labelA))
+                .append("</th><th>")
+                .append(Html.escape(labelB))
+                .append("</th><th>")
+                .append(Html.escape(labelA + " / " + labelB))
+                .append("</th></tr>");
         for (Row row : rows) {
-            html.append("<tr><td>").append(Html.escape(row.measure())).append("</td><td>")
-                    .append(Html.escape(row.better())).append("</td><td>").append(Html.escape(row.a()))
-                    .append("</td><td>").append(Html.escape(row.b())).append("</td><td>")
-                    .append(Html.escape(row.ratio())).append("</td></tr>");
+            html.append("<tr><td>")
+                    .append(Html.escape(row.measure()))
+                    .append("</td><td>")
+                    .append(Html.escape(row.better()))
+                    .append("</td><td>")
+                    .append(Html.escape(row.a()))
+                    .append("</td><td>")
+                    .append(Html.escape(row.b()))
+                    .append("</td><td>")
+                    .append(Html.escape(row.ratio()))
+                    .append("</td></tr>");
         }
         html.append("</table><h2>Latency by percentile (both axes logarithmic)</h2>");
         for (LatencySpectra.Kind kind : LatencySpectra.Kind.values()) {
@@ -53,10 +66,20 @@ public final class CompareReport {
         return html.append("</body></html>").toString();
     }
 
-    private static String both(String title, String unit, RunResult a, RunResult b, String labelA, String labelB,
+    private static String both(
+            String title,
+            String unit,
+            RunResult a,
+            RunResult b,
+            String labelA,
+            String labelB,
             ToDoubleFunction<TimeSample> value) {
-        return SvgChart.lines(title, "seconds", unit, List.of(
-                HtmlReport.series(labelA, COLOR_A, a.timeline(), value),
-                HtmlReport.series(labelB, COLOR_B, b.timeline(), value)));
+        return SvgChart.lines(
+                title,
+                "seconds",
+                unit,
+                List.of(
+                        HtmlReport.series(labelA, COLOR_A, a.timeline(), value),
+                        HtmlReport.series(labelB, COLOR_B, b.timeline(), value)));
     }
 }

@@ -1,18 +1,15 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.LiveMetrics;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
-
 import org.HdrHistogram.Histogram;
-
-import io.tributary.perf.measure.LiveMetrics;
 
 /** HdrHistogram to and from base64 text, and to millisecond percentiles. */
 public final class HistogramCodec {
 
-    private HistogramCodec() {
-    }
+    private HistogramCodec() {}
 
     public static String encode(Histogram histogram) {
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
@@ -28,7 +25,8 @@ public final class HistogramCodec {
             return LiveMetrics.newHistogram();
         }
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(text)), 0);
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(text)), 0);
         } catch (DataFormatException e) {
             throw new IllegalArgumentException("corrupt histogram in result: " + e.getMessage(), e);
         }
@@ -39,9 +37,14 @@ public final class HistogramCodec {
         if (micros.getTotalCount() == 0) {
             return RunResult.Percentiles.NONE;
         }
-        return new RunResult.Percentiles(micros.getTotalCount(), micros.getMean() / 1000.0,
-                ms(micros.getValueAtPercentile(50)), ms(micros.getValueAtPercentile(90)),
-                ms(micros.getValueAtPercentile(99)), ms(micros.getValueAtPercentile(99.9)), ms(micros.getMaxValue()));
+        return new RunResult.Percentiles(
+                micros.getTotalCount(),
+                micros.getMean() / 1000.0,
+                ms(micros.getValueAtPercentile(50)),
+                ms(micros.getValueAtPercentile(90)),
+                ms(micros.getValueAtPercentile(99)),
+                ms(micros.getValueAtPercentile(99.9)),
+                ms(micros.getMaxValue()));
     }
 
     /**

@@ -3,8 +3,7 @@ package io.tributary.perf.report;
 /** HTML text escaping for report content that comes from files and command lines. */
 final class Html {
 
-    private Html() {
-    }
+    private Html() {}
 
     static String escape(String text) {
         if (text == null) {

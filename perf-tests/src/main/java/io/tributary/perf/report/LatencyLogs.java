@@ -1,5 +1,6 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.Intervals;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -8,11 +9,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
-
-import io.tributary.perf.measure.Intervals;
 
 /**
  * The run's latency histograms as HdrHistogram interval logs, one file per kind next to the JSON result
@@ -59,8 +57,7 @@ public final class LatencyLogs implements AutoCloseable {
     private boolean closed;
     private boolean failed;
 
-    private LatencyLogs() {
-    }
+    private LatencyLogs() {}
 
     /** Logs nowhere (tests and callers that want only the JSON result). */
     public static LatencyLogs none() {
@@ -123,8 +120,11 @@ public final class LatencyLogs implements AutoCloseable {
         }
         writers.forEach((kind, w) -> {
             Histogram h = kind.of(intervals);
-            w.outputIntervalHistogram((h.getStartTimeStamp() - baseMillis) / 1000.0,
-                    (h.getEndTimeStamp() - baseMillis) / 1000.0, h, MAX_VALUE_UNIT_RATIO);
+            w.outputIntervalHistogram(
+                    (h.getStartTimeStamp() - baseMillis) / 1000.0,
+                    (h.getEndTimeStamp() - baseMillis) / 1000.0,
+                    h,
+                    MAX_VALUE_UNIT_RATIO);
         });
     }
 

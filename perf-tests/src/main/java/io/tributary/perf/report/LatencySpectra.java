@@ -22,8 +22,7 @@ final class LatencySpectra {
         }
     }
 
-    private LatencySpectra() {
-    }
+    private LatencySpectra() {}
 
     /** The line of {@code kind} in {@code result}, or empty when it recorded none. */
     static Optional<SvgChart.Series> of(RunResult result, Kind kind, String name, String color) {
@@ -31,7 +30,8 @@ final class LatencySpectra {
             return Optional.empty();
         }
         double[][] points = HistogramCodec.spectrum(HistogramCodec.decode(kind.encoded.apply(result.histograms())));
-        return points[0].length == 0 ? Optional.empty()
+        return points[0].length == 0
+                ? Optional.empty()
                 : Optional.of(new SvgChart.Series(name, color, points[0], points[1]));
     }
 

@@ -3,7 +3,6 @@ package io.tributary.perf.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -12,12 +11,10 @@ import tools.jackson.databind.json.JsonMapper;
 /** Reads and writes {@link RunResult} JSON. */
 public final class ResultFiles {
 
-    private static final JsonMapper JSON = JsonMapper.builder()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .build();
+    private static final JsonMapper JSON =
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private ResultFiles() {
-    }
+    private ResultFiles() {}
 
     public static void write(RunResult result, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
@@ -36,8 +33,7 @@ public final class ResultFiles {
             JsonNode tree = JSON.readTree(Files.readString(file));
             int format = tree.path("format").asInt(-1);
             if (format != RunResult.FORMAT) {
-                throw new IOException(file + " has result format " + format + ", this tool reads "
-                        + RunResult.FORMAT);
+                throw new IOException(file + " has result format " + format + ", this tool reads " + RunResult.FORMAT);
             }
             return JSON.treeToValue(tree, RunResult.class);
         } catch (JacksonException e) {

@@ -1,19 +1,17 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.DeliveryAccounting;
+import io.tributary.perf.measure.Ledger;
+import io.tributary.perf.measure.TimeSample;
+import io.tributary.perf.scenario.Scenario;
+import io.tributary.perf.scenario.ScenarioLoader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.HdrHistogram.Histogram;
-
-import io.tributary.perf.measure.DeliveryAccounting;
-import io.tributary.perf.measure.Ledger;
-import io.tributary.perf.measure.TimeSample;
-import io.tributary.perf.scenario.Scenario;
-import io.tributary.perf.scenario.ScenarioLoader;
 
 /**
  * Combines the results of processes that ran one scenario together (typically {@code --role publishers} and
@@ -22,8 +20,7 @@ import io.tributary.perf.scenario.ScenarioLoader;
  */
 public final class ResultMerger {
 
-    private ResultMerger() {
-    }
+    private ResultMerger() {}
 
     public static RunResult merge(List<RunResult> parts) {
         if (parts.isEmpty()) {
@@ -33,8 +30,8 @@ public final class ResultMerger {
         List<String> warnings = new ArrayList<>();
         for (RunResult p : parts) {
             if (!p.scenario().equals(first.scenario())) {
-                throw new IllegalArgumentException("cannot merge results of different scenarios: " + first.scenario()
-                        + " and " + p.scenario());
+                throw new IllegalArgumentException(
+                        "cannot merge results of different scenarios: " + first.scenario() + " and " + p.scenario());
             }
             if (!p.runId().equals(first.runId())) {
                 warnings.add("run ids differ (" + first.runId() + ", " + p.runId() + "): topics or filters using"
@@ -61,41 +58,90 @@ public final class ResultMerger {
             ack.add(HistogramCodec.decode(p.histograms().publishAck()));
             connect.add(HistogramCodec.decode(p.histograms().connect()));
         }
-        DeliveryAccounting.Delivery delivery = DeliveryAccounting.compute(scenario, first.runId(), ledger,
-                publisherSide, subscriberSide);
-        double measured = parts.stream().filter(RunResult::hasPublisherSide).mapToDouble(RunResult::measuredSeconds)
-                .max().orElse(parts.stream().mapToDouble(RunResult::measuredSeconds).max().orElse(0));
+        DeliveryAccounting.Delivery delivery =
+                DeliveryAccounting.compute(scenario, first.runId(), ledger, publisherSide, subscriberSide);
+        double measured = parts.stream()
+                .filter(RunResult::hasPublisherSide)
+                .mapToDouble(RunResult::measuredSeconds)
+                .max()
+                .orElse(parts.stream()
+                        .mapToDouble(RunResult::measuredSeconds)
+                        .max()
+                        .orElse(0));
         RunResult.Messages messages = new RunResult.Messages(
-                sum(parts, r -> r.messages().published()), sum(parts, r -> r.messages().publishedMeasured()),
-                sum(parts, r -> r.messages().acked()), sum(parts, r -> r.messages().skippedWindowFull()),
-                sum(parts, r -> r.messages().skippedNotWritable()), sum(parts, r -> r.messages().receivedTotal()),
-                delivery.expected(), delivery.received(), delivery.lost(), delivery.duplicates(),
-                delivery.unexpected(), sum(parts, r -> r.messages().unparsable()), delivery.streams(),
-                delivery.streamsWithLoss(), delivery.complete(), measured > 0 ? delivery.sent() / measured : 0,
+                sum(parts, r -> r.messages().published()),
+                sum(parts, r -> r.messages().publishedMeasured()),
+                sum(parts, r -> r.messages().acked()),
+                sum(parts, r -> r.messages().skippedWindowFull()),
+                sum(parts, r -> r.messages().skippedNotWritable()),
+                sum(parts, r -> r.messages().receivedTotal()),
+                delivery.expected(),
+                delivery.received(),
+                delivery.lost(),
+                delivery.duplicates(),
+                delivery.unexpected(),
+                sum(parts, r -> r.messages().unparsable()),
+                delivery.streams(),
+                delivery.streamsWithLoss(),
+                delivery.complete(),
+                measured > 0 ? delivery.sent() / measured : 0,
                 measured > 0 ? delivery.received() / measured : 0);
         long established = sum(parts, r -> r.connections().established());
-        double rampSeconds = parts.stream().mapToDouble(r -> r.connections().rampSeconds()).max().orElse(0);
+        double rampSeconds = parts.stream()
+                .mapToDouble(r -> r.connections().rampSeconds())
+                .max()
+                .orElse(0);
         Map<String, Long> reasons = new LinkedHashMap<>();
         parts.forEach(p -> p.connections().failureReasons().forEach((k, v) -> reasons.merge(k, v, Long::sum)));
-        RunResult.Connections connections = new RunResult.Connections(sum(parts, r -> r.connections().planned()),
-                sum(parts, r -> r.connections().attempted()), established,
-                sum(parts, r -> r.connections().peakConnected()), sum(parts, r -> r.connections().failed()),
-                sum(parts, r -> r.connections().lost()), rampSeconds,
-                rampSeconds > 0 ? established / rampSeconds : 0, reasons);
-        RunResult.Broker broker = parts.stream().map(RunResult::broker).filter(b -> !b.processes().isEmpty())
-                .findFirst().orElse(RunResult.Broker.NONE);
+        RunResult.Connections connections = new RunResult.Connections(
+                sum(parts, r -> r.connections().planned()),
+                sum(parts, r -> r.connections().attempted()),
+                established,
+                sum(parts, r -> r.connections().peakConnected()),
+                sum(parts, r -> r.connections().failed()),
+                sum(parts, r -> r.connections().lost()),
+                rampSeconds,
+                rampSeconds > 0 ? established / rampSeconds : 0,
+                reasons);
+        RunResult.Broker broker = parts.stream()
+                .map(RunResult::broker)
+                .filter(b -> !b.processes().isEmpty())
+                .findFirst()
+                .orElse(RunResult.Broker.NONE);
         LinkedHashSet<String> targets = new LinkedHashSet<>();
         parts.forEach(p -> targets.addAll(p.targets()));
         String roles = String.join("+", parts.stream().map(RunResult::role).toList());
-        String started = parts.stream().map(RunResult::startedAt).sorted().findFirst().orElse(first.startedAt());
-        return new RunResult(RunResult.FORMAT, first.scenario(), first.description(), first.label(),
-                "merged(" + roles + ")", first.runId(), first.scale(), List.copyOf(targets), started,
-                parts.stream().mapToDouble(RunResult::elapsedSeconds).max().orElse(0), measured, first.offeredRate(),
-                first.machine(), connections, messages, HistogramCodec.percentiles(e2e),
-                HistogramCodec.percentiles(ack), HistogramCodec.percentiles(connect), broker,
-                parts.stream().mapToDouble(RunResult::generatorCpuAverage).sum(), warnings, timeline(parts),
-                new RunResult.Histograms(HistogramCodec.encode(e2e), HistogramCodec.encode(ack),
-                        HistogramCodec.encode(connect)), ledger, publisherSide, subscriberSide, first.scenarioText());
+        String started =
+                parts.stream().map(RunResult::startedAt).sorted().findFirst().orElse(first.startedAt());
+        return new RunResult(
+                RunResult.FORMAT,
+                first.scenario(),
+                first.description(),
+                first.label(),
+                "merged(" + roles + ")",
+                first.runId(),
+                first.scale(),
+                List.copyOf(targets),
+                started,
+                parts.stream().mapToDouble(RunResult::elapsedSeconds).max().orElse(0),
+                measured,
+                first.offeredRate(),
+                first.machine(),
+                connections,
+                messages,
+                HistogramCodec.percentiles(e2e),
+                HistogramCodec.percentiles(ack),
+                HistogramCodec.percentiles(connect),
+                broker,
+                parts.stream().mapToDouble(RunResult::generatorCpuAverage).sum(),
+                warnings,
+                timeline(parts),
+                new RunResult.Histograms(
+                        HistogramCodec.encode(e2e), HistogramCodec.encode(ack), HistogramCodec.encode(connect)),
+                ledger,
+                publisherSide,
+                subscriberSide,
+                first.scenarioText());
     }
 
     /** Samples of all parts summed per wall-clock second; latency from whichever part received in that second. */
@@ -103,7 +149,8 @@ public final class ResultMerger {
         TreeMap<Long, List<TimeSample>> bySecond = new TreeMap<>();
         for (RunResult p : parts) {
             for (TimeSample s : p.timeline()) {
-                bySecond.computeIfAbsent(Math.round(s.epochMillis() / 1000.0), k -> new ArrayList<>()).add(s);
+                bySecond.computeIfAbsent(Math.round(s.epochMillis() / 1000.0), k -> new ArrayList<>())
+                        .add(s);
             }
         }
         List<TimeSample> merged = new ArrayList<>();
@@ -113,17 +160,27 @@ public final class ResultMerger {
         long origin = bySecond.firstKey();
         for (Map.Entry<Long, List<TimeSample>> e : bySecond.entrySet()) {
             List<TimeSample> same = e.getValue();
-            TimeSample latency = same.stream().filter(s -> s.p50Millis() >= 0).findFirst().orElse(same.get(0));
-            TimeSample brokerSample = same.stream().filter(s -> s.brokerRssBytes() > 0).findFirst()
+            TimeSample latency =
+                    same.stream().filter(s -> s.p50Millis() >= 0).findFirst().orElse(same.get(0));
+            TimeSample brokerSample = same.stream()
+                    .filter(s -> s.brokerRssBytes() > 0)
+                    .findFirst()
                     .orElse(same.get(0));
-            merged.add(new TimeSample(e.getKey() - origin, e.getKey() * 1000,
-                    String.join("/", same.stream().map(TimeSample::phase).distinct().toList()),
+            merged.add(new TimeSample(
+                    e.getKey() - origin,
+                    e.getKey() * 1000,
+                    String.join(
+                            "/", same.stream().map(TimeSample::phase).distinct().toList()),
                     same.stream().mapToInt(TimeSample::connected).sum(),
                     same.stream().mapToLong(TimeSample::connectRate).sum(),
                     same.stream().mapToLong(TimeSample::sentRate).sum(),
                     same.stream().mapToLong(TimeSample::receivedRate).sum(),
-                    same.stream().mapToLong(TimeSample::ackedRate).sum(), latency.p50Millis(), latency.p99Millis(),
-                    latency.maxMillis(), brokerSample.brokerCpu(), brokerSample.brokerRssBytes(),
+                    same.stream().mapToLong(TimeSample::ackedRate).sum(),
+                    latency.p50Millis(),
+                    latency.p99Millis(),
+                    latency.maxMillis(),
+                    brokerSample.brokerCpu(),
+                    brokerSample.brokerRssBytes(),
                     same.stream().mapToDouble(TimeSample::generatorCpu).sum()));
         }
         return merged;

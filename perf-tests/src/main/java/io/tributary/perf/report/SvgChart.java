@@ -14,11 +14,9 @@ final class SvgChart {
     private static final int BOTTOM = 40;
 
     /** One line; points with a negative y are gaps (no data in that second). */
-    record Series(String name, String color, double[] x, double[] y) {
-    }
+    record Series(String name, String color, double[] x, double[] y) {}
 
-    private SvgChart() {
-    }
+    private SvgChart() {}
 
     static String lines(String title, String xLabel, String yLabel, List<Series> series) {
         double xMax = 1;
@@ -57,18 +55,33 @@ final class SvgChart {
             max = Math.max(max, v);
         }
         max = max <= 0 ? 1 : max;
-        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
-                "<svg width='%d' height='%d' class='chart'>"
-                        + "<text x='%d' y='18' class='t'>%s</text>", WIDTH, height, LEFT, Html.escape(title)));
+        StringBuilder svg = new StringBuilder(String.format(
+                Locale.ROOT,
+                "<svg width='%d' height='%d' class='chart'>" + "<text x='%d' y='18' class='t'>%s</text>",
+                WIDTH,
+                height,
+                LEFT,
+                Html.escape(title)));
         int barSpace = WIDTH - LEFT - RIGHT - 120;
         for (int i = 0; i < labels.length; i++) {
             int y = TOP + i * rowHeight;
             double w = values[i] / max * barSpace;
-            svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' class='a' text-anchor='end'>%s</text>"
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x='%d' y='%d' class='a' text-anchor='end'>%s</text>"
                             + "<rect x='%d' y='%d' width='%.1f' height='16' fill='%s'/>"
                             + "<text x='%.1f' y='%d' class='a'>%s %s</text>",
-                    LEFT - 8, y + 12, Html.escape(labels[i]), LEFT, y, Math.max(1, w), color, LEFT + w + 6, y + 12,
-                    format(values[i]), unit));
+                    LEFT - 8,
+                    y + 12,
+                    Html.escape(labels[i]),
+                    LEFT,
+                    y,
+                    Math.max(1, w),
+                    color,
+                    LEFT + w + 6,
+                    y + 12,
+                    format(values[i]),
+                    unit));
         }
         return svg.append("</svg>").toString();
     }
@@ -96,28 +109,50 @@ final class SvgChart {
         axisLines(svg);
         for (int power = minPower; power <= maxPower; power++) {
             double y = logY(Math.pow(10, power), minPower, maxPower);
-            svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
-                    + "<text x='%d' y='%.1f' class='a' text-anchor='end'>%s</text>", LEFT, y, WIDTH - RIGHT, y,
-                    LEFT - 6, y + 4, format(Math.pow(10, power))));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
+                            + "<text x='%d' y='%.1f' class='a' text-anchor='end'>%s</text>",
+                    LEFT,
+                    y,
+                    WIDTH - RIGHT,
+                    y,
+                    LEFT - 6,
+                    y + 4,
+                    format(Math.pow(10, power))));
         }
         for (int n = 0; n <= nines; n++) {
             double x = px(n, nines);
-            svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' class='g'/>"
-                    + "<text x='%.1f' y='%d' class='a' text-anchor='middle'>%s</text>", x, TOP, x, bottom, x,
-                    bottom + 16, ninesLabel(n)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' class='g'/>"
+                            + "<text x='%.1f' y='%d' class='a' text-anchor='middle'>%s</text>",
+                    x,
+                    TOP,
+                    x,
+                    bottom,
+                    x,
+                    bottom + 16,
+                    ninesLabel(n)));
         }
-        svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' class='a' text-anchor='middle'>percentile"
-                + " (log scale)</text>", (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 6));
-        svg.append(String.format(Locale.ROOT,
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x='%d' y='%d' class='a' text-anchor='middle'>percentile" + " (log scale)</text>",
+                (LEFT + WIDTH - RIGHT) / 2,
+                HEIGHT - 6));
+        svg.append(String.format(
+                Locale.ROOT,
                 "<text x='14' y='%d' class='a' text-anchor='middle' transform='rotate(-90 14 %d)'>%s (log)</text>",
-                (TOP + bottom) / 2, (TOP + bottom) / 2, Html.escape(unit)));
+                (TOP + bottom) / 2,
+                (TOP + bottom) / 2,
+                Html.escape(unit)));
         int legendX = LEFT;
         for (Series s : series) {
             legendX = legend(svg, s, legendX);
             StringBuilder points = new StringBuilder();
             for (int i = 0; i < s.x().length; i++) {
-                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px(s.x()[i], nines),
-                        logY(s.y()[i], minPower, maxPower)));
+                points.append(String.format(
+                        Locale.ROOT, "%.1f,%.1f ", px(s.x()[i], nines), logY(s.y()[i], minPower, maxPower)));
             }
             flush(svg, points, s.color());
         }
@@ -141,23 +176,41 @@ final class SvgChart {
 
     /** The series' legend entry at {@code x}; returns where the next one goes. */
     private static int legend(StringBuilder svg, Series s, int x) {
-        svg.append(String.format(Locale.ROOT,
+        svg.append(String.format(
+                Locale.ROOT,
                 "<rect x='%d' y='%d' width='12' height='4' fill='%s'/><text x='%d' y='%d' class='l'>%s</text>",
-                x, TOP - 12, s.color(), x + 16, TOP - 8, Html.escape(s.name())));
+                x,
+                TOP - 12,
+                s.color(),
+                x + 16,
+                TOP - 8,
+                Html.escape(s.name())));
         return x + 30 + s.name().length() * 7;
     }
 
     private static void axisLines(StringBuilder svg) {
         int bottom = HEIGHT - BOTTOM;
-        svg.append(String.format(Locale.ROOT,
+        svg.append(String.format(
+                Locale.ROOT,
                 "<line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/><line x1='%d' y1='%d' x2='%d' y2='%d' class='ax'/>",
-                LEFT, TOP, LEFT, bottom, LEFT, bottom, WIDTH - RIGHT, bottom));
+                LEFT,
+                TOP,
+                LEFT,
+                bottom,
+                LEFT,
+                bottom,
+                WIDTH - RIGHT,
+                bottom));
     }
 
     private static StringBuilder open(String title) {
-        return new StringBuilder(String.format(Locale.ROOT,
-                "<svg width='%d' height='%d' class='chart'>"
-                        + "<text x='%d' y='14' class='t'>%s</text>", WIDTH, HEIGHT, LEFT, Html.escape(title)));
+        return new StringBuilder(String.format(
+                Locale.ROOT,
+                "<svg width='%d' height='%d' class='chart'>" + "<text x='%d' y='14' class='t'>%s</text>",
+                WIDTH,
+                HEIGHT,
+                LEFT,
+                Html.escape(title)));
     }
 
     private static void axes(StringBuilder svg, double xMax, double yMax, String xLabel, String yLabel) {
@@ -166,24 +219,46 @@ final class SvgChart {
         for (int i = 0; i <= 4; i++) {
             double value = yMax * i / 4;
             double y = py(value, yMax);
-            svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
-                    + "<text x='%d' y='%.1f' class='a' text-anchor='end'>%s</text>", LEFT, y, WIDTH - RIGHT, y,
-                    LEFT - 6, y + 4, format(value)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' class='g'/>"
+                            + "<text x='%d' y='%.1f' class='a' text-anchor='end'>%s</text>",
+                    LEFT,
+                    y,
+                    WIDTH - RIGHT,
+                    y,
+                    LEFT - 6,
+                    y + 4,
+                    format(value)));
             double xv = xMax * i / 4;
-            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' class='a' text-anchor='middle'>%s</text>",
-                    px(xv, xMax), bottom + 16, format(xv)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x='%.1f' y='%d' class='a' text-anchor='middle'>%s</text>",
+                    px(xv, xMax),
+                    bottom + 16,
+                    format(xv)));
         }
-        svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' class='a' text-anchor='middle'>%s</text>",
-                (LEFT + WIDTH - RIGHT) / 2, HEIGHT - 6, Html.escape(xLabel)));
-        svg.append(String.format(Locale.ROOT,
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x='%d' y='%d' class='a' text-anchor='middle'>%s</text>",
+                (LEFT + WIDTH - RIGHT) / 2,
+                HEIGHT - 6,
+                Html.escape(xLabel)));
+        svg.append(String.format(
+                Locale.ROOT,
                 "<text x='14' y='%d' class='a' text-anchor='middle' transform='rotate(-90 14 %d)'>%s</text>",
-                (TOP + bottom) / 2, (TOP + bottom) / 2, Html.escape(yLabel)));
+                (TOP + bottom) / 2,
+                (TOP + bottom) / 2,
+                Html.escape(yLabel)));
     }
 
     private static void flush(StringBuilder svg, StringBuilder points, String color) {
         if (points.length() > 0) {
-            svg.append("<polyline fill='none' stroke='").append(color).append("' stroke-width='1.6' points='")
-                    .append(points.toString().trim()).append("'/>");
+            svg.append("<polyline fill='none' stroke='")
+                    .append(color)
+                    .append("' stroke-width='1.6' points='")
+                    .append(points.toString().trim())
+                    .append("'/>");
             points.setLength(0);
         }
     }

@@ -8,56 +8,82 @@ import java.util.Locale;
 /** The headline figures of a result as rows of text: printed at the end of a run and shown atop the report. */
 public final class TextSummary {
 
-    private TextSummary() {
-    }
+    private TextSummary() {}
 
     public static List<String[]> rows(RunResult r) {
         List<String[]> rows = new ArrayList<>();
         RunResult.Connections c = r.connections();
-        rows.add(row("connections ready / planned", c.established() + " / " + c.planned()
-                + (c.failed() > 0 ? " (" + c.failed() + " failed)" : "")
-                + (c.lost() > 0 ? " (" + c.lost() + " dropped later)" : "")));
-        rows.add(row("connect ramp achieved", String.format(Locale.ROOT, "%.0f conn/s over %.1f s",
-                c.achievedRampRate(), c.rampSeconds())));
-        rows.add(row("connect latency p50 / p99 / max", ms(r.connect().p50()) + " / " + ms(r.connect().p99())
-                + " / " + ms(r.connect().max())));
+        rows.add(row(
+                "connections ready / planned",
+                c.established() + " / " + c.planned()
+                        + (c.failed() > 0 ? " (" + c.failed() + " failed)" : "")
+                        + (c.lost() > 0 ? " (" + c.lost() + " dropped later)" : "")));
+        rows.add(row(
+                "connect ramp achieved",
+                String.format(Locale.ROOT, "%.0f conn/s over %.1f s", c.achievedRampRate(), c.rampSeconds())));
+        rows.add(row(
+                "connect latency p50 / p99 / max",
+                ms(r.connect().p50()) + " / " + ms(r.connect().p99()) + " / "
+                        + ms(r.connect().max())));
         RunResult.Messages m = r.messages();
         if (r.offeredRate() > 0) {
             rows.add(row("offered publish rate", String.format(Locale.ROOT, "%.0f msg/s", r.offeredRate())));
-            rows.add(row("throughput in / out (measured)", String.format(Locale.ROOT, "%.0f / %.0f msg/s",
-                    m.throughputIn(), m.throughputOut())));
-            rows.add(row("sent (measured) / expected / received", m.publishedMeasured() + " / " + m.expected()
-                    + " / " + m.received()));
-            rows.add(row("lost / duplicated / unexpected", m.lossKnown()
-                    ? m.lost() + " / " + m.duplicates() + " / " + m.unexpected()
-                    : "needs both sides: run 'merge' (duplicates so far: " + m.duplicates() + ")"));
+            rows.add(row(
+                    "throughput in / out (measured)",
+                    String.format(Locale.ROOT, "%.0f / %.0f msg/s", m.throughputIn(), m.throughputOut())));
+            rows.add(row(
+                    "sent (measured) / expected / received",
+                    m.publishedMeasured() + " / " + m.expected() + " / " + m.received()));
+            rows.add(row(
+                    "lost / duplicated / unexpected",
+                    m.lossKnown()
+                            ? m.lost() + " / " + m.duplicates() + " / " + m.unexpected()
+                            : "needs both sides: run 'merge' (duplicates so far: " + m.duplicates() + ")"));
             if (m.lossKnown() && m.expected() > 0) {
                 rows.add(row("loss ratio", String.format(Locale.ROOT, "%.4f %%", 100.0 * m.lost() / m.expected())));
             }
             if (m.skippedWindowFull() + m.skippedNotWritable() > 0) {
-                rows.add(row("publishes skipped (window full / socket full)",
+                rows.add(row(
+                        "publishes skipped (window full / socket full)",
                         m.skippedWindowFull() + " / " + m.skippedNotWritable()));
             }
-            rows.add(row("end-to-end latency p50 / p90 / p99 / p99.9 / max", ms(r.endToEnd().p50()) + " / "
-                    + ms(r.endToEnd().p90()) + " / " + ms(r.endToEnd().p99()) + " / " + ms(r.endToEnd().p999())
-                    + " / " + ms(r.endToEnd().max())));
+            rows.add(row(
+                    "end-to-end latency p50 / p90 / p99 / p99.9 / max",
+                    ms(r.endToEnd().p50()) + " / "
+                            + ms(r.endToEnd().p90()) + " / " + ms(r.endToEnd().p99()) + " / "
+                            + ms(r.endToEnd().p999())
+                            + " / " + ms(r.endToEnd().max())));
             if (r.publishAck().count() > 0) {
-                rows.add(row("publish → ack latency p50 / p99", ms(r.publishAck().p50()) + " / "
-                        + ms(r.publishAck().p99())));
+                rows.add(row(
+                        "publish → ack latency p50 / p99",
+                        ms(r.publishAck().p50()) + " / " + ms(r.publishAck().p99())));
             }
         }
         RunResult.Broker b = r.broker();
         if (!b.processes().isEmpty()) {
-            rows.add(row("broker CPU avg / peak (100% = 1 core)", String.format(Locale.ROOT, "%.0f %% / %.0f %%",
-                    b.cpuAverage(), b.cpuPeak())));
-            rows.add(row("broker RSS before / loaded / peak", mib(b.rssBaseline()) + " / " + mib(b.rssLoaded())
-                    + " / " + mib(b.rssPeak())));
-            rows.add(row("broker RSS per connection", String.format(Locale.ROOT, "%.0f bytes (%d connections)",
-                    b.bytesPerConnection(), b.connectionsAtLoaded())));
+            rows.add(row(
+                    "broker CPU avg / peak (100% = 1 core)",
+                    String.format(Locale.ROOT, "%.0f %% / %.0f %%", b.cpuAverage(), b.cpuPeak())));
+            rows.add(row(
+                    "broker RSS before / loaded / peak",
+                    mib(b.rssBaseline()) + " / " + mib(b.rssLoaded()) + " / " + mib(b.rssPeak())));
+            rows.add(row(
+                    "broker RSS per connection",
+                    String.format(
+                            Locale.ROOT,
+                            "%.0f bytes (%d connections)",
+                            b.bytesPerConnection(),
+                            b.connectionsAtLoaded())));
         }
         rows.add(row("load generator CPU avg", String.format(Locale.ROOT, "%.0f %%", r.generatorCpuAverage())));
-        rows.add(row("machine load average start / end", String.format(Locale.ROOT, "%.2f / %.2f (%d cores)",
-                r.machine().loadAverageStart(), r.machine().loadAverageEnd(), r.machine().cores())));
+        rows.add(row(
+                "machine load average start / end",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f / %.2f (%d cores)",
+                        r.machine().loadAverageStart(),
+                        r.machine().loadAverageEnd(),
+                        r.machine().cores())));
         return rows;
     }
 

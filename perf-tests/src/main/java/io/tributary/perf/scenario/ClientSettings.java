@@ -17,27 +17,35 @@ import java.util.List;
  * @param keepAlive       keep alive; the client sends PINGREQ when it has written nothing for that long
  * @param targets         endpoints; connections are spread over them round robin
  */
-public record ClientSettings(String name, int count, TextTemplate clientId, MqttProtocol protocol, int qos,
-                             double rampPerSecond, boolean cleanStart, Duration sessionExpiry, Duration keepAlive,
-                             List<Endpoint> targets) {
+public record ClientSettings(
+        String name,
+        int count,
+        TextTemplate clientId,
+        MqttProtocol protocol,
+        int qos,
+        double rampPerSecond,
+        boolean cleanStart,
+        Duration sessionExpiry,
+        Duration keepAlive,
+        List<Endpoint> targets) {
 
     public ClientSettings {
         targets = List.copyOf(targets);
     }
 
     public ClientSettings withCount(int newCount) {
-        return new ClientSettings(name, newCount, clientId, protocol, qos, rampPerSecond, cleanStart, sessionExpiry,
-                keepAlive, targets);
+        return new ClientSettings(
+                name, newCount, clientId, protocol, qos, rampPerSecond, cleanStart, sessionExpiry, keepAlive, targets);
     }
 
     public ClientSettings withRamp(double newRampPerSecond) {
-        return new ClientSettings(name, count, clientId, protocol, qos, newRampPerSecond, cleanStart, sessionExpiry,
-                keepAlive, targets);
+        return new ClientSettings(
+                name, count, clientId, protocol, qos, newRampPerSecond, cleanStart, sessionExpiry, keepAlive, targets);
     }
 
     public ClientSettings withTargets(List<Endpoint> newTargets) {
-        return new ClientSettings(name, count, clientId, protocol, qos, rampPerSecond, cleanStart, sessionExpiry,
-                keepAlive, newTargets);
+        return new ClientSettings(
+                name, count, clientId, protocol, qos, rampPerSecond, cleanStart, sessionExpiry, keepAlive, newTargets);
     }
 
     /** Seconds it takes this group to connect at its ramp rate. */

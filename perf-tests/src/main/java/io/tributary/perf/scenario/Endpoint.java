@@ -1,9 +1,9 @@
 package io.tributary.perf.scenario;
 
-import java.util.Locale;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 
 /**
  * One MQTT listener to connect to: {@code host:port} (plain TCP) or {@code tls://host:port}. TLS is a property of the
@@ -34,8 +34,9 @@ public record Endpoint(String host, int port, boolean tls) {
             switch (name) {
                 case "tcp", "mqtt" -> tls = false;
                 case "tls", "ssl", "mqtts" -> tls = true;
-                default -> throw new IllegalArgumentException(
-                        "endpoint '" + text + "': unknown scheme '" + name + "' (use tcp:// or tls://)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "endpoint '" + text + "': unknown scheme '" + name + "' (use tcp:// or tls://)");
             }
             rest = rest.substring(scheme + 3);
         }

@@ -10,23 +10,58 @@ package io.tributary.perf.scenario;
  * @param filter            null, or the filter each publisher subscribes to as well
  * @param firstSubscriberId global subscriber id of this group's first client when it subscribes, else -1
  */
-public record PublisherGroup(ClientSettings client, TextTemplate topic, int topicsPerPublisher, int payloadSize,
-                             double rate, int maxInflight, boolean retain, TextTemplate filter, int firstId,
-                             int firstSubscriberId) {
+public record PublisherGroup(
+        ClientSettings client,
+        TextTemplate topic,
+        int topicsPerPublisher,
+        int payloadSize,
+        double rate,
+        int maxInflight,
+        boolean retain,
+        TextTemplate filter,
+        int firstId,
+        int firstSubscriberId) {
 
     public PublisherGroup withClient(ClientSettings newClient) {
-        return new PublisherGroup(newClient, topic, topicsPerPublisher, payloadSize, rate, maxInflight, retain, filter,
-                firstId, firstSubscriberId);
+        return new PublisherGroup(
+                newClient,
+                topic,
+                topicsPerPublisher,
+                payloadSize,
+                rate,
+                maxInflight,
+                retain,
+                filter,
+                firstId,
+                firstSubscriberId);
     }
 
     public PublisherGroup withRate(double newRate) {
-        return new PublisherGroup(client, topic, topicsPerPublisher, payloadSize, newRate, maxInflight, retain, filter,
-                firstId, firstSubscriberId);
+        return new PublisherGroup(
+                client,
+                topic,
+                topicsPerPublisher,
+                payloadSize,
+                newRate,
+                maxInflight,
+                retain,
+                filter,
+                firstId,
+                firstSubscriberId);
     }
 
     public PublisherGroup withIds(int newFirstId, int newFirstSubscriberId) {
-        return new PublisherGroup(client, topic, topicsPerPublisher, payloadSize, rate, maxInflight, retain, filter,
-                newFirstId, filter == null ? -1 : newFirstSubscriberId);
+        return new PublisherGroup(
+                client,
+                topic,
+                topicsPerPublisher,
+                payloadSize,
+                rate,
+                maxInflight,
+                retain,
+                filter,
+                newFirstId,
+                filter == null ? -1 : newFirstSubscriberId);
     }
 
     public boolean subscribes() {

@@ -19,10 +19,20 @@ import java.util.function.UnaryOperator;
  * @param connections     groups that only connect and stay connected (keep alive), neither publish nor subscribe
  * @param sourceText      the YAML as read, kept in results so {@code merge} needs no file
  */
-public record Scenario(String name, String description, Duration warmUp, Duration duration, Duration drain,
-                       int sourceAddresses, int ioThreads, TlsOptions tls, boolean endSessions,
-                       List<PublisherGroup> publishers, List<SubscriberGroup> subscribers,
-                       List<ClientSettings> connections, String sourceText) {
+public record Scenario(
+        String name,
+        String description,
+        Duration warmUp,
+        Duration duration,
+        Duration drain,
+        int sourceAddresses,
+        int ioThreads,
+        TlsOptions tls,
+        boolean endSessions,
+        List<PublisherGroup> publishers,
+        List<SubscriberGroup> subscribers,
+        List<ClientSettings> connections,
+        String sourceText) {
 
     public Scenario {
         publishers = List.copyOf(publishers);
@@ -50,8 +60,20 @@ public record Scenario(String name, String description, Duration warmUp, Duratio
                 nextSubscriber += g.client().count();
             }
         }
-        return new Scenario(s.name, s.description, s.warmUp, s.duration, s.drain, s.sourceAddresses, s.ioThreads,
-                s.tls, s.endSessions, pubs, subs, s.connections, s.sourceText);
+        return new Scenario(
+                s.name,
+                s.description,
+                s.warmUp,
+                s.duration,
+                s.drain,
+                s.sourceAddresses,
+                s.ioThreads,
+                s.tls,
+                s.endSessions,
+                pubs,
+                subs,
+                s.connections,
+                s.sourceText);
     }
 
     public int publisherCount() {
@@ -61,17 +83,23 @@ public record Scenario(String name, String description, Duration warmUp, Duratio
     /** Clients that subscribe: subscriber groups plus publishers with a filter. */
     public int subscriberCount() {
         return subscribers.stream().mapToInt(g -> g.client().count()).sum()
-                + publishers.stream().filter(PublisherGroup::subscribes).mapToInt(g -> g.client().count()).sum();
+                + publishers.stream()
+                        .filter(PublisherGroup::subscribes)
+                        .mapToInt(g -> g.client().count())
+                        .sum();
     }
 
     public int connectionCount() {
-        return publisherCount() + subscribers.stream().mapToInt(g -> g.client().count()).sum()
+        return publisherCount()
+                + subscribers.stream().mapToInt(g -> g.client().count()).sum()
                 + connections.stream().mapToInt(ClientSettings::count).sum();
     }
 
     /** Messages per second all publishers together aim at. */
     public double offeredRate() {
-        return publishers.stream().mapToDouble(g -> g.client().count() * g.rate()).sum();
+        return publishers.stream()
+                .mapToDouble(g -> g.client().count() * g.rate())
+                .sum();
     }
 
     public double publisherRampSeconds() {
@@ -92,15 +120,36 @@ public record Scenario(String name, String description, Duration warmUp, Duratio
     }
 
     public Scenario withTiming(Duration newWarmUp, Duration newDuration) {
-        return new Scenario(name, description, newWarmUp == null ? warmUp : newWarmUp,
-                newDuration == null ? duration : newDuration, drain, sourceAddresses, ioThreads, tls, endSessions,
-                publishers, subscribers, connections, sourceText);
+        return new Scenario(
+                name,
+                description,
+                newWarmUp == null ? warmUp : newWarmUp,
+                newDuration == null ? duration : newDuration,
+                drain,
+                sourceAddresses,
+                ioThreads,
+                tls,
+                endSessions,
+                publishers,
+                subscribers,
+                connections,
+                sourceText);
     }
 
     public Scenario withMachine(int newSourceAddresses, int newIoThreads) {
-        return new Scenario(name, description, warmUp, duration, drain,
+        return new Scenario(
+                name,
+                description,
+                warmUp,
+                duration,
+                drain,
                 newSourceAddresses > 0 ? newSourceAddresses : sourceAddresses,
-                newIoThreads > 0 ? newIoThreads : ioThreads, tls, endSessions, publishers, subscribers, connections,
+                newIoThreads > 0 ? newIoThreads : ioThreads,
+                tls,
+                endSessions,
+                publishers,
+                subscribers,
+                connections,
                 sourceText);
     }
 
@@ -109,8 +158,19 @@ public record Scenario(String name, String description, Duration warmUp, Duratio
         if (factor <= 0) {
             throw new IllegalArgumentException("rate factor must be > 0");
         }
-        return new Scenario(name, description, warmUp, duration, drain, sourceAddresses, ioThreads, tls, endSessions,
-                publishers.stream().map(g -> g.withRate(g.rate() * factor)).toList(), subscribers, connections,
+        return new Scenario(
+                name,
+                description,
+                warmUp,
+                duration,
+                drain,
+                sourceAddresses,
+                ioThreads,
+                tls,
+                endSessions,
+                publishers.stream().map(g -> g.withRate(g.rate() * factor)).toList(),
+                subscribers,
+                connections,
                 sourceText);
     }
 
@@ -126,10 +186,26 @@ public record Scenario(String name, String description, Duration warmUp, Duratio
     }
 
     private Scenario mapClients(UnaryOperator<ClientSettings> change) {
-        List<PublisherGroup> pubs = publishers.stream().map(g -> g.withClient(change.apply(g.client()))).toList();
-        List<SubscriberGroup> subs = subscribers.stream().map(g -> g.withClient(change.apply(g.client()))).toList();
+        List<PublisherGroup> pubs = publishers.stream()
+                .map(g -> g.withClient(change.apply(g.client())))
+                .toList();
+        List<SubscriberGroup> subs = subscribers.stream()
+                .map(g -> g.withClient(change.apply(g.client())))
+                .toList();
         List<ClientSettings> idle = connections.stream().map(change).toList();
-        return new Scenario(name, description, warmUp, duration, drain, sourceAddresses, ioThreads, tls, endSessions,
-                pubs, subs, idle, sourceText);
+        return new Scenario(
+                name,
+                description,
+                warmUp,
+                duration,
+                drain,
+                sourceAddresses,
+                ioThreads,
+                tls,
+                endSessions,
+                pubs,
+                subs,
+                idle,
+                sourceText);
     }
 }

@@ -1,5 +1,6 @@
 package io.tributary.perf.scenario;
 
+import io.tributary.perf.measure.Payload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,8 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import io.tributary.perf.measure.Payload;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -26,25 +25,46 @@ public final class ScenarioLoader {
     /** Upper bound for any group: what one generator process can hold (the issue asks for 500,000+). */
     public static final int MAX_GROUP_COUNT = 2_000_000;
 
-    private static final Set<String> TOP_KEYS = Set.of("name", "description", "warm-up", "duration", "drain",
-            "source-addresses", "io-threads", "targets", "mqtt-version", "tls", "end-sessions", "publishers",
-            "subscribers", "connections");
-    private static final Set<String> CLIENT_KEYS = Set.of("name", "count", "client-id", "mqtt-version", "qos", "ramp",
-            "clean-start", "session-expiry", "keep-alive", "targets");
-    private static final Set<String> PUBLISHER_KEYS = union(CLIENT_KEYS, Set.of("topic", "topics-per-publisher",
-            "payload-size", "rate", "max-inflight", "retain", "filter"));
+    private static final Set<String> TOP_KEYS = Set.of(
+            "name",
+            "description",
+            "warm-up",
+            "duration",
+            "drain",
+            "source-addresses",
+            "io-threads",
+            "targets",
+            "mqtt-version",
+            "tls",
+            "end-sessions",
+            "publishers",
+            "subscribers",
+            "connections");
+    private static final Set<String> CLIENT_KEYS = Set.of(
+            "name",
+            "count",
+            "client-id",
+            "mqtt-version",
+            "qos",
+            "ramp",
+            "clean-start",
+            "session-expiry",
+            "keep-alive",
+            "targets");
+    private static final Set<String> PUBLISHER_KEYS = union(
+            CLIENT_KEYS,
+            Set.of("topic", "topics-per-publisher", "payload-size", "rate", "max-inflight", "retain", "filter"));
     private static final Set<String> SUBSCRIBER_KEYS = union(CLIENT_KEYS, Set.of("filter"));
 
-    private ScenarioLoader() {
-    }
+    private ScenarioLoader() {}
 
     public static Scenario load(Path file) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new ScenarioException(file.toString(), List.of("cannot read: " + e.getClass().getSimpleName() + " "
-                    + e.getMessage()));
+            throw new ScenarioException(
+                    file.toString(), List.of("cannot read: " + e.getClass().getSimpleName() + " " + e.getMessage()));
         }
         String name = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         return parse(file.toString(), name, text);
@@ -93,8 +113,10 @@ public final class ScenarioLoader {
             boolean retain = g.bool("retain", false);
             TextTemplate filter = g.has("filter") ? filter(g) : null;
             if (topic != null && topicsPerPublisher > 1 && !topic.variables().contains(TextTemplate.Variable.K)) {
-                g.problem("topic", "topics-per-publisher is " + topicsPerPublisher
-                        + " but the topic does not use {k}, so every slot would be the same topic");
+                g.problem(
+                        "topic",
+                        "topics-per-publisher is " + topicsPerPublisher
+                                + " but the topic does not use {k}, so every slot would be the same topic");
             }
             if (topic != null) {
                 String sample = topic.render(new TextTemplate.Values(0, 0, 0, "group", "run"));
@@ -104,8 +126,8 @@ public final class ScenarioLoader {
                 }
             }
             if (client != null && topic != null && (filter != null || !g.has("filter"))) {
-                publishers.add(new PublisherGroup(client, topic, topicsPerPublisher, payloadSize, rate, maxInflight,
-                        retain, filter, 0, -1));
+                publishers.add(new PublisherGroup(
+                        client, topic, topicsPerPublisher, payloadSize, rate, maxInflight, retain, filter, 0, -1));
             }
         }
 
@@ -139,12 +161,24 @@ public final class ScenarioLoader {
         if (!problems.isEmpty()) {
             throw new ScenarioException(source, problems);
         }
-        return Scenario.numbered(new Scenario(name, description, warmUp, duration, drain, sourceAddresses, ioThreads,
-                tls, endSessions, publishers, subscribers, connections, text));
+        return Scenario.numbered(new Scenario(
+                name,
+                description,
+                warmUp,
+                duration,
+                drain,
+                sourceAddresses,
+                ioThreads,
+                tls,
+                endSessions,
+                publishers,
+                subscribers,
+                connections,
+                text));
     }
 
-    private static ClientSettings client(YamlFields g, String defaultName, List<Endpoint> defaultTargets,
-                                         MqttProtocol defaultProtocol) {
+    private static ClientSettings client(
+            YamlFields g, String defaultName, List<Endpoint> defaultTargets, MqttProtocol defaultProtocol) {
         int problemsBefore = g.problemsSoFar();
         String name = g.string("name", defaultName);
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -171,8 +205,8 @@ public final class ScenarioLoader {
         if (g.problemsSoFar() > problemsBefore || clientId == null) {
             return null;
         }
-        return new ClientSettings(name, count, clientId, protocol, qos, ramp, cleanStart, sessionExpiry, keepAlive,
-                targets);
+        return new ClientSettings(
+                name, count, clientId, protocol, qos, ramp, cleanStart, sessionExpiry, keepAlive, targets);
     }
 
     private static MqttProtocol protocol(YamlFields fields, MqttProtocol fallback) {
@@ -229,8 +263,8 @@ public final class ScenarioLoader {
         return filter;
     }
 
-    private static void checkUniqueNames(List<PublisherGroup> pubs, List<SubscriberGroup> subs,
-                                         List<ClientSettings> idle, List<String> problems) {
+    private static void checkUniqueNames(
+            List<PublisherGroup> pubs, List<SubscriberGroup> subs, List<ClientSettings> idle, List<String> problems) {
         Set<String> seen = new HashSet<>();
         List<String> names = new ArrayList<>();
         pubs.forEach(g -> names.add(g.client().name()));

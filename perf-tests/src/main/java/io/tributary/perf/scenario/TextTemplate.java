@@ -14,11 +14,14 @@ import java.util.Set;
 public final class TextTemplate {
 
     /** Integer variables an expression may use. */
-    public enum Variable { N, I, K }
+    public enum Variable {
+        N,
+        I,
+        K
+    }
 
     /** The values one rendering substitutes. */
-    public record Values(long n, long i, long k, String group, String run) {
-    }
+    public record Values(long n, long i, long k, String group, String run) {}
 
     private interface Part {
         void append(StringBuilder out, Values values);
@@ -204,11 +207,19 @@ public final class TextTemplate {
                 }
                 String name = text.substring(start, pos);
                 switch (name) {
-                    case "n" -> { used.add(Variable.N); return Values::n; }
-                    case "i" -> { used.add(Variable.I); return Values::i; }
-                    case "k" -> { used.add(Variable.K); return Values::k; }
-                    default -> throw error("unknown placeholder '" + name
-                            + "' (known: n, i, k, group, run)");
+                    case "n" -> {
+                        used.add(Variable.N);
+                        return Values::n;
+                    }
+                    case "i" -> {
+                        used.add(Variable.I);
+                        return Values::i;
+                    }
+                    case "k" -> {
+                        used.add(Variable.K);
+                        return Values::k;
+                    }
+                    default -> throw error("unknown placeholder '" + name + "' (known: n, i, k, group, run)");
                 }
             }
             throw error("unexpected '" + c + "'");

@@ -7,8 +7,7 @@ package io.tributary.perf.scenario;
  */
 public final class TopicFilterMatcher {
 
-    private TopicFilterMatcher() {
-    }
+    private TopicFilterMatcher() {}
 
     public static boolean hasWildcard(String filter) {
         return filter.indexOf('+') >= 0 || filter.indexOf('#') >= 0;

@@ -35,8 +35,8 @@ final class YamlFields {
             map.forEach((k, v) -> copy.put(String.valueOf(k), v));
             return new YamlFields(path, copy, problems);
         }
-        problems.add((path.isEmpty() ? "the file" : path) + ": expected a mapping (key: value), found "
-                + describe(node));
+        problems.add(
+                (path.isEmpty() ? "the file" : path) + ": expected a mapping (key: value), found " + describe(node));
         return new YamlFields(path, Map.of(), problems);
     }
 
@@ -110,7 +110,8 @@ final class YamlFields {
         }
         double parsed;
         try {
-            parsed = value instanceof Number number ? number.doubleValue()
+            parsed = value instanceof Number number
+                    ? number.doubleValue()
                     : Double.parseDouble(String.valueOf(value).trim().replace("_", ""));
         } catch (NumberFormatException e) {
             problem(key, "expected a number, found '" + value + "'");

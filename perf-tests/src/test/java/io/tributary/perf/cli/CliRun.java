@@ -1,10 +1,9 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.load.RunOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import io.tributary.perf.load.RunOptions;
 import picocli.CommandLine.ParseResult;
 
 /** One {@code perf} command line run in this JVM, with what it printed on each stream. */
@@ -13,8 +12,11 @@ record CliRun(int exitCode, String out, String err) {
     static CliRun of(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Io io = new Io(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), false, 100);
+        Io io = new Io(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                false,
+                100);
         int code = PerfCli.execute(io, args);
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -25,8 +24,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 class DocumentedCommandsTest {
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final Pattern COMMAND = Pattern.compile("perf-tests/bin/perf\"? (run|compare|merge|validate|report)"
-            + "(?=\\s|$)[^`\\n]*");
+    private static final Pattern COMMAND =
+            Pattern.compile("perf-tests/bin/perf\"? (run|compare|merge|validate|report)" + "(?=\\s|$)[^`\\n]*");
 
     @Test
     void every_documented_and_scripted_command_line_parses() throws IOException {
@@ -34,17 +33,21 @@ class DocumentedCommandsTest {
         for (String doc : List.of("README.md", "docs/benchmarks.md", "perf-tests/scenarios/README.md")) {
             commands.addAll(inCodeBlocks(Files.readString(ROOT.resolve(doc))));
         }
-        String script = Files.readString(ROOT.resolve("k8s/aws/scripts/perf-run.sh")).replaceAll("(?m)^\\s*#.*$", "");
+        String script =
+                Files.readString(ROOT.resolve("k8s/aws/scripts/perf-run.sh")).replaceAll("(?m)^\\s*#.*$", "");
         commands.addAll(found(joinContinuations(script)));
         commands.addAll(jobCommands(ROOT.resolve("k8s/aws/perf/perf-jobs.yaml")));
 
-        assertThat(commands).as("commands found").hasSizeGreaterThan(25)
+        assertThat(commands)
+                .as("commands found")
+                .hasSizeGreaterThan(25)
                 .anyMatch(c -> c.contains("--allow-remote --role subscribers"))
                 .anyMatch(c -> c.startsWith("perf-tests/bin/perf merge"));
         for (String command : commands) {
             List<String> args = words(command);
             assertThatCode(() -> check(args.subList(1, args.size())))
-                    .as(command + "\n  as " + args).doesNotThrowAnyException();
+                    .as(command + "\n  as " + args)
+                    .doesNotThrowAnyException();
         }
     }
 
@@ -76,8 +79,8 @@ class DocumentedCommandsTest {
         List<String> commands = new ArrayList<>();
         for (Object doc : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(manifest))) {
             if (doc instanceof Map<?, ?> job && "Job".equals(job.get("kind"))) {
-                Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-                        job.get("spec")).get("template")).get("spec");
+                Map<String, Object> spec = (Map<String, Object>)
+                        ((Map<String, Object>) ((Map<String, Object>) job.get("spec")).get("template")).get("spec");
                 for (Map<String, Object> container : (List<Map<String, Object>>) spec.get("containers")) {
                     for (Object arg : (List<Object>) container.get("args")) {
                         commands.addAll(found(String.valueOf(arg).replaceAll("&&.*", "")));

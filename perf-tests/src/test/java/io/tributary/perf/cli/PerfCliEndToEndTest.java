@@ -2,12 +2,14 @@ package io.tributary.perf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.perf.MoquetteBroker;
+import io.tributary.perf.report.ResultFiles;
+import io.tributary.perf.report.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.AfterAll;
@@ -15,10 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.tributary.perf.MoquetteBroker;
-import io.tributary.perf.report.ResultFiles;
-import io.tributary.perf.report.RunResult;
 
 /**
  * {@code perf run} and {@code perf compare} as a user types them, against Moquette on an ephemeral port: exit code,
@@ -65,23 +63,27 @@ class PerfCliEndToEndTest {
         Path scenario = Files.writeString(dir.resolve("cli.yaml"), SCENARIO);
         Path json = dir.resolve("out/cli-result.json");
 
-        CliRun r = CliRun.of("run", scenario.toString(), "--target", target(), "--run-id", "cli1",
-                "--out-file", json.toString());
+        CliRun r = CliRun.of(
+                "run", scenario.toString(), "--target", target(), "--run-id", "cli1", "--out-file", json.toString());
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         RunResult result = ResultFiles.read(json);
         assertThat(dir.resolve("out/cli-result.html")).isRegularFile();
-        assertThat(r.out()).contains("result: " + json, "latency logs (HdrHistogram, microseconds): "
-                + dir.resolve("out/cli-result.e2e.hlog"));
+        assertThat(r.out())
+                .contains(
+                        "result: " + json,
+                        "latency logs (HdrHistogram, microseconds): " + dir.resolve("out/cli-result.e2e.hlog"));
         // Plain progress lines (not a terminal): phase, time left, connections and messages so far.
-        assertThat(r.out()).containsPattern("\\[ *\\ds] measure +\\d+% 0:0\\d left \\| conn 4/4 .* sent \\d+,"
-                + " received \\d+");
+        assertThat(r.out())
+                .containsPattern("\\[ *\\ds] measure +\\d+% 0:0\\d left \\| conn 4/4 .* sent \\d+," + " received \\d+");
         assertThat(r.out()).doesNotContain("\r");
         assumeBrokerKeptEveryConnection(result);
-        assertThat(loggedCount(dir.resolve("out/cli-result.e2e.hlog"))).isEqualTo(result.endToEnd().count())
+        assertThat(loggedCount(dir.resolve("out/cli-result.e2e.hlog")))
+                .isEqualTo(result.endToEnd().count())
                 .isPositive();
         assertThat(loggedCount(dir.resolve("out/cli-result.publish-ack.hlog")))
-                .isEqualTo(result.publishAck().count()).isPositive();
+                .isEqualTo(result.publishAck().count())
+                .isPositive();
         assertThat(loggedCount(dir.resolve("out/cli-result.connect.hlog"))).isEqualTo(4);
     }
 
@@ -90,16 +92,30 @@ class PerfCliEndToEndTest {
         Path scenario = Files.writeString(dir.resolve("cli.yaml"), SCENARIO);
         Path out = dir.resolve("results");
 
-        CliRun r = CliRun.of("compare", scenario.toString(), "--target", "a=" + target(), "--target",
-                "b=" + target(), "--pause", "100ms", "--duration", "1s", "--no-html", "--quiet", "--out",
+        CliRun r = CliRun.of(
+                "compare",
+                scenario.toString(),
+                "--target",
+                "a=" + target(),
+                "--target",
+                "b=" + target(),
+                "--pause",
+                "100ms",
+                "--duration",
+                "1s",
+                "--no-html",
+                "--quiet",
+                "--out",
                 out.toString());
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("== compare: a", "== compare: b", "== cli: a vs b", "comparison: ")
+        assertThat(r.out())
+                .contains("== compare: a", "== compare: b", "== cli: a vs b", "comparison: ")
                 .doesNotContain("left |");
         assertThat(out.resolve("compare-cli-a-vs-b.json")).isRegularFile();
         try (Stream<Path> files = Files.list(out)) {
-            List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+            List<String> names =
+                    files.map(p -> p.getFileName().toString()).sorted().toList();
             assertThat(names).filteredOn(n -> n.endsWith(".json")).hasSize(3);
             assertThat(names).filteredOn(n -> n.endsWith(".hlog")).hasSize(6);
             assertThat(names).noneMatch(n -> n.endsWith(".html"));
@@ -110,8 +126,19 @@ class PerfCliEndToEndTest {
     void compare_progress_names_the_side_and_counts_the_side_still_to_come(@TempDir Path dir) throws Exception {
         Path scenario = Files.writeString(dir.resolve("cli.yaml"), SCENARIO);
 
-        CliRun r = CliRun.of("compare", scenario.toString(), "--target", "a=" + target(), "--target",
-                "b=" + target(), "--pause", "100ms", "--duration", "1s", "--out", dir.resolve("results").toString());
+        CliRun r = CliRun.of(
+                "compare",
+                scenario.toString(),
+                "--target",
+                "a=" + target(),
+                "--target",
+                "b=" + target(),
+                "--pause",
+                "100ms",
+                "--duration",
+                "1s",
+                "--out",
+                dir.resolve("results").toString());
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         // Without --no-html: one page with both sides on the same charts.
@@ -119,19 +146,22 @@ class PerfCliEndToEndTest {
         assertThat(Files.readString(dir.resolve("results/compare-cli-a-vs-b.html")))
                 .contains("cli: a vs b", "Latency by percentile", "Latency connect", ">a<", ">b<");
         // The first side's estimate includes the whole second side (about 8 s): never under 0:05 left.
-        assertThat(r.out()).containsPattern("compare 1/2 a: \\[ *\\ds] measure +\\d+% 0:(0[5-9]|[1-9]\\d) left")
+        assertThat(r.out())
+                .containsPattern("compare 1/2 a: \\[ *\\ds] measure +\\d+% 0:(0[5-9]|[1-9]\\d) left")
                 .containsPattern("compare 2/2 b: \\[ *\\ds] measure +\\d+% 0:0[0-4] left");
     }
 
     private static void assumeBrokerKeptEveryConnection(RunResult r) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(r.connections().failed() == 0 && r.connections().lost() == 0,
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                r.connections().failed() == 0 && r.connections().lost() == 0,
                 "Moquette dropped connections in this run " + r.connections().failureReasons());
     }
 
     private static long loggedCount(Path log) throws Exception {
         HistogramLogReader reader = new HistogramLogReader(log.toFile());
         long total = 0;
-        for (Histogram h = (Histogram) reader.nextIntervalHistogram(); h != null;
+        for (Histogram h = (Histogram) reader.nextIntervalHistogram();
+                h != null;
                 h = (Histogram) reader.nextIntervalHistogram()) {
             total += h.getTotalCount();
         }

@@ -3,26 +3,26 @@ package io.tributary.perf.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.perf.load.Role;
+import io.tributary.perf.load.RunOptions;
+import io.tributary.perf.scenario.Endpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.tributary.perf.load.Role;
-import io.tributary.perf.load.RunOptions;
-import io.tributary.perf.scenario.Endpoint;
-
 class PerfCliTest {
 
     @Test
     void remote_targets_are_allowed_only_with_the_explicit_flag() {
-        assertThat(CliRun.runOptions("run", "s.yaml", "--target", "transport-mqtt:1883").allowRemote()).isFalse();
-        RunOptions allowed = CliRun.runOptions("run", "s.yaml", "--target", "transport-mqtt:1883", "--allow-remote",
-                "--no-html");
+        assertThat(CliRun.runOptions("run", "s.yaml", "--target", "transport-mqtt:1883")
+                        .allowRemote())
+                .isFalse();
+        RunOptions allowed =
+                CliRun.runOptions("run", "s.yaml", "--target", "transport-mqtt:1883", "--allow-remote", "--no-html");
         assertThat(allowed.allowRemote()).isTrue();
         assertThat(allowed.html()).isFalse();
     }
@@ -55,14 +55,45 @@ class PerfCliTest {
 
     @Test
     void run_reads_every_option_in_both_spellings() {
-        RunOptions o = CliRun.runOptions("run", "--target", "127.0.0.1:1884", "--target=tls://127.0.0.1:8883",
-                "--role", "sub", "--run-id=k8s", "--label", "tributary", "--warm-up", "500ms", "--duration=2m",
-                "--scale", "0.2", "--rate-factor", "1.5", "--ramp", "40", "--warm-up-connections", "1000",
-                "--broker-pid", "42", "--broker-pid=43", "--broker-pgrep", "-D./tmp/perf-data/postgres",
-                "--io-threads", "2", "--source-addresses", "3", "--max-connections", "50000", "--out", "/tmp/o",
-                "--no-html", "--allow-remote", "s.yaml");
-        assertThat(o.targets()).containsExactly(new Endpoint("127.0.0.1", 1884, false),
-                new Endpoint("127.0.0.1", 8883, true));
+        RunOptions o = CliRun.runOptions(
+                "run",
+                "--target",
+                "127.0.0.1:1884",
+                "--target=tls://127.0.0.1:8883",
+                "--role",
+                "sub",
+                "--run-id=k8s",
+                "--label",
+                "tributary",
+                "--warm-up",
+                "500ms",
+                "--duration=2m",
+                "--scale",
+                "0.2",
+                "--rate-factor",
+                "1.5",
+                "--ramp",
+                "40",
+                "--warm-up-connections",
+                "1000",
+                "--broker-pid",
+                "42",
+                "--broker-pid=43",
+                "--broker-pgrep",
+                "-D./tmp/perf-data/postgres",
+                "--io-threads",
+                "2",
+                "--source-addresses",
+                "3",
+                "--max-connections",
+                "50000",
+                "--out",
+                "/tmp/o",
+                "--no-html",
+                "--allow-remote",
+                "s.yaml");
+        assertThat(o.targets())
+                .containsExactly(new Endpoint("127.0.0.1", 1884, false), new Endpoint("127.0.0.1", 8883, true));
         assertThat(o.role()).isEqualTo(Role.SUBSCRIBERS);
         assertThat(o.runId()).isEqualTo("k8s");
         assertThat(o.label()).isEqualTo("tributary");
@@ -88,9 +119,21 @@ class PerfCliTest {
 
     @Test
     void compare_pairs_each_broker_option_with_its_side() {
-        CompareCommand c = (CompareCommand) CliRun.parsed("compare", "s.yaml", "--target", "tributary=127.0.0.1:1884",
-                "--target", "mosquitto=127.0.0.1:1883,127.0.0.1:1885", "--broker-pid", "tributary=42",
-                "--broker-pgrep", "mosquitto=^mosquitto.-d", "--pause", "1s", "--scale", "0.3");
+        CompareCommand c = (CompareCommand) CliRun.parsed(
+                "compare",
+                "s.yaml",
+                "--target",
+                "tributary=127.0.0.1:1884",
+                "--target",
+                "mosquitto=127.0.0.1:1883,127.0.0.1:1885",
+                "--broker-pid",
+                "tributary=42",
+                "--broker-pgrep",
+                "mosquitto=^mosquitto.-d",
+                "--pause",
+                "1s",
+                "--scale",
+                "0.3");
         List<CompareSides.Side> sides = CompareSides.parse(c.targets, c.brokerPids, c.brokerPatterns);
         assertThat(sides).extracting(CompareSides.Side::label).containsExactly("tributary", "mosquitto");
         assertThat(sides.get(0).pids()).containsExactly(42L);
@@ -136,8 +179,16 @@ class PerfCliTest {
     void without_a_command_it_prints_the_overview_and_exits_2() {
         CliRun r = CliRun.of();
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.out()).contains("Usage: perf [-h] COMMAND", "run", "compare", "merge", "validate", "report",
-                "loopback addresses only", "Scenario format: perf-tests/scenarios/README.md");
+        assertThat(r.out())
+                .contains(
+                        "Usage: perf [-h] COMMAND",
+                        "run",
+                        "compare",
+                        "merge",
+                        "validate",
+                        "report",
+                        "loopback addresses only",
+                        "Scenario format: perf-tests/scenarios/README.md");
     }
 
     @ParameterizedTest
@@ -157,8 +208,9 @@ class PerfCliTest {
             report   | RESULT.json | --help | --help | --help
             """)
     void each_command_has_its_own_help(String command, String a, String b, String c, String d) {
-        for (String[] args : List.of(new String[] {command, "--help"}, new String[] {"help", command},
-                new String[] {command, "some.yaml", "-h"})) {
+        for (String[] args : List.of(new String[] {command, "--help"}, new String[] {"help", command}, new String[] {
+            command, "some.yaml", "-h"
+        })) {
             CliRun r = CliRun.of(args);
             assertThat(r.exitCode()).isZero();
             assertThat(r.out()).contains("Usage: perf " + command, a, b, c, d);
@@ -168,17 +220,21 @@ class PerfCliTest {
 
     @Test
     void run_help_keeps_the_documented_defaults() {
-        assertThat(CliRun.of("run", "--help").out()).contains("(default: all)", "(default: 2000000)",
-                "(default: target/perf-results, git-ignored)", ".e2e.hlog");
+        assertThat(CliRun.of("run", "--help").out())
+                .contains(
+                        "(default: all)",
+                        "(default: 2000000)",
+                        "(default: target/perf-results, git-ignored)",
+                        ".e2e.hlog");
         assertThat(CliRun.of("compare", "--help").out()).contains("(default: 5s)");
     }
 
     @Test
     void validate_checks_the_shipped_scenarios() {
-        CliRun r = CliRun.of("validate", "scenarios/fan-out.yaml", "scenarios/connection-storm.yaml", "--scale",
-                "0.2");
+        CliRun r = CliRun.of("validate", "scenarios/fan-out.yaml", "scenarios/connection-storm.yaml", "--scale", "0.2");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("scenarios/fan-out.yaml: ok", "scenarios/connection-storm.yaml: ok — 3000 connections");
+        assertThat(r.out())
+                .contains("scenarios/fan-out.yaml: ok", "scenarios/connection-storm.yaml: ok — 3000 connections");
     }
 
     @Test

@@ -3,23 +3,6 @@ package io.tributary.perf.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogReader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import io.tributary.perf.MoquetteBroker;
 import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.report.LatencyLogs;
@@ -28,6 +11,21 @@ import io.tributary.perf.report.RunResult;
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.Scenario;
 import io.tributary.perf.scenario.ScenarioLoader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The generator against a real MQTT broker: Moquette (MQTT 3.1.1), started in this JVM on an ephemeral port. Checks
@@ -65,14 +63,31 @@ class GeneratorEndToEndTest {
     }
 
     private static RunOptions options(Role role, String runId, Path out, int warmUpConnections) {
-        return new RunOptions(Path.of("test.yaml"), role, List.of(), null, null, 1, 1, 0, runId, "moquette", out,
-                List.of(ProcessHandle.current().pid()), List.of(), 2, 0, 10_000, false, false, warmUpConnections);
+        return new RunOptions(
+                Path.of("test.yaml"),
+                role,
+                List.of(),
+                null,
+                null,
+                1,
+                1,
+                0,
+                runId,
+                "moquette",
+                out,
+                List.of(ProcessHandle.current().pid()),
+                List.of(),
+                2,
+                0,
+                10_000,
+                false,
+                false,
+                warmUpConnections);
     }
 
     private static RunResult run(Scenario scenario, RunOptions options) throws InterruptedException {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        RunResult result = new LoadRun(scenario, options, new PrintStream(console, true, StandardCharsets.UTF_8))
-                .run();
+        RunResult result = new LoadRun(scenario, options, new PrintStream(console, true, StandardCharsets.UTF_8)).run();
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("run " + options.runId(), "ready");
         return result;
     }
@@ -83,7 +98,8 @@ class GeneratorEndToEndTest {
         long total = 0;
         int intervals = 0;
         double lastEnd = 0;
-        for (Histogram h = (Histogram) reader.nextIntervalHistogram(); h != null;
+        for (Histogram h = (Histogram) reader.nextIntervalHistogram();
+                h != null;
                 h = (Histogram) reader.nextIntervalHistogram()) {
             double start = (h.getStartTimeStamp() / 1000.0) - reader.getStartTimeSec();
             assertThat(start).as(log + " interval " + intervals).isGreaterThanOrEqualTo(lastEnd - 0.01);
@@ -102,7 +118,8 @@ class GeneratorEndToEndTest {
      * skipped (with the reason) rather than failed; every other run must count exactly.
      */
     private static void brokerKeptEveryConnection(RunResult r) {
-        assumeTrue(r.connections().failed() == 0 && r.connections().lost() == 0,
+        assumeTrue(
+                r.connections().failed() == 0 && r.connections().lost() == 0,
                 "Moquette dropped connections in this run " + r.connections().failureReasons());
     }
 
@@ -127,16 +144,22 @@ class GeneratorEndToEndTest {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         RunResult r;
         try (LatencyLogs logs = LatencyLogs.beside(json)) {
-            r = new LoadRun(scenario, options(Role.ALL, "mix1", out),
-                    RunConsole.lines(new PrintStream(console, true, StandardCharsets.UTF_8)), logs).run();
+            r = new LoadRun(
+                            scenario,
+                            options(Role.ALL, "mix1", out),
+                            RunConsole.lines(new PrintStream(console, true, StandardCharsets.UTF_8)),
+                            logs)
+                    .run();
         }
 
         brokerKeptEveryConnection(r);
         // The interval logs hold every recorded latency: read back, they add up to the result's totals.
-        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.END_TO_END))).isEqualTo(r.endToEnd().count());
+        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.END_TO_END)))
+                .isEqualTo(r.endToEnd().count());
         assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.PUBLISH_ACK)))
                 .isEqualTo(r.publishAck().count());
-        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.CONNECT))).isEqualTo(11);
+        assertThat(loggedCount(LatencyLogs.file(json, LatencyLogs.Kind.CONNECT)))
+                .isEqualTo(11);
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("measure", "left |");
         assertThat(r.connections().established()).isEqualTo(11);
         assertThat(r.connections().failed()).isZero();
@@ -186,7 +209,8 @@ class GeneratorEndToEndTest {
         assertThat(received.messages().lossKnown()).isFalse();
         RunResult merged = ResultMerger.merge(List.of(publishers, received));
         assertThat(merged.messages().lossKnown()).isTrue();
-        assertThat(merged.messages().expected()).isEqualTo(2 * publishers.messages().publishedMeasured());
+        assertThat(merged.messages().expected())
+                .isEqualTo(2 * publishers.messages().publishedMeasured());
         assertThat(merged.messages().expected()).isGreaterThan(300);
         String timelines = "publishers " + publishers.timeline() + "\nsubscribers " + received.timeline();
         assertThat(merged.messages().lost()).as(timelines).isZero();
@@ -206,14 +230,18 @@ class GeneratorEndToEndTest {
                 """);
 
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        RunResult r = new LoadRun(scenario, options(Role.ALL, "hold1", out),
-                new PrintStream(console, true, StandardCharsets.UTF_8)).run();
+        RunResult r = new LoadRun(
+                        scenario,
+                        options(Role.ALL, "hold1", out),
+                        new PrintStream(console, true, StandardCharsets.UTF_8))
+                .run();
 
         assertThat(r.connections().established()).isEqualTo(60);
         assertThat(r.connections().peakConnected()).isEqualTo(60);
         assertThat(r.connections().lost()).isZero();
         assertThat(r.connect().count()).isEqualTo(60);
-        assertThat(r.measuredSeconds()).isGreaterThanOrEqualTo((double) Duration.ofSeconds(2).toSeconds());
+        assertThat(r.measuredSeconds())
+                .isGreaterThanOrEqualTo((double) Duration.ofSeconds(2).toSeconds());
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("hold");
     }
 
@@ -228,8 +256,11 @@ class GeneratorEndToEndTest {
                 """);
 
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        RunResult r = new LoadRun(scenario, options(Role.ALL, "warm1", out, 35),
-                new PrintStream(console, true, StandardCharsets.UTF_8)).run();
+        RunResult r = new LoadRun(
+                        scenario,
+                        options(Role.ALL, "warm1", out, 35),
+                        new PrintStream(console, true, StandardCharsets.UTF_8))
+                .run();
 
         brokerKeptEveryConnection(r);
         String printed = console.toString(StandardCharsets.UTF_8);

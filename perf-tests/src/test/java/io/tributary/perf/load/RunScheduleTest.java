@@ -3,12 +3,10 @@ package io.tributary.perf.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.perf.scenario.Scenario;
 import io.tributary.perf.scenario.ScenarioLoader;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 
 class RunScheduleTest {
 
@@ -45,8 +43,7 @@ class RunScheduleTest {
     @Test
     void a_split_run_plans_each_side_by_its_own_role() {
         assertThat(RunSchedule.of(SCENARIO, Role.PUBLISHERS, () -> 0).planned()).isEqualTo(100);
-        assertThat(RunSchedule.estimatedSeconds(SCENARIO, Role.PUBLISHERS)).isCloseTo(1 + 2 + 5 + 30 + 4,
-                within(0.1));
+        assertThat(RunSchedule.estimatedSeconds(SCENARIO, Role.PUBLISHERS)).isCloseTo(1 + 2 + 5 + 30 + 4, within(0.1));
         // Subscribers wait for the other process's publishers: their ramp, warm-up, duration and drain.
         assertThat(RunSchedule.estimatedSeconds(SCENARIO, Role.SUBSCRIBERS)).isGreaterThan(2 + 1 + 2 + 5 + 30 + 4);
         assertThat(LoadRun.plannedLength(SCENARIO, Role.ALL).toSeconds()).isEqualTo(44);

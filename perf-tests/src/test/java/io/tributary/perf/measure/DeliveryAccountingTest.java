@@ -2,12 +2,10 @@ package io.tributary.perf.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.perf.scenario.Scenario;
 import io.tributary.perf.scenario.ScenarioLoader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class DeliveryAccountingTest {
 
@@ -28,8 +26,9 @@ class DeliveryAccountingTest {
 
     @Test
     void everythingDeliveredOnceIsNoLoss() {
-        Ledger ledger = new Ledger(List.of(sent(0, 10), sent(1, 10), sent(2, 5)), new long[] {
-                0, 0, 10, 0, 0, 1, 10, 0, 1, 0, 10, 0, 1, 1, 10, 0, 2, 2, 5, 0});
+        Ledger ledger = new Ledger(
+                List.of(sent(0, 10), sent(1, 10), sent(2, 5)),
+                new long[] {0, 0, 10, 0, 0, 1, 10, 0, 1, 0, 10, 0, 1, 1, 10, 0, 2, 2, 5, 0});
 
         DeliveryAccounting.Delivery d = DeliveryAccounting.compute(SCENARIO, "r", ledger, true, true);
 
@@ -40,8 +39,9 @@ class DeliveryAccountingTest {
     void lossIsCountedPerStreamSoASurplusElsewhereHidesNothing() {
         // Subscriber 0 misses 3 of publisher 0's messages; subscriber 2 gets 2 it should not (from publisher 0);
         // subscriber 1 never hears from publisher 1 at all; duplicates are counted separately.
-        Ledger ledger = new Ledger(List.of(sent(0, 10), sent(1, 10), sent(2, 5)), new long[] {
-                0, 0, 7, 4, 0, 1, 10, 0, 1, 0, 10, 0, 2, 2, 5, 1, 0, 2, 2, 0});
+        Ledger ledger = new Ledger(
+                List.of(sent(0, 10), sent(1, 10), sent(2, 5)),
+                new long[] {0, 0, 7, 4, 0, 1, 10, 0, 1, 0, 10, 0, 2, 2, 5, 1, 0, 2, 2, 0});
 
         DeliveryAccounting.Delivery d = DeliveryAccounting.compute(SCENARIO, "r", ledger, true, true);
 
@@ -64,8 +64,8 @@ class DeliveryAccountingTest {
                   - {name: p, count: 2, topic: "t-{run}-{n*3+k}", topics-per-publisher: 3}
                 """);
         // Publisher 1 sent 4, 3, 3 on t-3, t-4, t-5; subscriber 4 got 2 of its 3.
-        Ledger ledger = new Ledger(List.of(sent(0, 0, 0, 0), sent(1, 4, 3, 3)), new long[] {
-                1, 3, 4, 0, 1, 4, 2, 0, 1, 5, 3, 0});
+        Ledger ledger = new Ledger(
+                List.of(sent(0, 0, 0, 0), sent(1, 4, 3, 3)), new long[] {1, 3, 4, 0, 1, 4, 2, 0, 1, 5, 3, 0});
 
         DeliveryAccounting.Delivery d = DeliveryAccounting.compute(p2p, "xyz", ledger, true, true);
 

@@ -1,12 +1,11 @@
 package io.tributary.perf.measure;
 
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class PayloadTest {
@@ -31,15 +30,18 @@ class PayloadTest {
         Payload.write(buf, Payload.MIN_SIZE, Integer.MAX_VALUE, Integer.MAX_VALUE, false, now);
 
         assertThat(buf.readableBytes()).isEqualTo(16);
-        assertThat(Payload.read(buf, now)).isEqualTo(new Payload.Stamp(Integer.MAX_VALUE, Integer.MAX_VALUE, false,
-                now));
+        assertThat(Payload.read(buf, now))
+                .isEqualTo(new Payload.Stamp(Integer.MAX_VALUE, Integer.MAX_VALUE, false, now));
     }
 
     @Test
     void foreignPayloadsAreNotTakenForStamps() {
         long now = Clock.nowMicros();
-        assertThat(Payload.read(Unpooled.wrappedBuffer("hello".getBytes(StandardCharsets.UTF_8)), now)).isNull();
-        assertThat(Payload.read(Unpooled.wrappedBuffer("a retained text payload".getBytes(StandardCharsets.UTF_8)), now)).isNull();
+        assertThat(Payload.read(Unpooled.wrappedBuffer("hello".getBytes(StandardCharsets.UTF_8)), now))
+                .isNull();
+        assertThat(Payload.read(
+                        Unpooled.wrappedBuffer("a retained text payload".getBytes(StandardCharsets.UTF_8)), now))
+                .isNull();
         ByteBuf old = Unpooled.buffer();
         Payload.write(old, 16, 1, 1, true, now - 2L * 86_400_000_000L);
         assertThat(Payload.read(old, now)).isNull();

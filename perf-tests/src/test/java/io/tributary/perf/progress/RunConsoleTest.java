@@ -2,13 +2,11 @@ package io.tributary.perf.progress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.perf.measure.TimeSample;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.perf.measure.TimeSample;
 
 class RunConsoleTest {
 
@@ -16,8 +14,7 @@ class RunConsoleTest {
     private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
     private static Progress progress(String phase, double elapsed, double left) {
-        TimeSample sample = new TimeSample(elapsed, 0, phase, 11, 0, 240, 600, 120, 0.9, 3.1, 4.2, 12, 64L << 20,
-                30);
+        TimeSample sample = new TimeSample(elapsed, 0, phase, 11, 0, 240, 600, 120, 0.9, 3.1, 4.2, 12, 64L << 20, 30);
         return new Progress(phase, elapsed, left, 11, 11, 0, 0, 5_400, 13_200, 0, 0, true, sample);
     }
 
@@ -39,7 +36,8 @@ class RunConsoleTest {
         assertThat(text).contains("\rmeasure    [#########-----------]  43% 0:13 elapsed, 0:17 left");
         // The message goes on its own line above the redrawn progress.
         assertThat(text).contains("\r\u001b[KWARNING: something\n");
-        assertThat(text).contains("\rdrain      [####################] 100% 0:30 elapsed, 0:00 left | conn 11/11 | sent")
+        assertThat(text)
+                .contains("\rdrain      [####################] 100% 0:30 elapsed, 0:00 left | conn 11/11 | sent")
                 .endsWith("\u001b[K\n");
         // Only the message and the final line end lines; updates overwrite the line.
         assertThat(text.chars().filter(c -> c == '\n').count()).isEqualTo(2);
@@ -56,9 +54,14 @@ class RunConsoleTest {
         console.done();
 
         assertThat(printed()).doesNotContain("\r").hasLineCount(2);
-        assertThat(printed().lines().findFirst().orElseThrow()).startsWith("[  12s] measure     40% 0:18 left | ")
-                .contains("conn 11/11 (+0/s, ready 11, failed 0, lost 0)", "sent 5400, received 13200",
-                        "pub 240/s recv 600/s ack 120/s", "e2e p50 0.9 p99 3.1 max 4.2 ms", "broker cpu 12% rss 64 MiB",
+        assertThat(printed().lines().findFirst().orElseThrow())
+                .startsWith("[  12s] measure     40% 0:18 left | ")
+                .contains(
+                        "conn 11/11 (+0/s, ready 11, failed 0, lost 0)",
+                        "sent 5400, received 13200",
+                        "pub 240/s recv 600/s ack 120/s",
+                        "e2e p50 0.9 p99 3.1 max 4.2 ms",
+                        "broker cpu 12% rss 64 MiB",
                         "gen cpu 30%");
     }
 

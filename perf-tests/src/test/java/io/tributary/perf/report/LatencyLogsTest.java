@@ -2,16 +2,14 @@ package io.tributary.perf.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.perf.measure.Intervals;
+import io.tributary.perf.measure.LiveMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.tributary.perf.measure.Intervals;
-import io.tributary.perf.measure.LiveMetrics;
 
 class LatencyLogsTest {
 
@@ -33,21 +31,33 @@ class LatencyLogsTest {
             }
             metrics.recordConnect(2_500);
             logs.append(metrics.harvest());
-            assertThat(logs.files()).containsExactly(dir.resolve("results/fan-out-all-abc123.e2e.hlog"),
-                    dir.resolve("results/fan-out-all-abc123.publish-ack.hlog"),
-                    dir.resolve("results/fan-out-all-abc123.connect.hlog"));
+            assertThat(logs.files())
+                    .containsExactly(
+                            dir.resolve("results/fan-out-all-abc123.e2e.hlog"),
+                            dir.resolve("results/fan-out-all-abc123.publish-ack.hlog"),
+                            dir.resolve("results/fan-out-all-abc123.connect.hlog"));
         }
 
         Read e2e = read(LatencyLogs.file(json, LatencyLogs.Kind.END_TO_END));
         assertThat(e2e.intervals).isEqualTo(4);
-        assertThat(e2e.total.getTotalCount()).isEqualTo(metrics.endToEndTotal().getTotalCount()).isEqualTo(6);
+        assertThat(e2e.total.getTotalCount())
+                .isEqualTo(metrics.endToEndTotal().getTotalCount())
+                .isEqualTo(6);
         assertThat(e2e.total.getMaxValue()).isBetween(2_999L, 3_001L);
         assertThat(e2e.startTimeSec).isEqualTo(base / 1000.0);
-        assertThat(read(LatencyLogs.file(json, LatencyLogs.Kind.PUBLISH_ACK)).total.getTotalCount()).isEqualTo(3);
-        assertThat(read(LatencyLogs.file(json, LatencyLogs.Kind.CONNECT)).total.getTotalCount()).isEqualTo(1);
+        assertThat(read(LatencyLogs.file(json, LatencyLogs.Kind.PUBLISH_ACK))
+                        .total
+                        .getTotalCount())
+                .isEqualTo(3);
+        assertThat(read(LatencyLogs.file(json, LatencyLogs.Kind.CONNECT)).total.getTotalCount())
+                .isEqualTo(1);
         assertThat(Files.readString(LatencyLogs.file(json, LatencyLogs.Kind.END_TO_END)))
-                .startsWith("#perf run abc123 - e2e latency").contains("values in microseconds", "#[StartTime: ",
-                        "#[BaseTime: ", "\"StartTimestamp\",\"Interval_Length\"");
+                .startsWith("#perf run abc123 - e2e latency")
+                .contains(
+                        "values in microseconds",
+                        "#[StartTime: ",
+                        "#[BaseTime: ",
+                        "\"StartTimestamp\",\"Interval_Length\"");
     }
 
     @Test
@@ -61,14 +71,14 @@ class LatencyLogsTest {
         assertThat(logs.failed()).isFalse();
     }
 
-    private record Read(Histogram total, int intervals, double startTimeSec) {
-    }
+    private record Read(Histogram total, int intervals, double startTimeSec) {}
 
     private static Read read(Path log) throws Exception {
         HistogramLogReader reader = new HistogramLogReader(log.toFile());
         Histogram total = LiveMetrics.newHistogram();
         int intervals = 0;
-        for (Histogram h = (Histogram) reader.nextIntervalHistogram(); h != null;
+        for (Histogram h = (Histogram) reader.nextIntervalHistogram();
+                h != null;
                 h = (Histogram) reader.nextIntervalHistogram()) {
             total.add(h);
             intervals++;

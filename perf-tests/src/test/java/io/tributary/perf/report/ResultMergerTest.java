@@ -3,18 +3,16 @@ package io.tributary.perf.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.perf.measure.Ledger;
+import io.tributary.perf.measure.LiveMetrics;
+import io.tributary.perf.measure.TimeSample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.tributary.perf.measure.Ledger;
-import io.tributary.perf.measure.LiveMetrics;
-import io.tributary.perf.measure.TimeSample;
 
 class ResultMergerTest {
 
@@ -27,38 +25,94 @@ class ResultMergerTest {
               - {name: p, count: 1, topic: "a/{n}"}
             """;
 
-    private static RunResult part(String role, Ledger ledger, boolean pubSide, boolean subSide, long e2eMicros,
-                                  double measured, List<TimeSample> timeline, String runId) {
+    private static RunResult part(
+            String role,
+            Ledger ledger,
+            boolean pubSide,
+            boolean subSide,
+            long e2eMicros,
+            double measured,
+            List<TimeSample> timeline,
+            String runId) {
         Histogram e2e = LiveMetrics.newHistogram();
         if (e2eMicros > 0) {
             e2e.recordValue(e2eMicros);
         }
         String encoded = HistogramCodec.encode(e2e);
         String empty = HistogramCodec.encode(LiveMetrics.newHistogram());
-        return new RunResult(RunResult.FORMAT, "split", "", "broker", role, runId, 1.0, List.of("127.0.0.1:1883"),
-                "2026-01-01T00:00:0" + (pubSide ? "1" : "0") + "Z", 10, measured, 10,
+        return new RunResult(
+                RunResult.FORMAT,
+                "split",
+                "",
+                "broker",
+                role,
+                runId,
+                1.0,
+                List.of("127.0.0.1:1883"),
+                "2026-01-01T00:00:0" + (pubSide ? "1" : "0") + "Z",
+                10,
+                measured,
+                10,
                 new RunResult.Machine(2, 1L << 34, "Linux", "JDK", "4.2", true, 0.5, 0.7),
-                new RunResult.Connections(pubSide ? 1 : 2, pubSide ? 1 : 2, pubSide ? 1 : 2, pubSide ? 1 : 2, 0, 0,
-                        1, 1, Map.of()),
-                new RunResult.Messages(pubSide ? 100 : 0, pubSide ? 100 : 0, 0, 0, 0, subSide ? 190 : 0, 0, 0, 0,
-                        0, 0, 0, 0, 0, false, 0, 0),
-                HistogramCodec.percentiles(e2e), RunResult.Percentiles.NONE, RunResult.Percentiles.NONE,
-                RunResult.Broker.NONE, 10, List.of(), timeline, new RunResult.Histograms(encoded, empty, empty),
-                ledger, pubSide, subSide, SCENARIO);
+                new RunResult.Connections(
+                        pubSide ? 1 : 2, pubSide ? 1 : 2, pubSide ? 1 : 2, pubSide ? 1 : 2, 0, 0, 1, 1, Map.of()),
+                new RunResult.Messages(
+                        pubSide ? 100 : 0,
+                        pubSide ? 100 : 0,
+                        0,
+                        0,
+                        0,
+                        subSide ? 190 : 0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        false,
+                        0,
+                        0),
+                HistogramCodec.percentiles(e2e),
+                RunResult.Percentiles.NONE,
+                RunResult.Percentiles.NONE,
+                RunResult.Broker.NONE,
+                10,
+                List.of(),
+                timeline,
+                new RunResult.Histograms(encoded, empty, empty),
+                ledger,
+                pubSide,
+                subSide,
+                SCENARIO);
     }
 
     private static TimeSample sample(long epochSecond, int connected, long sent, long received, double p50) {
-        return new TimeSample(0, epochSecond * 1000, "measure", connected, 0, sent, received, 0, p50, p50, p50, 0, 0,
-                5);
+        return new TimeSample(
+                0, epochSecond * 1000, "measure", connected, 0, sent, received, 0, p50, p50, p50, 0, 0, 5);
     }
 
     @Test
     void publisherAndSubscriberHalvesMakeOneResultWithLossKnown() {
-        RunResult publishers = part("publishers", new Ledger(List.of(new Ledger.PublisherSent(0, new long[] {100})),
-                new long[0]), true, false, 0, 10, List.of(sample(1000, 1, 10, 0, -1), sample(1001, 1, 10, 0, -1)),
+        RunResult publishers = part(
+                "publishers",
+                new Ledger(List.of(new Ledger.PublisherSent(0, new long[] {100})), new long[0]),
+                true,
+                false,
+                0,
+                10,
+                List.of(sample(1000, 1, 10, 0, -1), sample(1001, 1, 10, 0, -1)),
                 "r1");
-        RunResult subscribers = part("subscribers", new Ledger(List.of(), new long[] {0, 0, 100, 2, 0, 1, 90, 0}),
-                false, true, 4_000, 9, List.of(sample(1001, 2, 0, 20, 4), sample(1002, 2, 0, 20, 4)), "r1");
+        RunResult subscribers = part(
+                "subscribers",
+                new Ledger(List.of(), new long[] {0, 0, 100, 2, 0, 1, 90, 0}),
+                false,
+                true,
+                4_000,
+                9,
+                List.of(sample(1001, 2, 0, 20, 4), sample(1002, 2, 0, 20, 4)),
+                "r1");
 
         RunResult merged = ResultMerger.merge(List.of(publishers, subscribers));
 
@@ -89,19 +143,48 @@ class ResultMergerTest {
         RunResult b = part("subscribers", Ledger.EMPTY, false, true, 0, 10, List.of(), "r2");
         assertThat(ResultMerger.merge(List.of(a, b)).warnings()).anyMatch(w -> w.contains("run ids differ"));
 
-        RunResult other = new RunResult(a.format(), "other", a.description(), a.label(), a.role(), a.runId(),
-                a.scale(), a.targets(), a.startedAt(), a.elapsedSeconds(), a.measuredSeconds(), a.offeredRate(),
-                a.machine(), a.connections(), a.messages(), a.endToEnd(), a.publishAck(), a.connect(), a.broker(),
-                a.generatorCpuAverage(), a.warnings(), a.timeline(), a.histograms(), a.ledger(),
-                a.hasPublisherSide(), a.hasSubscriberSide(), a.scenarioText());
+        RunResult other = new RunResult(
+                a.format(),
+                "other",
+                a.description(),
+                a.label(),
+                a.role(),
+                a.runId(),
+                a.scale(),
+                a.targets(),
+                a.startedAt(),
+                a.elapsedSeconds(),
+                a.measuredSeconds(),
+                a.offeredRate(),
+                a.machine(),
+                a.connections(),
+                a.messages(),
+                a.endToEnd(),
+                a.publishAck(),
+                a.connect(),
+                a.broker(),
+                a.generatorCpuAverage(),
+                a.warnings(),
+                a.timeline(),
+                a.histograms(),
+                a.ledger(),
+                a.hasPublisherSide(),
+                a.hasSubscriberSide(),
+                a.scenarioText());
         assertThatThrownBy(() -> ResultMerger.merge(List.of(a, other))).hasMessageContaining("different scenarios");
     }
 
     @Test
     void resultsSurviveJsonAndRenderAsSelfContainedHtml(@TempDir Path dir) throws Exception {
-        RunResult r = part("all", new Ledger(List.of(new Ledger.PublisherSent(0, new long[] {3})),
-                new long[] {0, 0, 3, 0, 0, 1, 3, 0}), true, true, 2_500, 10,
-                List.of(sample(1000, 3, 1, 2, 2.5), sample(1001, 3, 1, 2, -1)), "r1");
+        RunResult r = part(
+                "all",
+                new Ledger(List.of(new Ledger.PublisherSent(0, new long[] {3})), new long[] {0, 0, 3, 0, 0, 1, 3, 0}),
+                true,
+                true,
+                2_500,
+                10,
+                List.of(sample(1000, 3, 1, 2, 2.5), sample(1001, 3, 1, 2, -1)),
+                "r1");
         Path file = dir.resolve("r.json");
 
         ResultFiles.write(r, file);
@@ -110,9 +193,12 @@ class ResultMergerTest {
         assertThat(back.ledger().streams()).containsExactly(0, 0, 3, 0, 0, 1, 3, 0);
         assertThat(back.timeline()).isEqualTo(r.timeline());
         assertThat(back.endToEnd()).isEqualTo(r.endToEnd());
-        assertThat(HistogramCodec.decode(back.histograms().endToEnd()).getTotalCount()).isEqualTo(1);
+        assertThat(HistogramCodec.decode(back.histograms().endToEnd()).getTotalCount())
+                .isEqualTo(1);
         String html = HtmlReport.render(back);
-        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "<polyline", "End-to-end latency")
+        assertThat(html)
+                .startsWith("<!DOCTYPE html>")
+                .contains("<svg", "<polyline", "End-to-end latency")
                 .doesNotContain("<script", "http://", "https://");
         Files.writeString(dir.resolve("x.json"), "{\"format\": 99}");
         assertThatThrownBy(() -> ResultFiles.read(dir.resolve("x.json"))).hasMessageContaining("format 99");

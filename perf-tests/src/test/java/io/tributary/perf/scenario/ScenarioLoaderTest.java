@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 class ScenarioLoaderTest {
@@ -57,8 +56,8 @@ class ScenarioLoaderTest {
         assertThat(pub.client().sessionExpiry()).isEqualTo(Duration.ofHours(24));
         assertThat(pub.client().keepAlive()).isEqualTo(Duration.ofMinutes(30));
         assertThat(pub.client().cleanStart()).isFalse();
-        assertThat(pub.client().targets()).containsExactly(new Endpoint("127.0.0.1", 1883, false),
-                new Endpoint("localhost", 8883, true));
+        assertThat(pub.client().targets())
+                .containsExactly(new Endpoint("127.0.0.1", 1883, false), new Endpoint("localhost", 8883, true));
         assertThat(pub.rate()).isEqualTo(2.5);
         assertThat(pub.topicFor(2, 8, "r")).isEqualTo("t/26");
         assertThat(s.subscribers().get(0).client().qos()).isEqualTo(2);
@@ -88,18 +87,19 @@ class ScenarioLoaderTest {
 
         assertThatThrownBy(() -> ScenarioLoader.parse("bad.yaml", "bad", bad))
                 .isInstanceOf(ScenarioException.class)
-                .satisfies(e -> assertThat(((ScenarioException) e).problems()).contains(
-                        "duraton: unknown key (known: connections, description, drain, duration, end-sessions,"
-                                + " io-threads, mqtt-version, name, publishers, source-addresses, subscribers,"
-                                + " targets, tls, warm-up)",
-                        "publishers[0].qos: 3 is outside 0..2",
-                        "publishers[0].payload-size: 8 is outside 16..16777216",
-                        "publishers[0].session-expiry: needs mqtt-version 5 (MQTT 3.1.1 has clean-session only)",
-                        "publishers[0].topic: a publish topic cannot contain '+' or '#' (rendered 'a/#')",
-                        "subscribers[0].count: -1 is outside 0..2000000",
-                        "subscribers[0].filter: '#' must be a whole level and the last one (rendered 'a/#/b')",
-                        "subscribers[1].filter: 'x/{m}': in {m}: unknown placeholder 'm' (known: n, i, k, group,"
-                                + " run)"))
+                .satisfies(e -> assertThat(((ScenarioException) e).problems())
+                        .contains(
+                                "duraton: unknown key (known: connections, description, drain, duration, end-sessions,"
+                                        + " io-threads, mqtt-version, name, publishers, source-addresses, subscribers,"
+                                        + " targets, tls, warm-up)",
+                                "publishers[0].qos: 3 is outside 0..2",
+                                "publishers[0].payload-size: 8 is outside 16..16777216",
+                                "publishers[0].session-expiry: needs mqtt-version 5 (MQTT 3.1.1 has clean-session only)",
+                                "publishers[0].topic: a publish topic cannot contain '+' or '#' (rendered 'a/#')",
+                                "subscribers[0].count: -1 is outside 0..2000000",
+                                "subscribers[0].filter: '#' must be a whole level and the last one (rendered 'a/#/b')",
+                                "subscribers[1].filter: 'x/{m}': in {m}: unknown placeholder 'm' (known: n, i, k, group,"
+                                        + " run)"))
                 .hasMessageStartingWith("bad.yaml is not a valid scenario:");
     }
 
@@ -143,7 +143,9 @@ class ScenarioLoaderTest {
         assertThat(half.subscribers()).extracting(g -> g.client().count()).containsExactly(2, 3);
         assertThat(half.subscribers()).extracting(SubscriberGroup::firstId).containsExactly(0, 2);
         assertThat(half.publishers()).extracting(PublisherGroup::firstId).containsExactly(0, 3);
-        assertThat(half.publishers()).extracting(PublisherGroup::firstSubscriberId).containsExactly(5, -1);
+        assertThat(half.publishers())
+                .extracting(PublisherGroup::firstSubscriberId)
+                .containsExactly(5, -1);
         assertThat(half.publishers().get(1).topicFor(0, 0, "r")).isEqualTo("q/3");
     }
 
@@ -153,12 +155,21 @@ class ScenarioLoaderTest {
         try (Stream<Path> list = Files.list(Path.of("scenarios"))) {
             files = list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
-        assertThat(files).extracting(p -> p.getFileName().toString()).contains("fan-out.yaml",
-                "asymmetric-persistent.yaml", "connection-storm.yaml", "million-persistent.yaml",
-                "million-persistent-scaled.yaml", "tls-vs-plain-10k.yaml", "tls-vs-plain-50k.yaml");
+        assertThat(files)
+                .extracting(p -> p.getFileName().toString())
+                .contains(
+                        "fan-out.yaml",
+                        "asymmetric-persistent.yaml",
+                        "connection-storm.yaml",
+                        "million-persistent.yaml",
+                        "million-persistent-scaled.yaml",
+                        "tls-vs-plain-10k.yaml",
+                        "tls-vs-plain-50k.yaml");
         for (Path file : files) {
             Scenario s = ScenarioLoader.load(file);
-            assertThat(s.name()).as(file.toString()).isEqualTo(file.getFileName().toString().replace(".yaml", ""));
+            assertThat(s.name())
+                    .as(file.toString())
+                    .isEqualTo(file.getFileName().toString().replace(".yaml", ""));
             assertThat(s.connectionCount()).as(file.toString()).isPositive();
         }
     }
@@ -167,11 +178,17 @@ class ScenarioLoaderTest {
     void endpointsAreParsedAndOnlyLoopbackResolves() {
         assertThat(Endpoint.parse("tls://127.0.0.1:8883")).isEqualTo(new Endpoint("127.0.0.1", 8883, true));
         assertThat(Endpoint.parse("[::1]:1883")).isEqualTo(new Endpoint("::1", 1883, false));
-        assertThat(Endpoint.parse("localhost:1883").resolveLoopback().getAddress().isLoopbackAddress()).isTrue();
+        assertThat(Endpoint.parse("localhost:1883")
+                        .resolveLoopback()
+                        .getAddress()
+                        .isLoopbackAddress())
+                .isTrue();
         assertThatThrownBy(() -> Endpoint.parse("10.0.0.1:1883").resolveLoopback())
-                .hasMessageContaining("not a loopback address").hasMessageContaining("--allow-remote");
+                .hasMessageContaining("not a loopback address")
+                .hasMessageContaining("--allow-remote");
         // Only when explicitly allowed (the cluster perf Jobs): a remote address resolves.
-        assertThat(Endpoint.parse("10.0.0.1:1883").resolve(true).getAddress().getHostAddress()).isEqualTo("10.0.0.1");
+        assertThat(Endpoint.parse("10.0.0.1:1883").resolve(true).getAddress().getHostAddress())
+                .isEqualTo("10.0.0.1");
         assertThatThrownBy(() -> Endpoint.parse("10.0.0.1:1883").resolve(false))
                 .hasMessageContaining("not a loopback address");
         assertThatThrownBy(() -> Endpoint.parse("http://a:1")).hasMessageContaining("unknown scheme");

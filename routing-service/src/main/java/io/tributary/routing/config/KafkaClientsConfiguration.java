@@ -1,8 +1,11 @@
 package io.tributary.routing.config;
 
+import io.tributary.common.kafka.KafkaClientProperties;
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.kafka.support.KafkaClientsFromEnvironment;
+import io.tributary.routing.feed.FeedConsumers;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -13,11 +16,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import io.tributary.common.kafka.KafkaClientProperties;
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.kafka.support.KafkaClientsFromEnvironment;
-import io.tributary.routing.feed.FeedConsumers;
-
 /**
  * The Kafka clients of the process: one Admin, one producer (shared by everything that writes), and the factory of
  * the two consumers that the routing loop creates on its own thread (a consumer is single-threaded). All of them are
@@ -26,7 +24,6 @@ import io.tributary.routing.feed.FeedConsumers;
  */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
-
 
     /**
      * Every client id starts with this, so broker-side quotas and logs name the routing service; the instance ends it
@@ -43,16 +40,21 @@ public class KafkaClientsConfiguration {
     public Admin kafkaAdmin(KafkaSettings kafka, KafkaClients clients) {
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId(CLIENT_ID_PREFIX, "admin"));
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int)
+                kafka.requestTimeout().toMillis());
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
+                kafka.requestTimeout().toMillis());
         Admin admin = clients.admin(config);
         clients.requireAuthenticated(admin, CLIENT_ID_PREFIX, kafka.requestTimeout());
         return admin;
     }
 
     @Bean(destroyMethod = "close")
-    public Producer<byte[], byte[]> downlinkProducer(KafkaSettings kafka, RoutingProperties routing,
-            io.tributary.routing.metrics.RoutingMetrics metrics, KafkaClients clients) {
+    public Producer<byte[], byte[]> downlinkProducer(
+            KafkaSettings kafka,
+            RoutingProperties routing,
+            io.tributary.routing.metrics.RoutingMetrics metrics,
+            KafkaClients clients) {
         long deliveryTimeoutMs = routing.produceTimeout().toMillis();
         // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
         int lingerMs = (int) routing.producerLinger().toMillis();
@@ -74,8 +76,11 @@ public class KafkaClientsConfiguration {
     @Bean
     public FeedConsumers feedConsumers(KafkaSettings kafka, RoutingProperties routing, KafkaClients clients) {
         Map<String, Object> common = new HashMap<>();
-        common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) kafka.requestTimeout().toMillis());
-        return new FeedConsumers(clients, common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
+        common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int)
+                kafka.requestTimeout().toMillis());
+        common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
+                kafka.requestTimeout().toMillis());
+        return new FeedConsumers(
+                clients, common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
     }
 }

@@ -1,16 +1,14 @@
 package io.tributary.routing.config;
 
-import java.time.Duration;
-
-import org.hibernate.validator.constraints.time.DurationMin;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import io.tributary.common.kafka.GroupMembership;
 import io.tributary.common.kafka.TopicLayout;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Where Kafka is and how the shared topics are laid out. The layout must be the same in every service, because

@@ -1,19 +1,16 @@
 package io.tributary.routing.config;
 
-import java.time.Duration;
-
-import org.hibernate.validator.constraints.time.DurationMax;
-import org.hibernate.validator.constraints.time.DurationMin;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
+import io.tributary.routing.fanout.SharedStrategy;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-
-import io.tributary.routing.fanout.SharedStrategy;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Behaviour of the routing loop.
@@ -50,8 +47,13 @@ public record RoutingProperties(
         @NotNull @DurationMin(millis = 100) Duration feedCatchUpTimeout,
         @NotNull @DurationMin(seconds = 1) Duration produceTimeout,
         @NotNull @DurationMin(millis = 100) Duration produceMaxBlock,
-        @NotNull @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration producerLinger,
-        @NotNull @DurationMin(millis = 0) @DurationMax(seconds = 60) Duration commitInterval,
+
+        @NotNull @DurationMin(millis = 0) @DurationMax(seconds = 1)
+        Duration producerLinger,
+
+        @NotNull @DurationMin(millis = 0) @DurationMax(seconds = 60)
+        Duration commitInterval,
+
         @NotNull @DurationMin(millis = 100) Duration downlinkRefreshInterval,
         @NotNull @DurationMin(millis = 0) Duration downlinkMissRefreshInterval,
         @NotNull @DurationMin(millis = 1) Duration retryBackoffMin,

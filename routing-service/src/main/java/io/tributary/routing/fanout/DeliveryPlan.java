@@ -1,9 +1,8 @@
 package io.tributary.routing.fanout;
 
+import io.tributary.common.subscription.SharedTargets;
 import java.util.List;
 import java.util.SortedMap;
-
-import io.tributary.common.subscription.SharedTargets;
 
 /**
  * Where one publish goes.
@@ -21,6 +20,5 @@ public record DeliveryPlan(SortedMap<String, List<SharedTargets.Target>> nodes, 
      * @param sharedFilters full {@code $share/g/f} filters of the share groups that chose this session, U+0000
      *                      separated; empty when it gets the message for its normal subscriptions only
      */
-    public record QueueTarget(String clientId, String nodeId, String sharedFilters) {
-    }
+    public record QueueTarget(String clientId, String nodeId, String sharedFilters) {}
 }

@@ -1,5 +1,10 @@
 package io.tributary.routing.fanout;
 
+import io.tributary.common.subscription.SharedTargets;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.topic.SharedFilters;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.sessionqueue.SessionQueueing;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -8,12 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-
-import io.tributary.common.subscription.SharedTargets;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.common.topic.SharedFilters;
-import io.tributary.routing.index.SubscriptionIndex;
-import io.tributary.sessionqueue.SessionQueueing;
 
 /**
  * Decides where a publish goes.
@@ -73,9 +72,11 @@ public final class DeliveryPlanner {
                 return;
             }
             if (SharedFilters.isShared(subscription.filter())) {
-                groups.computeIfAbsent(subscription.filter(), g -> new ArrayList<>()).add(subscription);
+                groups.computeIfAbsent(subscription.filter(), g -> new ArrayList<>())
+                        .add(subscription);
             } else if (subscription.persistent()) {
-                persistent.merge(subscription.clientId(),
+                persistent.merge(
+                        subscription.clientId(),
                         new PersistentMatch(subscription.nodeId(), subscription.qos()),
                         (a, b) -> {
                             a.maxQos = Math.max(a.maxQos, b.maxQos);
@@ -91,8 +92,8 @@ public final class DeliveryPlanner {
                 continue;
             }
             if (chosen.persistent() && SessionQueueing.viaQueue(publishQos, chosen.qos())) {
-                PersistentMatch match = persistent.computeIfAbsent(chosen.clientId(),
-                        c -> new PersistentMatch(chosen.nodeId(), 0));
+                PersistentMatch match =
+                        persistent.computeIfAbsent(chosen.clientId(), c -> new PersistentMatch(chosen.nodeId(), 0));
                 match.maxQos = Math.max(match.maxQos, chosen.qos());
                 if (!match.sharedFilters.isEmpty()) {
                     match.sharedFilters.append('\u0000');
@@ -119,8 +120,8 @@ public final class DeliveryPlanner {
     }
 
     /** One member of the group: an online one if any, else an offline persistent one (its queue keeps the message). */
-    private SubscriptionRecord choose(String group, List<SubscriptionRecord> members, String publisherClientId,
-            String topic) {
+    private SubscriptionRecord choose(
+            String group, List<SubscriptionRecord> members, String publisherClientId, String topic) {
         List<SubscriptionRecord> online = new ArrayList<>(members.size());
         for (SubscriptionRecord member : members) {
             if (member.online()) {

@@ -1,5 +1,14 @@
 package io.tributary.routing.fanout;
 
+import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.queue.QueuedNotice;
+import io.tributary.common.subscription.SharedTargets;
+import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.queue.BatchAppends;
+import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueAppender;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,16 +31,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
-
-import io.tributary.common.kafka.DownlinkType;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.queue.QueuedNotice;
-import io.tributary.common.subscription.SharedTargets;
-import io.tributary.routing.metrics.RoutingMetrics;
-import io.tributary.routing.queue.BatchAppends;
-import io.tributary.sessionqueue.EntryHeaders;
-import io.tributary.sessionqueue.QueueAppender;
 
 /**
  * Routes a batch of publish records. First the messages for persistent sessions are appended to their session
@@ -62,8 +60,14 @@ public final class DownlinkFanout {
     private final Duration queueTimeout;
     private final BooleanSupplier running;
 
-    public DownlinkFanout(Producer<byte[], byte[]> producer, DeliveryPlanner planner, DownlinkTopicCache downlinkTopics,
-            RoutingMetrics metrics, Duration produceTimeout, QueueAppender queues, Duration queueTimeout,
+    public DownlinkFanout(
+            Producer<byte[], byte[]> producer,
+            DeliveryPlanner planner,
+            DownlinkTopicCache downlinkTopics,
+            RoutingMetrics metrics,
+            Duration produceTimeout,
+            QueueAppender queues,
+            Duration queueTimeout,
             BooleanSupplier running) {
         this.producer = producer;
         this.queues = queues;
@@ -88,7 +92,8 @@ public final class DownlinkFanout {
         BatchAppends appends = new BatchAppends(queues);
         int withoutTopic = 0;
         for (ConsumerRecord<byte[], byte[]> publish : batch) {
-            offsets.put(new TopicPartition(publish.topic(), publish.partition()),
+            offsets.put(
+                    new TopicPartition(publish.topic(), publish.partition()),
                     new OffsetAndMetadata(publish.offset() + 1));
             if (publish.key() == null) {
                 withoutTopic++;
@@ -113,14 +118,15 @@ public final class DownlinkFanout {
         int unknownNodes = 0;
         for (Routed r : routed) {
             Map<String, Map<String, Long>> queuedByNode = queuedByNode(r);
-            for (Map.Entry<String, List<SharedTargets.Target>> node : r.plan.nodes().entrySet()) {
+            for (Map.Entry<String, List<SharedTargets.Target>> node :
+                    r.plan.nodes().entrySet()) {
                 String downlink = TopicNames.downlink(node.getKey());
                 if (!downlinkTopics.exists(downlink)) {
                     unknownNodes++;
                     continue;
                 }
-                sends.add(send(downlink, r.publish, node.getValue(),
-                        queuedByNode.getOrDefault(node.getKey(), Map.of())));
+                sends.add(
+                        send(downlink, r.publish, node.getValue(), queuedByNode.getOrDefault(node.getKey(), Map.of())));
             }
         }
         if (unknownNodes > 0) {
@@ -142,8 +148,8 @@ public final class DownlinkFanout {
                 // The node is gone: its connection is too, and the client's next connection brings a new arrival.
                 continue;
             }
-            ProducerRecord<byte[], byte[]> wake = new ProducerRecord<>(downlink, null,
-                    arrival.getKey().getBytes(StandardCharsets.UTF_8), null);
+            ProducerRecord<byte[], byte[]> wake =
+                    new ProducerRecord<>(downlink, null, arrival.getKey().getBytes(StandardCharsets.UTF_8), null);
             wake.headers().add(RecordHeaders.DOWNLINK_TYPE, DownlinkType.WAKE.headerValue());
             try {
                 producer.send(wake, (metadata, error) -> {
@@ -160,9 +166,7 @@ public final class DownlinkFanout {
     }
 
     /** A publish of the batch with its plan and its queue appends (in the order of {@code plan.queued()}). */
-    private record Routed(ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan,
-            List<BatchAppends.Ref> appends) {
-    }
+    private record Routed(ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan, List<BatchAppends.Ref> appends) {}
 
     /**
      * Per node, the queued clients to wake up and where their queue holds the message. A client left out (its queue
@@ -184,8 +188,8 @@ public final class DownlinkFanout {
                 case NO_SESSION -> metrics.dropped(RoutingMetrics.DROP_NO_QUEUE, 1);
             }
             if (target.nodeId() != null && appended.seq() > 0) {
-                byNode.computeIfAbsent(target.nodeId(), n -> new LinkedHashMap<>()).put(target.clientId(),
-                        appended.seq());
+                byNode.computeIfAbsent(target.nodeId(), n -> new LinkedHashMap<>())
+                        .put(target.clientId(), appended.seq());
             }
         }
         return byNode;
@@ -200,9 +204,11 @@ public final class DownlinkFanout {
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0 || !running.getAsBoolean()) {
-                throw new DeliveryFailedException(running.getAsBoolean()
-                        ? "session queue appends not answered within " + queueTimeout
-                        : "stopping before the session queue appends were answered", null);
+                throw new DeliveryFailedException(
+                        running.getAsBoolean()
+                                ? "session queue appends not answered within " + queueTimeout
+                                : "stopping before the session queue appends were answered",
+                        null);
             }
             try {
                 all.get(Math.min(WAIT_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(left) + 1), TimeUnit.MILLISECONDS);
@@ -218,9 +224,13 @@ public final class DownlinkFanout {
         }
     }
 
-    private Future<RecordMetadata> send(String downlink, ConsumerRecord<byte[], byte[]> publish,
-            List<SharedTargets.Target> sharedTargets, Map<String, Long> queued) {
-        Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders(publish.headers().toArray());
+    private Future<RecordMetadata> send(
+            String downlink,
+            ConsumerRecord<byte[], byte[]> publish,
+            List<SharedTargets.Target> sharedTargets,
+            Map<String, Long> queued) {
+        Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders(
+                publish.headers().toArray());
         // A publisher cannot choose members or queues: headers of those names on the publish are never passed on.
         headers.remove(RecordHeaders.SHARED_TARGETS);
         headers.remove(RecordHeaders.QUEUED);
@@ -232,8 +242,8 @@ public final class DownlinkFanout {
         if (!queued.isEmpty()) {
             headers.add(RecordHeaders.QUEUED, QueuedNotice.encode(queued));
         }
-        ProducerRecord<byte[], byte[]> delivery = new ProducerRecord<>(downlink, null, publish.key(), publish.value(),
-                headers);
+        ProducerRecord<byte[], byte[]> delivery =
+                new ProducerRecord<>(downlink, null, publish.key(), publish.value(), headers);
         long start = System.nanoTime();
         try {
             // The callback runs on the producer's I/O thread: it only updates meters.
@@ -259,8 +269,11 @@ public final class DownlinkFanout {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new DeliveryFailedException(stopping ? "stopping before the batch was acknowledged"
-                            : "downlink records not acknowledged within " + produceTimeout, null);
+                    throw new DeliveryFailedException(
+                            stopping
+                                    ? "stopping before the batch was acknowledged"
+                                    : "downlink records not acknowledged within " + produceTimeout,
+                            null);
                 }
                 try {
                     send.get(Math.min(WAIT_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(left) + 1), TimeUnit.MILLISECONDS);
@@ -268,8 +281,8 @@ public final class DownlinkFanout {
                 } catch (TimeoutException e) {
                     // Check for stop and deadline, then wait again.
                 } catch (ExecutionException e) {
-                    throw new DeliveryFailedException("downlink record not acknowledged: " + e.getCause(),
-                            e.getCause());
+                    throw new DeliveryFailedException(
+                            "downlink record not acknowledged: " + e.getCause(), e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new DeliveryFailedException("interrupted waiting for acknowledgements", e);

@@ -1,5 +1,6 @@
 package io.tributary.routing.fanout;
 
+import io.tributary.common.kafka.TopicNames;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -7,13 +8,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.kafka.TopicNames;
 
 /**
  * The downlink topics that exist, so that the router never sends to the topic of a node that is gone: the producer
@@ -44,12 +42,17 @@ public final class DownlinkTopicCache {
     private volatile long lastRefreshStart;
     /** Start time of the listing {@link #known} comes from: an older listing finishing late must not replace it. */
     private long knownSince;
+
     private long lastMissRefresh;
     /** Topics a synchronous refresh did not find: their next misses are rate-limited. */
     private final Set<String> confirmedMissing = new HashSet<>();
 
-    public DownlinkTopicCache(Admin admin, Duration refreshInterval, Duration missRefreshInterval,
-            Duration requestTimeout, LongSupplier nanoClock) {
+    public DownlinkTopicCache(
+            Admin admin,
+            Duration refreshInterval,
+            Duration missRefreshInterval,
+            Duration requestTimeout,
+            LongSupplier nanoClock) {
         this.admin = admin;
         this.refreshIntervalNanos = refreshInterval.toNanos();
         this.missRefreshIntervalNanos = missRefreshInterval.toNanos();

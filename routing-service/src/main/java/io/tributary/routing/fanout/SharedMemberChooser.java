@@ -1,11 +1,10 @@
 package io.tributary.routing.fanout;
 
+import io.tributary.common.subscription.SubscriptionRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-
-import io.tributary.common.subscription.SubscriptionRecord;
 
 /**
  * Picks the one member of a share group that receives a message (MQTT 5.0 section 4.8.2: each message to exactly
@@ -32,8 +31,8 @@ public final class SharedMemberChooser {
      * @param members the group's online members that want the message, sorted by client id, not empty
      * @param publisherClientId the publisher's client id, {@code null} if unknown (sticky then hashes the topic)
      */
-    public SubscriptionRecord choose(String group, List<SubscriptionRecord> members, String publisherClientId,
-            String topic) {
+    public SubscriptionRecord choose(
+            String group, List<SubscriptionRecord> members, String publisherClientId, String topic) {
         int size = members.size();
         if (size == 1) {
             return members.get(0);

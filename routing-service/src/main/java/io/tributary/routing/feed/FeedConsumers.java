@@ -1,13 +1,11 @@
 package io.tributary.routing.feed;
 
-import java.util.HashMap;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-
 import io.tributary.common.kafka.GroupMembership;
 import io.tributary.common.kafka.KafkaClients;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * Creates the two consumers of the routing loop. They are created on the loop's own thread and never shared: a
@@ -22,8 +20,13 @@ public final class FeedConsumers {
     private final GroupMembership membership;
     private final int maxPollRecords;
 
-    public FeedConsumers(KafkaClients clients, Map<String, Object> common, String clientIdPrefix, String groupId,
-            GroupMembership membership, int maxPollRecords) {
+    public FeedConsumers(
+            KafkaClients clients,
+            Map<String, Object> common,
+            String clientIdPrefix,
+            String groupId,
+            GroupMembership membership,
+            int maxPollRecords) {
         this.clients = clients;
         this.common = Map.copyOf(common);
         this.clientIdPrefix = clientIdPrefix;

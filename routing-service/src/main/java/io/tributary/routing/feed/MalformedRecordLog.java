@@ -2,7 +2,6 @@ package io.tributary.routing.feed;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +28,12 @@ final class MalformedRecordLog {
         if (reported.putIfAbsent(position, Boolean.TRUE) != null) {
             return false;
         }
-        log.warn("Skipping malformed subscription record (topic {}, partition {}, offset {}): {}", topic, partition,
-                offset, problem.getMessage());
+        log.warn(
+                "Skipping malformed subscription record (topic {}, partition {}, offset {}): {}",
+                topic,
+                partition,
+                offset,
+                problem.getMessage());
         return true;
     }
 }

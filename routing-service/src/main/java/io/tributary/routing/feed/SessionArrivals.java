@@ -1,10 +1,9 @@
 package io.tributary.routing.feed;
 
+import io.tributary.common.subscription.SubscriptionRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-
-import io.tributary.common.subscription.SubscriptionRecord;
 
 /**
  * Notices, in the subscription feed, a persistent session that is now connected on a node (a new epoch, or a new
@@ -36,7 +35,8 @@ public final class SessionArrivals {
         if (current == null || !current.persistent() || !current.online() || nowMs - recordTimeMs > FRESH_MS) {
             return;
         }
-        if (previous != null && previous.epoch() == current.epoch()
+        if (previous != null
+                && previous.epoch() == current.epoch()
                 && Objects.equals(previous.nodeId(), current.nodeId())) {
             return;
         }

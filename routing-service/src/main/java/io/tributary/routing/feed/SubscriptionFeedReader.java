@@ -1,5 +1,9 @@
 package io.tributary.routing.feed;
 
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.routing.index.SubscriptionChange;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.routing.metrics.RoutingMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,18 +12,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
-
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.routing.index.SubscriptionChange;
-import io.tributary.routing.index.SubscriptionIndex;
-import io.tributary.routing.metrics.RoutingMetrics;
 
 /**
  * Keeps the {@link SubscriptionIndex} in step with the subscription feed. Owns the feed consumer, which has no
@@ -40,8 +38,7 @@ public final class SubscriptionFeedReader {
     private final Set<TopicPartition> wildcardPartitions = new HashSet<>();
     private final Set<TopicPartition> exactPartitions = new HashSet<>();
 
-    public SubscriptionFeedReader(Consumer<byte[], byte[]> consumer, SubscriptionIndex index,
-            RoutingMetrics metrics) {
+    public SubscriptionFeedReader(Consumer<byte[], byte[]> consumer, SubscriptionIndex index, RoutingMetrics metrics) {
         this.consumer = consumer;
         this.index = index;
         this.metrics = metrics;
@@ -139,8 +136,8 @@ public final class SubscriptionFeedReader {
                 // Raced with the partition's revocation: another router owns it now.
                 continue;
             }
-            arrivals.applied(index.apply(change), change.removal() ? null : change.subscription(),
-                    record.timestamp(), now);
+            arrivals.applied(
+                    index.apply(change), change.removal() ? null : change.subscription(), record.timestamp(), now);
         }
     }
 

@@ -12,8 +12,8 @@ import io.tributary.common.topic.TopicFilters;
  * @param exact whether the record came from the exact-subscription topic (else from the wildcard one)
  * @param partition partition of the record; for exact subscriptions, the publish partition it serves
  */
-public record SubscriptionChange(boolean exact, int partition, String filter, String clientId,
-        SubscriptionRecord subscription) {
+public record SubscriptionChange(
+        boolean exact, int partition, String filter, String clientId, SubscriptionRecord subscription) {
 
     public boolean removal() {
         return subscription == null;
@@ -39,7 +39,8 @@ public record SubscriptionChange(boolean exact, int partition, String filter, St
         String[] filterAndClient = SubscriptionRecord.parseKey(key);
         String filter = filterAndClient[0];
         String clientId = filterAndClient[1];
-        String problem = SharedFilters.isShared(filter) ? SharedFilters.problem(filter)
+        String problem = SharedFilters.isShared(filter)
+                ? SharedFilters.problem(filter)
                 : TopicFilters.topicFilterProblem(filter);
         if (problem != null) {
             throw new IllegalArgumentException("invalid filter in key: " + problem);

@@ -1,15 +1,14 @@
 package io.tributary.routing.index;
 
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.topic.SharedFilters;
+import io.tributary.common.topic.TopicTrie;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.common.topic.SharedFilters;
-import io.tributary.common.topic.TopicTrie;
 
 /**
  * The subscriptions one router matches publishes against: the exact subscriptions of the publish partitions it
@@ -38,6 +37,7 @@ public final class SubscriptionIndex {
      * {@link #clear()}; volatile for the gauge that reads it on another thread.
      */
     private volatile TopicTrie<String, SubscriptionRecord> wildcard = new TopicTrie<>();
+
     private int wildcardOffline;
 
     private volatile int exactFilterCount;
@@ -138,8 +138,10 @@ public final class SubscriptionIndex {
     }
 
     private static SubscriptionRecord putExact(ExactPartition partition, SubscriptionRecord subscription) {
-        return partition.byFilter.computeIfAbsent(SharedFilters.innerFilter(subscription.filter()),
-                f -> new HashMap<>()).put(memberKey(subscription.filter(), subscription.clientId()), subscription);
+        return partition
+                .byFilter
+                .computeIfAbsent(SharedFilters.innerFilter(subscription.filter()), f -> new HashMap<>())
+                .put(memberKey(subscription.filter(), subscription.clientId()), subscription);
     }
 
     private static SubscriptionRecord removeExact(ExactPartition partition, String filter, String clientId) {

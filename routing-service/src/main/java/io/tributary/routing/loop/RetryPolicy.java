@@ -1,14 +1,12 @@
 package io.tributary.routing.loop;
 
+import io.tributary.common.retry.Backoff;
+import io.tributary.routing.fanout.DeliveryFailedException;
 import java.time.Duration;
 import java.util.function.Consumer;
-
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.retry.Backoff;
-import io.tributary.routing.fanout.DeliveryFailedException;
 
 /**
  * What the router does when Kafka fails: logs once per change of state (first failure of a burst, recovery) rather
@@ -24,6 +22,7 @@ final class RetryPolicy {
     private final RoutingStatus status;
     /** Waits on the loop thread, returning early when the loop stops. */
     private final Consumer<Duration> pause;
+
     private boolean failing;
 
     RetryPolicy(Backoff backoff, RoutingStatus status, Consumer<Duration> pause) {
@@ -57,7 +56,8 @@ final class RetryPolicy {
 
     private static boolean causedByKafka(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof KafkaException || t instanceof DeliveryFailedException
+            if (t instanceof KafkaException
+                    || t instanceof DeliveryFailedException
                     || t instanceof java.util.concurrent.TimeoutException) {
                 return true;
             }

@@ -1,11 +1,10 @@
 package io.tributary.routing.loop;
 
+import io.tributary.routing.index.SubscriptionIndex;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.stereotype.Component;
-
-import io.tributary.routing.index.SubscriptionIndex;
 
 /**
  * Health of the routing loop. A router that owns no partition is healthy (the group may have more members than
@@ -42,7 +41,8 @@ public class RoutingHealthIndicator implements HealthIndicator {
             health.withDetail("lastBatchAt", s.lastBatchAt().toString());
         }
         if (s.lastError() != null) {
-            health.withDetail("lastError", s.lastError()).withDetail("lastErrorAt", s.lastErrorAt().toString());
+            health.withDetail("lastError", s.lastError())
+                    .withDetail("lastErrorAt", s.lastErrorAt().toString());
         }
         return health.build();
     }

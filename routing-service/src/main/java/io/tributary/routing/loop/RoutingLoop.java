@@ -1,15 +1,5 @@
 package io.tributary.routing.loop;
 
-import java.time.Duration;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-
 import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
@@ -25,6 +15,14 @@ import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
 import io.tributary.routing.queue.SessionQueueProperties;
 import io.tributary.sessionqueue.QueueAppender;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The routing thread. Started and stopped with the application context: it makes sure the shared topics exist,
@@ -50,9 +48,17 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
     private volatile RoutingWorker currentWorker;
     private boolean partitionCountWarned;
 
-    public RoutingLoop(Admin admin, Producer<byte[], byte[]> producer, FeedConsumers consumers, SubscriptionIndex index,
-            RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka, RoutingProperties routing,
-            QueueAppender queues, SessionQueueProperties queueProperties) {
+    public RoutingLoop(
+            Admin admin,
+            Producer<byte[], byte[]> producer,
+            FeedConsumers consumers,
+            SubscriptionIndex index,
+            RoutingMetrics metrics,
+            RoutingStatus status,
+            KafkaSettings kafka,
+            RoutingProperties routing,
+            QueueAppender queues,
+            SessionQueueProperties queueProperties) {
         super("routing-loop", false, new Backoff(routing.retryBackoffMin(), routing.retryBackoffMax()), STOP_JOIN);
         this.admin = admin;
         this.layout = kafka.topicLayout();
@@ -60,13 +66,23 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
         this.index = index;
         this.metrics = metrics;
         this.status = status;
-        this.workerSettings = new RoutingWorker.Settings(routing.pollTimeout(), routing.feedCatchUpTimeout(),
-                kafka.requestTimeout(), routing.commitInterval());
-        this.downlinkTopics = new DownlinkTopicCache(admin, routing.downlinkRefreshInterval(),
-                routing.downlinkMissRefreshInterval(), kafka.requestTimeout(), System::nanoTime);
-        this.fanout = new DownlinkFanout(producer, new DeliveryPlanner(index,
-                new SharedMemberChooser(routing.sharedStrategy())), downlinkTopics, metrics,
-                routing.produceTimeout(), queues, queueProperties.commandTimeout(), this::isRunning);
+        this.workerSettings = new RoutingWorker.Settings(
+                routing.pollTimeout(), routing.feedCatchUpTimeout(), kafka.requestTimeout(), routing.commitInterval());
+        this.downlinkTopics = new DownlinkTopicCache(
+                admin,
+                routing.downlinkRefreshInterval(),
+                routing.downlinkMissRefreshInterval(),
+                kafka.requestTimeout(),
+                System::nanoTime);
+        this.fanout = new DownlinkFanout(
+                producer,
+                new DeliveryPlanner(index, new SharedMemberChooser(routing.sharedStrategy())),
+                downlinkTopics,
+                metrics,
+                routing.produceTimeout(),
+                queues,
+                queueProperties.commandTimeout(),
+                this::isRunning);
         this.retry = new RetryPolicy(backoff(), status, this::pause);
     }
 
@@ -91,9 +107,13 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
 
     @Override
     protected void onLoopStart() {
-        log.info("Routing loop started (group {}, protocol {}, {})", consumers.groupId(),
-                consumers.membership().protocol(), consumers.membership().isStatic()
-                        ? "static member " + consumers.membership().instanceId() : "dynamic member");
+        log.info(
+                "Routing loop started (group {}, protocol {}, {})",
+                consumers.groupId(),
+                consumers.membership().protocol(),
+                consumers.membership().isStatic()
+                        ? "static member " + consumers.membership().instanceId()
+                        : "dynamic member");
     }
 
     /**
@@ -129,14 +149,18 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
         int actual = TopicLayout.publishPartitionsOf(admin);
         if (actual != layout.publishPartitions() && !partitionCountWarned) {
             partitionCountWarned = true;
-            log.warn("{} has {} partitions but TRIBUTARY_PUBLISH_PARTITIONS is {}: every service must use {}",
-                    TopicNames.PUBLISH, actual, layout.publishPartitions(), actual);
+            log.warn(
+                    "{} has {} partitions but TRIBUTARY_PUBLISH_PARTITIONS is {}: every service must use {}",
+                    TopicNames.PUBLISH,
+                    actual,
+                    layout.publishPartitions(),
+                    actual);
         }
     }
 
     private void runWorker() {
-        try (RoutingWorker worker = new RoutingWorker(workerSettings, consumers, index, metrics, status, retry,
-                downlinkTopics, fanout, this::isRunning)) {
+        try (RoutingWorker worker = new RoutingWorker(
+                workerSettings, consumers, index, metrics, status, retry, downlinkTopics, fanout, this::isRunning)) {
             currentWorker = worker;
             if (!isRunning()) {
                 // stop() ran before the worker was visible to it, so nobody woke it: do not start polling.

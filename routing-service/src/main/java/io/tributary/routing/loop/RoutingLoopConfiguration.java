@@ -1,12 +1,5 @@
 package io.tributary.routing.loop;
 
-import java.time.Clock;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.Producer;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.redis.ManagedRedisConnection;
@@ -20,6 +13,11 @@ import io.tributary.routing.metrics.RoutingMetrics;
 import io.tributary.routing.queue.SessionQueueProperties;
 import io.tributary.sessionqueue.QueueAppender;
 import io.tributary.sessionqueue.RedisQueueAppender;
+import java.time.Clock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /** Wires the routing loop and the state it shares with metrics and health. */
 @Configuration(proxyBeanMethods = false)
@@ -37,24 +35,34 @@ public class RoutingLoopConfiguration {
     }
 
     @Bean
-    public RoutingLoop routingLoop(Admin admin, Producer<byte[], byte[]> downlinkProducer, FeedConsumers consumers,
-            SubscriptionIndex index, RoutingMetrics metrics, RoutingStatus status, KafkaSettings kafka,
-            RoutingProperties routing, QueueAppender queues, SessionQueueProperties queueProperties) {
-        return new RoutingLoop(admin, downlinkProducer, consumers, index, metrics, status, kafka, routing, queues,
-                queueProperties);
+    public RoutingLoop routingLoop(
+            Admin admin,
+            Producer<byte[], byte[]> downlinkProducer,
+            FeedConsumers consumers,
+            SubscriptionIndex index,
+            RoutingMetrics metrics,
+            RoutingStatus status,
+            KafkaSettings kafka,
+            RoutingProperties routing,
+            QueueAppender queues,
+            SessionQueueProperties queueProperties) {
+        return new RoutingLoop(
+                admin, downlinkProducer, consumers, index, metrics, status, kafka, routing, queues, queueProperties);
     }
 
     /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */
     @Bean(destroyMethod = "close")
-    public ManagedRedisConnection<byte[], byte[]> sessionQueueRedis(SessionQueueProperties properties,
-            MeterRegistry meters) {
-        return RedisClientFactory.open(RedisSettings.of(properties.redisUrl(), properties.commandTimeout(),
-                "tributary-routing"), ByteArrayCodec.INSTANCE, meters);
+    public ManagedRedisConnection<byte[], byte[]> sessionQueueRedis(
+            SessionQueueProperties properties, MeterRegistry meters) {
+        return RedisClientFactory.open(
+                RedisSettings.of(properties.redisUrl(), properties.commandTimeout(), "tributary-routing"),
+                ByteArrayCodec.INSTANCE,
+                meters);
     }
 
     @Bean
-    public QueueAppender sessionQueueAppender(ManagedRedisConnection<byte[], byte[]> sessionQueueRedis,
-            SessionQueueProperties properties) {
+    public QueueAppender sessionQueueAppender(
+            ManagedRedisConnection<byte[], byte[]> sessionQueueRedis, SessionQueueProperties properties) {
         return new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy());
     }
 }

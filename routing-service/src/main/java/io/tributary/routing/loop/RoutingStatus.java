@@ -2,7 +2,6 @@ package io.tributary.routing.loop;
 
 import java.time.Clock;
 import java.time.Instant;
-
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,9 +22,13 @@ public class RoutingStatus {
     }
 
     /** An immutable view of the status. */
-    public record Snapshot(State state, Instant since, String lastError, Instant lastErrorAt, Instant lastBatchAt,
-            long batchesRouted) {
-    }
+    public record Snapshot(
+            State state,
+            Instant since,
+            String lastError,
+            Instant lastErrorAt,
+            Instant lastBatchAt,
+            long batchesRouted) {}
 
     private final Clock clock;
     private volatile Snapshot snapshot;
@@ -42,21 +45,26 @@ public class RoutingStatus {
     synchronized void enter(State state) {
         Snapshot s = snapshot;
         if (s.state() != state) {
-            snapshot = new Snapshot(state, clock.instant(), s.lastError(), s.lastErrorAt(), s.lastBatchAt(),
-                    s.batchesRouted());
+            snapshot = new Snapshot(
+                    state, clock.instant(), s.lastError(), s.lastErrorAt(), s.lastBatchAt(), s.batchesRouted());
         }
     }
 
     synchronized void failed(String error) {
         Snapshot s = snapshot;
         Instant now = clock.instant();
-        snapshot = new Snapshot(State.RETRYING, s.state() == State.RETRYING ? s.since() : now, error, now,
-                s.lastBatchAt(), s.batchesRouted());
+        snapshot = new Snapshot(
+                State.RETRYING,
+                s.state() == State.RETRYING ? s.since() : now,
+                error,
+                now,
+                s.lastBatchAt(),
+                s.batchesRouted());
     }
 
     synchronized void batchRouted() {
         Snapshot s = snapshot;
-        snapshot = new Snapshot(s.state(), s.since(), s.lastError(), s.lastErrorAt(), clock.instant(),
-                s.batchesRouted() + 1);
+        snapshot = new Snapshot(
+                s.state(), s.since(), s.lastError(), s.lastErrorAt(), clock.instant(), s.batchesRouted() + 1);
     }
 }

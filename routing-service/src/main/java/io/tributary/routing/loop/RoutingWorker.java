@@ -1,5 +1,14 @@
 package io.tributary.routing.loop;
 
+import io.tributary.common.kafka.CommitPacer;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.routing.fanout.DeliveryFailedException;
+import io.tributary.routing.fanout.DownlinkFanout;
+import io.tributary.routing.fanout.DownlinkTopicCache;
+import io.tributary.routing.feed.FeedConsumers;
+import io.tributary.routing.feed.SubscriptionFeedReader;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.routing.metrics.RoutingMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -21,16 +29,6 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.kafka.CommitPacer;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.routing.fanout.DeliveryFailedException;
-import io.tributary.routing.fanout.DownlinkFanout;
-import io.tributary.routing.fanout.DownlinkTopicCache;
-import io.tributary.routing.feed.FeedConsumers;
-import io.tributary.routing.feed.SubscriptionFeedReader;
-import io.tributary.routing.index.SubscriptionIndex;
-import io.tributary.routing.metrics.RoutingMetrics;
 
 /**
  * One incarnation of the routing loop with its two consumers: polls publishes, brings the subscription index up to
@@ -54,9 +52,8 @@ final class RoutingWorker implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     /** What the worker needs from its environment; one per process, shared by successive workers. */
-    record Settings(Duration pollTimeout, Duration feedCatchUpTimeout, Duration requestTimeout,
-            Duration commitInterval) {
-    }
+    record Settings(
+            Duration pollTimeout, Duration feedCatchUpTimeout, Duration requestTimeout, Duration commitInterval) {}
 
     private final Settings settings;
     private final SubscriptionIndex index;
@@ -76,8 +73,15 @@ final class RoutingWorker implements AutoCloseable {
     /** Paces the asynchronous commits of {@link #routed}. */
     private final CommitPacer commits;
 
-    RoutingWorker(Settings settings, FeedConsumers consumers, SubscriptionIndex index, RoutingMetrics metrics,
-            RoutingStatus status, RetryPolicy retry, DownlinkTopicCache downlinkTopics, DownlinkFanout fanout,
+    RoutingWorker(
+            Settings settings,
+            FeedConsumers consumers,
+            SubscriptionIndex index,
+            RoutingMetrics metrics,
+            RoutingStatus status,
+            RetryPolicy retry,
+            DownlinkTopicCache downlinkTopics,
+            DownlinkFanout fanout,
             BooleanSupplier running) {
         this.settings = settings;
         this.index = index;
@@ -235,8 +239,7 @@ final class RoutingWorker implements AutoCloseable {
             commitRouted(settings.requestTimeout());
             if (!partitions.isEmpty()) {
                 feed.removeExactPartitions(numbers(partitions));
-                log.info("Publish partitions revoked: {}; now owning {}", numbers(partitions),
-                        index.ownedPartitions());
+                log.info("Publish partitions revoked: {}; now owning {}", numbers(partitions), index.ownedPartitions());
             }
         }
 
@@ -245,8 +248,8 @@ final class RoutingWorker implements AutoCloseable {
             if (!partitions.isEmpty()) {
                 // Read from the beginning at the next catch-up, before any publish of these partitions is routed.
                 feed.addExactPartitions(numbers(partitions));
-                log.info("Publish partitions assigned: {}; now owning {}", numbers(partitions),
-                        index.ownedPartitions());
+                log.info(
+                        "Publish partitions assigned: {}; now owning {}", numbers(partitions), index.ownedPartitions());
             }
         }
 

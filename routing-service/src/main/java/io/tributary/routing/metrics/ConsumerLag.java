@@ -1,7 +1,6 @@
 package io.tributary.routing.metrics;
 
 import java.util.Map;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -45,9 +44,11 @@ final class ConsumerLag {
         double total = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName name = e.getKey();
-            if ("records-lag".equals(name.name()) && FETCH_GROUP.equals(name.group())
+            if ("records-lag".equals(name.name())
+                    && FETCH_GROUP.equals(name.group())
                     && name.tags().containsKey("partition")
-                    && e.getValue().metricValue() instanceof Number n && !Double.isNaN(n.doubleValue())) {
+                    && e.getValue().metricValue() instanceof Number n
+                    && !Double.isNaN(n.doubleValue())) {
                 total += n.doubleValue();
             }
         }

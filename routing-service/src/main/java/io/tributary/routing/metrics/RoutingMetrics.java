@@ -1,19 +1,17 @@
 package io.tributary.routing.metrics;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.clients.consumer.Consumer;
-import org.springframework.stereotype.Component;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tributary.kafka.support.KafkaClientMeters;
 import io.tributary.routing.index.SubscriptionIndex;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.springframework.stereotype.Component;
 
 /** The routing service's meters, exposed on {@code /actuator/prometheus}. */
 @Component
@@ -30,6 +28,7 @@ public class RoutingMetrics {
 
     /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
     private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+
     private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
 
     private final MeterRegistry registry;
@@ -60,19 +59,28 @@ public class RoutingMetrics {
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("Time from send to acknowledgement of a produced record")
                 .tag("service", "routing")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
                 .register(registry);
         // Latency per hop, as histograms (buckets) so that percentiles aggregate across routers.
-        publishConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "publish")
+        publishConsumeLatency = Timer.builder("tributary.kafka.consume.latency")
+                .tag("topic", "publish")
                 .description("time from the publish record's timestamp (the transport node produced it) to a router"
                         + " reading it")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
+                .register(registry);
         batchLatency = Timer.builder("tributary.routing.batch.latency")
                 .description("time from the poll of a batch of publishes to its downlink records being acknowledged")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
+                .register(registry);
         queued = Counter.builder("tributary.routing.queued")
                 .description("Messages appended to session queues of persistent sessions")
                 .register(registry);
@@ -81,20 +89,29 @@ public class RoutingMetrics {
                 .register(registry);
         wakeups = Counter.builder("tributary.routing.session.wakeups")
                 .description("Nodes told to read the queue of a persistent session that connected there")
-                .tag("result", "sent").register(registry);
+                .tag("result", "sent")
+                .register(registry);
         wakeupsFailed = Counter.builder("tributary.routing.session.wakeups")
                 .description("Nodes told to read the queue of a persistent session that connected there")
-                .tag("result", "failed").register(registry);
+                .tag("result", "failed")
+                .register(registry);
         dropped(DROP_UNKNOWN_NODE);
         dropped(DROP_QUEUE_FULL);
         Gauge.builder("tributary.routing.index.exact.filters", index, SubscriptionIndex::exactFilterCount)
-                .description("Distinct exact filters of the owned partitions").register(registry);
+                .description("Distinct exact filters of the owned partitions")
+                .register(registry);
         Gauge.builder("tributary.routing.index.wildcard.filters", index, SubscriptionIndex::wildcardFilterCount)
-                .description("Distinct wildcard filters").register(registry);
+                .description("Distinct wildcard filters")
+                .register(registry);
         Gauge.builder("tributary.routing.index.offline", index, SubscriptionIndex::offlineCount)
-                .description("Indexed subscriptions of offline sessions (not routed yet)").register(registry);
-        Gauge.builder("tributary.routing.partitions.owned", index, i -> i.ownedPartitions().size())
-                .description("Publish partitions this router owns").register(registry);
+                .description("Indexed subscriptions of offline sessions (not routed yet)")
+                .register(registry);
+        Gauge.builder(
+                        "tributary.routing.partitions.owned",
+                        index,
+                        i -> i.ownedPartitions().size())
+                .description("Publish partitions this router owns")
+                .register(registry);
         Gauge.builder("tributary.routing.consumer.lag", lag, ConsumerLag::records)
                 .description("Records of tributary.publish not yet read by this router, over its partitions")
                 .register(registry);
@@ -163,10 +180,12 @@ public class RoutingMetrics {
     }
 
     private Counter dropped(String reason) {
-        return dropped.computeIfAbsent(reason, r -> Counter.builder("tributary.routing.dropped")
-                .description("Deliveries or publishes not routed, by reason")
-                .tag("reason", r)
-                .register(registry));
+        return dropped.computeIfAbsent(
+                reason,
+                r -> Counter.builder("tributary.routing.dropped")
+                        .description("Deliveries or publishes not routed, by reason")
+                        .tag("reason", r)
+                        .register(registry));
     }
 
     /**

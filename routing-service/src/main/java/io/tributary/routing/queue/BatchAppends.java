@@ -1,14 +1,12 @@
 package io.tributary.routing.queue;
 
+import io.tributary.sessionqueue.QueueAppender;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-
-import io.tributary.sessionqueue.QueueAppender;
 
 /**
  * The session queue appends of one batch of publishes, gathered per queue and publish partition and sent as one
@@ -20,8 +18,7 @@ import io.tributary.sessionqueue.QueueAppender;
  */
 public final class BatchAppends {
 
-    private record QueueAndPartition(String clientId, int partition) {
-    }
+    private record QueueAndPartition(String clientId, int partition) {}
 
     private static final class Group {
         final List<QueueAppender.Message> messages = new ArrayList<>(2);
@@ -52,8 +49,8 @@ public final class BatchAppends {
     }
 
     /** Adds {@code publish} for the queue of {@code clientId}; publishes of one partition must come in offset order. */
-    public Ref add(String clientId, ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders,
-            String sharedFilters) {
+    public Ref add(
+            String clientId, ConsumerRecord<byte[], byte[]> publish, byte[] encodedHeaders, String sharedFilters) {
         Group group = groups.computeIfAbsent(new QueueAndPartition(clientId, publish.partition()), k -> new Group());
         group.messages.add(new QueueAppender.Message(publish, encodedHeaders, sharedFilters));
         return new Ref(group, group.messages.size() - 1);

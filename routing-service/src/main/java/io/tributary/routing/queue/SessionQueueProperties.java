@@ -1,16 +1,14 @@
 package io.tributary.routing.queue;
 
-import java.time.Duration;
-
-import org.hibernate.validator.constraints.time.DurationMin;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import io.tributary.sessionqueue.QueueFullPolicy;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The session queues routing appends to (Redis).
@@ -26,5 +24,4 @@ public record SessionQueueProperties(
         @NotBlank String redisUrl,
         @NotNull @DurationMin(millis = 100) Duration commandTimeout,
         @Min(1) @Max(10_000_000) int limit,
-        @NotNull QueueFullPolicy fullPolicy) {
-}
+        @NotNull QueueFullPolicy fullPolicy) {}

@@ -3,7 +3,6 @@ package io.tributary.routing.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -15,8 +14,7 @@ class RoutingConfigurationValidationTest {
 
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties({KafkaSettings.class, RoutingProperties.class})
-    static class PropertiesOnly {
-    }
+    static class PropertiesOnly {}
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
@@ -53,19 +51,23 @@ class RoutingConfigurationValidationTest {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(RoutingProperties.class).pollTimeout()).isEqualTo(Duration.ofMillis(100));
-            assertThat(context.getBean(KafkaSettings.class).topicLayout().publishPartitions()).isEqualTo(12);
+            assertThat(context.getBean(KafkaSettings.class).topicLayout().publishPartitions())
+                    .isEqualTo(12);
         });
     }
 
     @Test
     void shared_strategy_binds_from_its_documented_spelling() {
-        runner.run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
-                .isEqualTo(io.tributary.routing.fanout.SharedStrategy.ROUND_ROBIN));
+        runner.run(
+                context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                        .isEqualTo(io.tributary.routing.fanout.SharedStrategy.ROUND_ROBIN));
         runner.withPropertyValues("tributary.routing.shared-strategy=sticky")
-                .run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                .run(context -> assertThat(
+                                context.getBean(RoutingProperties.class).sharedStrategy())
                         .isEqualTo(io.tributary.routing.fanout.SharedStrategy.STICKY));
         runner.withPropertyValues("tributary.routing.shared-strategy=random")
-                .run(context -> assertThat(context.getBean(RoutingProperties.class).sharedStrategy())
+                .run(context -> assertThat(
+                                context.getBean(RoutingProperties.class).sharedStrategy())
                         .isEqualTo(io.tributary.routing.fanout.SharedStrategy.RANDOM));
         runner.withPropertyValues("tributary.routing.shared-strategy=least-loaded")
                 .run(context -> assertThat(context).hasFailed());
@@ -78,11 +80,13 @@ class RoutingConfigurationValidationTest {
                     .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CONSUMER);
             assertThat(context.getBean(KafkaSettings.class).group().isStatic()).isFalse();
         });
-        runner.withPropertyValues("tributary.kafka.group.protocol=classic", "tributary.kafka.group.instance-id=routing-0")
+        runner.withPropertyValues(
+                        "tributary.kafka.group.protocol=classic", "tributary.kafka.group.instance-id=routing-0")
                 .run(context -> {
                     assertThat(context.getBean(KafkaSettings.class).group().protocol())
                             .isEqualTo(io.tributary.common.kafka.GroupMembership.Protocol.CLASSIC);
-                    assertThat(context.getBean(KafkaSettings.class).group().instanceId()).isEqualTo("routing-0");
+                    assertThat(context.getBean(KafkaSettings.class).group().instanceId())
+                            .isEqualTo("routing-0");
                 });
         runner.withPropertyValues("tributary.kafka.group.protocol=eager")
                 .run(context -> assertThat(context).hasFailed());

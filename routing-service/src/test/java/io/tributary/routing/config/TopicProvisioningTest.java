@@ -3,11 +3,13 @@ package io.tributary.routing.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.devstack.kafka.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -18,15 +20,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.tributary.common.kafka.TopicLayout;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.devstack.kafka.EmbeddedKafka;
-
 /** Topic creation modes against a real (empty) Kafka broker. */
 class TopicProvisioningTest {
 
     @TempDir
     static Path kafkaDir;
+
     private static EmbeddedKafka kafka;
     private static Admin admin;
 
@@ -69,8 +68,9 @@ class TopicProvisioningTest {
             var minIsr = config.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
             assertThat(minIsr.value()).as(topic).isEqualTo("1");
             // Set on the topic itself, not inherited from the broker's default.
-            assertThat(minIsr.source()).as(topic).isEqualTo(
-                    org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
+            assertThat(minIsr.source())
+                    .as(topic)
+                    .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
         }
 
         // Once provisioned, verify mode accepts the topics.

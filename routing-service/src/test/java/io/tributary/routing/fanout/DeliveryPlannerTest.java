@@ -2,14 +2,13 @@ package io.tributary.routing.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.routing.index.SubscriptionChange;
 import io.tributary.routing.index.SubscriptionIndex;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class DeliveryPlannerTest {
 
@@ -53,7 +52,8 @@ class DeliveryPlannerTest {
         subscribe("c1", "home/kitchen/temp", "n1");
         subscribe("c2", "home/+/humidity", "n2");
 
-        assertThat(nodesFor(partition("home/kitchen/co2"), "home/kitchen/co2", null)).isEmpty();
+        assertThat(nodesFor(partition("home/kitchen/co2"), "home/kitchen/co2", null))
+                .isEmpty();
     }
 
     @Test
@@ -121,9 +121,10 @@ class DeliveryPlannerTest {
 
         DeliveryPlan plan = planner.plan(partition("m/x"), "m/x", 1, "pub");
 
-        assertThat(plan.queued()).containsExactlyInAnyOrder(
-                new DeliveryPlan.QueueTarget("online", "n1", ""),
-                new DeliveryPlan.QueueTarget("away", null, ""));
+        assertThat(plan.queued())
+                .containsExactlyInAnyOrder(
+                        new DeliveryPlan.QueueTarget("online", "n1", ""),
+                        new DeliveryPlan.QueueTarget("away", null, ""));
         // n1 is woken up for its queued client; n2 gets the record for its non-persistent one.
         assertThat(plan.nodes().keySet()).containsExactly("n1", "n2");
     }
@@ -140,7 +141,8 @@ class DeliveryPlannerTest {
 
         // Published at QoS 2 but subscribed at QoS 0: downgraded to 0, so not queued either.
         DeliveryPlan qos2 = planner.plan(partition("m/x"), "m/x", 2, "pub");
-        assertThat(qos2.queued()).extracting(DeliveryPlan.QueueTarget::clientId)
+        assertThat(qos2.queued())
+                .extracting(DeliveryPlan.QueueTarget::clientId)
                 .containsExactlyInAnyOrder("online", "away");
         assertThat(qos2.nodes().keySet()).containsExactly("n1", "n2");
     }
@@ -170,14 +172,17 @@ class DeliveryPlannerTest {
         // Through the feed format, as the router receives it.
         String topic = TopicNames.subscriptionsFor(s.filter());
         // A shared subscription lives on the partition of its inner filter, like the publishes it matches.
-        index.apply(SubscriptionChange.decode(topic, partition(io.tributary.common.topic.SharedFilters.innerFilter(
-                s.filter())), s.key(), s.encode()));
+        index.apply(SubscriptionChange.decode(
+                topic,
+                partition(io.tributary.common.topic.SharedFilters.innerFilter(s.filter())),
+                s.key(),
+                s.encode()));
     }
 
     private void unsubscribe(String clientId, String filter) {
         String topic = TopicNames.subscriptionsFor(filter);
-        index.apply(SubscriptionChange.decode(topic, partition(filter), SubscriptionRecord.key(filter, clientId),
-                null));
+        index.apply(
+                SubscriptionChange.decode(topic, partition(filter), SubscriptionRecord.key(filter, clientId), null));
     }
 
     private static int partition(String topic) {

@@ -2,6 +2,12 @@ package io.tributary.routing.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.kafka.Partitioning;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SharedTargets.Target;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.routing.index.SubscriptionChange;
+import io.tributary.routing.index.SubscriptionIndex;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,15 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.common.kafka.Partitioning;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.subscription.SharedTargets.Target;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.routing.index.SubscriptionChange;
-import io.tributary.routing.index.SubscriptionIndex;
 
 class SharedSubscriptionPlannerTest {
 
@@ -76,8 +74,8 @@ class SharedSubscriptionPlannerTest {
 
         SortedMap<String, List<Target>> plan = plan(planner, "pub");
         assertThat(plan).containsOnlyKeys("n1");
-        assertThat(plan.get("n1")).containsExactlyInAnyOrder(new Target("a", "$share/g1/" + TOPIC),
-                new Target("a", "$share/g2/plant/#"));
+        assertThat(plan.get("n1"))
+                .containsExactlyInAnyOrder(new Target("a", "$share/g1/" + TOPIC), new Target("a", "$share/g2/plant/#"));
     }
 
     @Test
@@ -101,14 +99,24 @@ class SharedSubscriptionPlannerTest {
         Map<String, Set<String>> membersByPublisher = new HashMap<>();
         for (int p = 0; p < 20; p++) {
             for (int i = 0; i < 5; i++) {
-                String member = plan(planner, "pub-" + p).values().stream().flatMap(List::stream)
-                        .map(Target::clientId).findFirst().orElseThrow();
-                membersByPublisher.computeIfAbsent("pub-" + p, k -> new HashSet<>()).add(member);
+                String member = plan(planner, "pub-" + p).values().stream()
+                        .flatMap(List::stream)
+                        .map(Target::clientId)
+                        .findFirst()
+                        .orElseThrow();
+                membersByPublisher
+                        .computeIfAbsent("pub-" + p, k -> new HashSet<>())
+                        .add(member);
             }
         }
-        assertThat(membersByPublisher.values()).allSatisfy(members -> assertThat(members).hasSize(1));
+        assertThat(membersByPublisher.values())
+                .allSatisfy(members -> assertThat(members).hasSize(1));
         // Different publishers spread over the members.
-        assertThat(membersByPublisher.values().stream().flatMap(Set::stream).distinct().count()).isGreaterThan(1);
+        assertThat(membersByPublisher.values().stream()
+                        .flatMap(Set::stream)
+                        .distinct()
+                        .count())
+                .isGreaterThan(1);
     }
 
     @Test
@@ -131,10 +139,16 @@ class SharedSubscriptionPlannerTest {
     void shared_exact_subscription_is_indexed_on_the_partition_of_its_inner_filter() {
         DeliveryPlanner planner = planner(SharedStrategy.ROUND_ROBIN);
         subscribe("m1", "$share/g/" + TOPIC, "n1");
-        assertThat(planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, null).nodes().keySet()).containsExactly("n1");
+        assertThat(planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, null)
+                        .nodes()
+                        .keySet())
+                .containsExactly("n1");
         // The shared filter as a topic matches nothing: members are matched by the inner filter only.
         String literal = "$share/g/" + TOPIC;
-        assertThat(planner.plan(Partitioning.partitionFor(literal, PARTITIONS), literal, 1, null).nodes().keySet()).isEmpty();
+        assertThat(planner.plan(Partitioning.partitionFor(literal, PARTITIONS), literal, 1, null)
+                        .nodes()
+                        .keySet())
+                .isEmpty();
     }
 
     private DeliveryPlanner planner(SharedStrategy strategy) {
@@ -142,18 +156,22 @@ class SharedSubscriptionPlannerTest {
     }
 
     private static SortedMap<String, List<Target>> plan(DeliveryPlanner planner, String publisher) {
-        return planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, publisher).nodes();
+        return planner.plan(Partitioning.partitionFor(TOPIC, PARTITIONS), TOPIC, 1, publisher)
+                .nodes();
     }
 
     private void subscribe(String clientId, String filter, String nodeId) {
         SubscriptionRecord s = new SubscriptionRecord(clientId, filter, nodeId, 1, false, false, 0, 1);
-        index.apply(SubscriptionChange.decode(TopicNames.subscriptionsFor(filter), partitionOf(filter), s.key(),
-                s.encode()));
+        index.apply(SubscriptionChange.decode(
+                TopicNames.subscriptionsFor(filter), partitionOf(filter), s.key(), s.encode()));
     }
 
     private void unsubscribe(String clientId, String filter) {
-        index.apply(SubscriptionChange.decode(TopicNames.subscriptionsFor(filter), partitionOf(filter),
-                SubscriptionRecord.key(filter, clientId), null));
+        index.apply(SubscriptionChange.decode(
+                TopicNames.subscriptionsFor(filter),
+                partitionOf(filter),
+                SubscriptionRecord.key(filter, clientId),
+                null));
     }
 
     /** The partition the feed record lands on, as SubscriptionRecords places it. */

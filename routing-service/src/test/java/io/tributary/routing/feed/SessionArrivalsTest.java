@@ -2,11 +2,9 @@ package io.tributary.routing.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.subscription.SubscriptionRecord;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class SessionArrivalsTest {
 

@@ -2,14 +2,12 @@ package io.tributary.routing.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.subscription.SubscriptionRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class SubscriptionIndexTest {
 
@@ -101,14 +99,19 @@ class SubscriptionIndexTest {
         index.apply(upsert(sub("c2", "sensors/#", "n2"), 0));
 
         for (int p = 0; p < PARTITIONS; p++) {
-            assertThat(matches(p, "sensors/k1/temp")).extracting(SubscriptionRecord::clientId)
+            assertThat(matches(p, "sensors/k1/temp"))
+                    .extracting(SubscriptionRecord::clientId)
                     .containsExactlyInAnyOrder("c1", "c2");
         }
-        assertThat(matches(0, "sensors")).extracting(SubscriptionRecord::clientId).containsExactly("c2");
+        assertThat(matches(0, "sensors"))
+                .extracting(SubscriptionRecord::clientId)
+                .containsExactly("c2");
         assertThat(matches(0, "other/k1/temp")).isEmpty();
         assertThat(index.wildcardFilterCount()).isEqualTo(2);
         index.apply(removal("sensors/#", "c2", 0));
-        assertThat(matches(0, "sensors/k1/temp")).extracting(SubscriptionRecord::clientId).containsExactly("c1");
+        assertThat(matches(0, "sensors/k1/temp"))
+                .extracting(SubscriptionRecord::clientId)
+                .containsExactly("c1");
     }
 
     @Test
@@ -119,7 +122,8 @@ class SubscriptionIndexTest {
         index.apply(upsert(sub("plus", "+/broker/load", "n3"), 0));
         index.apply(upsert(sub("sys", "$SYS/#", "n4"), 0));
 
-        assertThat(matches(p, "$SYS/broker/load")).extracting(SubscriptionRecord::clientId)
+        assertThat(matches(p, "$SYS/broker/load"))
+                .extracting(SubscriptionRecord::clientId)
                 .containsExactlyInAnyOrder("exact", "sys");
     }
 
@@ -131,7 +135,8 @@ class SubscriptionIndexTest {
         index.apply(upsert(sub("c3", "a/#", "n3"), 0));
 
         assertThat(index.offlineCount()).isEqualTo(2);
-        assertThat(matches(p, "a/b")).extracting(SubscriptionRecord::clientId)
+        assertThat(matches(p, "a/b"))
+                .extracting(SubscriptionRecord::clientId)
                 .containsExactlyInAnyOrder("c1", "c2", "c3");
 
         index.apply(upsert(sub("c1", "a/b", "n1"), p));

@@ -2,6 +2,16 @@ package io.tributary.routing.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.kafka.DownlinkType;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SharedTargets;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.routing.RoutingServiceApplication;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,20 +44,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.tributary.devstack.kafka.EmbeddedKafka;
-import io.tributary.common.kafka.DownlinkType;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicLayout;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.subscription.SharedTargets;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.common.subscription.SubscriptionRecords;
-import io.tributary.routing.RoutingServiceApplication;
 
 /**
  * The whole service against a real in-JVM Kafka: subscription feed and publishes in, downlink records out.
@@ -56,11 +53,13 @@ import io.tributary.routing.RoutingServiceApplication;
 class RoutingEndToEndTest {
 
     private static final int PUBLISH_PARTITIONS = 3;
-    private static final TopicLayout LAYOUT = TopicLayout.singleBroker(PUBLISH_PARTITIONS, 2, 1, java.time.Duration.ofHours(1));
+    private static final TopicLayout LAYOUT =
+            TopicLayout.singleBroker(PUBLISH_PARTITIONS, 2, 1, java.time.Duration.ofHours(1));
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     @TempDir
     static Path kafkaDir;
+
     private static EmbeddedKafka kafka;
     private static Admin admin;
     private static KafkaProducer<byte[], byte[]> producer;
@@ -72,23 +71,28 @@ class RoutingEndToEndTest {
         kafka = EmbeddedKafka.start(kafkaDir);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
         producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
         // Traffic from before the router's group existed: it must be routed, not skipped.
         ensureSharedTopics();
         LAYOUT.ensureDownlinkTopic(admin, "early");
         subscribe(new SubscriptionRecord("early-client", "early/topic", "early", 1, false, false, 0, 1));
         publish("early/topic", "from before the router started", "publisher");
 
-        app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
-                "--server.port=0",
-                "--tributary.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
-                "--tributary.kafka.topics.wildcard-partitions=2",
-                "--tributary.kafka.topics.downlink-partitions=1",
-                "--tributary.routing.group-id=routing-e2e");
+        app = new SpringApplicationBuilder(RoutingServiceApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--tributary.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                        "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
+                        "--tributary.kafka.topics.wildcard-partitions=2",
+                        "--tributary.kafka.topics.downlink-partitions=1",
+                        "--tributary.routing.group-id=routing-e2e");
     }
 
     @AfterAll
@@ -121,8 +125,8 @@ class RoutingEndToEndTest {
         LAYOUT.ensureDownlinkTopic(admin, "node-b");
         // Bad feed records must be skipped without stopping the loop.
         send(new ProducerRecord<>(TopicNames.SUBSCRIPTIONS_WILDCARD, utf8("garbage"), utf8("garbage")));
-        send(new ProducerRecord<>(TopicNames.SUBSCRIPTIONS_EXACT, 0, SubscriptionRecord.key("x/y", "c"),
-                utf8("garbage")));
+        send(new ProducerRecord<>(
+                TopicNames.SUBSCRIPTIONS_EXACT, 0, SubscriptionRecord.key("x/y", "c"), utf8("garbage")));
         subscribe(new SubscriptionRecord("a1", "fan/out", "node-a", 1, false, false, 0, 1));
         subscribe(new SubscriptionRecord("a2", "fan/+", "node-a", 0, false, false, 0, 1));
         subscribe(new SubscriptionRecord("b1", "fan/#", "node-b", 2, false, false, 0, 1));
@@ -134,8 +138,8 @@ class RoutingEndToEndTest {
                 new RecordHeader(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher")),
                 new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "z", RecordHeaders.utf8("first")),
                 new RecordHeader(RecordHeaders.USER_PROPERTY_PREFIX + "a", RecordHeaders.utf8("second")));
-        org.apache.kafka.clients.producer.RecordMetadata published = send(new ProducerRecord<>(TopicNames.PUBLISH,
-                null, utf8("fan/out"), utf8("payload"), headers));
+        org.apache.kafka.clients.producer.RecordMetadata published =
+                send(new ProducerRecord<>(TopicNames.PUBLISH, null, utf8("fan/out"), utf8("payload"), headers));
 
         for (String node : List.of("node-a", "node-b")) {
             List<ConsumerRecord<byte[], byte[]>> received = readDownlink(node, 1);
@@ -145,8 +149,8 @@ class RoutingEndToEndTest {
             assertThat(utf8(delivery.value())).isEqualTo("payload");
             List<Header> expected = new java.util.ArrayList<>(headers);
             // Plus where the message is in the publish topic, which a replaying node joins its replay on.
-            expected.add(new RecordHeader(RecordHeaders.SOURCE,
-                    RecordHeaders.source(published.partition(), published.offset())));
+            expected.add(new RecordHeader(
+                    RecordHeaders.SOURCE, RecordHeaders.source(published.partition(), published.offset())));
             assertThat(delivery.headers().toArray()).containsExactlyElementsOf(expected);
         }
         String metrics = scrape("/actuator/prometheus");
@@ -154,8 +158,10 @@ class RoutingEndToEndTest {
                 .isGreaterThanOrEqualTo(1);
         assertThat(metric(metrics, "tributary_routing_subscriptions_malformed_total(\\{[^}]*\\})?"))
                 .isGreaterThanOrEqualTo(2);
-        assertThat(metric(metrics, "tributary_routing_index_offline(\\{[^}]*\\})?")).isGreaterThanOrEqualTo(1);
-        assertThat(metrics).contains("tributary_kafka_produce_latency_seconds_count{")
+        assertThat(metric(metrics, "tributary_routing_index_offline(\\{[^}]*\\})?"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(metrics)
+                .contains("tributary_kafka_produce_latency_seconds_count{")
                 .contains("service=\"routing\"");
     }
 
@@ -167,24 +173,29 @@ class RoutingEndToEndTest {
         subscribe(new SubscriptionRecord("s2", "$share/g/share/+", "node-s2", 1, false, false, 0, 1));
         subscribe(new SubscriptionRecord("normal", "share/x", "node-s1", 1, false, false, 0, 1));
         for (int i = 0; i < 4; i++) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.PUBLISH, utf8("share/x"),
-                    utf8("m" + i));
+            ProducerRecord<byte[], byte[]> record =
+                    new ProducerRecord<>(TopicNames.PUBLISH, utf8("share/x"), utf8("m" + i));
             record.headers().add(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher"));
             // Whatever a publish record carries under this name, only the router's choice reaches the node.
-            record.headers().add(RecordHeaders.SHARED_TARGETS,
-                    SharedTargets.encode(List.of(new SharedTargets.Target("s1", "$share/g/share/+"),
-                            new SharedTargets.Target("s2", "$share/g/share/+"))));
+            record.headers()
+                    .add(
+                            RecordHeaders.SHARED_TARGETS,
+                            SharedTargets.encode(List.of(
+                                    new SharedTargets.Target("s1", "$share/g/share/+"),
+                                    new SharedTargets.Target("s2", "$share/g/share/+"))));
             send(record);
         }
 
         List<ConsumerRecord<byte[], byte[]>> toS1 = readDownlink("node-s1", 4);
         List<ConsumerRecord<byte[], byte[]>> toS2 = readDownlink("node-s2", 2);
-        assertThat(toS1).as("node-s1 gets every message for its normal subscriber").hasSize(4);
+        assertThat(toS1)
+                .as("node-s1 gets every message for its normal subscriber")
+                .hasSize(4);
         assertThat(toS2).hasSize(2);
         List<String> chosen = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : toS1) {
-            List<SharedTargets.Target> targets = SharedTargets.decode(
-                    RecordHeaders.readBytes(r.headers(), RecordHeaders.SHARED_TARGETS));
+            List<SharedTargets.Target> targets =
+                    SharedTargets.decode(RecordHeaders.readBytes(r.headers(), RecordHeaders.SHARED_TARGETS));
             assertThat(targets).isSubsetOf(new SharedTargets.Target("s1", "$share/g/share/+"));
             if (!targets.isEmpty()) {
                 chosen.add("s1:" + utf8(r.value()));
@@ -195,8 +206,11 @@ class RoutingEndToEndTest {
                     .containsExactly(new SharedTargets.Target("s2", "$share/g/share/+"));
             chosen.add("s2:" + utf8(r.value()));
         }
-        assertThat(chosen).as("each message to exactly one member, in turn").hasSize(4)
-                .extracting(c -> c.substring(3)).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
+        assertThat(chosen)
+                .as("each message to exactly one member, in turn")
+                .hasSize(4)
+                .extracting(c -> c.substring(3))
+                .containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
         assertThat(chosen).filteredOn(c -> c.startsWith("s1:")).hasSize(2);
     }
 
@@ -250,8 +264,10 @@ class RoutingEndToEndTest {
 
         List<ConsumerRecord<byte[], byte[]>> received = readDownlink("node-w", 2);
 
-        assertThat(received).allSatisfy(r -> assertThat(DownlinkType.fromHeader(
-                RecordHeaders.readBytes(r.headers(), RecordHeaders.DOWNLINK_TYPE))).isEqualTo(DownlinkType.WAKE));
+        assertThat(received)
+                .allSatisfy(r -> assertThat(DownlinkType.fromHeader(
+                                RecordHeaders.readBytes(r.headers(), RecordHeaders.DOWNLINK_TYPE)))
+                        .isEqualTo(DownlinkType.WAKE));
         // The connection of epoch 2, then that of epoch 3; not the repeated record, not the clean session.
         assertThat(received).extracting(r -> utf8(r.key())).containsExactly("wanderer", "wanderer");
     }
@@ -279,10 +295,13 @@ class RoutingEndToEndTest {
 
         // Everything routed is committed one interval after the last batch, with no further traffic.
         Map<TopicPartition, Long> ends = new java.util.HashMap<>();
-        admin.listOffsets(java.util.stream.IntStream.range(0, PUBLISH_PARTITIONS).boxed().collect(
-                java.util.stream.Collectors.toMap(p -> new TopicPartition(TopicNames.PUBLISH, p),
-                        p -> org.apache.kafka.clients.admin.OffsetSpec.latest())))
-                .all().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)
+        admin.listOffsets(java.util.stream.IntStream.range(0, PUBLISH_PARTITIONS)
+                        .boxed()
+                        .collect(java.util.stream.Collectors.toMap(
+                                p -> new TopicPartition(TopicNames.PUBLISH, p),
+                                p -> org.apache.kafka.clients.admin.OffsetSpec.latest())))
+                .all()
+                .get(WAIT.toMillis(), TimeUnit.MILLISECONDS)
                 .forEach((tp, info) -> {
                     if (info.offset() > 0) {
                         ends.put(tp, info.offset());
@@ -292,7 +311,8 @@ class RoutingEndToEndTest {
         Map<TopicPartition, Long> committed = Map.of();
         while (System.nanoTime() < deadline) {
             committed = new java.util.HashMap<>();
-            var offsets = admin.listConsumerGroupOffsets("routing-e2e").partitionsToOffsetAndMetadata()
+            var offsets = admin.listConsumerGroupOffsets("routing-e2e")
+                    .partitionsToOffsetAndMetadata()
                     .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             for (TopicPartition tp : ends.keySet()) {
                 var offset = offsets.get(tp);
@@ -307,13 +327,13 @@ class RoutingEndToEndTest {
 
         // A commit per routed batch would be about 100 here; the default interval (200 ms) allows one per 200 ms.
         double commits = commitTotal() - commitsBefore;
-        assertThat(commits).isGreaterThanOrEqualTo(1)
-                .isLessThanOrEqualTo(Math.ceil(elapsedSeconds / 0.2) + 3);
+        assertThat(commits).isGreaterThanOrEqualTo(1).isLessThanOrEqualTo(Math.ceil(elapsedSeconds / 0.2) + 3);
     }
 
     /** The routers' publish consumer's commits so far, from Kafka's client metrics. */
     private static double commitTotal() throws Exception {
-        Matcher m = Pattern.compile("kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"tributary-routing-publish-[^}]*} (\\S+)")
+        Matcher m = Pattern.compile(
+                        "kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"tributary-routing-publish-[^}]*} (\\S+)")
                 .matcher(awaitBody("/actuator/prometheus", b -> b.contains("kafka_consumer_coordinator_commit_total")));
         assertThat(m.find()).as("commit_total of the publish consumer").isTrue();
         return Double.parseDouble(m.group(1));
@@ -322,11 +342,15 @@ class RoutingEndToEndTest {
     @Test
     void kafka_client_metrics_build_info_and_read_only_loggers_are_served() throws Exception {
         // Micrometer's binding of Kafka's own client metrics, tagged with the instance's client ids.
-        String scrape = awaitBody("/actuator/prometheus",
+        String scrape = awaitBody(
+                "/actuator/prometheus",
                 b -> b.contains("kafka_consumer_fetch_manager_records_consumed_total")
                         && b.contains("kafka_producer_record_send_total"));
-        assertThat(scrape).containsPattern("kafka_consumer_fetch_manager_records_consumed_total\\{[^}]*client_id=\"tributary-routing-publish-");
-        assertThat(scrape).containsPattern("kafka_producer_record_send_total\\{[^}]*client_id=\"tributary-routing-producer-");
+        assertThat(scrape)
+                .containsPattern(
+                        "kafka_consumer_fetch_manager_records_consumed_total\\{[^}]*client_id=\"tributary-routing-publish-");
+        assertThat(scrape)
+                .containsPattern("kafka_producer_record_send_total\\{[^}]*client_id=\"tributary-routing-producer-");
 
         JsonNode info = JsonMapper.shared().readTree(scrape("/actuator/info"));
         assertThat(info.path("build").path("artifact").asString()).isEqualTo("tributary-routing-service");
@@ -336,14 +360,18 @@ class RoutingEndToEndTest {
         assertThat(logger.path("configuredLevel").asString()).isEqualTo("WARN");
         // The actuator is unauthenticated: a level cannot be changed over HTTP unless explicitly allowed.
         String port = app.getEnvironment().getProperty("local.server.port");
-        HttpResponse<String> change = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/actuator/loggers/org.apache.kafka"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"configuredLevel\":\"TRACE\"}")).build(),
+        HttpResponse<String> change = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/loggers/org.apache.kafka"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"configuredLevel\":\"TRACE\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(change.statusCode()).isGreaterThanOrEqualTo(400);
-        assertThat(JsonMapper.shared().readTree(scrape("/actuator/loggers/org.apache.kafka"))
-                .path("configuredLevel").asString()).isEqualTo("WARN");
+        assertThat(JsonMapper.shared()
+                        .readTree(scrape("/actuator/loggers/org.apache.kafka"))
+                        .path("configuredLevel")
+                        .asString())
+                .isEqualTo("WARN");
     }
 
     /** Topic metadata reaches the broker's cache shortly after creation: the check right after may fail once. */
@@ -387,7 +415,8 @@ class RoutingEndToEndTest {
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
             List<TopicPartition> partitions = consumer.partitionsFor(TopicNames.downlink(node)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             List<ConsumerRecord<byte[], byte[]>> received = new ArrayList<>();
@@ -407,7 +436,8 @@ class RoutingEndToEndTest {
     private static String scrape(String path) throws Exception {
         String port = app.getEnvironment().getProperty("local.server.port");
         HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return response.body();
     }
@@ -423,7 +453,9 @@ class RoutingEndToEndTest {
     }
 
     private static double droppedUnknownNode() {
-        return app.getBean(MeterRegistry.class).counter("tributary.routing.dropped", "reason", "unknown_node").count();
+        return app.getBean(MeterRegistry.class)
+                .counter("tributary.routing.dropped", "reason", "unknown_node")
+                .count();
     }
 
     private static double metric(String scrape, String nameAndTags) {

@@ -2,6 +2,13 @@ package io.tributary.routing.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.devstack.net.Ports;
+import io.tributary.routing.RoutingServiceApplication;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -26,14 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.tributary.common.kafka.TopicLayout;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.subscription.SubscriptionRecord;
-import io.tributary.common.subscription.SubscriptionRecords;
-import io.tributary.devstack.kafka.EmbeddedKafka;
-import io.tributary.devstack.net.Ports;
-import io.tributary.routing.RoutingServiceApplication;
-
 /** The router starts before Kafka, waits for it without exiting, then routes once Kafka is there. */
 class RoutingWithoutKafkaTest {
 
@@ -44,15 +42,16 @@ class RoutingWithoutKafkaTest {
     void router_outlives_a_missing_kafka_and_routes_once_it_is_up(@TempDir Path kafkaDir) throws Exception {
         int port = Ports.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(RoutingServiceApplication.class).run(
-                "--server.port=0",
-                "--tributary.kafka.bootstrap-servers=" + bootstrap,
-                "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
-                "--tributary.kafka.topics.wildcard-partitions=1",
-                "--tributary.kafka.topics.downlink-partitions=1",
-                "--tributary.kafka.request-timeout=1s",
-                "--tributary.routing.retry-backoff-max=500ms",
-                "--tributary.routing.group-id=routing-late-kafka")) {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(RoutingServiceApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--tributary.kafka.bootstrap-servers=" + bootstrap,
+                        "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
+                        "--tributary.kafka.topics.wildcard-partitions=1",
+                        "--tributary.kafka.topics.downlink-partitions=1",
+                        "--tributary.kafka.request-timeout=1s",
+                        "--tributary.routing.retry-backoff-max=500ms",
+                        "--tributary.routing.group-id=routing-late-kafka")) {
             RoutingStatus status = app.getBean(RoutingStatus.class);
             awaitState(status, RoutingStatus.State.RETRYING);
             assertThat(status.snapshot().lastError()).isNotBlank();
@@ -62,9 +61,11 @@ class RoutingWithoutKafkaTest {
                     Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
                     KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 awaitState(status, RoutingStatus.State.RUNNING);
-                TopicLayout.singleBroker(PUBLISH_PARTITIONS, 1, 1, java.time.Duration.ofHours(1)).ensureDownlinkTopic(admin, "late");
+                TopicLayout.singleBroker(PUBLISH_PARTITIONS, 1, 1, java.time.Duration.ofHours(1))
+                        .ensureDownlinkTopic(admin, "late");
                 producer.send(SubscriptionRecords.upsert(
-                        new SubscriptionRecord("c1", "late/topic", "late", 1, false, false, 0, 1), PUBLISH_PARTITIONS))
+                                new SubscriptionRecord("c1", "late/topic", "late", 1, false, false, 0, 1),
+                                PUBLISH_PARTITIONS))
                         .get(10, TimeUnit.SECONDS);
                 producer.send(new ProducerRecord<>(TopicNames.PUBLISH, bytes("late/topic"), bytes("hello")))
                         .get(10, TimeUnit.SECONDS);
@@ -95,7 +96,8 @@ class RoutingWithoutKafkaTest {
             consumer.seekToBeginning(Set.of(tp));
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (System.nanoTime() < deadline) {
-                List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(Duration.ofMillis(100)).records(tp);
+                List<ConsumerRecord<byte[], byte[]>> records =
+                        consumer.poll(Duration.ofMillis(100)).records(tp);
                 if (!records.isEmpty()) {
                     return records.get(0);
                 }
@@ -106,10 +108,14 @@ class RoutingWithoutKafkaTest {
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     private static byte[] bytes(String s) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.junit.jupiter.api.Test;
@@ -27,8 +26,8 @@ class ConsumerLagTest {
         };
     }
 
-    private static void put(Map<MetricName, Metric> metrics, String name, String group, Map<String, String> tags,
-            Object value) {
+    private static void put(
+            Map<MetricName, Metric> metrics, String name, String group, Map<String, String> tags, Object value) {
         MetricName metricName = new MetricName(name, group, "", tags);
         metrics.put(metricName, metric(metricName, value));
     }
@@ -36,9 +35,23 @@ class ConsumerLagTest {
     @Test
     void sums_the_lag_of_each_assigned_partition_only() {
         Map<MetricName, Metric> metrics = new LinkedHashMap<>();
-        put(metrics, "records-lag", GROUP, Map.of("client-id", "c", "topic", "tributary_publish", "partition", "0"), 7.0);
-        put(metrics, "records-lag", GROUP, Map.of("client-id", "c", "topic", "tributary_publish", "partition", "3"), 5.0);
-        put(metrics, "records-lag", GROUP, Map.of("client-id", "c", "topic", "tributary_publish", "partition", "4"),
+        put(
+                metrics,
+                "records-lag",
+                GROUP,
+                Map.of("client-id", "c", "topic", "tributary_publish", "partition", "0"),
+                7.0);
+        put(
+                metrics,
+                "records-lag",
+                GROUP,
+                Map.of("client-id", "c", "topic", "tributary_publish", "partition", "3"),
+                5.0);
+        put(
+                metrics,
+                "records-lag",
+                GROUP,
+                Map.of("client-id", "c", "topic", "tributary_publish", "partition", "4"),
                 Double.NaN);
         put(metrics, "records-lag-max", GROUP, Map.of("client-id", "c"), 100.0);
         put(metrics, "records-lag", "other-group", Map.of("partition", "1"), 1000.0);

@@ -1,7 +1,7 @@
 package io.tributary.session.admin;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,8 +11,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** Admin REST API, {@code /api/v1}. Errors are {@code {"error": "..."}} with a 4xx status. */
 @RestController
@@ -27,7 +25,8 @@ public class SessionAdminController {
 
     /** Sessions ordered by client id; {@code connected} optional filter; {@code size} at most 1000. */
     @GetMapping("/sessions")
-    public SessionPage listSessions(@RequestParam(defaultValue = "0") int page,
+    public SessionPage listSessions(
+            @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "50") int size,
             @RequestParam(required = false) Boolean connected) {
         return admin.list(page, size, connected);

@@ -1,12 +1,5 @@
 package io.tributary.session.admin;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
@@ -18,6 +11,11 @@ import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.web.ApiException;
 import io.tributary.sessionqueue.QueueAdmin;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /** Operator views and actions on sessions. */
 @Service
@@ -32,8 +30,13 @@ public class SessionAdminService {
     private final PresenceStore presence;
     private final QueueAdmin queues;
 
-    public SessionAdminService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, QueueAdmin queues) {
+    public SessionAdminService(
+            SessionStore sessions,
+            SubscriptionStore subscriptions,
+            FeedTopics topics,
+            RecordSender sender,
+            PresenceStore presence,
+            QueueAdmin queues) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -82,17 +85,17 @@ public class SessionAdminService {
             throw ApiException.conflict("client " + clientId + " is not connected");
         }
         topics.ensureDownlink(session.nodeId());
-        sender.sendAndAwait(List.of(DownlinkCommands.disconnect(session.nodeId(), clientId, session.epoch(),
-                DownlinkCommands.ADMINISTRATIVE_ACTION)));
-        return new DisconnectAccepted(clientId, session.nodeId(), session.epoch(),
-                DownlinkCommands.ADMINISTRATIVE_ACTION);
+        sender.sendAndAwait(List.of(DownlinkCommands.disconnect(
+                session.nodeId(), clientId, session.epoch(), DownlinkCommands.ADMINISTRATIVE_ACTION)));
+        return new DisconnectAccepted(
+                clientId, session.nodeId(), session.epoch(), DownlinkCommands.ADMINISTRATIVE_ACTION);
     }
 
     /** Removes an offline persistent session and its subscriptions (with their tombstones in the feed). */
     @Transactional
     public void delete(String clientId) {
-        SessionRecord session = sessions.lock(clientId)
-                .orElseThrow(() -> ApiException.notFound("no session for client " + clientId));
+        SessionRecord session =
+                sessions.lock(clientId).orElseThrow(() -> ApiException.notFound("no session for client " + clientId));
         if (session.connected()) {
             throw ApiException.conflict("client " + clientId + " is connected; disconnect it first");
         }

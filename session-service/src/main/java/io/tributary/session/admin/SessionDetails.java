@@ -1,8 +1,7 @@
 package io.tributary.session.admin;
 
-import org.jspecify.annotations.Nullable;
-
 import io.tributary.session.presence.Presence;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One session with its presence and its session queue in Redis.
@@ -11,6 +10,8 @@ import io.tributary.session.presence.Presence;
  * @param queue         the session queue: messages waiting (QoS 1/2, not yet acknowledged), dropped because it
  *                      was full, last sequence; null when Redis could not be asked
  */
-public record SessionDetails(SessionView session, @Nullable Presence presence, @Nullable String presenceError,
-        @Nullable SessionQueueStats queue) {
-}
+public record SessionDetails(
+        SessionView session,
+        @Nullable Presence presence,
+        @Nullable String presenceError,
+        @Nullable SessionQueueStats queue) {}

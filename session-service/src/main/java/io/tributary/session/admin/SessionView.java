@@ -1,10 +1,8 @@
 package io.tributary.session.admin;
 
-import java.time.Instant;
-
-import org.jspecify.annotations.Nullable;
-
 import io.tributary.session.store.SessionRecord;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /** A session as the admin API shows it. */
 public record SessionView(
@@ -23,8 +21,19 @@ public record SessionView(
         @Nullable Instant expiresAt) {
 
     public static SessionView of(SessionRecord r) {
-        return new SessionView(r.clientId(), r.nodeId(), r.epoch(), r.connected(), r.cleanStart(),
-                r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(), r.remoteAddress(),
-                r.username(), r.connectedAt(), r.disconnectedAt(), r.expiresAt());
+        return new SessionView(
+                r.clientId(),
+                r.nodeId(),
+                r.epoch(),
+                r.connected(),
+                r.cleanStart(),
+                r.sessionExpirySeconds(),
+                r.protocolVersion(),
+                r.keepAliveSeconds(),
+                r.remoteAddress(),
+                r.username(),
+                r.connectedAt(),
+                r.disconnectedAt(),
+                r.expiresAt());
     }
 }

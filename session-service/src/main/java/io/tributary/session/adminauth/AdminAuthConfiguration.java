@@ -3,7 +3,6 @@ package io.tributary.session.adminauth;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
 import tools.jackson.databind.json.JsonMapper;
 
 /** Puts {@link AdminTokenFilter} in front of the admin REST API, and only there. */

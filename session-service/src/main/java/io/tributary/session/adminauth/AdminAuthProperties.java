@@ -1,11 +1,9 @@
 package io.tributary.session.adminauth;
 
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
-
-import jakarta.validation.constraints.NotNull;
 
 /**
  * Admin REST API authentication, bound from {@code tributary.session.admin.*} (application.yml maps the environment
@@ -17,7 +15,8 @@ import jakarta.validation.constraints.NotNull;
  */
 @Validated
 @ConfigurationProperties("tributary.session.admin")
-public record AdminAuthProperties(String user, String password, @NotNull Duration tokenTtl) {
+public record AdminAuthProperties(
+        String user, String password, @NotNull Duration tokenTtl) {
 
     /** Whether a first admin is configured (both user name and password set). */
     boolean bootstrapConfigured() {

@@ -1,12 +1,10 @@
 package io.tributary.session.adminauth;
 
+import io.tributary.session.store.Timestamps;
 import java.time.Instant;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.Timestamps;
 
 /** The {@code admin_users} and {@code admin_tokens} tables. Tokens are looked up by their SHA-256 only. */
 @Repository
@@ -21,8 +19,8 @@ public class AdminAuthStore {
     public Optional<AdminUser> findUser(String username) {
         return jdbc.sql("SELECT id, username, password_hash FROM admin_users WHERE username = :username")
                 .param("username", username)
-                .query((rs, n) -> new AdminUser(rs.getLong("id"), rs.getString("username"),
-                        rs.getString("password_hash")))
+                .query((rs, n) ->
+                        new AdminUser(rs.getLong("id"), rs.getString("username"), rs.getString("password_hash")))
                 .optional();
     }
 
@@ -39,10 +37,11 @@ public class AdminAuthStore {
                 INSERT INTO admin_users (username, password_hash, created_at)
                 SELECT :username, :hash, :now WHERE NOT EXISTS (SELECT 1 FROM admin_users)
                 ON CONFLICT (username) DO NOTHING""")
-                .param("username", username)
-                .param("hash", passwordHash)
-                .param("now", Timestamps.toDb(now))
-                .update() == 1;
+                        .param("username", username)
+                        .param("hash", passwordHash)
+                        .param("now", Timestamps.toDb(now))
+                        .update()
+                == 1;
     }
 
     public void insertToken(String tokenHash, long userId, Instant now, Instant expiresAt) {
@@ -66,7 +65,10 @@ public class AdminAuthStore {
     }
 
     public boolean deleteToken(String tokenHash) {
-        return jdbc.sql("DELETE FROM admin_tokens WHERE token_hash = :hash").param("hash", tokenHash).update() == 1;
+        return jdbc.sql("DELETE FROM admin_tokens WHERE token_hash = :hash")
+                        .param("hash", tokenHash)
+                        .update()
+                == 1;
     }
 
     public int purgeExpiredTokens(Instant now) {

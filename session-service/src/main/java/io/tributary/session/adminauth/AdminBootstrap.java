@@ -1,14 +1,12 @@
 package io.tributary.session.adminauth;
 
+import io.tributary.session.auth.PasswordHasher;
 import java.time.Clock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
-
-import io.tributary.session.auth.PasswordHasher;
 
 /**
  * Creates the first admin from {@code TRIBUTARY_ADMIN_USER} / {@code TRIBUTARY_ADMIN_PASSWORD} when no admin
@@ -38,7 +36,11 @@ public class AdminBootstrap implements ApplicationRunner {
     }
 
     /** What happened, for the log and for tests. */
-    public enum Outcome { CREATED, ADMIN_EXISTS, NOT_CONFIGURED }
+    public enum Outcome {
+        CREATED,
+        ADMIN_EXISTS,
+        NOT_CONFIGURED
+    }
 
     public Outcome bootstrap() {
         if (store.countUsers() > 0) {

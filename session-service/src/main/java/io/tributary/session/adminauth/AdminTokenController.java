@@ -1,5 +1,9 @@
 package io.tributary.session.adminauth;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirements;
+import io.tributary.session.web.ApiException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -8,19 +12,13 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.security.SecurityRequirements;
-import io.tributary.session.web.ApiException;
-import jakarta.servlet.http.HttpServletRequest;
-
 /** {@code /api/v1/admin/tokens}: log in (user name and password → bearer token) and log out (revoke the token). */
 @RestController
 @RequestMapping(path = AdminTokenFilter.TOKENS_PATH, produces = "application/json")
 public class AdminTokenController {
 
     /** Body of {@code POST /api/v1/admin/tokens}. */
-    public record TokenRequest(String username, String password) {
-    }
+    public record TokenRequest(String username, String password) {}
 
     private final AdminTokenService tokens;
 

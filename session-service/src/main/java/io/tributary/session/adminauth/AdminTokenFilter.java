@@ -1,20 +1,18 @@
 package io.tributary.session.adminauth;
 
+import io.tributary.session.web.ApiError;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
-
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.filter.OncePerRequestFilter;
-
-import io.tributary.session.web.ApiError;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -28,6 +26,7 @@ public class AdminTokenFilter extends OncePerRequestFilter {
     static final String TOKENS_PATH = "/api/v1/admin/tokens";
     /** Request attribute holding the authenticated admin user name. */
     public static final String ADMIN_ATTRIBUTE = "tributary.admin";
+
     private static final String BEARER = "Bearer ";
 
     private final AdminTokenService tokens;
@@ -47,8 +46,10 @@ public class AdminTokenFilter extends OncePerRequestFilter {
         }
         String token = bearerToken(request);
         if (token == null) {
-            unauthorized(response, "missing bearer token: get one with POST " + TOKENS_PATH
-                    + " and send it as 'Authorization: Bearer <token>'");
+            unauthorized(
+                    response,
+                    "missing bearer token: get one with POST " + TOKENS_PATH
+                            + " and send it as 'Authorization: Bearer <token>'");
             return;
         }
         Optional<String> admin;
@@ -73,15 +74,16 @@ public class AdminTokenFilter extends OncePerRequestFilter {
      */
     private static boolean isTokenRequest(HttpServletRequest request) {
         return "POST".equals(request.getMethod())
-                && TOKENS_PATH.equals(request.getServletPath() + (request.getPathInfo() == null ? ""
-                        : request.getPathInfo()))
+                && TOKENS_PATH.equals(
+                        request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo()))
                 && (request.getContextPath() + TOKENS_PATH).equals(request.getRequestURI());
     }
 
     /** The token of an {@code Authorization: Bearer <token>} header, or null. */
     static String bearerToken(HttpServletRequest request) {
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (header == null || header.length() <= BEARER.length()
+        if (header == null
+                || header.length() <= BEARER.length()
                 || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return null;
         }

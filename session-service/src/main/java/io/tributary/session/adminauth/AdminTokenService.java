@@ -1,5 +1,6 @@
 package io.tributary.session.adminauth;
 
+import io.tributary.session.auth.PasswordHasher;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -9,12 +10,9 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
-
-import io.tributary.session.auth.PasswordHasher;
 
 /**
  * Issues, checks and revokes the opaque bearer tokens of the admin REST API. A token is 32 random bytes (base64url);
@@ -28,8 +26,7 @@ public class AdminTokenService {
     private static final int TOKEN_BYTES = 32;
 
     /** A new token, shown once. */
-    public record IssuedToken(String token, String tokenType, Instant expiresAt) {
-    }
+    public record IssuedToken(String token, String tokenType, Instant expiresAt) {}
 
     private final AdminAuthStore store;
     private final PasswordHasher hasher;
@@ -37,8 +34,7 @@ public class AdminTokenService {
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
 
-    public AdminTokenService(AdminAuthStore store, PasswordHasher hasher, AdminAuthProperties properties,
-            Clock clock) {
+    public AdminTokenService(AdminAuthStore store, PasswordHasher hasher, AdminAuthProperties properties, Clock clock) {
         this.store = store;
         this.hasher = hasher;
         this.properties = properties;

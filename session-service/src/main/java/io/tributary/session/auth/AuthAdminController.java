@@ -1,5 +1,6 @@
 package io.tributary.session.auth;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,8 +12,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** Admin REST API of MQTT credentials, ACLs and failed authentications, {@code /api/v1/auth}. */
 @RestController
@@ -33,8 +32,8 @@ public class AuthAdminController {
     }
 
     @GetMapping("/credentials")
-    public AuthPages.CredentialPage listCredentials(@RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "50") int size) {
+    public AuthPages.CredentialPage listCredentials(
+            @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
         return admin.list(page, size);
     }
 
@@ -49,8 +48,8 @@ public class AuthAdminController {
     @ApiResponse(responseCode = "409", description = "a credential for the same username, clientId, certificateCn")
     @PutMapping(path = "/credentials/{id}", consumes = "application/json")
     @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
-    public CredentialView updateCredential(@PathVariable long id,
-            @RequestBody(required = false) CredentialRequest request) {
+    public CredentialView updateCredential(
+            @PathVariable long id, @RequestBody(required = false) CredentialRequest request) {
         return admin.update(id, request);
     }
 
@@ -62,8 +61,8 @@ public class AuthAdminController {
     }
 
     @GetMapping("/failures")
-    public AuthPages.FailurePage listAuthFailures(@RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "50") int size) {
+    public AuthPages.FailurePage listAuthFailures(
+            @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
         return admin.failures(page, size);
     }
 }

@@ -1,22 +1,25 @@
 package io.tributary.session.auth;
 
+import io.tributary.session.store.Timestamps;
 import java.time.Instant;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.Timestamps;
 
 /** The {@code auth_failures} table: failed CONNECT authentications counted per client id and source IP. */
 @Repository
 public class AuthFailureStore {
 
     /** One row, as listed by the admin API. */
-    public record AuthFailure(String clientId, String remoteIp, long failures, @Nullable String lastUsername,
-            String lastCause, Instant firstFailureAt, Instant lastFailureAt) {
-    }
+    public record AuthFailure(
+            String clientId,
+            String remoteIp,
+            long failures,
+            @Nullable String lastUsername,
+            String lastCause,
+            Instant firstFailureAt,
+            Instant lastFailureAt) {}
 
     private final JdbcClient jdbc;
 
@@ -47,9 +50,14 @@ public class AuthFailureStore {
                         + " LIMIT :limit OFFSET :offset")
                 .param("limit", limit)
                 .param("offset", offset)
-                .query((rs, n) -> new AuthFailure(rs.getString("client_id"), rs.getString("remote_ip"),
-                        rs.getLong("failures"), rs.getString("last_username"), rs.getString("last_cause"),
-                        Timestamps.read(rs, "first_failure_at"), Timestamps.read(rs, "last_failure_at")))
+                .query((rs, n) -> new AuthFailure(
+                        rs.getString("client_id"),
+                        rs.getString("remote_ip"),
+                        rs.getLong("failures"),
+                        rs.getString("last_username"),
+                        rs.getString("last_cause"),
+                        Timestamps.read(rs, "first_failure_at"),
+                        Timestamps.read(rs, "last_failure_at")))
                 .list();
     }
 

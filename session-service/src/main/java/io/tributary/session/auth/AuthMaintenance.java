@@ -1,7 +1,6 @@
 package io.tributary.session.auth;
 
 import java.time.Clock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -29,13 +28,16 @@ public class AuthMaintenance implements SchedulingConfigurer {
     @EventListener(ApplicationReadyEvent.class)
     public void warnIfAnonymous() {
         if (properties.anonymous() && properties.anonymousAclOrNone().configured()) {
-            log.warn("*** ANONYMOUS MQTT ACCESS IS ENABLED (TRIBUTARY_AUTH_ANONYMOUS=true): clients without "
-                    + "credentials may connect, held to the anonymous ACL (publish {}, subscribe {}). ***",
-                    properties.anonymousAcl().publish(), properties.anonymousAcl().subscribe());
+            log.warn(
+                    "*** ANONYMOUS MQTT ACCESS IS ENABLED (TRIBUTARY_AUTH_ANONYMOUS=true): clients without "
+                            + "credentials may connect, held to the anonymous ACL (publish {}, subscribe {}). ***",
+                    properties.anonymousAcl().publish(),
+                    properties.anonymousAcl().subscribe());
         } else if (properties.anonymous()) {
             // One line, loud on purpose: fine for the quick start, a hole anywhere else.
-            log.warn("*** ANONYMOUS MQTT ACCESS IS ENABLED (TRIBUTARY_AUTH_ANONYMOUS=true): clients without "
-                    + "credentials may connect, publish and subscribe to everything. Never run production like this. ***");
+            log.warn(
+                    "*** ANONYMOUS MQTT ACCESS IS ENABLED (TRIBUTARY_AUTH_ANONYMOUS=true): clients without "
+                            + "credentials may connect, publish and subscribe to everything. Never run production like this. ***");
         }
     }
 

@@ -1,17 +1,15 @@
 package io.tributary.session.auth;
 
-import java.time.Duration;
-import java.util.List;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import io.tributary.common.acl.AclPlaceholders;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * MQTT authentication settings, bound from {@code tributary.session.auth.*} (application.yml maps the environment
@@ -56,8 +54,9 @@ public record AuthProperties(
         }
 
         /** Every entry a valid ACL filter; a typo fails the start-up rather than allowing or denying by surprise. */
-        @AssertTrue(message = "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH / _SUBSCRIBE: every entry must be a topic filter"
-                + " (placeholders %c, %u, %cn as whole levels)")
+        @AssertTrue(
+                message = "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH / _SUBSCRIBE: every entry must be a topic filter"
+                        + " (placeholders %c, %u, %cn as whole levels)")
         public boolean isEntriesValid() {
             return publish.stream().allMatch(e -> AclPlaceholders.problem(e) == null)
                     && subscribe.stream().allMatch(e -> AclPlaceholders.problem(e) == null);

@@ -1,8 +1,7 @@
 package io.tributary.session.auth;
 
-import java.time.Instant;
-
 import io.tributary.common.session.SessionApi;
+import java.time.Instant;
 
 /**
  * Who a CONNECT turned out to be.

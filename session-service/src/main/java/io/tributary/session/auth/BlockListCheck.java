@@ -1,8 +1,7 @@
 package io.tributary.session.auth;
 
-import java.util.List;
-
 import io.tributary.common.session.SessionApi;
+import java.util.List;
 
 /**
  * The block list as a CONNECT's authentication consults it first (implemented by blocklist/BlockListService, which

@@ -1,16 +1,5 @@
 package io.tributary.session.auth;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.acl.AclPlaceholders;
@@ -19,6 +8,15 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
 import io.tributary.session.auth.jwt.JwtVerifier;
 import io.tributary.session.auth.jwt.VerifiedToken;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
 
 /**
  * Authentication and ACL resolution of a CONNECT, before its session transaction: bcrypt takes tens of milliseconds
@@ -53,8 +51,14 @@ public class ConnectAuthenticator {
     /** Empty when JWT authentication is off. */
     private final Optional<JwtVerifier> jwt;
 
-    public ConnectAuthenticator(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
-            AuthProperties properties, Clock clock, MeterRegistry registry, Optional<JwtVerifier> jwt,
+    public ConnectAuthenticator(
+            CredentialStore credentials,
+            AuthFailureStore failures,
+            PasswordHasher hasher,
+            AuthProperties properties,
+            Clock clock,
+            MeterRegistry registry,
+            Optional<JwtVerifier> jwt,
             BlockListCheck blockList) {
         this.jwt = jwt;
         this.blockList = blockList;
@@ -64,14 +68,22 @@ public class ConnectAuthenticator {
         this.properties = properties;
         this.clock = clock;
         this.registry = registry;
-        this.passwordSuccesses = Counter.builder("tributary.auth.successes").tag("method", "password")
-                .description("CONNECTs authenticated").register(registry);
-        this.anonymousSuccesses = Counter.builder("tributary.auth.successes").tag("method", "anonymous")
-                .description("CONNECTs authenticated").register(registry);
-        this.certificateSuccesses = Counter.builder("tributary.auth.successes").tag("method", "certificate")
-                .description("CONNECTs authenticated").register(registry);
-        this.tokenSuccesses = Counter.builder("tributary.auth.successes").tag("method", "token")
-                .description("CONNECTs authenticated").register(registry);
+        this.passwordSuccesses = Counter.builder("tributary.auth.successes")
+                .tag("method", "password")
+                .description("CONNECTs authenticated")
+                .register(registry);
+        this.anonymousSuccesses = Counter.builder("tributary.auth.successes")
+                .tag("method", "anonymous")
+                .description("CONNECTs authenticated")
+                .register(registry);
+        this.certificateSuccesses = Counter.builder("tributary.auth.successes")
+                .tag("method", "certificate")
+                .description("CONNECTs authenticated")
+                .register(registry);
+        this.tokenSuccesses = Counter.builder("tributary.auth.successes")
+                .tag("method", "token")
+                .description("CONNECTs authenticated")
+                .register(registry);
         // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
         failureCounter("unknown_credentials");
         failureCounter("bad_password");
@@ -83,9 +95,12 @@ public class ConnectAuthenticator {
     }
 
     private Counter failureCounter(String cause) {
-        return failureCounters.computeIfAbsent(cause, c -> Counter.builder("tributary.auth.failures")
-                .tag("cause", c).description("CONNECTs refused by authentication or authorization")
-                .register(registry));
+        return failureCounters.computeIfAbsent(
+                cause,
+                c -> Counter.builder("tributary.auth.failures")
+                        .tag("cause", c)
+                        .description("CONNECTs refused by authentication or authorization")
+                        .register(registry));
     }
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
@@ -111,17 +126,21 @@ public class ConnectAuthenticator {
             indexes = indexes.parallel();
         }
         return indexes.mapToObj(i -> {
-            ConnectRefusedException ban = banned.get(i);
-            try {
-                return (Object) authenticate(requests.get(i), () -> {
-                    if (ban != null) {
-                        throw ban;
+                    ConnectRefusedException ban = banned.get(i);
+                    try {
+                        return (Object) authenticate(
+                                requests.get(i),
+                                () -> {
+                                    if (ban != null) {
+                                        throw ban;
+                                    }
+                                },
+                                lookup);
+                    } catch (ConnectRefusedException e) {
+                        return e;
                     }
-                }, lookup);
-            } catch (ConnectRefusedException e) {
-                return e;
-            }
-        }).toList();
+                })
+                .toList();
     }
 
     /** Finds the credential that fits a user name and client id best (see {@link CredentialStore#match}). */
@@ -130,8 +149,8 @@ public class ConnectAuthenticator {
         Optional<Credential> match(String username, String clientId);
     }
 
-    private Authentication authenticate(SessionApi.ConnectRequest request, Runnable blockCheck,
-            CredentialLookup lookup) {
+    private Authentication authenticate(
+            SessionApi.ConnectRequest request, Runnable blockCheck, CredentialLookup lookup) {
         try {
             // First: a banned client costs no password hash.
             blockCheck.run();
@@ -189,14 +208,24 @@ public class ConnectAuthenticator {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
         if (token.acl() == null && match.isEmpty()) {
-            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "token_no_acl",
+            throw new ConnectRefusedException(
+                    RefusalReason.NOT_AUTHORIZED,
+                    "token_no_acl",
                     "the token carries no ACL and no credential names its subject");
         }
-        List<String> publish = token.acl() != null ? token.acl().publish() : match.get().publishAcl();
-        List<String> subscribe = token.acl() != null ? token.acl().subscribe() : match.get().subscribeAcl();
+        List<String> publish =
+                token.acl() != null ? token.acl().publish() : match.get().publishAcl();
+        List<String> subscribe =
+                token.acl() != null ? token.acl().subscribe() : match.get().subscribeAcl();
         // Linked to the credential when there is one, so changing, blocking or deleting it closes the connection.
-        return authorized(request, match.map(Credential::id).orElse(null), match.map(Credential::version).orElse(0L),
-                publish, subscribe, token.subject(), token.acceptedUntil());
+        return authorized(
+                request,
+                match.map(Credential::id).orElse(null),
+                match.map(Credential::version).orElse(0L),
+                publish,
+                subscribe,
+                token.subject(),
+                token.acceptedUntil());
     }
 
     private Authentication decide(SessionApi.ConnectRequest request, CredentialLookup lookup) {
@@ -204,11 +233,13 @@ public class ConnectAuthenticator {
         if (match.isEmpty()) {
             if (request.password() != null) {
                 hasher.burnDecoy(request.password());
-                throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "unknown_credentials",
-                        "bad user name or password");
+                throw new ConnectRefusedException(
+                        RefusalReason.BAD_USERNAME_OR_PASSWORD, "unknown_credentials", "bad user name or password");
             }
             if (!properties.anonymous()) {
-                throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "anonymous_denied",
+                throw new ConnectRefusedException(
+                        RefusalReason.NOT_AUTHORIZED,
+                        "anonymous_denied",
                         "anonymous access is disabled: a user name and password are required");
             }
             return anonymous(request);
@@ -217,16 +248,16 @@ public class ConnectAuthenticator {
         if (credential.passwordHash() == null) {
             // A certificate-only credential protects its user name / client id: without that certificate, no entry.
             hasher.burnDecoy(request.password());
-            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "certificate_required",
-                    "bad user name or password");
+            throw new ConnectRefusedException(
+                    RefusalReason.BAD_USERNAME_OR_PASSWORD, "certificate_required", "bad user name or password");
         }
         if (request.password() == null) {
-            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "missing_password",
-                    "bad user name or password");
+            throw new ConnectRefusedException(
+                    RefusalReason.BAD_USERNAME_OR_PASSWORD, "missing_password", "bad user name or password");
         }
         if (!hasher.matches(request.password(), credential.passwordHash())) {
-            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, "bad_password",
-                    "bad user name or password");
+            throw new ConnectRefusedException(
+                    RefusalReason.BAD_USERNAME_OR_PASSWORD, "bad_password", "bad user name or password");
         }
         // Checked after the password, so a blocked credential tells nothing to somebody who does not know it.
         if (credential.blocked()) {
@@ -252,20 +283,35 @@ public class ConnectAuthenticator {
      * match nothing without a certificate); refuses a will the publish ACL does not allow.
      */
     private Authentication authorized(SessionApi.ConnectRequest request, Credential credential, String username) {
-        return authorized(request, credential.id(), credential.version(), credential.publishAcl(),
-                credential.subscribeAcl(), username, null);
+        return authorized(
+                request,
+                credential.id(),
+                credential.version(),
+                credential.publishAcl(),
+                credential.subscribeAcl(),
+                username,
+                null);
     }
 
-    private Authentication authorized(SessionApi.ConnectRequest request, Long credentialId, long version,
-            List<String> publish, List<String> subscribe, String username, Instant expiresAt) {
+    private Authentication authorized(
+            SessionApi.ConnectRequest request,
+            Long credentialId,
+            long version,
+            List<String> publish,
+            List<String> subscribe,
+            String username,
+            Instant expiresAt) {
         String cn = request.certificateCommonName();
         SessionApi.Acl acl = new SessionApi.Acl(
                 AclPlaceholders.resolve(publish, request.clientId(), username, cn),
                 AclPlaceholders.resolve(subscribe, request.clientId(), username, cn));
-        if (request.will() != null && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
+        if (request.will() != null
+                && !TopicPermissions.of(acl).mayPublish(request.will().topic())) {
             // Refused now rather than dropped when the client dies: the client learns it at once (MQTT 5 3.1.4
             // lets the server refuse a CONNECT that fails authorization), not never.
-            throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "will_not_authorized",
+            throw new ConnectRefusedException(
+                    RefusalReason.NOT_AUTHORIZED,
+                    "will_not_authorized",
                     "will topic '" + request.will().topic() + "' is not allowed by the publish ACL");
         }
         return new Authentication(credentialId, version, acl, expiresAt);
@@ -273,14 +319,21 @@ public class ConnectAuthenticator {
 
     private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {
         String ip = remoteIp(request.remoteAddress());
-        log.warn("CONNECT refused: client '{}', user name '{}', from {}: {} ({})", printable(request.clientId()),
-                printable(request.username()), ip, e.getMessage(), e.metricCause());
+        log.warn(
+                "CONNECT refused: client '{}', user name '{}', from {}: {} ({})",
+                printable(request.clientId()),
+                printable(request.username()),
+                ip,
+                e.getMessage(),
+                e.metricCause());
         failureCounter(e.metricCause()).increment();
         try {
             failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
         } catch (RuntimeException dbFailure) {
             // The refusal stands without its bookkeeping; the log line and the counter still tell.
-            log.warn("Could not record the failed CONNECT of '{}': {}", printable(request.clientId()),
+            log.warn(
+                    "Could not record the failed CONNECT of '{}': {}",
+                    printable(request.clientId()),
                     dbFailure.toString());
         }
     }

@@ -1,10 +1,9 @@
 package io.tributary.session.auth;
 
+import io.tributary.common.session.SessionApi;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-
-import io.tributary.common.session.SessionApi;
 
 /** A refused CONNECT is an answer, not an error of the service: 403 with the reason the node turns into CONNACK. */
 @RestControllerAdvice

@@ -8,9 +8,19 @@ import java.util.List;
  * lists are templates with placeholders. {@code certificateCn}, when set, lets a mutual-TLS CONNECT presenting that
  * certificate CN in without a password; {@code passwordHash} is null for a credential usable only that way.
  */
-public record Credential(long id, String username, String clientId, String passwordHash, boolean blocked,
-        List<String> publishAcl, List<String> subscribeAcl, String description, long version, Instant createdAt,
-        Instant updatedAt, String certificateCn) {
+public record Credential(
+        long id,
+        String username,
+        String clientId,
+        String passwordHash,
+        boolean blocked,
+        List<String> publishAcl,
+        List<String> subscribeAcl,
+        String description,
+        long version,
+        Instant createdAt,
+        Instant updatedAt,
+        String certificateCn) {
 
     /** How closely it fits a CONNECT: user name and client id both, then user name only, then client id only. */
     int specificity() {

@@ -1,23 +1,20 @@
 package io.tributary.session.auth;
 
+import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.web.ApiException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-
-import java.time.Clock;
-
-import io.tributary.session.admin.SessionAdminService;
-import io.tributary.session.kafka.FeedTopics;
-import io.tributary.session.kafka.RecordSender;
-import io.tributary.session.takeover.DownlinkCommands;
-import io.tributary.session.web.ApiException;
 
 /**
  * Credentials and their ACLs, managed over the admin API. A change takes effect on every node without a restart:
@@ -36,8 +33,13 @@ public class CredentialAdminService {
     private final RecordSender sender;
     private final Clock clock;
 
-    public CredentialAdminService(CredentialStore credentials, AuthFailureStore failures, PasswordHasher hasher,
-            FeedTopics topics, RecordSender sender, Clock clock) {
+    public CredentialAdminService(
+            CredentialStore credentials,
+            AuthFailureStore failures,
+            PasswordHasher hasher,
+            FeedTopics topics,
+            RecordSender sender,
+            Clock clock) {
         this.credentials = credentials;
         this.failures = failures;
         this.hasher = hasher;
@@ -65,7 +67,8 @@ public class CredentialAdminService {
 
     public AuthPages.CredentialPage list(int page, int size) {
         checkPage(page, size);
-        List<CredentialView> items = credentials.page((long) page * size, size).stream().map(CredentialView::of)
+        List<CredentialView> items = credentials.page((long) page * size, size).stream()
+                .map(CredentialView::of)
                 .toList();
         return new AuthPages.CredentialPage(items, page, size, credentials.count());
     }
@@ -91,18 +94,23 @@ public class CredentialAdminService {
         } catch (DuplicateKeyException e) {
             throw duplicate(request);
         }
-        boolean accessChanged = hash != null || before.blocked() != request.blockedOrFalse()
+        boolean accessChanged = hash != null
+                || before.blocked() != request.blockedOrFalse()
                 || !Objects.equals(before.username(), request.username())
                 || !Objects.equals(before.clientId(), request.clientId())
                 || !Objects.equals(before.certificateCn(), request.certificateCn())
                 || !before.publishAcl().equals(request.publishOrEmpty())
                 || !before.subscribeAcl().equals(request.subscribeOrEmpty());
         if (accessChanged) {
-            int code = request.blockedOrFalse() ? DownlinkCommands.NOT_AUTHORIZED
-                    : DownlinkCommands.ADMINISTRATIVE_ACTION;
+            int code =
+                    request.blockedOrFalse() ? DownlinkCommands.NOT_AUTHORIZED : DownlinkCommands.ADMINISTRATIVE_ACTION;
             int closed = disconnectLive(id, code);
-            log.info("Credential {} changed (blocked {}): {} live connection(s) closed with reason 0x{}", id,
-                    request.blockedOrFalse(), closed, Integer.toHexString(code));
+            log.info(
+                    "Credential {} changed (blocked {}): {} live connection(s) closed with reason 0x{}",
+                    id,
+                    request.blockedOrFalse(),
+                    closed,
+                    Integer.toHexString(code));
         }
         return get(id);
     }
@@ -136,8 +144,15 @@ public class CredentialAdminService {
     }
 
     private static CredentialStore.Values values(CredentialRequest r, String hash) {
-        return new CredentialStore.Values(r.username(), r.clientId(), hash, r.blockedOrFalse(), r.publishOrEmpty(),
-                r.subscribeOrEmpty(), r.description(), r.certificateCn());
+        return new CredentialStore.Values(
+                r.username(),
+                r.clientId(),
+                hash,
+                r.blockedOrFalse(),
+                r.publishOrEmpty(),
+                r.subscribeOrEmpty(),
+                r.description(),
+                r.certificateCn());
     }
 
     private Credential require(long id) {
@@ -145,8 +160,8 @@ public class CredentialAdminService {
     }
 
     private static ApiException duplicate(CredentialRequest r) {
-        return ApiException.conflict("a credential with username " + r.username() + " and clientId " + r.clientId()
-                + " exists already");
+        return ApiException.conflict(
+                "a credential with username " + r.username() + " and clientId " + r.clientId() + " exists already");
     }
 
     private static void checkPage(int page, int size) {

@@ -1,13 +1,11 @@
 package io.tributary.session.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.jspecify.annotations.Nullable;
-
 import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.web.ApiException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Body of {@code POST} and {@code PUT /api/v1/auth/credentials}. The password arrives in plain text (over the admin
@@ -18,9 +16,15 @@ import io.tributary.session.web.ApiException;
  * @param certificateCn CN of a client certificate that authenticates without a password over mutual TLS; with it
  *                  the password is optional
  */
-public record CredentialRequest(@Nullable String username, @Nullable String clientId, @Nullable String password,
-        @Nullable Boolean blocked, @Nullable List<String> publish, @Nullable List<String> subscribe,
-        @Nullable String description, @Nullable String certificateCn) {
+public record CredentialRequest(
+        @Nullable String username,
+        @Nullable String clientId,
+        @Nullable String password,
+        @Nullable Boolean blocked,
+        @Nullable List<String> publish,
+        @Nullable List<String> subscribe,
+        @Nullable String description,
+        @Nullable String certificateCn) {
 
     static final int MAX_ACL_ENTRIES = 1000;
     static final int MAX_DESCRIPTION = 1000;

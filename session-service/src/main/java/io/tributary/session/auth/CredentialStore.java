@@ -1,5 +1,7 @@
 package io.tributary.session.auth;
 
+import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.Timestamps;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,16 +10,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.SqlArrays;
-import io.tributary.session.store.Timestamps;
 
 /** The {@code credentials} table, and the link from live sessions to the credential they authenticated with. */
 @Repository
@@ -28,13 +26,18 @@ public class CredentialStore {
     private static final RowMapper<Credential> ROW = CredentialStore::map;
 
     /** A live connection that authenticated with a credential. */
-    public record LiveConnection(String clientId, String nodeId, long epoch) {
-    }
+    public record LiveConnection(String clientId, String nodeId, long epoch) {}
 
     /** What an admin sets; {@code passwordHash} null keeps the stored one (update only). */
-    public record Values(String username, String clientId, String passwordHash, boolean blocked,
-            List<String> publishAcl, List<String> subscribeAcl, String description, String certificateCn) {
-    }
+    public record Values(
+            String username,
+            String clientId,
+            String passwordHash,
+            boolean blocked,
+            List<String> publishAcl,
+            List<String> subscribeAcl,
+            String description,
+            String certificateCn) {}
 
     private final JdbcClient jdbc;
 
@@ -55,8 +58,8 @@ public class CredentialStore {
                 .query(ROW)
                 .list();
         // Same identity: the one with a password before a certificate-only one.
-        return candidates.stream().max(Comparator.comparingInt(Credential::specificity)
-                .thenComparing(c -> c.passwordHash() != null));
+        return candidates.stream()
+                .max(Comparator.comparingInt(Credential::specificity).thenComparing(c -> c.passwordHash() != null));
     }
 
     /**
@@ -103,7 +106,8 @@ public class CredentialStore {
      * best fit of each is then picked from them by {@link #best}, the rule {@link #match} applies.
      */
     public List<Credential> candidates(Collection<String> usernames, Collection<String> clientIds) {
-        List<String> names = usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
+        List<String> names =
+                usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
         return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(:clientIds)"
                         + " OR username = ANY(:usernames)")
                 .param("clientIds", SqlArrays.text(clientIds))
@@ -116,14 +120,16 @@ public class CredentialStore {
     public static Optional<Credential> best(Collection<Credential> candidates, String username, String clientId) {
         return candidates.stream()
                 .filter(c -> c.username() != null
-                        ? c.username().equals(username) && (c.clientId() == null || c.clientId().equals(clientId))
+                        ? c.username().equals(username)
+                                && (c.clientId() == null || c.clientId().equals(clientId))
                         : c.clientId() != null && c.clientId().equals(clientId))
-                .max(Comparator.comparingInt(Credential::specificity)
-                        .thenComparing(c -> c.passwordHash() != null));
+                .max(Comparator.comparingInt(Credential::specificity).thenComparing(c -> c.passwordHash() != null));
     }
 
     public Optional<Credential> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE id = :id").param("id", id).query(ROW)
+        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE id = :id")
+                .param("id", id)
+                .query(ROW)
                 .optional();
     }
 
@@ -167,21 +173,25 @@ public class CredentialStore {
                     subscribe_acl = :subscribe, description = :description, version = version + 1,
                     updated_at = :now, certificate_cn = :cn
                 WHERE id = :id""")
-                .param("username", v.username())
-                .param("clientId", v.clientId())
-                .param("hash", v.passwordHash())
-                .param("blocked", v.blocked())
-                .param("publish", v.publishAcl().toArray(String[]::new))
-                .param("subscribe", v.subscribeAcl().toArray(String[]::new))
-                .param("description", v.description())
-                .param("cn", v.certificateCn())
-                .param("now", Timestamps.toDb(now))
-                .param("id", id)
-                .update() == 1;
+                        .param("username", v.username())
+                        .param("clientId", v.clientId())
+                        .param("hash", v.passwordHash())
+                        .param("blocked", v.blocked())
+                        .param("publish", v.publishAcl().toArray(String[]::new))
+                        .param("subscribe", v.subscribeAcl().toArray(String[]::new))
+                        .param("description", v.description())
+                        .param("cn", v.certificateCn())
+                        .param("now", Timestamps.toDb(now))
+                        .param("id", id)
+                        .update()
+                == 1;
     }
 
     public boolean delete(long id) {
-        return jdbc.sql("DELETE FROM credentials WHERE id = :id").param("id", id).update() == 1;
+        return jdbc.sql("DELETE FROM credentials WHERE id = :id")
+                        .param("id", id)
+                        .update()
+                == 1;
     }
 
     /** Connections that authenticated with the credential and are live now. */
@@ -189,16 +199,25 @@ public class CredentialStore {
         return jdbc.sql("SELECT client_id, node_id, epoch FROM sessions"
                         + " WHERE connected AND credential_id = :id AND node_id IS NOT NULL")
                 .param("id", credentialId)
-                .query((rs, n) -> new LiveConnection(rs.getString("client_id"), rs.getString("node_id"),
-                        rs.getLong("epoch")))
+                .query((rs, n) ->
+                        new LiveConnection(rs.getString("client_id"), rs.getString("node_id"), rs.getLong("epoch")))
                 .list();
     }
 
     private static Credential map(ResultSet rs, int row) throws SQLException {
-        return new Credential(rs.getLong("id"), rs.getString("username"), rs.getString("client_id"),
-                rs.getString("password_hash"), rs.getBoolean("blocked"), strings(rs.getArray("publish_acl")),
-                strings(rs.getArray("subscribe_acl")), rs.getString("description"), rs.getLong("version"),
-                Timestamps.read(rs, "created_at"), Timestamps.read(rs, "updated_at"), rs.getString("certificate_cn"));
+        return new Credential(
+                rs.getLong("id"),
+                rs.getString("username"),
+                rs.getString("client_id"),
+                rs.getString("password_hash"),
+                rs.getBoolean("blocked"),
+                strings(rs.getArray("publish_acl")),
+                strings(rs.getArray("subscribe_acl")),
+                rs.getString("description"),
+                rs.getLong("version"),
+                Timestamps.read(rs, "created_at"),
+                Timestamps.read(rs, "updated_at"),
+                rs.getString("certificate_cn"));
     }
 
     private static List<String> strings(Array array) throws SQLException {

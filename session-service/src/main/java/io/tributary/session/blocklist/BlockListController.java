@@ -1,5 +1,7 @@
 package io.tributary.session.blocklist;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.tributary.common.session.SessionApi;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -9,9 +11,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.tributary.common.session.SessionApi;
 
 /**
  * The block list: {@code /api/v1/auth/blocklist} for operators (bearer token, like all of {@code /api/v1}), and the
@@ -34,8 +33,8 @@ public class BlockListController {
     }
 
     @GetMapping(path = "/api/v1/auth/blocklist", produces = "application/json")
-    public BlockListService.Page listBlockEntries(@RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "50") int size) {
+    public BlockListService.Page listBlockEntries(
+            @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
         return blockList.list(page, size);
     }
 

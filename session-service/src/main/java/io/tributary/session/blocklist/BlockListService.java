@@ -1,18 +1,5 @@
 package io.tributary.session.blocklist;
 
-import java.net.InetAddress;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.common.net.IpRange;
 import io.tributary.common.session.SessionApi;
@@ -24,6 +11,17 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.web.ApiException;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The block list: client ids, user names and source addresses that may not connect. A CONNECT is checked twice:
@@ -56,8 +54,10 @@ public class BlockListService implements BlockListCheck {
         String ip = ip(request.remoteAddress());
         Optional<BlockEntry> entry = store.match(request.clientId(), request.username(), ip);
         if (entry.isPresent()) {
-            throw new ConnectRefusedException(SessionApi.RefusalReason.BANNED, "banned", "banned: " + describe(entry
-                    .get()) + " is on the block list");
+            throw new ConnectRefusedException(
+                    SessionApi.RefusalReason.BANNED,
+                    "banned",
+                    "banned: " + describe(entry.get()) + " is on the block list");
         }
     }
 
@@ -71,14 +71,21 @@ public class BlockListService implements BlockListCheck {
         return refusals(requests, store.candidates(clientIds(requests), usernames(requests)));
     }
 
-    private static List<ConnectRefusedException> refusals(List<SessionApi.ConnectRequest> requests,
-            List<BlockEntry> entries) {
+    private static List<ConnectRefusedException> refusals(
+            List<SessionApi.ConnectRequest> requests, List<BlockEntry> entries) {
         List<ConnectRefusedException> refusals = new ArrayList<>(requests.size());
         for (SessionApi.ConnectRequest request : requests) {
-            refusals.add(entries.isEmpty() ? null : entries.stream().filter(e -> matches(e, request)).findFirst()
-                    .map(e -> new ConnectRefusedException(SessionApi.RefusalReason.BANNED, "banned",
-                            "banned: " + describe(e) + " is on the block list"))
-                    .orElse(null));
+            refusals.add(
+                    entries.isEmpty()
+                            ? null
+                            : entries.stream()
+                                    .filter(e -> matches(e, request))
+                                    .findFirst()
+                                    .map(e -> new ConnectRefusedException(
+                                            SessionApi.RefusalReason.BANNED,
+                                            "banned",
+                                            "banned: " + describe(e) + " is on the block list"))
+                                    .orElse(null));
         }
         return refusals;
     }
@@ -109,13 +116,15 @@ public class BlockListService implements BlockListCheck {
      * @return per request (same order), its refusal, or null
      */
     public List<ConnectRefusedException> checkAllLocked(List<SessionApi.ConnectRequest> requests) {
-        List<ConnectRefusedException> refusals = refusals(requests,
-                store.lockSharedAndReadCandidates(clientIds(requests), usernames(requests)));
+        List<ConnectRefusedException> refusals =
+                refusals(requests, store.lockSharedAndReadCandidates(clientIds(requests), usernames(requests)));
         for (int i = 0; i < refusals.size(); i++) {
             if (refusals.get(i) != null) {
-                log.warn("CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
+                log.warn(
+                        "CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
                         requests.get(i).clientId().replaceAll("\\p{Cntrl}", "?"),
-                        ip(requests.get(i).remoteAddress()), refusals.get(i).getMessage());
+                        ip(requests.get(i).remoteAddress()),
+                        refusals.get(i).getMessage());
             }
         }
         return refusals;
@@ -127,8 +136,11 @@ public class BlockListService implements BlockListCheck {
         try {
             check(request);
         } catch (ConnectRefusedException e) {
-            log.warn("CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
-                    request.clientId().replaceAll("\\p{Cntrl}", "?"), ip(request.remoteAddress()), e.getMessage());
+            log.warn(
+                    "CONNECT refused: client '{}' from {}: {} (entry added during its CONNECT)",
+                    request.clientId().replaceAll("\\p{Cntrl}", "?"),
+                    ip(request.remoteAddress()),
+                    e.getMessage());
             throw e;
         }
     }
@@ -164,21 +176,24 @@ public class BlockListService implements BlockListCheck {
         for (BlockListStore.LiveConnection c : live) {
             topics.ensureDownlink(c.nodeId());
             // 0x8A (banned) is a CONNACK code only; a DISCONNECT says administrative action (MQTT 5 3.14.2.1).
-            commands.add(DownlinkCommands.disconnect(c.nodeId(), c.clientId(), c.epoch(),
-                    DownlinkCommands.ADMINISTRATIVE_ACTION));
+            commands.add(DownlinkCommands.disconnect(
+                    c.nodeId(), c.clientId(), c.epoch(), DownlinkCommands.ADMINISTRATIVE_ACTION));
         }
         // Awaited inside the transaction: if Kafka cannot take the commands the entry is not added (503), so an
         // entry never stands while connections it matches live on unnoticed.
         sender.sendAndAwait(commands);
-        log.info("Block list entry {} added ({}{}): {} live connection(s) closed", id, describe(r),
-                r.reason() == null ? "" : ", reason '" + r.reason() + "'", live.size());
+        log.info(
+                "Block list entry {} added ({}{}): {} live connection(s) closed",
+                id,
+                describe(r),
+                r.reason() == null ? "" : ", reason '" + r.reason() + "'",
+                live.size());
         return new Added(get(id), live.size());
     }
 
     /** An entry as stored, and how many live connections it closed when added. */
     @Schema(name = "BlockEntryAdded") // the schema names of the description are simple names: "Added" says little
-    public record Added(BlockEntry entry, int disconnected) {
-    }
+    public record Added(BlockEntry entry, int disconnected) {}
 
     public BlockEntry get(long id) {
         return store.find(id).orElseThrow(() -> ApiException.notFound("no block list entry " + id));
@@ -196,8 +211,7 @@ public class BlockListService implements BlockListCheck {
 
     /** @param total entries over all pages */
     @Schema(name = "BlockListPage")
-    public record Page(List<BlockEntry> items, int page, int size, long total) {
-    }
+    public record Page(List<BlockEntry> items, int page, int size, long total) {}
 
     public void delete(long id) {
         BlockEntry entry = get(id);
@@ -238,12 +252,14 @@ public class BlockListService implements BlockListCheck {
     }
 
     private static String describe(BlockEntry e) {
-        return e.clientId() != null ? "client id '" + e.clientId() + "'"
+        return e.clientId() != null
+                ? "client id '" + e.clientId() + "'"
                 : e.username() != null ? "user name '" + e.username() + "'" : "address " + e.ip();
     }
 
     private static String describe(BlockRequest r) {
-        return r.clientId() != null ? "client id '" + r.clientId() + "'"
+        return r.clientId() != null
+                ? "client id '" + r.clientId() + "'"
                 : r.username() != null ? "user name '" + r.username() + "'" : "address " + r.ip();
     }
 }

@@ -1,5 +1,8 @@
 package io.tributary.session.blocklist;
 
+import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.StatementPipeline;
+import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -9,14 +12,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.SqlArrays;
-import io.tributary.session.store.StatementPipeline;
-import io.tributary.session.store.Timestamps;
 
 /** The {@code block_list} table, and the live sessions an entry matches. */
 @Repository
@@ -28,17 +26,17 @@ public class BlockListStore {
      * sees the entry. Any constant unique to this use; "BLOCKLST" in ASCII.
      */
     private static final long LOCK_KEY = 0x424C4F434B4C5354L;
-    private static final String COLUMNS = "id, client_id, username, host(ip_range) AS ip_host,"
-            + " masklen(ip_range) AS ip_bits, reason, created_at";
+
+    private static final String COLUMNS =
+            "id, client_id, username, host(ip_range) AS ip_host," + " masklen(ip_range) AS ip_bits, reason, created_at";
     /** Entries that could match a batch of CONNECTs: parameters the client ids, then the user names. */
-    private static final String CANDIDATES = "client_id = ANY(?) OR username = ANY(?) OR ip_range IS NOT NULL"
-            + " ORDER BY id";
+    private static final String CANDIDATES =
+            "client_id = ANY(?) OR username = ANY(?) OR ip_range IS NOT NULL" + " ORDER BY id";
     /** Live sessions read per query when looking for connections from blocked addresses. */
     private static final int LIVE_PAGE = 5_000;
 
     /** A live connection an entry matches. */
-    public record LiveConnection(String clientId, String nodeId, long epoch, String remoteAddress) {
-    }
+    public record LiveConnection(String clientId, String nodeId, long epoch, String remoteAddress) {}
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
@@ -78,14 +76,15 @@ public class BlockListStore {
      */
     public List<BlockEntry> lockSharedAndReadCandidates(Collection<String> clientIds, Collection<String> usernames) {
         List<BlockEntry> entries = new ArrayList<>();
-        StatementPipeline.run(jdbcTemplate, "SELECT pg_advisory_xact_lock_shared(?); SELECT " + COLUMNS
-                        + " FROM block_list WHERE " + CANDIDATES,
+        StatementPipeline.run(
+                jdbcTemplate,
+                "SELECT pg_advisory_xact_lock_shared(?); SELECT " + COLUMNS + " FROM block_list WHERE " + CANDIDATES,
                 ps -> {
                     ps.setLong(1, LOCK_KEY);
                     ps.setObject(2, SqlArrays.text(clientIds));
                     ps.setObject(3, names(usernames));
                 },
-                locked -> { },
+                locked -> {},
                 rows -> {
                     for (int n = 0; rows.next(); n++) {
                         entries.add(map(rows, n));
@@ -100,12 +99,18 @@ public class BlockListStore {
 
     /** Held by a CONNECT until its transaction ends. */
     public void lockShared() {
-        jdbc.sql("SELECT pg_advisory_xact_lock_shared(:key)").param("key", LOCK_KEY).query((rs, n) -> 1).list();
+        jdbc.sql("SELECT pg_advisory_xact_lock_shared(:key)")
+                .param("key", LOCK_KEY)
+                .query((rs, n) -> 1)
+                .list();
     }
 
     /** Held by an addition until its transaction ends: waits for CONNECTs in progress. */
     public void lockExclusive() {
-        jdbc.sql("SELECT pg_advisory_xact_lock(:key)").param("key", LOCK_KEY).query((rs, n) -> 1).list();
+        jdbc.sql("SELECT pg_advisory_xact_lock(:key)")
+                .param("key", LOCK_KEY)
+                .query((rs, n) -> 1)
+                .list();
     }
 
     /** Inserts an entry; an existing one for the same value fails with a DuplicateKeyException. */
@@ -122,13 +127,18 @@ public class BlockListStore {
     }
 
     public Optional<BlockEntry> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE id = :id").param("id", id)
-                .query(BlockListStore::map).optional();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE id = :id")
+                .param("id", id)
+                .query(BlockListStore::map)
+                .optional();
     }
 
     public List<BlockEntry> page(long offset, int limit) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM block_list ORDER BY id LIMIT :limit OFFSET :offset")
-                .param("limit", limit).param("offset", offset).query(BlockListStore::map).list();
+                .param("limit", limit)
+                .param("offset", offset)
+                .query(BlockListStore::map)
+                .list();
     }
 
     public long count() {
@@ -142,7 +152,9 @@ public class BlockListStore {
     /** The IP entries in CIDR notation. */
     public List<String> ipRanges() {
         return jdbc.sql("SELECT host(ip_range) || '/' || masklen(ip_range) FROM block_list WHERE ip_range IS NOT NULL"
-                + " ORDER BY id").query(String.class).list();
+                        + " ORDER BY id")
+                .query(String.class)
+                .list();
     }
 
     /**
@@ -151,19 +163,24 @@ public class BlockListStore {
      */
     public String ipVersion() {
         return jdbc.sql("SELECT count(*) || '-' || COALESCE(max(id), 0) FROM block_list WHERE ip_range IS NOT NULL")
-                .query(String.class).single();
+                .query(String.class)
+                .single();
     }
 
     public List<LiveConnection> liveByClientId(String clientId) {
         return jdbc.sql("SELECT client_id, node_id, epoch, remote_address FROM sessions"
                         + " WHERE client_id = :clientId AND connected AND node_id IS NOT NULL")
-                .param("clientId", clientId).query(BlockListStore::live).list();
+                .param("clientId", clientId)
+                .query(BlockListStore::live)
+                .list();
     }
 
     public List<LiveConnection> liveByUsername(String username) {
         return jdbc.sql("SELECT client_id, node_id, epoch, remote_address FROM sessions"
                         + " WHERE username = :username AND connected AND node_id IS NOT NULL")
-                .param("username", username).query(BlockListStore::live).list();
+                .param("username", username)
+                .query(BlockListStore::live)
+                .list();
     }
 
     /**
@@ -176,7 +193,10 @@ public class BlockListStore {
             List<LiveConnection> page = jdbc.sql("SELECT client_id, node_id, epoch, remote_address FROM sessions"
                             + " WHERE connected AND node_id IS NOT NULL AND client_id > :after"
                             + " ORDER BY client_id LIMIT :limit")
-                    .param("after", after).param("limit", LIVE_PAGE).query(BlockListStore::live).list();
+                    .param("after", after)
+                    .param("limit", LIVE_PAGE)
+                    .query(BlockListStore::live)
+                    .list();
             page.forEach(visitor);
             if (page.size() < LIVE_PAGE) {
                 return;
@@ -186,14 +206,22 @@ public class BlockListStore {
     }
 
     private static LiveConnection live(ResultSet rs, int row) throws SQLException {
-        return new LiveConnection(rs.getString("client_id"), rs.getString("node_id"), rs.getLong("epoch"),
+        return new LiveConnection(
+                rs.getString("client_id"),
+                rs.getString("node_id"),
+                rs.getLong("epoch"),
                 rs.getString("remote_address"));
     }
 
     private static BlockEntry map(ResultSet rs, int row) throws SQLException {
         String host = rs.getString("ip_host");
         String ip = host == null ? null : host + "/" + rs.getInt("ip_bits");
-        return new BlockEntry(rs.getLong("id"), rs.getString("client_id"), rs.getString("username"), ip,
-                rs.getString("reason"), Timestamps.read(rs, "created_at"));
+        return new BlockEntry(
+                rs.getLong("id"),
+                rs.getString("client_id"),
+                rs.getString("username"),
+                ip,
+                rs.getString("reason"),
+                Timestamps.read(rs, "created_at"));
     }
 }

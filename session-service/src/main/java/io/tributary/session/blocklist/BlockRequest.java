@@ -1,15 +1,17 @@
 package io.tributary.session.blocklist;
 
-import org.jspecify.annotations.Nullable;
-
 import io.tributary.common.net.IpRange;
 import io.tributary.session.web.ApiException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Body of {@code POST /api/v1/auth/blocklist}: exactly one of a client id, a user name or an IP address / CIDR range,
  * and an optional reason for the operators.
  */
-public record BlockRequest(@Nullable String clientId, @Nullable String username, @Nullable String ip,
+public record BlockRequest(
+        @Nullable String clientId,
+        @Nullable String username,
+        @Nullable String ip,
         @Nullable String reason) {
 
     private static final int MAX_LENGTH = 65_535;

@@ -1,7 +1,6 @@
 package io.tributary.session.bridge;
 
 import java.time.Instant;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +11,12 @@ import org.jspecify.annotations.Nullable;
  * @param qos        QoS of the delivery, or null: the record's {@code mqtt.qos} header, else 1
  * @param retain     retain flag, or null: the record's {@code mqtt.retain} header, else false
  */
-public record BridgeRule(long id, String kafkaTopic, String mqttTopic, @Nullable Integer qos, @Nullable Boolean retain,
+public record BridgeRule(
+        long id,
+        String kafkaTopic,
+        String mqttTopic,
+        @Nullable Integer qos,
+        @Nullable Boolean retain,
         Instant createdAt) {
 
     /** The consumer group that reads the rule's topic; one per rule, so rules on one topic do not share records. */

@@ -1,7 +1,7 @@
 package io.tributary.session.bridge;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -10,8 +10,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** Kafka-to-MQTT rules on the admin API (bearer token, like all of {@code /api/v1}). */
 @RestController

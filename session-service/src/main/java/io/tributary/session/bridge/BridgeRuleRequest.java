@@ -7,6 +7,9 @@ import org.jspecify.annotations.Nullable;
  * optional {@code {key}}), and optionally {@code qos} (0..2) and {@code retain}; absent means "from the record's
  * headers"; {@code partitions} creates a missing topic with that many partitions.
  */
-public record BridgeRuleRequest(String kafkaTopic, String mqttTopic, @Nullable Integer qos, @Nullable Boolean retain,
-        @Nullable Integer partitions) {
-}
+public record BridgeRuleRequest(
+        String kafkaTopic,
+        String mqttTopic,
+        @Nullable Integer qos,
+        @Nullable Boolean retain,
+        @Nullable Integer partitions) {}

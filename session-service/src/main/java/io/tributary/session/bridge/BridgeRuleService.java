@@ -1,19 +1,17 @@
 package io.tributary.session.bridge;
 
-import java.time.Clock;
-import java.util.List;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.tributary.common.mapping.MappingRule;
 import io.tributary.common.mapping.MqttTopicTemplate;
 import io.tributary.session.mapping.UserTopics;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.web.ApiException;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Kafka-to-MQTT rules: validated, stored in PostgreSQL; {@link KafkaBridges} on every session-service instance runs
@@ -56,15 +54,19 @@ public class BridgeRuleService {
         try {
             id = store.insert(body.kafkaTopic(), body.mqttTopic(), body.qos(), body.retain(), clock.instant());
         } catch (DuplicateKeyException e) {
-            throw ApiException.conflict("a rule delivers '" + body.kafkaTopic() + "' on '" + body.mqttTopic()
-                    + "' already");
+            throw ApiException.conflict(
+                    "a rule delivers '" + body.kafkaTopic() + "' on '" + body.mqttTopic() + "' already");
         }
         BridgeRule rule = get(id);
         // Inside the transaction: when Kafka cannot set the offsets, the rule is not stored (503).
         topics.startGroupAtEnd(rule.consumerGroup(), rule.kafkaTopic());
         AfterCommit.run(bridges::reconcile);
-        log.info("Kafka-to-MQTT rule {} added: Kafka '{}' -> MQTT '{}' (qos {}, retain {})", id, rule.kafkaTopic(),
-                rule.mqttTopic(), rule.qos() == null ? "from headers" : rule.qos(),
+        log.info(
+                "Kafka-to-MQTT rule {} added: Kafka '{}' -> MQTT '{}' (qos {}, retain {})",
+                id,
+                rule.kafkaTopic(),
+                rule.mqttTopic(),
+                rule.qos() == null ? "from headers" : rule.qos(),
                 rule.retain() == null ? "from headers" : rule.retain());
         return rule;
     }

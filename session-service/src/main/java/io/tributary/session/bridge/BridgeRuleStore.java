@@ -1,15 +1,13 @@
 package io.tributary.session.bridge;
 
+import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.Timestamps;
 
 /** The {@code kafka_to_mqtt_rules} table. */
 @Repository
@@ -37,17 +35,23 @@ public class BridgeRuleStore {
     }
 
     public Optional<BridgeRule> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM kafka_to_mqtt_rules WHERE id = :id").param("id", id)
-                .query(BridgeRuleStore::map).optional();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM kafka_to_mqtt_rules WHERE id = :id")
+                .param("id", id)
+                .query(BridgeRuleStore::map)
+                .optional();
     }
 
     public List<BridgeRule> all() {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM kafka_to_mqtt_rules ORDER BY id").query(BridgeRuleStore::map)
+        return jdbc.sql("SELECT " + COLUMNS + " FROM kafka_to_mqtt_rules ORDER BY id")
+                .query(BridgeRuleStore::map)
                 .list();
     }
 
     public boolean delete(long id) {
-        return jdbc.sql("DELETE FROM kafka_to_mqtt_rules WHERE id = :id").param("id", id).update() == 1;
+        return jdbc.sql("DELETE FROM kafka_to_mqtt_rules WHERE id = :id")
+                        .param("id", id)
+                        .update()
+                == 1;
     }
 
     private static BridgeRule map(ResultSet rs, int row) throws SQLException {
@@ -55,7 +59,12 @@ public class BridgeRuleStore {
         Integer qosOrNull = rs.wasNull() ? null : qos;
         boolean retain = rs.getBoolean("retain");
         Boolean retainOrNull = rs.wasNull() ? null : retain;
-        return new BridgeRule(rs.getLong("id"), rs.getString("kafka_topic"), rs.getString("mqtt_topic"), qosOrNull,
-                retainOrNull, Timestamps.read(rs, "created_at"));
+        return new BridgeRule(
+                rs.getLong("id"),
+                rs.getString("kafka_topic"),
+                rs.getString("mqtt_topic"),
+                qosOrNull,
+                retainOrNull,
+                Timestamps.read(rs, "created_at"));
     }
 }

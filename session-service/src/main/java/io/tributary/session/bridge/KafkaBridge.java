@@ -1,11 +1,18 @@
 package io.tributary.session.bridge;
 
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
+import io.tributary.common.kafka.PublishRecordFormat;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.mapping.MqttTopicTemplate;
+import io.tributary.common.retry.Backoff;
+import io.tributary.session.kafka.KafkaUnavailableException;
+import io.tributary.session.kafka.RecordSender;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -15,15 +22,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.PollLoop;
-import io.tributary.common.kafka.PublishRecordFormat;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.mapping.MqttTopicTemplate;
-import io.tributary.common.retry.Backoff;
-import io.tributary.session.kafka.KafkaUnavailableException;
-import io.tributary.session.kafka.RecordSender;
 
 /**
  * One Kafka-to-MQTT rule at work on one thread: consumes the rule's topic in the rule's consumer group and writes
@@ -39,6 +37,7 @@ final class KafkaBridge extends PollLoop {
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
     /** The publisher a subscriber sees (no-local compares with it); never a real client's id. */
     static final String CLIENT_ID_PREFIX = "$tributary-bridge-";
+
     private static final String NODE_ID = "kafka-bridge";
 
     private final BridgeRule rule;
@@ -87,7 +86,10 @@ final class KafkaBridge extends PollLoop {
             sender.sendAndAwait(publishRecords(records));
             consumer.commitSync();
         } catch (KafkaUnavailableException e) {
-            log.warn("Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}", rule.id(), records.count(),
+            log.warn(
+                    "Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}",
+                    rule.id(),
+                    records.count(),
                     e.getMessage());
             rewind(records);
             throw e;
@@ -122,18 +124,31 @@ final class KafkaBridge extends PollLoop {
             String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
             String topic = template.topicFor(key);
             if (topic == null) {
-                log.warn("Kafka-to-MQTT rule {}: record {}-{}@{} skipped: key {} cannot fill '{}'", rule.id(),
-                        r.topic(), r.partition(), r.offset(), key == null ? "missing" : "'" + key + "'",
+                log.warn(
+                        "Kafka-to-MQTT rule {}: record {}-{}@{} skipped: key {} cannot fill '{}'",
+                        rule.id(),
+                        r.topic(),
+                        r.partition(),
+                        r.offset(),
+                        key == null ? "missing" : "'" + key + "'",
                         rule.mqttTopic());
                 continue;
             }
-            int qos = rule.qos() != null ? rule.qos()
+            int qos = rule.qos() != null
+                    ? rule.qos()
                     : r.headers().lastHeader(RecordHeaders.QOS) != null ? RecordHeaders.readQos(r.headers()) : 1;
-            boolean retain = rule.retain() != null ? rule.retain()
-                    : RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
-            ProducerRecord<byte[], byte[]> publish = PublishRecordFormat.toRecord(topic,
-                    r.value() == null ? new byte[0] : r.value(), qos, retain, CLIENT_ID_PREFIX + rule.id(), 5,
-                    NODE_ID, null, now);
+            boolean retain =
+                    rule.retain() != null ? rule.retain() : RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
+            ProducerRecord<byte[], byte[]> publish = PublishRecordFormat.toRecord(
+                    topic,
+                    r.value() == null ? new byte[0] : r.value(),
+                    qos,
+                    retain,
+                    CLIENT_ID_PREFIX + rule.id(),
+                    5,
+                    NODE_ID,
+                    null,
+                    now);
             // The backend's trace goes on with the message (delivered to MQTT 5 clients as user properties).
             for (String name : new String[] {RecordHeaders.TRACEPARENT, RecordHeaders.TRACESTATE}) {
                 Header h = r.headers().lastHeader(name);

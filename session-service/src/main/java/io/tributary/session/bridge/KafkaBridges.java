@@ -1,18 +1,16 @@
 package io.tributary.session.bridge;
 
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.session.kafka.RecordSender;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.session.kafka.RecordSender;
 
 /**
  * Runs the Kafka-to-MQTT rules on this session-service instance: one {@link KafkaBridge} per rule in the table. Every
@@ -60,8 +58,7 @@ public class KafkaBridges implements DisposableBean {
         rules.forEach((id, rule) -> running.computeIfAbsent(id, k -> {
             KafkaBridge bridge = new KafkaBridge(rule, kafkaClients, sender);
             bridge.start();
-            log.info("Kafka-to-MQTT rule {} running: Kafka '{}' -> MQTT '{}'", id, rule.kafkaTopic(),
-                    rule.mqttTopic());
+            log.info("Kafka-to-MQTT rule {} running: Kafka '{}' -> MQTT '{}'", id, rule.kafkaTopic(), rule.mqttTopic());
             return bridge;
         }));
     }

@@ -1,7 +1,6 @@
 package io.tributary.session.config;
 
 import java.time.Clock;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -1,7 +1,6 @@
 package io.tributary.session.config;
 
 import java.sql.SQLException;
-
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;

@@ -1,11 +1,5 @@
 package io.tributary.session.config;
 
-import java.net.URI;
-import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import io.tributary.common.kafka.GroupMembership;
 import io.tributary.common.kafka.TopicLayout;
 import jakarta.validation.Valid;
@@ -13,6 +7,10 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Everything session-service can be told besides the datasource (which stays under {@code spring.datasource}).
@@ -42,12 +40,10 @@ public record SessionServiceProperties(
             @Valid @NotNull TopicLayout topics,
             @NotNull Duration maxBlock,
             @NotNull Duration ackTimeout,
-            @Valid @NotNull GroupMembership group) {
-    }
+            @Valid @NotNull GroupMembership group) {}
 
     /** @param commandTimeout longest a presence command may take; presence never blocks a request for long */
-    public record Redis(@NotNull URI url, @NotNull Duration commandTimeout) {
-    }
+    public record Redis(@NotNull URI url, @NotNull Duration commandTimeout) {}
 
     /**
      * @param sweepInterval     pause between two runs of the expiry sweep
@@ -57,12 +53,10 @@ public record SessionServiceProperties(
     public record Expiry(
             @NotNull Duration sweepInterval,
             @Min(1) @Max(10_000) int batchSize,
-            @Min(1) int maxBatchesPerRun) {
-    }
+            @Min(1) int maxBatchesPerRun) {}
 
     /** @param connectedRefresh how often the connected-sessions gauge is re-read from PostgreSQL */
-    public record Metrics(@NotNull Duration connectedRefresh) {
-    }
+    public record Metrics(@NotNull Duration connectedRefresh) {}
 
     /**
      * @param consumerGroup   consumer group of the retained-message consumer on the publish topic
@@ -75,8 +69,7 @@ public record SessionServiceProperties(
             @NotBlank String consumerGroup,
             @NotNull Duration catchUpTimeout,
             @Min(1) @Max(1_000_000) int maxPerSubscribe,
-            @NotNull Duration countRefresh) {
-    }
+            @NotNull Duration countRefresh) {}
 
     /**
      * @param nodeTimeout       a transport node incarnation not heard from for this long is declared dead and the
@@ -89,8 +82,7 @@ public record SessionServiceProperties(
             @NotNull Duration nodeTimeout,
             @NotNull Duration checkInterval,
             @Min(1) @Max(10_000) int batchSize,
-            @Min(1) int maxBatchesPerRun) {
-    }
+            @Min(1) int maxBatchesPerRun) {}
 
     /**
      * @param publishInterval  pause between two runs of the will publisher: a delayed will is published at most this
@@ -101,6 +93,5 @@ public record SessionServiceProperties(
     public record Wills(
             @NotNull Duration publishInterval,
             @Min(1) @Max(10_000) int batchSize,
-            @Min(1) int maxBatchesPerRun) {
-    }
+            @Min(1) int maxBatchesPerRun) {}
 }

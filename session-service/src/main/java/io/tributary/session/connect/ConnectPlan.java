@@ -1,9 +1,8 @@
 package io.tributary.session.connect;
 
-import java.time.Instant;
-
 import io.tributary.session.expiry.ExpiryPolicy;
 import io.tributary.session.store.SessionRecord;
+import java.time.Instant;
 
 /**
  * What a CONNECT does to the locked session row, decided from the row and the epoch drawn for the new connection.

@@ -1,18 +1,5 @@
 package io.tributary.session.connect;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectRefusedException;
@@ -25,6 +12,17 @@ import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
 import io.tributary.sessionqueue.QueueAdmin;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Clients that passed CONNECT on transport nodes, taken a batch at a time in one transaction. Under the sessions' row
@@ -51,9 +49,16 @@ public class ConnectService {
     private final CredentialStore credentials;
     private final BlockListService blockList;
 
-    public ConnectService(SessionStore sessions, SessionResumption resumption, RecordSender sender,
-            PresenceStore presence, QueueAdmin queues, SessionMetrics metrics, Clock clock,
-            CredentialStore credentials, BlockListService blockList) {
+    public ConnectService(
+            SessionStore sessions,
+            SessionResumption resumption,
+            RecordSender sender,
+            PresenceStore presence,
+            QueueAdmin queues,
+            SessionMetrics metrics,
+            Clock clock,
+            CredentialStore credentials,
+            BlockListService blockList) {
         this.sessions = sessions;
         this.resumption = resumption;
         this.sender = sender;
@@ -73,13 +78,15 @@ public class ConnectService {
      */
     @Transactional
     public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
-        SessionApi.ConnectOutcome outcome = connectAll(List.of(new Admitted(request, auth))).get(0);
+        SessionApi.ConnectOutcome outcome =
+                connectAll(List.of(new Admitted(request, auth))).get(0);
         if (outcome.refused() != null) {
-            throw new ConnectRefusedException(outcome.refused().reason(), "banned", outcome.refused().message());
+            throw new ConnectRefusedException(
+                    outcome.refused().reason(), "banned", outcome.refused().message());
         }
         if (outcome.unavailable() != null) {
-            throw new io.tributary.session.web.ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
-                    outcome.unavailable());
+            throw new io.tributary.session.web.ApiException(
+                    org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE, outcome.unavailable());
         }
         return outcome.accepted();
     }
@@ -97,12 +104,16 @@ public class ConnectService {
         SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
         // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
         // waits for this transaction and then finds the connections.
-        List<ConnectRefusedException> banned = blockList.checkAllLocked(
-                batch.stream().map(Admitted::request).toList());
+        List<ConnectRefusedException> banned =
+                blockList.checkAllLocked(batch.stream().map(Admitted::request).toList());
         // Held until commit: a credential change waits for these CONNECTs and then finds their connections to close;
         // a change that committed first is seen here and that client is asked to come back (server unavailable).
         Map<Long, Long> versions = credentials.lockVersionsForConnect(batch.stream()
-                .map(a -> a.auth().credentialId()).filter(Objects::nonNull).distinct().sorted().toList());
+                .map(a -> a.auth().credentialId())
+                .filter(Objects::nonNull)
+                .distinct()
+                .sorted()
+                .toList());
         List<Integer> admitted = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Authentication auth = batch.get(i).auth();
@@ -110,8 +121,8 @@ public class ConnectService {
                 outcomes[i] = SessionApi.ConnectOutcome.refused(banned.get(i).refusal());
             } else if (auth.credentialId() != null
                     && !Long.valueOf(auth.version()).equals(versions.get(auth.credentialId()))) {
-                outcomes[i] = SessionApi.ConnectOutcome.unavailable("credential " + auth.credentialId()
-                        + " changed during CONNECT; connect again");
+                outcomes[i] = SessionApi.ConnectOutcome.unavailable(
+                        "credential " + auth.credentialId() + " changed during CONNECT; connect again");
             } else {
                 admitted.add(i);
             }
@@ -123,8 +134,7 @@ public class ConnectService {
     }
 
     /** A CONNECT and the outcome of its authentication. */
-    public record Admitted(SessionApi.ConnectRequest request, Authentication auth) {
-    }
+    public record Admitted(SessionApi.ConnectRequest request, Authentication auth) {}
 
     /**
      * Splits the admitted requests into rounds in which each client id appears once, in arrival order: the second
@@ -144,8 +154,8 @@ public class ConnectService {
     }
 
     /** Connects distinct clients; the new owners are recorded once Kafka has acknowledged their records. */
-    private void connectRound(List<Admitted> batch, List<Integer> round, Instant now,
-            SessionApi.ConnectOutcome[] outcomes) {
+    private void connectRound(
+            List<Admitted> batch, List<Integer> round, Instant now, SessionApi.ConnectOutcome[] outcomes) {
         // Client id order: every multi-row locker takes rows in this order, so batches never deadlock each other.
         Map<String, Integer> byClient = new java.util.TreeMap<>();
         round.forEach(i -> byClient.put(batch.get(i).request().clientId(), i));
@@ -159,10 +169,16 @@ public class ConnectService {
         for (String clientId : byClient.keySet()) {
             Admitted a = batch.get(byClient.get(clientId));
             SessionStore.LockedForConnect locked = rows.get(clientId);
-            ConnectPlan plan = ConnectPlan.of(locked.row(), locked.created(), a.request().cleanStart(), now,
-                    locked.newEpoch());
-            connecting.put(clientId, new SessionResumption.Connecting(a.request(), a.auth(), plan, locked.created(),
-                    locked.row().connected()));
+            ConnectPlan plan =
+                    ConnectPlan.of(locked.row(), locked.created(), a.request().cleanStart(), now, locked.newEpoch());
+            connecting.put(
+                    clientId,
+                    new SessionResumption.Connecting(
+                            a.request(),
+                            a.auth(),
+                            plan,
+                            locked.created(),
+                            locked.row().connected()));
             presences.put(clientId, new Presence(a.request().nodeId(), plan.newEpoch(), now));
         }
         // Sent under the row locks and awaited once the transaction has committed, so the Redis round trip overlaps
@@ -180,7 +196,10 @@ public class ConnectService {
             connected.add(connection(r, c.auth(), epoch, now));
             Authentication auth = c.auth();
             outcomes[byClient.get(r.clientId())] = SessionApi.ConnectOutcome.accepted(new SessionApi.ConnectResponse(
-                    epoch, c.plan().sessionPresent(), resumed.getOrDefault(r.clientId(), List.of()), auth.acl(),
+                    epoch,
+                    c.plan().sessionPresent(),
+                    resumed.getOrDefault(r.clientId(), List.of()),
+                    auth.acl(),
                     auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli()));
             boolean wasConnected = c.wasConnected();
             boolean takeover = c.plan().takeover();
@@ -194,26 +213,39 @@ public class ConnectService {
      * Locks the rows (inserting the missing ones) and draws the new epochs. A row can vanish between the insert and
      * the lock (an expiry sweep or a disconnect with expiry 0 committed in between), hence the retry for those.
      */
-    private Map<String, SessionStore.LockedForConnect> lockOrCreate(List<SessionStore.Connected> connections,
-            Instant now) {
+    private Map<String, SessionStore.LockedForConnect> lockOrCreate(
+            List<SessionStore.Connected> connections, Instant now) {
         Map<String, SessionStore.LockedForConnect> rows = new HashMap<>();
         List<SessionStore.Connected> missing = connections;
         for (int attempt = 0; attempt < LOCK_ATTEMPTS && !missing.isEmpty(); attempt++) {
             rows.putAll(sessions.lockOrCreateForConnect(missing, now));
-            missing = missing.stream().filter(c -> !rows.containsKey(c.clientId())).toList();
+            missing = missing.stream()
+                    .filter(c -> !rows.containsKey(c.clientId()))
+                    .toList();
         }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("session rows of " + missing.stream().map(SessionStore.Connected::clientId)
-                    .toList() + " keep disappearing");
+            throw new IllegalStateException("session rows of "
+                    + missing.stream().map(SessionStore.Connected::clientId).toList() + " keep disappearing");
         }
         return rows;
     }
 
     /** What the sessions table records about an admitted CONNECT's new connection of {@code epoch}. */
-    private static SessionStore.Connected connection(SessionApi.ConnectRequest r, Authentication auth, long epoch,
-            Instant now) {
-        return new SessionStore.Connected(r.clientId(), new SessionStore.Connection(r.nodeId(), epoch, r.cleanStart(),
-                r.sessionExpirySeconds(), r.protocolVersion(), r.keepAliveSeconds(), r.remoteAddress(), r.username(),
-                now, r.nodeIncarnation()), auth.credentialId());
+    private static SessionStore.Connected connection(
+            SessionApi.ConnectRequest r, Authentication auth, long epoch, Instant now) {
+        return new SessionStore.Connected(
+                r.clientId(),
+                new SessionStore.Connection(
+                        r.nodeId(),
+                        epoch,
+                        r.cleanStart(),
+                        r.sessionExpirySeconds(),
+                        r.protocolVersion(),
+                        r.keepAliveSeconds(),
+                        r.remoteAddress(),
+                        r.username(),
+                        now,
+                        r.nodeIncarnation()),
+                auth.credentialId());
     }
 }

@@ -1,18 +1,5 @@
 package io.tributary.session.connect;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.Optional;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.expiry.ExpiryPolicy;
@@ -28,6 +15,17 @@ import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
 import io.tributary.sessionqueue.QueueAdmin;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The connection of a given epoch ended. A stale epoch (the client connected again since) changes nothing. With
@@ -51,9 +49,16 @@ public class DisconnectService {
     private final SessionMetrics metrics;
     private final Clock clock;
 
-    public DisconnectService(SessionStore sessions, SubscriptionStore subscriptions, WillStore wills,
-            FeedTopics topics, RecordSender sender, PresenceStore presence, QueueAdmin queues,
-            SessionMetrics metrics, Clock clock) {
+    public DisconnectService(
+            SessionStore sessions,
+            SubscriptionStore subscriptions,
+            WillStore wills,
+            FeedTopics topics,
+            RecordSender sender,
+            PresenceStore presence,
+            QueueAdmin queues,
+            SessionMetrics metrics,
+            Clock clock) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -79,8 +84,8 @@ public class DisconnectService {
      */
     @Transactional
     public int disconnectAll(List<SessionApi.DisconnectRequest> requests) {
-        Map<String, SessionRecord> rows = sessions.lockAll(new TreeSet<>(requests.stream()
-                .map(SessionApi.DisconnectRequest::clientId).toList()));
+        Map<String, SessionRecord> rows = sessions.lockAll(new TreeSet<>(
+                requests.stream().map(SessionApi.DisconnectRequest::clientId).toList()));
         List<Ending> endings = new ArrayList<>();
         for (SessionApi.DisconnectRequest request : requests) {
             // remove: a second request for the same epoch in this batch finds the session ended, as after commit.
@@ -103,8 +108,7 @@ public class DisconnectService {
      * The end of one connection: the session, whose row the caller locked and found connected; the expiry in force at
      * the end (0 removes the session and its subscriptions); what becomes of its will.
      */
-    public record Ending(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will) {
-    }
+    public record Ending(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will) {}
 
     /**
      * Ends these connections (distinct clients): changes the stores, a statement or pipeline for all of them, and
@@ -138,8 +142,13 @@ public class DisconnectService {
                 offline.stream().map(e -> e.session().clientId()).toList());
         kept.forEach((clientId, list) -> list.forEach(s ->
                 records.add(SubscriptionRecords.upsert(s.toRecord(null, epochs.get(clientId), true), partitions))));
-        sessions.markAllDisconnected(offline.stream().map(e -> new SessionStore.Disconnected(e.session().clientId(),
-                e.sessionExpirySeconds(), now, ExpiryPolicy.expiresAt(now, e.sessionExpirySeconds()))).toList());
+        sessions.markAllDisconnected(offline.stream()
+                .map(e -> new SessionStore.Disconnected(
+                        e.session().clientId(),
+                        e.sessionExpirySeconds(),
+                        now,
+                        ExpiryPolicy.expiresAt(now, e.sessionExpirySeconds())))
+                .toList());
         List<String> discardWills = new ArrayList<>();
         for (Ending e : endings) {
             String clientId = e.session().clientId();
@@ -150,7 +159,9 @@ public class DisconnectService {
             }
             Optional<Long> delay = wills.delayOf(clientId, e.session().epoch());
             if (delay.isPresent()) {
-                wills.schedule(clientId, e.session().epoch(),
+                wills.schedule(
+                        clientId,
+                        e.session().epoch(),
                         WillTiming.publishAt(now, delay.get(), e.sessionExpirySeconds()));
             }
         }
@@ -161,15 +172,20 @@ public class DisconnectService {
      * Ends the connection of {@code session}, whose row the caller has locked in its transaction and found connected
      * ({@link #endAll} for one).
      */
-    public void end(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will, Instant now,
+    public void end(
+            SessionRecord session,
+            long sessionExpirySeconds,
+            SessionApi.WillOutcome will,
+            Instant now,
             List<ProducerRecord<byte[], byte[]>> records) {
         endAll(List.of(new Ending(session, sessionExpirySeconds, will)), now, records);
     }
 
     /** After the records of {@link #endAll} were acknowledged: presence and the connected gauge follow. */
     public void ended(List<SessionRecord> sessionsEnded) {
-        presence.removeAllIfEpoch(sessionsEnded.stream().collect(java.util.stream.Collectors.toMap(
-                SessionRecord::clientId, SessionRecord::epoch, (a, b) -> b)));
+        presence.removeAllIfEpoch(sessionsEnded.stream()
+                .collect(
+                        java.util.stream.Collectors.toMap(SessionRecord::clientId, SessionRecord::epoch, (a, b) -> b)));
         sessionsEnded.forEach(s -> AfterCommit.run(metrics::disconnected));
     }
 }

@@ -1,16 +1,5 @@
 package io.tributary.session.connect;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
@@ -26,6 +15,15 @@ import io.tributary.session.will.WillStore;
 import io.tributary.session.will.WillTiming;
 import io.tributary.sessionqueue.QueueAdmin;
 import io.tributary.sessionqueue.SessionQueueing;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * What connecting does to the stored sessions of a batch of distinct clients whose rows are locked: discarded
@@ -39,9 +37,12 @@ class SessionResumption {
     private static final Logger log = LoggerFactory.getLogger(SessionResumption.class);
 
     /** One client of the batch: its request, authentication, plan, and whether its row was new or connected. */
-    record Connecting(SessionApi.ConnectRequest request, Authentication auth, ConnectPlan plan, boolean created,
-            boolean wasConnected) {
-    }
+    record Connecting(
+            SessionApi.ConnectRequest request,
+            Authentication auth,
+            ConnectPlan plan,
+            boolean created,
+            boolean wasConnected) {}
 
     private final SubscriptionStore subscriptions;
     private final WillStore wills;
@@ -49,7 +50,11 @@ class SessionResumption {
     private final QueueAdmin queues;
     private final SessionMetrics metrics;
 
-    SessionResumption(SubscriptionStore subscriptions, WillStore wills, FeedTopics topics, QueueAdmin queues,
+    SessionResumption(
+            SubscriptionStore subscriptions,
+            WillStore wills,
+            FeedTopics topics,
+            QueueAdmin queues,
             SessionMetrics metrics) {
         this.subscriptions = subscriptions;
         this.wills = wills;
@@ -65,8 +70,8 @@ class SessionResumption {
      * @param connecting by client id
      * @return the resumed subscriptions by client id (for the CONNECT answers)
      */
-    Map<String, List<SessionApi.Subscription>> apply(Map<String, Connecting> connecting, Instant now,
-            List<ProducerRecord<byte[], byte[]>> records) {
+    Map<String, List<SessionApi.Subscription>> apply(
+            Map<String, Connecting> connecting, Instant now, List<ProducerRecord<byte[], byte[]>> records) {
         int partitions = topics.publishPartitions();
         List<String> discarded = new ArrayList<>();
         List<String> resumedIds = new ArrayList<>();
@@ -79,27 +84,38 @@ class SessionResumption {
             }
         });
         for (SubscriptionStore.Removed r : subscriptions.deleteAllOf(discarded)) {
-            records.add(SubscriptionRecords.removal(r.filter(), r.clientId(),
-                    connecting.get(r.clientId()).plan().newEpoch(), partitions));
+            records.add(SubscriptionRecords.removal(
+                    r.filter(),
+                    r.clientId(),
+                    connecting.get(r.clientId()).plan().newEpoch(),
+                    partitions));
         }
         if (!discarded.isEmpty()) {
             // The old sessions' queues go with them.
             queues.deleteAll(discarded);
         }
         Map<String, List<SessionApi.Subscription>> resumed = new HashMap<>();
-        subscriptions.listAllOf(resumedIds).forEach((clientId, stored) ->
-                resumed.put(clientId, resume(connecting.get(clientId), stored, partitions, records)));
+        subscriptions
+                .listAllOf(resumedIds)
+                .forEach((clientId, stored) ->
+                        resumed.put(clientId, resume(connecting.get(clientId), stored, partitions, records)));
 
         replaceWills(connecting, now, records);
         connecting.values().stream().filter(c -> c.plan().takeover()).forEach(c -> {
             topics.ensureDownlink(c.plan().takeoverNode());
-            records.add(DownlinkCommands.takeover(c.plan().takeoverNode(), c.request().clientId(),
-                    c.plan().newEpoch()));
-            log.debug("Client {} taken over from node {} by node {} at epoch {}", c.request().clientId(),
-                    c.plan().takeoverNode(), c.request().nodeId(), c.plan().newEpoch());
+            records.add(DownlinkCommands.takeover(
+                    c.plan().takeoverNode(), c.request().clientId(), c.plan().newEpoch()));
+            log.debug(
+                    "Client {} taken over from node {} by node {} at epoch {}",
+                    c.request().clientId(),
+                    c.plan().takeoverNode(),
+                    c.request().nodeId(),
+                    c.plan().newEpoch());
         });
-        List<String> persistent = connecting.values().stream().filter(SessionResumption::queueBacked)
-                .map(c -> c.request().clientId()).toList();
+        List<String> persistent = connecting.values().stream()
+                .filter(SessionResumption::queueBacked)
+                .map(c -> c.request().clientId())
+                .toList();
         if (!persistent.isEmpty()) {
             // Before the subscriptions say "persistent" in the feed: routing appends only to an existing queue.
             queues.ensureAll(persistent, now);
@@ -109,10 +125,14 @@ class SessionResumption {
 
     /** A resumed session keeps its queue for this connection even when the CONNECT asks for expiry 0. */
     private static boolean queueBacked(Connecting c) {
-        return SessionQueueing.queueBacked(c.request().sessionExpirySeconds(), c.plan().sessionPresent());
+        return SessionQueueing.queueBacked(
+                c.request().sessionExpirySeconds(), c.plan().sessionPresent());
     }
 
-    private List<SessionApi.Subscription> resume(Connecting c, List<StoredSubscription> stored, int partitions,
+    private List<SessionApi.Subscription> resume(
+            Connecting c,
+            List<StoredSubscription> stored,
+            int partitions,
             List<ProducerRecord<byte[], byte[]>> records) {
         String clientId = c.request().clientId();
         long epoch = c.plan().newEpoch();
@@ -124,12 +144,14 @@ class SessionResumption {
                 // client may no longer subscribe to.
                 subscriptions.delete(clientId, s.filter());
                 records.add(SubscriptionRecords.removal(s.filter(), clientId, epoch, partitions));
-                log.info("Client {}: subscription '{}' of the resumed session removed, its ACL no longer allows it",
-                        clientId, s.filter());
+                log.info(
+                        "Client {}: subscription '{}' of the resumed session removed, its ACL no longer allows it",
+                        clientId,
+                        s.filter());
                 continue;
             }
-            records.add(SubscriptionRecords.upsert(s.toRecord(c.request().nodeId(), epoch, queueBacked(c)),
-                    partitions));
+            records.add(
+                    SubscriptionRecords.upsert(s.toRecord(c.request().nodeId(), epoch, queueBacked(c)), partitions));
             kept.add(s.toApi());
         }
         return kept;
@@ -141,16 +163,20 @@ class SessionResumption {
      * whichever happens first" — or it is due already and only waits for the publisher's next run; then it is
      * published now, with this batch's records. The new connections' wills are stored.
      */
-    private void replaceWills(Map<String, Connecting> connecting, Instant now,
-            List<ProducerRecord<byte[], byte[]>> records) {
+    private void replaceWills(
+            Map<String, Connecting> connecting, Instant now, List<ProducerRecord<byte[], byte[]>> records) {
         List<WillStore.NewConnection> next = connecting.values().stream()
-                .map(c -> new WillStore.NewConnection(c.request().clientId(), c.plan().newEpoch(),
-                        c.request().nodeId(), c.request().protocolVersion(), c.request().will()))
+                .map(c -> new WillStore.NewConnection(
+                        c.request().clientId(),
+                        c.plan().newEpoch(),
+                        c.request().nodeId(),
+                        c.request().protocolVersion(),
+                        c.request().will()))
                 .toList();
         Map<String, StoredWill> pending = wills.replaceAll(next);
         pending.forEach((clientId, will) -> {
-            boolean publish = connecting.get(clientId).plan().discardSession()
-                    || WillTiming.dueAt(will.publishAt(), now);
+            boolean publish =
+                    connecting.get(clientId).plan().discardSession() || WillTiming.dueAt(will.publishAt(), now);
             if (publish) {
                 records.add(will.toRecord(now.toEpochMilli()));
             }

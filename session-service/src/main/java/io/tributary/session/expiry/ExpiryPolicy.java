@@ -1,8 +1,7 @@
 package io.tributary.session.expiry;
 
-import java.time.Instant;
-
 import io.tributary.session.store.SessionRecord;
+import java.time.Instant;
 
 /** MQTT session expiry rules as session-service applies them. */
 public final class ExpiryPolicy {
@@ -10,8 +9,7 @@ public final class ExpiryPolicy {
     /** Session Expiry Interval meaning "never expires" (MQTT 5 section 3.1.2.11.2). */
     public static final long NEVER = 0xFFFFFFFFL;
 
-    private ExpiryPolicy() {
-    }
+    private ExpiryPolicy() {}
 
     /** When a session that goes offline at {@code now} expires; null = never. */
     public static Instant expiresAt(Instant now, long sessionExpirySeconds) {
@@ -23,6 +21,8 @@ public final class ExpiryPolicy {
 
     /** True when the stored session is offline and its expiry has passed: it must be treated as gone. */
     public static boolean expired(SessionRecord session, Instant now) {
-        return !session.connected() && session.expiresAt() != null && session.expiresAt().isBefore(now);
+        return !session.connected()
+                && session.expiresAt() != null
+                && session.expiresAt().isBefore(now);
     }
 }

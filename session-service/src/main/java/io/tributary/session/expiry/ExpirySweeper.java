@@ -1,19 +1,5 @@
 package io.tributary.session.expiry;
 
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
@@ -22,6 +8,18 @@ import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.sessionqueue.QueueAdmin;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Removes offline sessions whose expiry has passed, a small batch per transaction, found through the partial index
@@ -44,9 +42,16 @@ public class ExpirySweeper implements SchedulingConfigurer {
     private final Clock clock;
     private final SessionServiceProperties.Expiry settings;
 
-    public ExpirySweeper(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, PresenceStore presence, QueueAdmin queues, TransactionTemplate transactions,
-            Clock clock, SessionServiceProperties properties) {
+    public ExpirySweeper(
+            SessionStore sessions,
+            SubscriptionStore subscriptions,
+            FeedTopics topics,
+            RecordSender sender,
+            PresenceStore presence,
+            QueueAdmin queues,
+            TransactionTemplate transactions,
+            Clock clock,
+            SessionServiceProperties properties) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -100,8 +105,7 @@ public class ExpirySweeper implements SchedulingConfigurer {
         int partitions = topics.publishPartitions();
         List<ProducerRecord<byte[], byte[]>> tombstones = new ArrayList<>();
         for (SubscriptionStore.Removed r : subscriptions.deleteAllOf(epochs.keySet())) {
-            tombstones.add(SubscriptionRecords.removal(r.filter(), r.clientId(), epochs.get(r.clientId()),
-                    partitions));
+            tombstones.add(SubscriptionRecords.removal(r.filter(), r.clientId(), epochs.get(r.clientId()), partitions));
         }
         sender.sendAndAwait(tombstones);
         sessions.deleteAll(epochs.keySet());

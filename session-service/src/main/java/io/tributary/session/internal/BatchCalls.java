@@ -1,13 +1,11 @@
 package io.tributary.session.internal;
 
+import io.tributary.session.web.ApiException;
 import java.util.List;
 import java.util.function.Supplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.PessimisticLockingFailureException;
-
-import io.tributary.session.web.ApiException;
 
 /** What every batch call of the internal API shares: its size bound, and running its transaction again on a deadlock. */
 final class BatchCalls {
@@ -15,10 +13,10 @@ final class BatchCalls {
     private static final Logger log = LoggerFactory.getLogger(BatchCalls.class);
     /** More than a transport node sends in one call (its batches are bounded far below). */
     static final int MAX_BATCH = 10_000;
+
     private static final int ATTEMPTS = 3;
 
-    private BatchCalls() {
-    }
+    private BatchCalls() {}
 
     /** @throws ApiException 400 when the batch is missing or larger than {@link #MAX_BATCH} */
     static <T> List<T> checked(List<T> requests) {
@@ -37,7 +35,10 @@ final class BatchCalls {
      *
      * @return the indexes of the well-formed requests, in order
      */
-    static <T> List<Integer> wellFormed(String what, List<T> requests, java.util.function.Consumer<T> check,
+    static <T> List<Integer> wellFormed(
+            String what,
+            List<T> requests,
+            java.util.function.Consumer<T> check,
             java.util.function.BiConsumer<Integer, String> malformed) {
         List<Integer> valid = new java.util.ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
@@ -57,14 +58,18 @@ final class BatchCalls {
      * that locks rows in another order (batches lock in client id order, so two batches never deadlock each other).
      */
     static <T> T withDeadlockRetry(String what, int size, Supplier<T> transaction) {
-        for (int attempt = 1;; attempt++) {
+        for (int attempt = 1; ; attempt++) {
             try {
                 return transaction.get();
             } catch (PessimisticLockingFailureException e) {
                 if (attempt == ATTEMPTS) {
                     throw e;
                 }
-                log.info("{} batch of {} lost a lock conflict (attempt {}): {}", what, size, attempt,
+                log.info(
+                        "{} batch of {} lost a lock conflict (attempt {}): {}",
+                        what,
+                        size,
+                        attempt,
                         e.getMostSpecificCause().getMessage());
             }
         }

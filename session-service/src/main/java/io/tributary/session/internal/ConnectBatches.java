@@ -1,15 +1,13 @@
 package io.tributary.session.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.springframework.stereotype.Component;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.connect.ConnectService;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.stereotype.Component;
 
 /**
  * A transport node's batch of CONNECTs: shape checks and authentication per request (a bad or refused one does not
@@ -29,9 +27,13 @@ public class ConnectBatches {
     public SessionApi.ConnectBatchResponse connect(SessionApi.ConnectBatch batch) {
         List<SessionApi.ConnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
         SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[requests.size()];
-        List<Integer> valid = BatchCalls.wellFormed("CONNECT", requests, InternalRequests::check,
+        List<Integer> valid = BatchCalls.wellFormed(
+                "CONNECT",
+                requests,
+                InternalRequests::check,
                 (i, why) -> outcomes[i] = SessionApi.ConnectOutcome.unavailable(why));
-        List<Object> authentications = authenticator.authenticateAll(valid.stream().map(requests::get).toList());
+        List<Object> authentications =
+                authenticator.authenticateAll(valid.stream().map(requests::get).toList());
         List<Integer> admittedAt = new ArrayList<>();
         List<ConnectService.Admitted> admitted = new ArrayList<>();
         for (int k = 0; k < valid.size(); k++) {
@@ -44,8 +46,8 @@ public class ConnectBatches {
             }
         }
         if (!admitted.isEmpty()) {
-            List<SessionApi.ConnectOutcome> done = BatchCalls.withDeadlockRetry("CONNECT", admitted.size(),
-                    () -> connects.connectAll(admitted));
+            List<SessionApi.ConnectOutcome> done =
+                    BatchCalls.withDeadlockRetry("CONNECT", admitted.size(), () -> connects.connectAll(admitted));
             for (int k = 0; k < admittedAt.size(); k++) {
                 outcomes[admittedAt.get(k)] = done.get(k);
             }

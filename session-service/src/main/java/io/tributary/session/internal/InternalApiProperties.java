@@ -1,10 +1,9 @@
 package io.tributary.session.internal;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The internal API of the transport nodes ({@code /internal/**}).
@@ -15,7 +14,8 @@ import jakarta.validation.constraints.Size;
  */
 @Validated
 @ConfigurationProperties("tributary.internal")
-public record InternalApiProperties(@NotBlank @Size(min = 16) String token) {
+public record InternalApiProperties(
+        @NotBlank @Size(min = 16) String token) {
 
     @Override
     public String toString() {

@@ -1,12 +1,11 @@
 package io.tributary.session.internal;
 
-import java.util.List;
-import java.util.regex.Pattern;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.expiry.ExpiryPolicy;
 import io.tributary.session.web.ApiException;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Shape checks of internal API requests (answered 400). MQTT-level outcomes such as an invalid topic filter are not
@@ -16,8 +15,7 @@ public final class InternalRequests {
 
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,200}");
 
-    private InternalRequests() {
-    }
+    private InternalRequests() {}
 
     public static void check(SessionApi.ConnectRequest r) {
         requireBody(r);

@@ -1,19 +1,17 @@
 package io.tributary.session.internal;
 
-import java.util.List;
-
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RestController;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.connect.ConnectService;
 import io.tributary.session.connect.DisconnectService;
 import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
 
 /** The internal API transport nodes call ({@link SessionApi}): JSON in, JSON out. */
 @RestController
@@ -28,9 +26,15 @@ public class InternalSessionController {
     private final SubscribeBatches subscribeBatches;
     private final UnsubscribeBatches unsubscribeBatches;
 
-    public InternalSessionController(ConnectService connects, DisconnectService disconnects,
-            SubscriptionService subscriptions, RetainedLookup retained, ConnectAuthenticator authenticator,
-            ConnectBatches connectBatches, SubscribeBatches subscribeBatches, UnsubscribeBatches unsubscribeBatches) {
+    public InternalSessionController(
+            ConnectService connects,
+            DisconnectService disconnects,
+            SubscriptionService subscriptions,
+            RetainedLookup retained,
+            ConnectAuthenticator authenticator,
+            ConnectBatches connectBatches,
+            SubscribeBatches subscribeBatches,
+            UnsubscribeBatches unsubscribeBatches) {
         this.unsubscribeBatches = unsubscribeBatches;
         this.subscribeBatches = subscribeBatches;
         this.connectBatches = connectBatches;
@@ -41,7 +45,9 @@ public class InternalSessionController {
         this.retained = retained;
     }
 
-    @PostMapping(path = SessionApi.CONNECT, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.CONNECT,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.ConnectResponse connect(@RequestBody SessionApi.ConnectRequest request) {
         InternalRequests.check(request);
@@ -51,7 +57,9 @@ public class InternalSessionController {
     }
 
     /** Many CONNECTs of one node; each gets its outcome (accepted, refused, or unavailable), in order. */
-    @PostMapping(path = SessionApi.CONNECT_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.CONNECT_BATCH,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.ConnectBatchResponse connectBatch(@RequestBody SessionApi.ConnectBatch batch) {
         return connectBatches.connect(batch);
@@ -66,7 +74,9 @@ public class InternalSessionController {
         return ResponseEntity.ok().build();
     }
 
-    @PostMapping(path = SessionApi.SUBSCRIBE, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.SUBSCRIBE,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.SubscribeResponse subscribe(@RequestBody SessionApi.SubscribeRequest request) {
         InternalRequests.check(request);
@@ -74,19 +84,24 @@ public class InternalSessionController {
         // arrived is below it, and the lookup waits until the retained store has reached it.
         RetainedLookup.Mark mark = retained.mark(request);
         SubscriptionService.Subscribed subscribed = subscriptions.subscribe(request);
-        return new SessionApi.SubscribeResponse(subscribed.reasonCodes(),
+        return new SessionApi.SubscribeResponse(
+                subscribed.reasonCodes(),
                 retained.retainedFor(request, mark, subscribed.reasonCodes(), subscribed.created()));
     }
 
     /** Many SUBSCRIBEs of one node's connections; each gets its outcome (done, stale or unavailable), in order. */
-    @PostMapping(path = SessionApi.SUBSCRIBE_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.SUBSCRIBE_BATCH,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.SubscribeBatchResponse subscribeBatch(@RequestBody SessionApi.SubscribeBatch batch) {
         return subscribeBatches.subscribe(batch);
     }
 
     /** Many UNSUBSCRIBEs of one node's connections; each gets its outcome (done, stale or unavailable), in order. */
-    @PostMapping(path = SessionApi.UNSUBSCRIBE_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.UNSUBSCRIBE_BATCH,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.UnsubscribeBatchResponse unsubscribeBatch(@RequestBody SessionApi.UnsubscribeBatch batch) {
         return unsubscribeBatches.unsubscribe(batch);

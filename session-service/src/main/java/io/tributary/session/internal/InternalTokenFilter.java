@@ -1,18 +1,16 @@
 package io.tributary.session.internal;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.web.filter.OncePerRequestFilter;
-
 import io.tributary.common.session.SessionApi;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Lets through internal API calls ({@code /internal/**}) that carry the deployment's secret in
@@ -37,12 +35,17 @@ public class InternalTokenFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        log.warn("Internal API call {} {} from {} refused: {}", request.getMethod(), request.getRequestURI(),
-                request.getRemoteAddr(), presented == null ? "no " + SessionApi.TOKEN_HEADER + " header"
-                        : "wrong " + SessionApi.TOKEN_HEADER);
+        log.warn(
+                "Internal API call {} {} from {} refused: {}",
+                request.getMethod(),
+                request.getRequestURI(),
+                request.getRemoteAddr(),
+                presented == null ? "no " + SessionApi.TOKEN_HEADER + " header" : "wrong " + SessionApi.TOKEN_HEADER);
         response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
         response.setContentType("application/json");
-        response.getOutputStream().write(("{\"error\":\"the internal API needs the deployment's token in "
-                + SessionApi.TOKEN_HEADER + "\"}").getBytes(StandardCharsets.UTF_8));
+        response.getOutputStream()
+                .write(("{\"error\":\"the internal API needs the deployment's token in " + SessionApi.TOKEN_HEADER
+                                + "\"}")
+                        .getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,13 +1,11 @@
 package io.tributary.session.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.springframework.stereotype.Component;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.stereotype.Component;
 
 /**
  * A transport node's batch of SUBSCRIBEs: shape checks per request, the end of the publish topic read once for all
@@ -28,13 +26,17 @@ public class SubscribeBatches {
     public SessionApi.SubscribeBatchResponse subscribe(SessionApi.SubscribeBatch batch) {
         List<SessionApi.SubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
         SessionApi.SubscribeOutcome[] outcomes = new SessionApi.SubscribeOutcome[requests.size()];
-        List<Integer> valid = BatchCalls.wellFormed("SUBSCRIBE", requests, InternalRequests::check,
+        List<Integer> valid = BatchCalls.wellFormed(
+                "SUBSCRIBE",
+                requests,
+                InternalRequests::check,
                 (i, why) -> outcomes[i] = new SessionApi.SubscribeOutcome(null, null, why));
         if (!valid.isEmpty()) {
-            List<SessionApi.SubscribeRequest> accepted = valid.stream().map(requests::get).toList();
+            List<SessionApi.SubscribeRequest> accepted =
+                    valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
-            List<Object> results = BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(),
-                    () -> subscriptions.subscribeAll(accepted));
+            List<Object> results = BatchCalls.withDeadlockRetry(
+                    "SUBSCRIBE", accepted.size(), () -> subscriptions.subscribeAll(accepted));
             List<RetainedLookup.Granted> granted = new ArrayList<>();
             List<Integer> grantedAt = new ArrayList<>();
             for (int k = 0; k < valid.size(); k++) {
@@ -48,8 +50,8 @@ public class SubscribeBatches {
             }
             List<List<List<SessionApi.RetainedMessage>>> messages = retained.retainedForAll(granted, mark);
             for (int g = 0; g < granted.size(); g++) {
-                outcomes[grantedAt.get(g)] = new SessionApi.SubscribeOutcome(new SessionApi.SubscribeResponse(
-                        granted.get(g).reasonCodes(), messages.get(g)), null, null);
+                outcomes[grantedAt.get(g)] = new SessionApi.SubscribeOutcome(
+                        new SessionApi.SubscribeResponse(granted.get(g).reasonCodes(), messages.get(g)), null, null);
             }
         }
         return new SessionApi.SubscribeBatchResponse(List.of(outcomes));

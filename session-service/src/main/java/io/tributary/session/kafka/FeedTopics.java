@@ -1,15 +1,13 @@
 package io.tributary.session.kafka;
 
+import io.tributary.common.kafka.TopicLayout;
+import io.tributary.session.config.SessionServiceProperties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-
-import io.tributary.common.kafka.TopicLayout;
-import io.tributary.session.config.SessionServiceProperties;
 
 /**
  * The topics this service writes to. The shared topics are created or checked at startup (the service does not
@@ -51,8 +49,8 @@ public class FeedTopics {
         try {
             layout.ensureDownlinkTopic(admin, nodeId);
         } catch (IllegalStateException e) {
-            throw new KafkaUnavailableException("cannot check the downlink topic of node " + nodeId + ": "
-                    + e.getMessage(), e);
+            throw new KafkaUnavailableException(
+                    "cannot check the downlink topic of node " + nodeId + ": " + e.getMessage(), e);
         }
         knownDownlinkNodes.add(nodeId);
     }

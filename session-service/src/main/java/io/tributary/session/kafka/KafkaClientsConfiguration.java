@@ -1,9 +1,12 @@
 package io.tributary.session.kafka;
 
+import io.tributary.common.kafka.KafkaClientProperties;
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.kafka.support.KafkaClientsFromEnvironment;
+import io.tributary.session.config.SessionServiceProperties;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,11 +15,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-
-import io.tributary.common.kafka.KafkaClientProperties;
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.kafka.support.KafkaClientsFromEnvironment;
-import io.tributary.session.config.SessionServiceProperties;
 
 /**
  * The one producer and the one admin client of this process, and the {@link KafkaClients} that makes them and the
@@ -34,8 +32,10 @@ public class KafkaClientsConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> feedProducer(SessionServiceProperties properties,
-            io.tributary.session.metrics.SessionMetrics metrics, KafkaClients clients) {
+    Producer<byte[], byte[]> feedProducer(
+            SessionServiceProperties properties,
+            io.tributary.session.metrics.SessionMetrics metrics,
+            KafkaClients clients) {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         long ackTimeoutMs = kafka.ackTimeout().toMillis();
         Map<String, Object> config = new HashMap<>();
@@ -59,8 +59,10 @@ public class KafkaClientsConfiguration {
         SessionServiceProperties.Kafka kafka = properties.kafka();
         Map<String, Object> config = new HashMap<>();
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, kafka.group().clientId("session-service", "admin"));
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis() / 2));
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, kafka.ackTimeout().toMillis()));
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int)
+                Math.max(1000, kafka.ackTimeout().toMillis() / 2));
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
+                Math.max(1000, kafka.ackTimeout().toMillis()));
         Admin admin = clients.admin(config);
         clients.requireAuthenticated(admin, "session-service", kafka.ackTimeout());
         return admin;

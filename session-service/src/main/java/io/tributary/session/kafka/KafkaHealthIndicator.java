@@ -1,7 +1,6 @@
 package io.tributary.session.kafka;
 
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

@@ -1,5 +1,8 @@
 package io.tributary.session.kafka;
 
+import io.micrometer.core.instrument.Timer;
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.metrics.SessionMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,16 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.springframework.stereotype.Component;
-
-import io.micrometer.core.instrument.Timer;
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.metrics.SessionMetrics;
 
 /**
  * Produces the records of one request and waits until Kafka acknowledged all of them. Callers do this inside their
@@ -30,8 +28,8 @@ public class RecordSender {
     private final Duration ackTimeout;
     private final SessionMetrics metrics;
 
-    public RecordSender(Producer<byte[], byte[]> producer, SessionServiceProperties properties,
-            SessionMetrics metrics) {
+    public RecordSender(
+            Producer<byte[], byte[]> producer, SessionServiceProperties properties, SessionMetrics metrics) {
         this.producer = producer;
         // A little longer than the producer's delivery timeout, so that normally the producer's own verdict on a
         // record is what fails the request.
@@ -69,8 +67,10 @@ public class RecordSender {
         } catch (ExecutionException e) {
             throw new KafkaUnavailableException("Kafka did not accept a record: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new KafkaUnavailableException("Kafka did not acknowledge " + records.size() + " record(s) within "
-                    + ackTimeout.toMillis() + " ms", e);
+            throw new KafkaUnavailableException(
+                    "Kafka did not acknowledge " + records.size() + " record(s) within " + ackTimeout.toMillis()
+                            + " ms",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted while waiting for Kafka", e);

@@ -1,5 +1,6 @@
 package io.tributary.session.kafkaview;
 
+import io.tributary.session.kafka.KafkaUnavailableException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
@@ -29,8 +29,6 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
-import io.tributary.session.kafka.KafkaUnavailableException;
-
 /**
  * Read-only views of the Kafka cluster for the admin console: Tributary's topics with their partitions and offsets,
  * and consumer groups with their members and lag. Runs on servlet threads; every call is bounded by a timeout.
@@ -40,26 +38,31 @@ public class KafkaInspector {
 
     /** Topics Tributary creates all start with this. */
     public static final String TOPIC_PREFIX = "tributary.";
+
     private static final long TIMEOUT_MS = 3000;
 
-    public record PartitionView(int partition, @Nullable Integer leader, List<Integer> replicas, List<Integer> isr,
-            long startOffset, long endOffset) {
-    }
+    public record PartitionView(
+            int partition,
+            @Nullable Integer leader,
+            List<Integer> replicas,
+            List<Integer> isr,
+            long startOffset,
+            long endOffset) {}
 
-    public record TopicView(String name, List<PartitionView> partitions, long messages) {
-    }
+    public record TopicView(String name, List<PartitionView> partitions, long messages) {}
 
     /** {@code committed} null: the group has no committed offset there yet (its lag is then not counted). */
-    public record GroupPartition(String topic, int partition, @Nullable Long committed, long endOffset,
-            @Nullable Long lag) {
-    }
+    public record GroupPartition(
+            String topic,
+            int partition,
+            @Nullable Long committed,
+            long endOffset,
+            @Nullable Long lag) {}
 
-    public record MemberView(String memberId, String clientId, String host, int partitions) {
-    }
+    public record MemberView(String memberId, String clientId, String host, int partitions) {}
 
-    public record GroupView(String groupId, String state, List<MemberView> members, long lag,
-            List<GroupPartition> partitions) {
-    }
+    public record GroupView(
+            String groupId, String state, List<MemberView> members, long lag, List<GroupPartition> partitions) {}
 
     /** Kafka does not know the group: not a failure, an empty group. */
     private static final class UnknownGroup extends RuntimeException {
@@ -76,11 +79,15 @@ public class KafkaInspector {
 
     public List<TopicView> topics() {
         List<String> names = await(admin.listTopics().names()).stream()
-                .filter(n -> n.startsWith(TOPIC_PREFIX)).sorted().toList();
-        Map<String, TopicDescription> descriptions = await(admin.describeTopics(names).allTopicNames());
+                .filter(n -> n.startsWith(TOPIC_PREFIX))
+                .sorted()
+                .toList();
+        Map<String, TopicDescription> descriptions =
+                await(admin.describeTopics(names).allTopicNames());
         List<TopicPartition> partitions = new ArrayList<>();
-        descriptions.values().forEach(d -> d.partitions()
-                .forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition()))));
+        descriptions
+                .values()
+                .forEach(d -> d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition()))));
         Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
         Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
         List<TopicView> topics = new ArrayList<>();
@@ -96,9 +103,13 @@ public class KafkaInspector {
                 long start = starts.getOrDefault(tp, 0L);
                 long end = ends.getOrDefault(tp, 0L);
                 messages += end - start;
-                views.add(new PartitionView(p.partition(), p.leader() == null ? null : p.leader().id(),
-                        p.replicas().stream().map(n -> n.id()).toList(), p.isr().stream().map(n -> n.id()).toList(),
-                        start, end));
+                views.add(new PartitionView(
+                        p.partition(),
+                        p.leader() == null ? null : p.leader().id(),
+                        p.replicas().stream().map(n -> n.id()).toList(),
+                        p.isr().stream().map(n -> n.id()).toList(),
+                        start,
+                        end));
             }
             topics.add(new TopicView(name, views, messages));
         }
@@ -106,7 +117,10 @@ public class KafkaInspector {
     }
 
     public List<String> groupIds() {
-        return await(admin.listGroups().all()).stream().map(GroupListing::groupId).sorted().toList();
+        return await(admin.listGroups().all()).stream()
+                .map(GroupListing::groupId)
+                .sorted()
+                .toList();
     }
 
     /** One group; see {@link #requestGroups(List)}. */
@@ -128,7 +142,8 @@ public class KafkaInspector {
 
         private PendingGroups(List<String> groupIds) {
             this.groupIds = groupIds;
-            this.descriptions = groupIds.isEmpty() ? Map.of()
+            this.descriptions = groupIds.isEmpty()
+                    ? Map.of()
                     : admin.describeConsumerGroups(groupIds).describedGroups();
             Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
             groupIds.forEach(id -> specs.put(id, new ListConsumerGroupOffsetsSpec()));
@@ -168,8 +183,11 @@ public class KafkaInspector {
         return new PendingGroups(groupIds);
     }
 
-    private static GroupView view(String groupId, ConsumerGroupDescription description,
-            Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> ends) {
+    private static GroupView view(
+            String groupId,
+            ConsumerGroupDescription description,
+            Map<TopicPartition, OffsetAndMetadata> committed,
+            Map<TopicPartition, Long> ends) {
         List<GroupPartition> partitions = new ArrayList<>();
         long lag = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> e : committed.entrySet()) {
@@ -180,16 +198,22 @@ public class KafkaInspector {
             partitions.add(new GroupPartition(e.getKey().topic(), e.getKey().partition(), offset, end, partitionLag));
         }
         partitions.sort(Comparator.comparing(GroupPartition::topic).thenComparingInt(GroupPartition::partition));
-        List<MemberView> members = description == null ? List.of() : description.members().stream()
-                .map(KafkaInspector::member)
-                .sorted(Comparator.comparing(MemberView::clientId).thenComparing(MemberView::memberId))
-                .toList();
+        List<MemberView> members = description == null
+                ? List.of()
+                : description.members().stream()
+                        .map(KafkaInspector::member)
+                        .sorted(Comparator.comparing(MemberView::clientId).thenComparing(MemberView::memberId))
+                        .toList();
         String state = description == null ? "Dead" : String.valueOf(description.groupState());
         return new GroupView(groupId, state, members, lag, partitions);
     }
 
     private static MemberView member(MemberDescription m) {
-        return new MemberView(m.consumerId(), m.clientId(), m.host(), m.assignment().topicPartitions().size());
+        return new MemberView(
+                m.consumerId(),
+                m.clientId(),
+                m.host(),
+                m.assignment().topicPartitions().size());
     }
 
     private Map<TopicPartition, Long> offsets(java.util.Collection<TopicPartition> partitions, OffsetSpec spec) {
@@ -198,7 +222,8 @@ public class KafkaInspector {
         }
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions.forEach(tp -> request.put(tp, spec));
-        Map<TopicPartition, ListOffsetsResultInfo> result = await(admin.listOffsets(request).all());
+        Map<TopicPartition, ListOffsetsResultInfo> result =
+                await(admin.listOffsets(request).all());
         Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;

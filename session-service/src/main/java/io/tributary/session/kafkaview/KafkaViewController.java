@@ -1,7 +1,6 @@
 package io.tributary.session.kafkaview;
 
 import java.util.List;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -12,8 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/kafka", produces = "application/json")
 public class KafkaViewController {
 
-    public record GroupSummary(String groupId, String state, int members, long lag) {
-    }
+    public record GroupSummary(String groupId, String state, int members, long lag) {}
 
     private final KafkaInspector kafka;
 

@@ -6,8 +6,7 @@ import java.time.Instant;
 /** The decisions of node liveness that do not need the database. */
 public final class LivenessPolicy {
 
-    private LivenessPolicy() {
-    }
+    private LivenessPolicy() {}
 
     /**
      * Whether a detector that has been running without failure since {@code healthySince} may declare nodes dead:

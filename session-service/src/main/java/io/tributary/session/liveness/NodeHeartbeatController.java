@@ -1,12 +1,11 @@
 package io.tributary.session.liveness;
 
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.internal.InternalRequests;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.tributary.common.session.SessionApi;
-import io.tributary.session.internal.InternalRequests;
 
 /** Heartbeats of transport nodes ({@link SessionApi#HEARTBEAT}). */
 @RestController
@@ -18,7 +17,9 @@ public class NodeHeartbeatController {
         this.nodes = nodes;
     }
 
-    @PostMapping(path = SessionApi.HEARTBEAT, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = SessionApi.HEARTBEAT,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public SessionApi.HeartbeatResponse heartbeat(@RequestBody SessionApi.HeartbeatRequest request) {
         InternalRequests.check(request);

@@ -1,21 +1,5 @@
 package io.tributary.session.liveness;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.connect.DisconnectService;
@@ -24,6 +8,20 @@ import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.will.WillPublisher;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Declares transport node incarnations dead when their heartbeats stop, and ends the sessions still connected on
@@ -43,8 +41,7 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
     /** Dead incarnations are kept this long for the record, and to keep refusing a zombie's heartbeats. */
     private static final Duration DEAD_NODE_RETENTION = Duration.ofDays(7);
 
-    private record NodeKey(String nodeId, String incarnation) {
-    }
+    private record NodeKey(String nodeId, String incarnation) {}
 
     private final NodeStore nodes;
     private final SessionStore sessions;
@@ -62,9 +59,16 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
      */
     private Instant healthySince;
 
-    public NodeLivenessDetector(NodeStore nodes, SessionStore sessions, DisconnectService disconnects,
-            RecordSender sender, WillPublisher wills, TransactionTemplate transactions, SessionMetrics metrics,
-            Clock clock, SessionServiceProperties properties) {
+    public NodeLivenessDetector(
+            NodeStore nodes,
+            SessionStore sessions,
+            DisconnectService disconnects,
+            RecordSender sender,
+            WillPublisher wills,
+            TransactionTemplate transactions,
+            SessionMetrics metrics,
+            Clock clock,
+            SessionServiceProperties properties) {
         this.nodes = nodes;
         this.sessions = sessions;
         this.disconnects = disconnects;
@@ -104,13 +108,22 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
         Map<NodeKey, Integer> ended = endSessionsOnDeadNodes();
         for (NodeStore.DeadNode d : declared) {
             Integer n = ended.remove(new NodeKey(d.nodeId(), d.incarnation()));
-            log.warn("Transport node {} (incarnation {}) declared dead: {} (last heartbeat {}); ended {} session(s)"
-                    + " still connected on it", d.nodeId(), d.incarnation(),
-                    d.replaced() ? "restarted with a new incarnation" : "no heartbeat for "
-                            + settings.nodeTimeout().toMillis() + " ms", d.lastSeen(), n == null ? 0 : n);
+            log.warn(
+                    "Transport node {} (incarnation {}) declared dead: {} (last heartbeat {}); ended {} session(s)"
+                            + " still connected on it",
+                    d.nodeId(),
+                    d.incarnation(),
+                    d.replaced()
+                            ? "restarted with a new incarnation"
+                            : "no heartbeat for " + settings.nodeTimeout().toMillis() + " ms",
+                    d.lastSeen(),
+                    n == null ? 0 : n);
         }
-        ended.forEach((key, n) -> log.warn("Ended {} more session(s) still connected on dead transport node {}"
-                + " (incarnation {})", n, key.nodeId(), key.incarnation()));
+        ended.forEach((key, n) -> log.warn(
+                "Ended {} more session(s) still connected on dead transport node {}" + " (incarnation {})",
+                n,
+                key.nodeId(),
+                key.incarnation()));
         int total = ended.values().stream().mapToInt(Integer::intValue).sum();
         if (!declared.isEmpty() || total > 0) {
             // Wills without delay are due now: publish them with this run rather than on the publisher's next one.
@@ -147,8 +160,8 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
         List<DisconnectService.Ending> endings = new ArrayList<>(rows.size());
         for (SessionStore.OnDeadNode row : rows) {
             // Ended as if its connection had dropped: the expiry it had, the will due after its delay.
-            endings.add(new DisconnectService.Ending(row.session(), row.session().sessionExpirySeconds(),
-                    SessionApi.WillOutcome.SCHEDULE));
+            endings.add(new DisconnectService.Ending(
+                    row.session(), row.session().sessionExpirySeconds(), SessionApi.WillOutcome.SCHEDULE));
             keys.add(new NodeKey(row.session().nodeId(), row.nodeIncarnation()));
         }
         disconnects.endAll(endings, now, records);

@@ -1,13 +1,11 @@
 package io.tributary.session.liveness;
 
+import io.tributary.session.store.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.Timestamps;
 
 /**
  * The {@code transport_nodes} table: one row per node incarnation. Times are the database's clock ({@code now()}),
@@ -18,8 +16,7 @@ import io.tributary.session.store.Timestamps;
 public class NodeStore {
 
     /** An incarnation this call declared dead. */
-    public record DeadNode(String nodeId, String incarnation, Instant lastSeen, boolean replaced) {
-    }
+    public record DeadNode(String nodeId, String incarnation, Instant lastSeen, boolean replaced) {}
 
     private final JdbcClient jdbc;
 
@@ -71,8 +68,11 @@ public class NodeStore {
                 WHERE n.node_id = c.node_id AND n.incarnation = c.incarnation AND n.dead_at IS NULL
                 RETURNING n.node_id, n.incarnation, n.last_seen, c.replaced""")
                 .param("timeoutMs", timeout.toMillis())
-                .query((rs, i) -> new DeadNode(rs.getString("node_id"), rs.getString("incarnation"),
-                        Timestamps.read(rs, "last_seen"), rs.getBoolean("replaced")))
+                .query((rs, i) -> new DeadNode(
+                        rs.getString("node_id"),
+                        rs.getString("incarnation"),
+                        Timestamps.read(rs, "last_seen"),
+                        rs.getBoolean("replaced")))
                 .list();
     }
 
@@ -86,8 +86,6 @@ public class NodeStore {
                 WHERE n.dead_at < now() - :retentionMs * interval '1 millisecond'
                   AND NOT EXISTS (SELECT 1 FROM sessions s
                                   WHERE s.node_id = n.node_id AND s.node_incarnation = n.incarnation
-                                    AND s.connected)""")
-                .param("retentionMs", retention.toMillis())
-                .update();
+                                    AND s.connected)""").param("retentionMs", retention.toMillis()).update();
     }
 }

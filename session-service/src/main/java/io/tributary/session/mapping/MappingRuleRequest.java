@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param partitions when the topic does not exist: create it with this many partitions (and the replication factor
  *                   of Tributary's own topics); when it exists, must be its partition count or absent
  */
-public record MappingRuleRequest(String filter, String kafkaTopic, @Nullable String key,
-        @Nullable Integer partitions) {
-}
+public record MappingRuleRequest(
+        String filter,
+        String kafkaTopic,
+        @Nullable String key,
+        @Nullable Integer partitions) {}

@@ -1,8 +1,12 @@
 package io.tributary.session.mapping;
 
+import io.tributary.common.mapping.MappingRule;
+import io.tributary.common.mapping.MappingRuleRecords;
+import io.tributary.session.kafka.KafkaUnavailableException;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.web.ApiException;
 import java.time.Clock;
 import java.util.List;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,12 +17,6 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-
-import io.tributary.common.mapping.MappingRule;
-import io.tributary.common.mapping.MappingRuleRecords;
-import io.tributary.session.kafka.KafkaUnavailableException;
-import io.tributary.session.kafka.RecordSender;
-import io.tributary.session.web.ApiException;
 
 /**
  * MQTT-to-Kafka mapping rules: validated, stored in PostgreSQL, and handed to every transport node through the
@@ -58,17 +56,21 @@ public class MappingRuleService {
         topics.ensureWritable(checked.kafkaTopic(), body.partitions());
         long id;
         try {
-            id = store.insert(checked.filter().text(), checked.kafkaTopic(), checked.key().toString(),
-                    clock.instant());
+            id = store.insert(
+                    checked.filter().text(), checked.kafkaTopic(), checked.key().toString(), clock.instant());
         } catch (DuplicateKeyException e) {
-            throw ApiException.conflict("a rule maps '" + checked.filter().text() + "' to '" + checked.kafkaTopic()
-                    + "' already");
+            throw ApiException.conflict(
+                    "a rule maps '" + checked.filter().text() + "' to '" + checked.kafkaTopic() + "' already");
         }
         MappingRule rule = new MappingRule(id, checked.filter(), checked.kafkaTopic(), checked.key());
         withdrawOnRollback(id);
         sender.sendAndAwait(List.of(MappingRuleRecords.toRecord(rule)));
-        log.info("Mapping rule {} added: MQTT '{}' -> Kafka '{}', key {}", id, rule.filter().text(),
-                rule.kafkaTopic(), rule.key());
+        log.info(
+                "Mapping rule {} added: MQTT '{}' -> Kafka '{}', key {}",
+                id,
+                rule.filter().text(),
+                rule.kafkaTopic(),
+                rule.key());
         return get(id);
     }
 
@@ -114,7 +116,9 @@ public class MappingRuleService {
                     try {
                         sender.sendAndAwait(List.of(MappingRuleRecords.tombstone(id)));
                     } catch (KafkaUnavailableException e) {
-                        log.error("Mapping rule {} was rolled back but its record could not be withdrawn: {}", id,
+                        log.error(
+                                "Mapping rule {} was rolled back but its record could not be withdrawn: {}",
+                                id,
                                 e.getMessage());
                     }
                 }

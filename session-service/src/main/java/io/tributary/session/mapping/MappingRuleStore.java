@@ -1,15 +1,13 @@
 package io.tributary.session.mapping;
 
+import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.Timestamps;
 
 /** The {@code mapping_rules} table. */
 @Repository
@@ -36,13 +34,17 @@ public class MappingRuleStore {
     }
 
     public Optional<MappingRuleView> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM mapping_rules WHERE id = :id").param("id", id)
-                .query(MappingRuleStore::map).optional();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM mapping_rules WHERE id = :id")
+                .param("id", id)
+                .query(MappingRuleStore::map)
+                .optional();
     }
 
     /** Every rule, in id order: rules are few (each costs a match per PUBLISH on every node). */
     public List<MappingRuleView> all() {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM mapping_rules ORDER BY id").query(MappingRuleStore::map).list();
+        return jdbc.sql("SELECT " + COLUMNS + " FROM mapping_rules ORDER BY id")
+                .query(MappingRuleStore::map)
+                .list();
     }
 
     public long count() {
@@ -50,11 +52,18 @@ public class MappingRuleStore {
     }
 
     public boolean delete(long id) {
-        return jdbc.sql("DELETE FROM mapping_rules WHERE id = :id").param("id", id).update() == 1;
+        return jdbc.sql("DELETE FROM mapping_rules WHERE id = :id")
+                        .param("id", id)
+                        .update()
+                == 1;
     }
 
     private static MappingRuleView map(ResultSet rs, int row) throws SQLException {
-        return new MappingRuleView(rs.getLong("id"), rs.getString("filter"), rs.getString("kafka_topic"),
-                rs.getString("key_source"), Timestamps.read(rs, "created_at"));
+        return new MappingRuleView(
+                rs.getLong("id"),
+                rs.getString("filter"),
+                rs.getString("kafka_topic"),
+                rs.getString("key_source"),
+                Timestamps.read(rs, "created_at"));
     }
 }

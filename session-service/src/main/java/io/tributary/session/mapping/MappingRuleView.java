@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param key        where the record key comes from: {@code topic}, {@code client-id}, {@code none} or
  *                   {@code {level}}
  */
-public record MappingRuleView(long id, String filter, String kafkaTopic, String key, Instant createdAt) {
-}
+public record MappingRuleView(long id, String filter, String kafkaTopic, String key, Instant createdAt) {}

@@ -1,12 +1,14 @@
 package io.tributary.session.mapping;
 
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafka.KafkaUnavailableException;
+import io.tributary.session.web.ApiException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -16,10 +18,6 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.springframework.stereotype.Component;
-
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.kafka.KafkaUnavailableException;
-import io.tributary.session.web.ApiException;
 
 /**
  * The user's Kafka topics a rule names: checked to exist and to be writable by Tributary (the broker's own view of
@@ -48,8 +46,8 @@ public class UserTopics {
         Set<AclOperation> allowed = description.authorizedOperations();
         // Null: the broker did not say (no authorizer information); Kafka then refuses nothing on ACL grounds.
         if (allowed != null && !allowed.contains(AclOperation.WRITE) && !allowed.contains(AclOperation.ALL)) {
-            throw ApiException.badRequest("Tributary may not write to Kafka topic '" + topic + "' (its ACLs allow "
-                    + allowed + ")");
+            throw ApiException.badRequest(
+                    "Tributary may not write to Kafka topic '" + topic + "' (its ACLs allow " + allowed + ")");
         }
     }
 
@@ -64,8 +62,8 @@ public class UserTopics {
         TopicDescription description = ensureExists(topic, partitions);
         Set<AclOperation> allowed = description.authorizedOperations();
         if (allowed != null && !allowed.contains(AclOperation.READ) && !allowed.contains(AclOperation.ALL)) {
-            throw ApiException.badRequest("Tributary may not read Kafka topic '" + topic + "' (its ACLs allow "
-                    + allowed + ")");
+            throw ApiException.badRequest(
+                    "Tributary may not read Kafka topic '" + topic + "' (its ACLs allow " + allowed + ")");
         }
         return description.partitions().size();
     }
@@ -82,20 +80,24 @@ public class UserTopics {
             }
             Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
                     new java.util.HashMap<>();
-            description.partitions().forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(topic,
-                    p.partition()), org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            description
+                    .partitions()
+                    .forEach(p -> latest.put(
+                            new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest()));
             Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets =
                     new java.util.HashMap<>();
-            admin.listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> offsets.put(tp,
-                            new org.apache.kafka.clients.consumer.OffsetAndMetadata(info.offset())));
+            admin.listOffsets(latest)
+                    .all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .forEach((tp, info) ->
+                            offsets.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(info.offset())));
             admin.alterConsumerGroupOffsets(group, offsets).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            throw new KafkaUnavailableException("cannot set the offsets of group '" + group + "': " + e.getCause(),
-                    e);
+            throw new KafkaUnavailableException("cannot set the offsets of group '" + group + "': " + e.getCause(), e);
         } catch (TimeoutException e) {
-            throw new KafkaUnavailableException("Kafka did not set the offsets of group '" + group + "' within "
-                    + TIMEOUT_SECONDS + " s", e);
+            throw new KafkaUnavailableException(
+                    "Kafka did not set the offsets of group '" + group + "' within " + TIMEOUT_SECONDS + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted setting the offsets of group '" + group + "'", e);
@@ -114,14 +116,14 @@ public class UserTopics {
         TopicDescription description = describe(topic);
         if (description == null) {
             if (partitions == null) {
-                throw ApiException.badRequest("Kafka topic '" + topic + "' does not exist; give \"partitions\" to"
-                        + " create it");
+                throw ApiException.badRequest(
+                        "Kafka topic '" + topic + "' does not exist; give \"partitions\" to" + " create it");
             }
             create(topic, partitions);
             description = describeCreated(topic);
         } else if (partitions != null && description.partitions().size() != partitions) {
-            throw ApiException.badRequest("Kafka topic '" + topic + "' exists with " + description.partitions().size()
-                    + " partitions, not " + partitions);
+            throw ApiException.badRequest("Kafka topic '" + topic + "' exists with "
+                    + description.partitions().size() + " partitions, not " + partitions);
         }
         return description;
     }
@@ -138,8 +140,10 @@ public class UserTopics {
                 return description;
             }
             if (System.nanoTime() > deadline) {
-                throw new KafkaUnavailableException("topic '" + topic + "' was created but Kafka did not list it"
-                        + " within " + TIMEOUT_SECONDS + " s", null);
+                throw new KafkaUnavailableException(
+                        "topic '" + topic + "' was created but Kafka did not list it" + " within " + TIMEOUT_SECONDS
+                                + " s",
+                        null);
             }
             try {
                 Thread.sleep(100);
@@ -152,8 +156,9 @@ public class UserTopics {
 
     private TopicDescription describe(String topic) {
         try {
-            Map<String, TopicDescription> described = admin.describeTopics(List.of(topic),
-                    new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames()
+            Map<String, TopicDescription> described = admin.describeTopics(
+                            List.of(topic), new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                    .allTopicNames()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return described.get(topic);
         } catch (ExecutionException e) {
@@ -166,8 +171,8 @@ public class UserTopics {
             }
             throw new KafkaUnavailableException("cannot describe topic '" + topic + "': " + e.getCause(), e);
         } catch (TimeoutException e) {
-            throw new KafkaUnavailableException("Kafka did not describe topic '" + topic + "' within "
-                    + TIMEOUT_SECONDS + " s", e);
+            throw new KafkaUnavailableException(
+                    "Kafka did not describe topic '" + topic + "' within " + TIMEOUT_SECONDS + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted describing topic '" + topic + "'", e);
@@ -176,7 +181,8 @@ public class UserTopics {
 
     private void create(String topic, int partitions) {
         try {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor))).all()
+            admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor)))
+                    .all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
@@ -191,8 +197,8 @@ public class UserTopics {
             }
             throw new KafkaUnavailableException("cannot create topic '" + topic + "': " + e.getCause(), e);
         } catch (TimeoutException e) {
-            throw new KafkaUnavailableException("Kafka did not create topic '" + topic + "' within "
-                    + TIMEOUT_SECONDS + " s", e);
+            throw new KafkaUnavailableException(
+                    "Kafka did not create topic '" + topic + "' within " + TIMEOUT_SECONDS + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted creating topic '" + topic + "'", e);

@@ -1,13 +1,12 @@
 package io.tributary.session.metrics;
 
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.store.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
-
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.store.SessionStore;
 
 /** Re-reads the number of connected sessions from PostgreSQL at a fixed pace (default every 10 s). */
 @Component
@@ -19,8 +18,8 @@ public class ConnectedSessionsRefresher implements SchedulingConfigurer {
     private final SessionMetrics metrics;
     private final SessionServiceProperties properties;
 
-    public ConnectedSessionsRefresher(SessionStore sessions, SessionMetrics metrics,
-            SessionServiceProperties properties) {
+    public ConnectedSessionsRefresher(
+            SessionStore sessions, SessionMetrics metrics, SessionServiceProperties properties) {
         this.sessions = sessions;
         this.metrics = metrics;
         this.properties = properties;

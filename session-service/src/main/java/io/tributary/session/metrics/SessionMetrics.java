@@ -1,15 +1,12 @@
 package io.tributary.session.metrics;
 
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.springframework.stereotype.Component;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-
 import io.tributary.kafka.support.KafkaClientMeters;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.stereotype.Component;
 
 /**
  * The service's own meters. The connected-sessions gauge is kept up to date by the request paths (+1 / -1 after
@@ -45,8 +42,10 @@ public class SessionMetrics {
                 .tag("service", "session")
                 // Buckets, not only per-pod percentiles: histogram_quantile() over the sum across replicas is the
                 // only percentile that aggregates (a p99 of p99s means nothing).
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(java.time.Duration.ofNanos(100_000)).maximumExpectedValue(java.time.Duration.ofSeconds(10))
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofNanos(100_000))
+                .maximumExpectedValue(java.time.Duration.ofSeconds(10))
                 .register(registry);
         nodesDeclaredDead = Counter.builder("tributary.nodes.declared.dead")
                 .description("Transport node incarnations declared dead (heartbeats stopped, or replaced by a restart)")

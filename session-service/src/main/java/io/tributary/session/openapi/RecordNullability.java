@@ -1,20 +1,18 @@
 package io.tributary.session.openapi;
 
-import java.lang.reflect.RecordComponent;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-
-import org.jspecify.annotations.Nullable;
-
 import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverter;
 import io.swagger.v3.core.converter.ModelConverterContext;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.Schema;
+import java.lang.reflect.RecordComponent;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells which fields may be null. A record component's JSON property is nullable exactly when the component is
@@ -35,8 +33,10 @@ class RecordNullability implements ModelConverter {
         if (resolved == null || !raw.isRecord()) {
             return resolved;
         }
-        Schema model = resolved.get$ref() == null ? resolved
-                : context.getDefinedModels().get(resolved.get$ref().substring(resolved.get$ref().lastIndexOf('/') + 1));
+        Schema model = resolved.get$ref() == null
+                ? resolved
+                : context.getDefinedModels()
+                        .get(resolved.get$ref().substring(resolved.get$ref().lastIndexOf('/') + 1));
         if (model == null || model.getProperties() == null) {
             return resolved;
         }
@@ -63,8 +63,8 @@ class RecordNullability implements ModelConverter {
         if (property.get$ref() != null) {
             return new JsonSchema().oneOf(List.of(property, new JsonSchema().types(Set.of("null"))));
         }
-        Set<String> types = new TreeSet<>(property.getTypes() != null ? property.getTypes()
-                : Set.of(property.getType()));
+        Set<String> types =
+                new TreeSet<>(property.getTypes() != null ? property.getTypes() : Set.of(property.getType()));
         types.add("null");
         property.setTypes(types);
         return property;

@@ -1,11 +1,9 @@
 package io.tributary.session.overview;
 
+import io.tributary.session.kafkaview.KafkaInspector.MemberView;
 import java.time.Instant;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
-
-import io.tributary.session.kafkaview.KafkaInspector.MemberView;
 
 /**
  * The cluster at a glance, as {@code GET /api/v1/overview} answers it. Message counters are cumulative (the sum of
@@ -24,12 +22,17 @@ public record ClusterOverview(
         List<String> problems) {
 
     /** One transport node incarnation; its figures are those of its last {@code $SYS} publication ({@code statsAt}). */
-    public record TransportNode(String nodeId, String incarnation, boolean alive, Instant firstSeen, Instant lastSeen,
-            @Nullable Long connections, @Nullable Long messagesReceived, @Nullable Long messagesSent,
-            @Nullable Instant statsAt) {
-    }
+    public record TransportNode(
+            String nodeId,
+            String incarnation,
+            boolean alive,
+            Instant firstSeen,
+            Instant lastSeen,
+            @Nullable Long connections,
+            @Nullable Long messagesReceived,
+            @Nullable Long messagesSent,
+            @Nullable Instant statsAt) {}
 
     /** The instances of a service seen as the members of its consumer group; {@code lag} in records. */
-    public record GroupHealth(String groupId, String state, List<MemberView> members, long lag) {
-    }
+    public record GroupHealth(String groupId, String state, List<MemberView> members, long lag) {}
 }

@@ -1,12 +1,10 @@
 package io.tributary.session.overview;
 
-import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * What the admin console's overview reads. Bound from {@code tributary.console.*}.
@@ -18,5 +16,5 @@ import jakarta.validation.constraints.NotNull;
  */
 @Validated
 @ConfigurationProperties("tributary.console")
-public record ConsoleProperties(@NotBlank String routingGroup, @NotNull Duration overviewCache) {
-}
+public record ConsoleProperties(
+        @NotBlank String routingGroup, @NotNull Duration overviewCache) {}

@@ -1,20 +1,18 @@
 package io.tributary.session.overview;
 
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafkaview.KafkaInspector;
+import io.tributary.session.overview.ClusterOverview.GroupHealth;
+import io.tributary.session.overview.ClusterOverview.TransportNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
-
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.kafkaview.KafkaInspector;
-import io.tributary.session.overview.ClusterOverview.GroupHealth;
-import io.tributary.session.overview.ClusterOverview.TransportNode;
 
 /**
  * Gathers the overview from PostgreSQL (sessions, node heartbeats, the nodes' {@code $SYS} figures) and Kafka (the
@@ -34,8 +32,12 @@ public class OverviewService {
     private final Clock clock;
     private ClusterOverview last;
 
-    public OverviewService(JdbcClient jdbc, TransportNodeStats nodes, KafkaInspector kafka,
-            SessionServiceProperties properties, ConsoleProperties console) {
+    public OverviewService(
+            JdbcClient jdbc,
+            TransportNodeStats nodes,
+            KafkaInspector kafka,
+            SessionServiceProperties properties,
+            ConsoleProperties console) {
         this.jdbc = jdbc;
         this.nodes = nodes;
         this.kafka = kafka;
@@ -67,7 +69,8 @@ public class OverviewService {
         Long sessions = null;
         List<TransportNode> transport = List.of();
         try {
-            sessions = jdbc.sql("SELECT count(*) FROM sessions").query(Long.class).single();
+            sessions =
+                    jdbc.sql("SELECT count(*) FROM sessions").query(Long.class).single();
             transport = nodes.nodes(properties.liveness().nodeTimeout());
         } catch (RuntimeException e) {
             problems.add("PostgreSQL: " + e.getMessage());
@@ -87,13 +90,24 @@ public class OverviewService {
             try {
                 views = groups.await();
             } catch (RuntimeException e) {
-                log.warn("Overview: cannot describe the consumer groups {} and {}: {}", routingGroup, sessionGroup,
+                log.warn(
+                        "Overview: cannot describe the consumer groups {} and {}: {}",
+                        routingGroup,
+                        sessionGroup,
                         e.getMessage());
                 problems.add("Kafka (consumer groups " + routingGroup + ", " + sessionGroup + "): " + e.getMessage());
             }
         }
-        return new ClusterOverview(now, sessions, connections, received, sent, transport,
-                health(views.get(routingGroup)), health(views.get(sessionGroup)), problems);
+        return new ClusterOverview(
+                now,
+                sessions,
+                connections,
+                received,
+                sent,
+                transport,
+                health(views.get(routingGroup)),
+                health(views.get(sessionGroup)),
+                problems);
     }
 
     private static GroupHealth health(KafkaInspector.GroupView g) {

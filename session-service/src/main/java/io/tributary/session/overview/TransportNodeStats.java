@@ -1,5 +1,8 @@
 package io.tributary.session.overview;
 
+import io.tributary.common.sys.SysTopics;
+import io.tributary.session.overview.ClusterOverview.TransportNode;
+import io.tributary.session.store.Timestamps;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,13 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.common.sys.SysTopics;
-import io.tributary.session.overview.ClusterOverview.TransportNode;
-import io.tributary.session.store.Timestamps;
 
 /**
  * Transport nodes from their heartbeats ({@code transport_nodes}) joined with the {@code $SYS} figures each node
@@ -28,8 +26,7 @@ public class TransportNodeStats {
     /** Nodes that died longer ago than this are no longer listed. */
     private static final Duration RECENTLY_DEAD = Duration.ofMinutes(10);
 
-    private record Figure(long value, Instant updatedAt) {
-    }
+    private record Figure(long value, Instant updatedAt) {}
 
     private final JdbcClient jdbc;
 
@@ -55,10 +52,15 @@ public class TransportNodeStats {
                     Figure connected = alive ? figures.get(SysTopics.node(node, SysTopics.CLIENTS_CONNECTED)) : null;
                     Figure received = alive ? figures.get(SysTopics.node(node, SysTopics.MESSAGES_RECEIVED)) : null;
                     Figure sent = alive ? figures.get(SysTopics.node(node, SysTopics.MESSAGES_SENT)) : null;
-                    return new TransportNode(node, rs.getString("incarnation"), alive,
-                            Timestamps.read(rs, "first_seen"), Timestamps.read(rs, "last_seen"),
+                    return new TransportNode(
+                            node,
+                            rs.getString("incarnation"),
+                            alive,
+                            Timestamps.read(rs, "first_seen"),
+                            Timestamps.read(rs, "last_seen"),
                             connected == null ? null : connected.value(),
-                            received == null ? null : received.value(), sent == null ? null : sent.value(),
+                            received == null ? null : received.value(),
+                            sent == null ? null : sent.value(),
                             received == null ? null : received.updatedAt());
                 })
                 .list();
@@ -67,7 +69,9 @@ public class TransportNodeStats {
     /** The plain-count {@code $SYS} figures of all nodes that have a heartbeat row, by topic. */
     private Map<String, Figure> figures() {
         List<String> topics = new ArrayList<>();
-        for (String node : jdbc.sql("SELECT DISTINCT node_id FROM transport_nodes").query(String.class).list()) {
+        for (String node : jdbc.sql("SELECT DISTINCT node_id FROM transport_nodes")
+                .query(String.class)
+                .list()) {
             topics.add(SysTopics.node(node, SysTopics.CLIENTS_CONNECTED));
             topics.add(SysTopics.node(node, SysTopics.MESSAGES_RECEIVED));
             topics.add(SysTopics.node(node, SysTopics.MESSAGES_SENT));
@@ -82,7 +86,8 @@ public class TransportNodeStats {
                     // Decoded here, not in SQL: retained payloads are arbitrary bytes.
                     String text = new String(rs.getBytes("payload"), StandardCharsets.UTF_8);
                     if (COUNT.matcher(text).matches()) {
-                        figures.put(rs.getString("topic"),
+                        figures.put(
+                                rs.getString("topic"),
                                 new Figure(Long.parseLong(text), Timestamps.read(rs, "updated_at")));
                     }
                 });

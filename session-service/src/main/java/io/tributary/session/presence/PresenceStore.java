@@ -1,19 +1,17 @@
 package io.tributary.session.presence;
 
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.tributary.session.redis.RedisAccess;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
-import io.tributary.session.redis.RedisAccess;
 
 /**
  * Hot presence in Redis: hash {@code tributary:presence:<clientId>} = {node, epoch, connectedAt}. PostgreSQL stays
@@ -68,8 +66,13 @@ public class PresenceStore {
         try {
             var async = redis.async();
             List<RedisFuture<?>> sent = new ArrayList<>(presences.size());
-            presences.forEach((clientId, p) -> sent.add(async.eval(SET_IF_NEWER, ScriptOutputType.INTEGER,
-                    new String[] {key(clientId)}, p.nodeId(), Long.toString(p.epoch()), p.connectedAt().toString())));
+            presences.forEach((clientId, p) -> sent.add(async.eval(
+                    SET_IF_NEWER,
+                    ScriptOutputType.INTEGER,
+                    new String[] {key(clientId)},
+                    p.nodeId(),
+                    Long.toString(p.epoch()),
+                    p.connectedAt().toString())));
             return () -> await(sent, presences.size());
         } catch (RuntimeException e) {
             log.warn("Cannot record presence of {} clients in Redis: {}", presences.size(), e.toString());
@@ -80,7 +83,7 @@ public class PresenceStore {
     /** Presence writes under way (see {@link #sendAll}). */
     @FunctionalInterface
     public interface Sent {
-        Sent NOTHING = () -> { };
+        Sent NOTHING = () -> {};
 
         /** Waits for Redis to answer; never throws (a failure is logged). */
         void await();
@@ -101,8 +104,12 @@ public class PresenceStore {
      */
     public boolean removeIfEpoch(String clientId, long epoch) {
         try {
-            Long removed = commands().eval(DELETE_IF_EPOCH, ScriptOutputType.INTEGER, new String[] {key(clientId)},
-                    Long.toString(epoch));
+            Long removed = commands()
+                    .eval(
+                            DELETE_IF_EPOCH,
+                            ScriptOutputType.INTEGER,
+                            new String[] {key(clientId)},
+                            Long.toString(epoch));
             return removed != null && removed > 0;
         } catch (RuntimeException e) {
             log.warn("Cannot remove presence of {} from Redis: {}", clientId, e.toString());
@@ -118,8 +125,8 @@ public class PresenceStore {
         try {
             var async = redis.async();
             List<RedisFuture<?>> sent = new ArrayList<>(epochs.size());
-            epochs.forEach((clientId, epoch) -> sent.add(async.eval(DELETE_IF_EPOCH, ScriptOutputType.INTEGER,
-                    new String[] {key(clientId)}, Long.toString(epoch))));
+            epochs.forEach((clientId, epoch) -> sent.add(async.eval(
+                    DELETE_IF_EPOCH, ScriptOutputType.INTEGER, new String[] {key(clientId)}, Long.toString(epoch))));
             redis.awaitAll(sent);
         } catch (RuntimeException e) {
             log.warn("Cannot remove presence of {} clients from Redis: {}", epochs.size(), e.toString());
@@ -132,7 +139,9 @@ public class PresenceStore {
             return Optional.empty();
         }
         String connectedAt = hash.get("connectedAt");
-        return Optional.of(new Presence(hash.get("node"), Long.parseLong(hash.get("epoch")),
+        return Optional.of(new Presence(
+                hash.get("node"),
+                Long.parseLong(hash.get("epoch")),
                 connectedAt == null ? null : Instant.parse(connectedAt)));
     }
 

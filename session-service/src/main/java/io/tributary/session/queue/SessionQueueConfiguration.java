@@ -1,11 +1,10 @@
 package io.tributary.session.queue;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import io.tributary.session.redis.RedisAccess;
 import io.tributary.sessionqueue.QueueAdmin;
 import io.tributary.sessionqueue.RedisQueueAdmin;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Session-service owns the lifecycle of session queues (session-queue's {@link QueueAdmin}): a persistent session

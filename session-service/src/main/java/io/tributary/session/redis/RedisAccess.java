@@ -1,9 +1,5 @@
 package io.tributary.session.redis;
 
-import java.util.List;
-
-import org.springframework.stereotype.Component;
-
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -14,6 +10,8 @@ import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisFutures;
 import io.tributary.redis.RedisSettings;
 import io.tributary.session.config.SessionServiceProperties;
+import java.util.List;
+import org.springframework.stereotype.Component;
 
 /**
  * The process's one Redis connection (presence, session queues), made by redis-support's
@@ -26,8 +24,11 @@ public class RedisAccess implements AutoCloseable {
     private final ManagedRedisConnection<String, String> redis;
 
     public RedisAccess(SessionServiceProperties properties, MeterRegistry meters) {
-        this.redis = RedisClientFactory.open(RedisSettings.of(properties.redis().url().toString(),
-                properties.redis().commandTimeout(), "tributary-session"), StringCodec.UTF8, meters);
+        this.redis = RedisClientFactory.open(
+                RedisSettings.of(
+                        properties.redis().url().toString(), properties.redis().commandTimeout(), "tributary-session"),
+                StringCodec.UTF8,
+                meters);
     }
 
     /** The connection itself, for the session queues' lifecycle (session-queue's {@code RedisQueueAdmin}). */

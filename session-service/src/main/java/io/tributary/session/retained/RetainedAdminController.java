@@ -1,5 +1,7 @@
 package io.tributary.session.retained;
 
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.tributary.session.web.ApiException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -7,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -16,9 +17,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.tributary.session.web.ApiException;
 
 /**
  * Admin REST API for retained messages. The topic is a query parameter, not a path segment: MQTT topics contain
@@ -29,18 +27,28 @@ import io.tributary.session.web.ApiException;
 public class RetainedAdminController {
 
     /** One retained message; {@code payloadUtf8} is null when the payload is not valid UTF-8. */
-    public record RetainedView(String topic, int qos, int payloadSize, String payloadBase64,
-            @Nullable String payloadUtf8, @Nullable Instant expiresAt, Instant updatedAt) {
+    public record RetainedView(
+            String topic,
+            int qos,
+            int payloadSize,
+            String payloadBase64,
+            @Nullable String payloadUtf8,
+            @Nullable Instant expiresAt,
+            Instant updatedAt) {
 
         public static RetainedView of(StoredRetained r) {
-            return new RetainedView(r.topic(), r.qos(), r.payload().length,
-                    Base64.getEncoder().encodeToString(r.payload()), utf8OrNull(r.payload()), r.expiresAt(),
+            return new RetainedView(
+                    r.topic(),
+                    r.qos(),
+                    r.payload().length,
+                    Base64.getEncoder().encodeToString(r.payload()),
+                    utf8OrNull(r.payload()),
+                    r.expiresAt(),
                     r.updatedAt());
         }
     }
 
-    public record RetainedPage(List<RetainedView> items, int page, int size, long total) {
-    }
+    public record RetainedPage(List<RetainedView> items, int page, int size, long total) {}
 
     private final RetainedStore store;
 
@@ -50,15 +58,18 @@ public class RetainedAdminController {
 
     /** Retained messages whose topic starts with {@code prefix}, ordered by topic. */
     @GetMapping
-    public RetainedPage listRetained(@RequestParam(defaultValue = "") String prefix,
-            @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
+    public RetainedPage listRetained(
+            @RequestParam(defaultValue = "") String prefix,
+            @RequestParam(defaultValue = "0") int page,
+            @RequestParam(defaultValue = "50") int size) {
         if (page < 0) {
             throw ApiException.badRequest("page must not be negative: " + page);
         }
         if (size < 1 || size > 1000) {
             throw ApiException.badRequest("size must be 1..1000: " + size);
         }
-        List<RetainedView> items = store.page(prefix, page, size).stream().map(RetainedView::of).toList();
+        List<RetainedView> items =
+                store.page(prefix, page, size).stream().map(RetainedView::of).toList();
         return new RetainedPage(items, page, size, store.count(prefix));
     }
 
@@ -80,8 +91,12 @@ public class RetainedAdminController {
 
     private static String utf8OrNull(byte[] payload) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(payload)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(payload))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }

@@ -1,20 +1,18 @@
 package io.tributary.session.retained;
 
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafka.FeedTopics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.stereotype.Component;
-
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.kafka.FeedTopics;
 
 /**
  * Makes a SUBSCRIBE see every retained PUBLISH acknowledged before it arrived: {@link #mark()} reads the end offsets
@@ -34,8 +32,8 @@ public class RetainedCatchUp {
     private final String group;
     private final Duration timeout;
 
-    public RetainedCatchUp(Admin admin, FeedTopics topics, RetainedProgress progress,
-            SessionServiceProperties properties) {
+    public RetainedCatchUp(
+            Admin admin, FeedTopics topics, RetainedProgress progress, SessionServiceProperties properties) {
         this.admin = admin;
         this.topics = topics;
         this.progress = progress;
@@ -49,8 +47,8 @@ public class RetainedCatchUp {
         for (int p = 0; p < topics.publishPartitions(); p++) {
             request.put(new TopicPartition(TopicNames.PUBLISH, p), OffsetSpec.latest());
         }
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(request).all()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                admin.listOffsets(request).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Map<TopicPartition, Long> out = new HashMap<>();
         ends.forEach((p, info) -> out.put(p, info.offset()));
         return out;
@@ -89,7 +87,8 @@ public class RetainedCatchUp {
         try {
             long leftMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get(leftMs, TimeUnit.MILLISECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(leftMs, TimeUnit.MILLISECONDS);
             pending.entrySet().removeIf(e -> {
                 OffsetAndMetadata c = committed.get(e.getKey());
                 return c != null && c.offset() >= e.getValue();

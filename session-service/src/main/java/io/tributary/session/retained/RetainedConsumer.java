@@ -1,5 +1,13 @@
 package io.tributary.session.retained;
 
+import io.tributary.common.kafka.CommitPacer;
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.retry.Backoff;
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafka.FeedTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -23,15 +30,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import io.tributary.common.kafka.CommitPacer;
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.PollLoop;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.retry.Backoff;
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.kafka.FeedTopics;
 
 /**
  * Keeps {@code retained_messages} up to date from {@code tributary.publish}, in its own consumer group: records with
@@ -61,15 +59,26 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
     private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
     private final KafkaClients kafkaClients;
     /** Kafka's client metrics of the consumer; removed after it closes. */
-    private volatile AutoCloseable kafkaClientMetrics = () -> { };
+    private volatile AutoCloseable kafkaClientMetrics = () -> {};
+
     private volatile Consumer<byte[], byte[]> consumer;
     /** Paces the commits of what was applied (consumer thread only). */
     private final CommitPacer commits = new CommitPacer(COMMIT_INTERVAL);
 
-    public RetainedConsumer(SessionServiceProperties properties, RetainedStore store, RetainedProgress progress,
-            RetainedMetrics metrics, TransactionTemplate transactions, Clock clock, FeedTopics topics,
-            io.tributary.session.metrics.SessionMetrics sessionMetrics, KafkaClients kafkaClients) {
-        super("retained-consumer", false, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
+    public RetainedConsumer(
+            SessionServiceProperties properties,
+            RetainedStore store,
+            RetainedProgress progress,
+            RetainedMetrics metrics,
+            TransactionTemplate transactions,
+            Clock clock,
+            FeedTopics topics,
+            io.tributary.session.metrics.SessionMetrics sessionMetrics,
+            KafkaClients kafkaClients) {
+        super(
+                "retained-consumer",
+                false,
+                new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
                 Duration.ofSeconds(10));
         // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
@@ -87,7 +96,8 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         Properties config = new Properties();
         // Incremental rebalances (and static membership if configured): a replica that restarts does not make the
         // others give up their partitions.
-        config.putAll(properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
+        config.putAll(
+                properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.kafka().group().clientId("session-service", "retained"));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Exactly-once QoS 2 publishes are written in Kafka transactions: an aborted copy must not become retained.
@@ -118,7 +128,9 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
             }
         });
         startLoop(consumer);
-        log.info("Retained-message consumer started (group {})", properties.retained().consumerGroup());
+        log.info(
+                "Retained-message consumer started (group {})",
+                properties.retained().consumerGroup());
     }
 
     @Override
@@ -172,8 +184,14 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
                     deleted[0]++;
                     continue;
                 }
-                store.upsert(topic, record.value(), qosOf(record), RetainedHeaders.encode(
-                        RetainedHeaders.of(record.headers())), expiresAt(record), now, record.partition(),
+                store.upsert(
+                        topic,
+                        record.value(),
+                        qosOf(record),
+                        RetainedHeaders.encode(RetainedHeaders.of(record.headers())),
+                        expiresAt(record),
+                        now,
+                        record.partition(),
                         record.offset());
                 stored[0]++;
             }

@@ -1,14 +1,12 @@
 package io.tributary.session.retained;
 
+import io.tributary.common.session.SessionApi;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-
-import io.tributary.common.session.SessionApi;
 
 /**
  * Encodes a publish record's headers for the {@code retained_messages.headers} column, in order (user properties
@@ -16,8 +14,7 @@ import io.tributary.common.session.SessionApi;
  */
 public final class RetainedHeaders {
 
-    private RetainedHeaders() {
-    }
+    private RetainedHeaders() {}
 
     public static List<SessionApi.Header> of(Headers headers) {
         List<SessionApi.Header> out = new ArrayList<>();

@@ -1,5 +1,9 @@
 package io.tributary.session.retained;
 
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.topic.SharedFilters;
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.session.config.SessionServiceProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,16 +11,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
-
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.topic.SharedFilters;
-import io.tributary.common.topic.TopicFilters;
-import io.tributary.session.config.SessionServiceProperties;
 
 /**
  * The retained messages a SUBSCRIBE must deliver (MQTT section 3.3.1.3, 3.8.3.1): per granted subscription, the
@@ -29,8 +27,7 @@ public class RetainedLookup {
     private static final Logger log = LoggerFactory.getLogger(RetainedLookup.class);
 
     /** Where the publish topic ended when the SUBSCRIBE arrived; null when nothing needs retained messages. */
-    public record Mark(Map<TopicPartition, Long> endOffsets) {
-    }
+    public record Mark(Map<TopicPartition, Long> endOffsets) {}
 
     private final RetainedCatchUp catchUp;
     private final RetainedStore store;
@@ -38,7 +35,11 @@ public class RetainedLookup {
     private final Clock clock;
     private final int maxPerSubscribe;
 
-    public RetainedLookup(RetainedCatchUp catchUp, RetainedStore store, RetainedMetrics metrics, Clock clock,
+    public RetainedLookup(
+            RetainedCatchUp catchUp,
+            RetainedStore store,
+            RetainedMetrics metrics,
+            Clock clock,
             SessionServiceProperties properties) {
         this.catchUp = catchUp;
         this.store = store;
@@ -63,8 +64,10 @@ public class RetainedLookup {
             Thread.currentThread().interrupt();
             return new Mark(null);
         } catch (Exception e) {
-            log.warn("Cannot read the end of the publish topic; retained messages of this SUBSCRIBE may miss the "
-                    + "latest updates: {}", e.toString());
+            log.warn(
+                    "Cannot read the end of the publish topic; retained messages of this SUBSCRIBE may miss the "
+                            + "latest updates: {}",
+                    e.toString());
             return new Mark(Map.of());
         }
     }
@@ -74,14 +77,14 @@ public class RetainedLookup {
      * @param created     per requested subscription, whether it did not exist before
      * @return one list per requested subscription
      */
-    public List<List<SessionApi.RetainedMessage>> retainedFor(SessionApi.SubscribeRequest request, Mark mark,
-            List<Integer> reasonCodes, List<Boolean> created) {
-        return retainedForAll(List.of(new Granted(request, reasonCodes, created)), mark).get(0);
+    public List<List<SessionApi.RetainedMessage>> retainedFor(
+            SessionApi.SubscribeRequest request, Mark mark, List<Integer> reasonCodes, List<Boolean> created) {
+        return retainedForAll(List.of(new Granted(request, reasonCodes, created)), mark)
+                .get(0);
     }
 
     /** A SUBSCRIBE and what was granted: one reason code and one "did not exist before" per subscription. */
-    public record Granted(SessionApi.SubscribeRequest request, List<Integer> reasonCodes, List<Boolean> created) {
-    }
+    public record Granted(SessionApi.SubscribeRequest request, List<Integer> reasonCodes, List<Boolean> created) {}
 
     /**
      * {@link #retainedFor} for a batch of SUBSCRIBEs: the store is awaited once, and the exact filters of the whole
@@ -99,9 +102,11 @@ public class RetainedLookup {
             for (int i = 0; i < send.length; i++) {
                 SessionApi.Subscription s = subscriptions.get(i);
                 // MQTT 5.0 section 4.8.2: retained messages are not sent for a shared subscription.
-                send[i] = g.reasonCodes().get(i) <= 2 && !SharedFilters.isShared(s.filter())
+                send[i] = g.reasonCodes().get(i) <= 2
+                        && !SharedFilters.isShared(s.filter())
                         && (s.retainHandling() == 0
-                                || (s.retainHandling() == 1 && Boolean.TRUE.equals(g.created().get(i))));
+                                || (s.retainHandling() == 1
+                                        && Boolean.TRUE.equals(g.created().get(i))));
                 if (send[i]) {
                     firstClient = firstClient == null ? g.request().clientId() : firstClient;
                     if (!TopicFilters.hasWildcard(s.filter())) {
@@ -126,8 +131,8 @@ public class RetainedLookup {
     }
 
     /** One SUBSCRIBE's retained messages, at most {@code maxPerSubscribe} for the whole packet. */
-    private List<List<SessionApi.RetainedMessage>> retainedFor(SessionApi.SubscribeRequest request, boolean[] send,
-            Map<String, StoredRetained> exact, Instant now) {
+    private List<List<SessionApi.RetainedMessage>> retainedFor(
+            SessionApi.SubscribeRequest request, boolean[] send, Map<String, StoredRetained> exact, Instant now) {
         List<SessionApi.Subscription> subscriptions = request.subscriptions();
         List<List<SessionApi.RetainedMessage>> out = new ArrayList<>(subscriptions.size());
         int budget = maxPerSubscribe;
@@ -145,8 +150,13 @@ public class RetainedLookup {
                 RetainedStore.Matches matches = store.matching(filter, now, budget);
                 if (matches.capped()) {
                     metrics.capped();
-                    log.warn("SUBSCRIBE of client {} to '{}': more than {} retained messages match; sending the "
-                            + "first {}", request.clientId(), filter, maxPerSubscribe, matches.messages().size());
+                    log.warn(
+                            "SUBSCRIBE of client {} to '{}': more than {} retained messages match; sending the "
+                                    + "first {}",
+                            request.clientId(),
+                            filter,
+                            maxPerSubscribe,
+                            matches.messages().size());
                 }
                 messages = matches.messages();
             } else {
@@ -167,8 +177,10 @@ public class RetainedLookup {
         try {
             if (!catchUp.await(mark.endOffsets())) {
                 metrics.catchUpTimedOut();
-                log.warn("Retained store did not catch up with the publish topic in time for the SUBSCRIBE of "
-                        + "client {}; answering with what it holds", clientId);
+                log.warn(
+                        "Retained store did not catch up with the publish topic in time for the SUBSCRIBE of "
+                                + "client {}; answering with what it holds",
+                        clientId);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

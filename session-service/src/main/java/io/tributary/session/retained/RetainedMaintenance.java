@@ -1,14 +1,12 @@
 package io.tributary.session.retained;
 
+import io.tributary.session.config.SessionServiceProperties;
 import java.time.Clock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
-
-import io.tributary.session.config.SessionServiceProperties;
 
 /** Periodically deletes expired retained messages (they are never returned anyway) and re-counts the rest. */
 @Component
@@ -21,8 +19,8 @@ public class RetainedMaintenance implements SchedulingConfigurer {
     private final SessionServiceProperties properties;
     private final Clock clock;
 
-    public RetainedMaintenance(RetainedStore store, RetainedMetrics metrics, SessionServiceProperties properties,
-            Clock clock) {
+    public RetainedMaintenance(
+            RetainedStore store, RetainedMetrics metrics, SessionServiceProperties properties, Clock clock) {
         this.store = store;
         this.metrics = metrics;
         this.properties = properties;

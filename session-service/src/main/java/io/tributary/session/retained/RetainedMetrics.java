@@ -1,12 +1,10 @@
 package io.tributary.session.retained;
 
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.springframework.stereotype.Component;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.stereotype.Component;
 
 /** Retained-message meters; the stored count is re-read periodically by {@link RetainedMaintenance}. */
 @Component
@@ -23,12 +21,17 @@ public class RetainedMetrics {
         Gauge.builder("tributary.retained.messages", stored, AtomicLong::get)
                 .description("Retained messages stored (refreshed from PostgreSQL)")
                 .register(registry);
-        updates = Counter.builder("tributary.retained.updates").tag("action", "stored")
-                .description("Retained publish records applied to the store").register(registry);
-        removals = Counter.builder("tributary.retained.updates").tag("action", "deleted")
-                .description("Retained publish records applied to the store").register(registry);
+        updates = Counter.builder("tributary.retained.updates")
+                .tag("action", "stored")
+                .description("Retained publish records applied to the store")
+                .register(registry);
+        removals = Counter.builder("tributary.retained.updates")
+                .tag("action", "deleted")
+                .description("Retained publish records applied to the store")
+                .register(registry);
         delivered = Counter.builder("tributary.retained.returned")
-                .description("Retained messages returned to transport nodes for SUBSCRIBEs").register(registry);
+                .description("Retained messages returned to transport nodes for SUBSCRIBEs")
+                .register(registry);
         catchUpTimeouts = Counter.builder("tributary.retained.catchup.timeouts")
                 .description("SUBSCRIBEs answered before the retained store caught up with the publish topic")
                 .register(registry);

@@ -2,7 +2,6 @@ package io.tributary.session.retained;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.stereotype.Component;
 

@@ -1,13 +1,12 @@
 package io.tributary.session.retained;
 
+import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
 import javax.sql.DataSource;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -15,8 +14,6 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
-
-import io.tributary.session.store.Timestamps;
 
 /** The {@code retained_messages} table: one row per topic, the last retained PUBLISH on it. */
 @Repository
@@ -28,8 +25,7 @@ public class RetainedStore {
     private static final int FETCH_SIZE = 500;
 
     /** The messages one filter matched; {@code capped} when more matched than were asked for. */
-    public record Matches(List<StoredRetained> messages, boolean capped) {
-    }
+    public record Matches(List<StoredRetained> messages, boolean capped) {}
 
     private final JdbcClient jdbc;
     private final NamedParameterJdbcTemplate cursor;
@@ -45,8 +41,15 @@ public class RetainedStore {
      * Stores the retained message of a topic. A record at a lower offset of the same partition than the stored one
      * (a replay after a consumer restart) does not overwrite it.
      */
-    public void upsert(String topic, byte[] payload, int qos, byte[] headers, Instant expiresAt, Instant now,
-            int partition, long offset) {
+    public void upsert(
+            String topic,
+            byte[] payload,
+            int qos,
+            byte[] headers,
+            Instant expiresAt,
+            Instant now,
+            int partition,
+            long offset) {
         jdbc.sql("""
                 INSERT INTO retained_messages (topic, payload, qos, headers, expires_at, updated_at,
                     kafka_partition, kafka_offset)
@@ -72,15 +75,19 @@ public class RetainedStore {
         return jdbc.sql("""
                 DELETE FROM retained_messages WHERE topic = :topic
                     AND (kafka_partition <> :partition OR kafka_offset <= :offset)""")
-                .param("topic", topic)
-                .param("partition", partition)
-                .param("offset", offset)
-                .update() > 0;
+                        .param("topic", topic)
+                        .param("partition", partition)
+                        .param("offset", offset)
+                        .update()
+                > 0;
     }
 
     /** Admin removal. @return true when there was one */
     public boolean delete(String topic) {
-        return jdbc.sql("DELETE FROM retained_messages WHERE topic = :topic").param("topic", topic).update() > 0;
+        return jdbc.sql("DELETE FROM retained_messages WHERE topic = :topic")
+                        .param("topic", topic)
+                        .update()
+                > 0;
     }
 
     /** Unexpired retained messages matching {@code filter}, ordered by topic, at most {@code limit}. */

@@ -3,8 +3,7 @@ package io.tributary.session.search;
 /** SQL {@code LIKE} patterns for prefix searches: the user's text is literal, never a wildcard. */
 final class LikePattern {
 
-    private LikePattern() {
-    }
+    private LikePattern() {}
 
     /** {@code prefix%}, with {@code \}, {@code %} and {@code _} of the prefix escaped (PostgreSQL's default escape). */
     static String startingWith(String prefix) {

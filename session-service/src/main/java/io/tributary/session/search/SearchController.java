@@ -1,21 +1,19 @@
 package io.tributary.session.search;
 
-import java.time.Instant;
-import java.util.List;
-
-import org.jspecify.annotations.Nullable;
-import org.springframework.transaction.annotation.Transactional;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-
 import io.tributary.session.admin.SessionView;
 import io.tributary.session.retained.RetainedAdminController.RetainedView;
 import io.tributary.session.retained.RetainedStore;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.StoredSubscription;
 import io.tributary.session.web.ApiException;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Searches of the admin console, {@code /api/v1/search}: keyset pages (the next page starts after the last key of
@@ -27,23 +25,30 @@ public class SearchController {
 
     public static final int MAX_LIMIT = 1000;
 
-    public record SessionResults(List<SessionView> items, @Nullable String next) {
-    }
+    public record SessionResults(
+            List<SessionView> items, @Nullable String next) {}
 
     /** A subscription and who holds it; {@code shareGroup} is the group of a {@code $share/{group}/{filter}}. */
-    public record HeldSubscription(String clientId, String filter, @Nullable String shareGroup, int qos,
-            boolean noLocal, boolean retainAsPublished, int retainHandling, @Nullable Integer subscriptionId,
-            Instant createdAt, boolean connected, @Nullable String nodeId) {
-    }
+    public record HeldSubscription(
+            String clientId,
+            String filter,
+            @Nullable String shareGroup,
+            int qos,
+            boolean noLocal,
+            boolean retainAsPublished,
+            int retainHandling,
+            @Nullable Integer subscriptionId,
+            Instant createdAt,
+            boolean connected,
+            @Nullable String nodeId) {}
 
-    public record SubscriptionKey(String filter, String clientId) {
-    }
+    public record SubscriptionKey(String filter, String clientId) {}
 
-    public record SubscriptionResults(List<HeldSubscription> items, @Nullable SubscriptionKey next) {
-    }
+    public record SubscriptionResults(
+            List<HeldSubscription> items, @Nullable SubscriptionKey next) {}
 
-    public record RetainedResults(List<RetainedView> items, @Nullable String next) {
-    }
+    public record RetainedResults(
+            List<RetainedView> items, @Nullable String next) {}
 
     private final SessionSearch sessions;
     private final SubscriptionSearch subscriptions;
@@ -57,41 +62,52 @@ public class SearchController {
 
     @GetMapping("/sessions")
     @Transactional(readOnly = true)
-    public SessionResults searchSessions(@RequestParam(required = false) String clientIdPrefix,
-            @RequestParam(required = false) String username, @RequestParam(required = false) String nodeId,
-            @RequestParam(required = false) Boolean connected, @RequestParam(required = false) String after,
+    public SessionResults searchSessions(
+            @RequestParam(required = false) String clientIdPrefix,
+            @RequestParam(required = false) String username,
+            @RequestParam(required = false) String nodeId,
+            @RequestParam(required = false) Boolean connected,
+            @RequestParam(required = false) String after,
             @RequestParam(defaultValue = "50") int limit) {
         checkLimit(limit);
         List<SessionRecord> rows = sessions.page(
                 new SessionSearch.Criteria(clientIdPrefix, username, nodeId, connected), after, limit + 1);
         boolean more = rows.size() > limit;
-        List<SessionView> items = rows.stream().limit(limit).map(SessionView::of).toList();
+        List<SessionView> items =
+                rows.stream().limit(limit).map(SessionView::of).toList();
         return new SessionResults(items, more ? items.get(items.size() - 1).clientId() : null);
     }
 
     @GetMapping("/subscriptions")
     @Transactional(readOnly = true)
-    public SubscriptionResults searchSubscriptions(@RequestParam(required = false) String filterPrefix,
-            @RequestParam(required = false) String clientId, @RequestParam(required = false) String afterFilter,
-            @RequestParam(required = false) String afterClientId, @RequestParam(defaultValue = "50") int limit) {
+    public SubscriptionResults searchSubscriptions(
+            @RequestParam(required = false) String filterPrefix,
+            @RequestParam(required = false) String clientId,
+            @RequestParam(required = false) String afterFilter,
+            @RequestParam(required = false) String afterClientId,
+            @RequestParam(defaultValue = "50") int limit) {
         checkLimit(limit);
         if ((afterFilter == null) != (afterClientId == null)) {
             throw ApiException.badRequest("afterFilter and afterClientId go together");
         }
-        List<SubscriptionSearch.Held> rows = subscriptions.page(filterPrefix, clientId, afterFilter, afterClientId,
-                limit + 1);
+        List<SubscriptionSearch.Held> rows =
+                subscriptions.page(filterPrefix, clientId, afterFilter, afterClientId, limit + 1);
         boolean more = rows.size() > limit;
-        List<HeldSubscription> items = rows.stream().limit(limit).map(SearchController::view).toList();
+        List<HeldSubscription> items =
+                rows.stream().limit(limit).map(SearchController::view).toList();
         HeldSubscription last = items.isEmpty() ? null : items.get(items.size() - 1);
         return new SubscriptionResults(items, more ? new SubscriptionKey(last.filter(), last.clientId()) : null);
     }
 
     @GetMapping("/retained")
-    public RetainedResults searchRetained(@RequestParam(defaultValue = "") String prefix,
-            @RequestParam(required = false) String after, @RequestParam(defaultValue = "50") int limit) {
+    public RetainedResults searchRetained(
+            @RequestParam(defaultValue = "") String prefix,
+            @RequestParam(required = false) String after,
+            @RequestParam(defaultValue = "50") int limit) {
         checkLimit(limit);
         List<RetainedView> items = retained.pageAfter(prefix, after, limit + 1).stream()
-                .map(RetainedView::of).toList();
+                .map(RetainedView::of)
+                .toList();
         boolean more = items.size() > limit;
         items = items.stream().limit(limit).toList();
         return new RetainedResults(items, more ? items.get(items.size() - 1).topic() : null);
@@ -99,8 +115,17 @@ public class SearchController {
 
     private static HeldSubscription view(SubscriptionSearch.Held held) {
         StoredSubscription s = held.subscription();
-        return new HeldSubscription(s.clientId(), s.filter(), shareGroup(s.filter()), s.qos(), s.noLocal(),
-                s.retainAsPublished(), s.retainHandling(), s.subscriptionId(), s.createdAt(), held.connected(),
+        return new HeldSubscription(
+                s.clientId(),
+                s.filter(),
+                shareGroup(s.filter()),
+                s.qos(),
+                s.noLocal(),
+                s.retainAsPublished(),
+                s.retainHandling(),
+                s.subscriptionId(),
+                s.createdAt(),
+                held.connected(),
                 held.nodeId());
     }
 

@@ -1,13 +1,11 @@
 package io.tributary.session.search;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
-
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
 
 /**
  * Keyset pages of sessions in byte order of the client id. Each criterion is a range or an equality on one of the
@@ -18,8 +16,7 @@ import io.tributary.session.store.SessionStore;
 public class SessionSearch {
 
     /** What to look for; null or empty fields do not restrict. */
-    public record Criteria(String clientIdPrefix, String username, String nodeId, Boolean connected) {
-    }
+    public record Criteria(String clientIdPrefix, String username, String nodeId, Boolean connected) {}
 
     private final JdbcClient jdbc;
 

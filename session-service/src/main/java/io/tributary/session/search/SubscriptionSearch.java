@@ -1,15 +1,13 @@
 package io.tributary.session.search;
 
+import io.tributary.session.store.StoredSubscription;
+import io.tributary.session.store.SubscriptionStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.session.store.StoredSubscription;
-import io.tributary.session.store.SubscriptionStore;
 
 /**
  * Keyset pages of subscriptions in byte order of (filter, client id), through the index of migration V8: a filter
@@ -19,8 +17,7 @@ import io.tributary.session.store.SubscriptionStore;
 public class SubscriptionSearch {
 
     /** A subscription with the state of the session holding it. */
-    public record Held(StoredSubscription subscription, boolean connected, String nodeId) {
-    }
+    public record Held(StoredSubscription subscription, boolean connected, String nodeId) {}
 
     private final JdbcClient jdbc;
 
@@ -32,8 +29,7 @@ public class SubscriptionSearch {
      * Up to {@code limit} subscriptions whose filter starts with {@code filterPrefix} (null: any) of {@code clientId}
      * (null: anyone), after the key ({@code afterFilter}, {@code afterClientId}) (null: from the start).
      */
-    public List<Held> page(String filterPrefix, String clientId, String afterFilter, String afterClientId,
-            int limit) {
+    public List<Held> page(String filterPrefix, String clientId, String afterFilter, String afterClientId, int limit) {
         List<String> conditions = new ArrayList<>();
         if (SessionSearch.notEmpty(filterPrefix)) {
             conditions.add("s.filter COLLATE \"C\" LIKE :pattern");
@@ -63,7 +59,9 @@ public class SubscriptionSearch {
     }
 
     private static Held map(ResultSet rs, int row) throws SQLException {
-        return new Held(SubscriptionStore.ROW.mapRow(rs, row), rs.getBoolean("session_connected"),
+        return new Held(
+                SubscriptionStore.ROW.mapRow(rs, row),
+                rs.getBoolean("session_connected"),
                 rs.getString("session_node_id"));
     }
 }

@@ -6,8 +6,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /** Runs an action once the current transaction has committed (metrics must not count rolled-back work). */
 public final class AfterCommit {
 
-    private AfterCommit() {
-    }
+    private AfterCommit() {}
 
     public static void run(Runnable action) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {

@@ -16,5 +16,4 @@ public record SessionRecord(
         String username,
         Instant connectedAt,
         Instant disconnectedAt,
-        Instant expiresAt) {
-}
+        Instant expiresAt) {}

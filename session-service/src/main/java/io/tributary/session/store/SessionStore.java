@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -30,18 +29,23 @@ public class SessionStore {
     public static final RowMapper<SessionRecord> ROW = SessionStore::map;
 
     /** Client id and epoch of a session picked by the expiry sweep. */
-    public record ExpiredSession(String clientId, long epoch) {
-    }
+    public record ExpiredSession(String clientId, long epoch) {}
 
     /** What a CONNECT stores about the new connection ({@link #markAllConnected}). */
-    public record Connection(String nodeId, long epoch, boolean cleanStart, long sessionExpirySeconds,
-            int protocolVersion, int keepAliveSeconds, String remoteAddress, String username, Instant connectedAt,
-            String nodeIncarnation) {
-    }
+    public record Connection(
+            String nodeId,
+            long epoch,
+            boolean cleanStart,
+            long sessionExpirySeconds,
+            int protocolVersion,
+            int keepAliveSeconds,
+            String remoteAddress,
+            String username,
+            Instant connectedAt,
+            String nodeIncarnation) {}
 
     /** A connected session locked because its node incarnation was declared dead. */
-    public record OnDeadNode(SessionRecord session, String nodeIncarnation) {
-    }
+    public record OnDeadNode(SessionRecord session, String nodeIncarnation) {}
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
@@ -55,8 +59,7 @@ public class SessionStore {
      * A row locked for a CONNECT by {@link #lockOrCreateForConnect}, with the epoch drawn for the new connection; for a
      * client that had no row, {@code row} is the empty placeholder a new session starts from ({@link #placeholder}).
      */
-    public record LockedForConnect(SessionRecord row, boolean created, long newEpoch) {
-    }
+    public record LockedForConnect(SessionRecord row, boolean created, long newEpoch) {}
 
     /**
      * Locks the rows of these clients for their CONNECTs and draws each a new connection epoch from the
@@ -81,7 +84,9 @@ public class SessionStore {
     public Map<String, LockedForConnect> lockOrCreateForConnect(List<Connected> connecting, Instant connectedAt) {
         Set<String> created = new HashSet<>();
         Map<String, LockedForConnect> locked = new HashMap<>();
-        StatementPipeline.run(jdbcTemplate, """
+        StatementPipeline.run(
+                jdbcTemplate,
+                """
                 INSERT INTO sessions (client_id, epoch, node_id, connected, clean_start, session_expiry_seconds,
                         protocol_version, keep_alive, remote_address, username, connected_at, node_incarnation,
                         credential_id)
@@ -126,8 +131,19 @@ public class SessionStore {
                         credentials[i] = row.credentialId();
                     }
                     ps.setObject(1, Timestamps.toDb(connectedAt));
-                    Object[][] columns = {ids, nodes, cleanStarts, expiries, protocols, keepAlives, addresses,
-                        usernames, incarnations, credentials, ids};
+                    Object[][] columns = {
+                        ids,
+                        nodes,
+                        cleanStarts,
+                        expiries,
+                        protocols,
+                        keepAlives,
+                        addresses,
+                        usernames,
+                        incarnations,
+                        credentials,
+                        ids
+                    };
                     for (int i = 0; i < columns.length; i++) {
                         ps.setObject(i + 2, columns[i]);
                     }
@@ -141,8 +157,12 @@ public class SessionStore {
                     for (int n = 0; rows.next(); n++) {
                         String clientId = rows.getString("client_id");
                         boolean isNew = created.contains(clientId);
-                        locked.put(clientId, new LockedForConnect(isNew ? placeholder(clientId) : map(rows, n), isNew,
-                                rows.getLong("new_epoch")));
+                        locked.put(
+                                clientId,
+                                new LockedForConnect(
+                                        isNew ? placeholder(clientId) : map(rows, n),
+                                        isNew,
+                                        rows.getLong("new_epoch")));
                     }
                 });
         return locked;
@@ -195,8 +215,7 @@ public class SessionStore {
     }
 
     /** A connection to record with {@link #markAllConnected}; {@code credentialId} null for anonymous. */
-    public record Connected(String clientId, Connection connection, Long credentialId) {
-    }
+    public record Connected(String clientId, Connection connection, Long credentialId) {}
 
     /** Locks the client's row until the end of the transaction; empty when it has no session. */
     public Optional<SessionRecord> lock(String clientId) {
@@ -214,9 +233,7 @@ public class SessionStore {
     }
 
     /** A session going offline, for {@link #markAllDisconnected}; {@code expiresAt} null: kept forever. */
-    public record Disconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt,
-            Instant expiresAt) {
-    }
+    public record Disconnected(String clientId, long sessionExpirySeconds, Instant disconnectedAt, Instant expiresAt) {}
 
     /** The sessions go offline and are kept until their {@code expiresAt} (null: forever), in one round trip. */
     public void markAllDisconnected(List<Disconnected> offline) {
@@ -236,14 +253,17 @@ public class SessionStore {
 
     /** Deletes the session; its subscriptions go with it (ON DELETE CASCADE). */
     public void delete(String clientId) {
-        jdbc.sql("DELETE FROM sessions WHERE client_id = :clientId").param("clientId", clientId).update();
+        jdbc.sql("DELETE FROM sessions WHERE client_id = :clientId")
+                .param("clientId", clientId)
+                .update();
     }
 
     public void deleteAll(Collection<String> clientIds) {
         if (clientIds.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM sessions WHERE client_id = ANY(:clientIds)").param("clientIds", SqlArrays.text(clientIds))
+        jdbc.sql("DELETE FROM sessions WHERE client_id = ANY(:clientIds)")
+                .param("clientIds", SqlArrays.text(clientIds))
                 .update();
     }
 
@@ -290,7 +310,7 @@ public class SessionStore {
     public List<SessionRecord> page(Boolean connected, long offset, int limit) {
         String where = connected == null ? "" : " WHERE connected = :connected";
         JdbcClient.StatementSpec spec = jdbc.sql("SELECT " + COLUMNS + " FROM sessions" + where
-                + " ORDER BY client_id LIMIT :limit OFFSET :offset")
+                        + " ORDER BY client_id LIMIT :limit OFFSET :offset")
                 .param("limit", limit)
                 .param("offset", offset);
         if (connected != null) {

@@ -9,8 +9,7 @@ import java.util.Collection;
  */
 public final class SqlArrays {
 
-    private SqlArrays() {
-    }
+    private SqlArrays() {}
 
     public static String[] text(Collection<String> values) {
         return values.toArray(String[]::new);

@@ -3,7 +3,6 @@ package io.tributary.session.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
@@ -25,8 +24,7 @@ public final class StatementPipeline {
         void read(ResultSet rows) throws SQLException;
     }
 
-    private StatementPipeline() {
-    }
+    private StatementPipeline() {}
 
     /**
      * Runs the statements of {@code sql} (one parameter numbering across all of them) in one round trip.

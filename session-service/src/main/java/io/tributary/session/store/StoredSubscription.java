@@ -1,9 +1,8 @@
 package io.tributary.session.store;
 
-import java.time.Instant;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecord;
+import java.time.Instant;
 
 /** One row of the subscriptions table. */
 public record StoredSubscription(
@@ -21,8 +20,8 @@ public record StoredSubscription(
      * {@code persistent} when the session outlives its connection (its messages then go through its queue).
      */
     public SubscriptionRecord toRecord(String nodeId, long epoch, boolean persistent) {
-        return new SubscriptionRecord(clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling,
-                epoch, persistent);
+        return new SubscriptionRecord(
+                clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling, epoch, persistent);
     }
 
     public SessionApi.Subscription toApi() {

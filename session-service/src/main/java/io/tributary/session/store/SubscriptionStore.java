@@ -1,19 +1,17 @@
 package io.tributary.session.store;
 
+import io.tributary.common.session.SessionApi;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
-
+import java.util.Map;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.common.session.SessionApi;
 
 /** The {@code subscriptions} table. Callers hold the owning session's row lock. */
 @Repository
@@ -25,8 +23,7 @@ public class SubscriptionStore {
     public static final RowMapper<StoredSubscription> ROW = SubscriptionStore::map;
 
     /** A subscription (to be) removed by a bulk delete. */
-    public record Removed(String clientId, String filter) {
-    }
+    public record Removed(String clientId, String filter) {}
 
     private final JdbcClient jdbc;
     private final org.springframework.jdbc.core.JdbcTemplate jdbcTemplate;
@@ -49,11 +46,13 @@ public class SubscriptionStore {
         if (clientIds.isEmpty()) {
             return byClient;
         }
-        jdbc.sql("SELECT " + COLUMNS + " FROM subscriptions WHERE client_id = ANY(:clientIds) ORDER BY client_id, filter")
+        jdbc.sql("SELECT " + COLUMNS
+                        + " FROM subscriptions WHERE client_id = ANY(:clientIds) ORDER BY client_id, filter")
                 .param("clientIds", SqlArrays.text(clientIds))
                 .query(ROW)
                 .list()
-                .forEach(s -> byClient.computeIfAbsent(s.clientId(), id -> new ArrayList<>()).add(s));
+                .forEach(s -> byClient.computeIfAbsent(s.clientId(), id -> new ArrayList<>())
+                        .add(s));
         return byClient;
     }
 
@@ -86,8 +85,7 @@ public class SubscriptionStore {
     }
 
     /** One subscription of {@link #upsertAll}. */
-    public record Upsert(String clientId, SessionApi.Subscription subscription) {
-    }
+    public record Upsert(String clientId, SessionApi.Subscription subscription) {}
 
     /**
      * {@link #upsert} for many subscriptions in one statement. The (client, filter) pairs must be distinct (one row
@@ -131,23 +129,37 @@ public class SubscriptionStore {
                     retain_as_published = EXCLUDED.retain_as_published,
                     retain_handling = EXCLUDED.retain_handling, subscription_id = EXCLUDED.subscription_id
                 RETURNING client_id, filter, (xmax = 0) AS inserted""";
-        Object[] args = {java.sql.Timestamp.from(now), clientIds, filters, qos, noLocal, retainAsPublished,
-                retainHandling, subscriptionIds};
+        Object[] args = {
+            java.sql.Timestamp.from(now),
+            clientIds,
+            filters,
+            qos,
+            noLocal,
+            retainAsPublished,
+            retainHandling,
+            subscriptionIds
+        };
         Map<String, Boolean> inserted = new HashMap<>();
-        jdbcTemplate.query(sql, rs -> {
-            inserted.put(rs.getString("client_id") + '\u0000' + rs.getString("filter"), rs.getBoolean("inserted"));
-        }, args);
+        jdbcTemplate.query(
+                sql,
+                rs -> {
+                    inserted.put(
+                            rs.getString("client_id") + '\u0000' + rs.getString("filter"), rs.getBoolean("inserted"));
+                },
+                args);
         return upserts.stream()
-                .map(u -> inserted.getOrDefault(u.clientId() + '\u0000' + u.subscription().filter(), false))
+                .map(u -> inserted.getOrDefault(
+                        u.clientId() + '\u0000' + u.subscription().filter(), false))
                 .toList();
     }
 
     /** @return true when a subscription existed */
     public boolean delete(String clientId, String filter) {
         return jdbc.sql("DELETE FROM subscriptions WHERE client_id = :clientId AND filter = :filter")
-                .param("clientId", clientId)
-                .param("filter", filter)
-                .update() > 0;
+                        .param("clientId", clientId)
+                        .param("filter", filter)
+                        .update()
+                > 0;
     }
 
     /**
@@ -169,14 +181,17 @@ public class SubscriptionStore {
             filters[i++] = pair.filter();
         }
         java.util.Set<Removed> deleted = new java.util.HashSet<>();
-        jdbcTemplate.query("""
+        jdbcTemplate.query(
+                """
                 DELETE FROM subscriptions s
                 USING unnest(CAST(? AS text[]), CAST(? AS text[])) AS d(client_id, filter)
                 WHERE s.client_id = d.client_id AND s.filter = d.filter
                 RETURNING s.client_id, s.filter""",
                 rs -> {
                     deleted.add(new Removed(rs.getString("client_id"), rs.getString("filter")));
-                }, clientIds, filters);
+                },
+                clientIds,
+                filters);
         return deleted;
     }
 

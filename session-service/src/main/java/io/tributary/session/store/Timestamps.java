@@ -9,8 +9,7 @@ import java.time.ZoneOffset;
 /** Instant <-> timestamptz: the PostgreSQL driver binds OffsetDateTime, not Instant. */
 public final class Timestamps {
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     public static OffsetDateTime toDb(Instant instant) {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);

@@ -12,8 +12,7 @@ public final class FilterAdmission {
     /** Highest QoS this broker grants. */
     public static final int MAX_QOS = 2;
 
-    private FilterAdmission() {
-    }
+    private FilterAdmission() {}
 
     /**
      * Shared subscriptions ({@code $share/g/f}) are accepted when the share name and the inner filter are valid;
@@ -22,7 +21,8 @@ public final class FilterAdmission {
      * @return the failure reason code for {@code filter}, or -1 when it is accepted
      */
     public static int rejection(String filter) {
-        String problem = SharedFilters.isShared(filter) ? SharedFilters.problem(filter)
+        String problem = SharedFilters.isShared(filter)
+                ? SharedFilters.problem(filter)
                 : TopicFilters.topicFilterProblem(filter);
         if (problem != null) {
             return TOPIC_FILTER_INVALID;

@@ -1,19 +1,5 @@
 package io.tributary.session.subscription;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
@@ -23,6 +9,18 @@ import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
 import io.tributary.session.web.ApiException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * SUBSCRIBE and UNSUBSCRIBE of a live connection: stored in PostgreSQL and produced to the subscription feed under
@@ -37,8 +35,12 @@ public class SubscriptionService {
     private final RecordSender sender;
     private final Clock clock;
 
-    public SubscriptionService(SessionStore sessions, SubscriptionStore subscriptions, FeedTopics topics,
-            RecordSender sender, Clock clock) {
+    public SubscriptionService(
+            SessionStore sessions,
+            SubscriptionStore subscriptions,
+            FeedTopics topics,
+            RecordSender sender,
+            Clock clock) {
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
@@ -50,8 +52,7 @@ public class SubscriptionService {
      * @param reasonCodes one per requested subscription
      * @param created     one per requested subscription: true when it did not exist before this SUBSCRIBE
      */
-    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) {
-    }
+    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) {}
 
     /** One SUBSCRIBE: {@link #subscribeAll} with a batch of one; 409 when the caller's epoch is stale. */
     @Transactional
@@ -72,8 +73,8 @@ public class SubscriptionService {
      */
     @Transactional
     public List<Object> subscribeAll(List<SessionApi.SubscribeRequest> requests) {
-        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(requests.stream()
-                .map(SessionApi.SubscribeRequest::clientId).toList()));
+        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
+                requests.stream().map(SessionApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
         Object[] results = new Object[requests.size()];
@@ -84,8 +85,8 @@ public class SubscriptionService {
         Map<String, Integer> seen = new HashMap<>();
         for (int r = 0; r < requests.size(); r++) {
             SessionApi.SubscribeRequest request = requests.get(r);
-            String stale = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(),
-                    request.nodeId());
+            String stale =
+                    staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), request.nodeId());
             if (stale != null) {
                 results[r] = stale;
                 continue;
@@ -115,9 +116,15 @@ public class SubscriptionService {
             for (int[] at : round) {
                 SessionApi.SubscribeRequest request = requests.get(at[0]);
                 SessionApi.Subscription s = request.subscriptions().get(at[1]);
-                upserts.add(new SubscriptionStore.Upsert(request.clientId(), new SessionApi.Subscription(s.filter(),
-                        codes[at[0]][at[1]], s.noLocal(), s.retainAsPublished(), s.retainHandling(),
-                        s.subscriptionId())));
+                upserts.add(new SubscriptionStore.Upsert(
+                        request.clientId(),
+                        new SessionApi.Subscription(
+                                s.filter(),
+                                codes[at[0]][at[1]],
+                                s.noLocal(),
+                                s.retainAsPublished(),
+                                s.retainHandling(),
+                                s.subscriptionId())));
             }
             List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
             for (int k = 0; k < round.size(); k++) {
@@ -125,10 +132,18 @@ public class SubscriptionService {
                 SessionApi.SubscribeRequest request = requests.get(at[0]);
                 SessionApi.Subscription s = request.subscriptions().get(at[1]);
                 created[at[0]][at[1]] = inserted.get(k);
-                records.add(SubscriptionRecords.upsert(new SubscriptionRecord(request.clientId(), s.filter(),
-                        request.nodeId(), codes[at[0]][at[1]], s.noLocal(), s.retainAsPublished(),
-                        s.retainHandling(), request.epoch(),
-                        rows.get(request.clientId()).sessionExpirySeconds() > 0), partitions));
+                records.add(SubscriptionRecords.upsert(
+                        new SubscriptionRecord(
+                                request.clientId(),
+                                s.filter(),
+                                request.nodeId(),
+                                codes[at[0]][at[1]],
+                                s.noLocal(),
+                                s.retainAsPublished(),
+                                s.retainHandling(),
+                                request.epoch(),
+                                rows.get(request.clientId()).sessionExpirySeconds() > 0),
+                        partitions));
             }
         }
         sender.sendAndAwait(records);
@@ -169,8 +184,8 @@ public class SubscriptionService {
      */
     @Transactional
     public List<Object> unsubscribeAll(List<SessionApi.UnsubscribeRequest> requests) {
-        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(requests.stream()
-                .map(SessionApi.UnsubscribeRequest::clientId).toList()));
+        Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
+                requests.stream().map(SessionApi.UnsubscribeRequest::clientId).toList()));
         Object[] results = new Object[requests.size()];
         Set<SubscriptionStore.Removed> asked = new LinkedHashSet<>();
         for (int r = 0; r < requests.size(); r++) {

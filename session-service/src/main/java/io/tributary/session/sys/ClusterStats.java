@@ -1,16 +1,14 @@
 package io.tributary.session.sys;
 
+import io.tributary.common.sys.SysTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-
-import io.tributary.common.sys.SysTopics;
 
 /**
  * The cluster-wide {@code $SYS} figures, read from PostgreSQL, which holds every session, subscription, retained
@@ -37,29 +35,31 @@ public class ClusterStats {
         return jdbc.sql("""
                 UPDATE sys_publication SET published_at = now()
                 WHERE id = 1 AND published_at <= now() - make_interval(secs => :seconds)""")
-                .param("seconds", interval.toMillis() * 0.9 / 1000.0)
-                .update() == 1;
+                        .param("seconds", interval.toMillis() * 0.9 / 1000.0)
+                        .update()
+                == 1;
     }
 
     /** Topic → payload of every cluster-wide statistic, as of now. */
     public Map<String, String> read() {
         Map<String, String> stats = new LinkedHashMap<>();
         Map<String, Object> sessions = jdbc.sql("""
-                SELECT count(*) FILTER (WHERE connected) AS connected, count(*) AS total FROM sessions""")
-                .query().singleRow();
+                SELECT count(*) FILTER (WHERE connected) AS connected, count(*) AS total FROM sessions""").query().singleRow();
         long connected = ((Number) sessions.get("connected")).longValue();
         long total = ((Number) sessions.get("total")).longValue();
         stats.put(SysTopics.broker(SysTopics.CLIENTS_CONNECTED), Long.toString(connected));
         stats.put(SysTopics.broker(SysTopics.CLIENTS_DISCONNECTED), Long.toString(total - connected));
         stats.put(SysTopics.broker(SysTopics.CLIENTS_TOTAL), Long.toString(total));
-        stats.put(SysTopics.broker(SysTopics.SUBSCRIPTIONS_COUNT),
+        stats.put(
+                SysTopics.broker(SysTopics.SUBSCRIPTIONS_COUNT),
                 Long.toString(count("SELECT count(*) FROM subscriptions")));
         stats.put(SysTopics.broker(SysTopics.RETAINED_COUNT), Long.toString(count("""
                 SELECT count(*) FROM retained_messages WHERE expires_at IS NULL OR expires_at > now()""")));
         stats.put(SysTopics.broker(SysTopics.NODES_COUNT), Long.toString(count("""
                 SELECT count(DISTINCT node_id) FROM transport_nodes WHERE dead_at IS NULL""")));
-        stats.put(SysTopics.broker(SysTopics.MESSAGES_RECEIVED), Long.toString(sumOfLiveNodes(
-                SysTopics.MESSAGES_RECEIVED)));
+        stats.put(
+                SysTopics.broker(SysTopics.MESSAGES_RECEIVED),
+                Long.toString(sumOfLiveNodes(SysTopics.MESSAGES_RECEIVED)));
         stats.put(SysTopics.broker(SysTopics.MESSAGES_SENT), Long.toString(sumOfLiveNodes(SysTopics.MESSAGES_SENT)));
         stats.put(SysTopics.broker(SysTopics.VERSION), SysTopics.version());
         return stats;
@@ -78,7 +78,8 @@ public class ClusterStats {
                                   WHERE n.dead_at IS NULL)""")
                 .param("prefix", SysTopics.NODES)
                 .param("suffix", "/" + statistic)
-                .query(byte[].class).list();
+                .query(byte[].class)
+                .list();
         long sum = 0;
         for (byte[] payload : payloads) {
             String text = new String(payload, StandardCharsets.UTF_8);

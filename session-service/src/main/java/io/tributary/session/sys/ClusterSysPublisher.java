@@ -1,18 +1,16 @@
 package io.tributary.session.sys;
 
+import io.tributary.common.sys.SysTopics;
+import io.tributary.session.kafka.RecordSender;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
-
-import io.tributary.common.sys.SysTopics;
-import io.tributary.session.kafka.RecordSender;
 
 /**
  * Publishes the cluster-wide {@code $SYS/broker/...} statistics every {@code TRIBUTARY_SYS_INTERVAL}, from one

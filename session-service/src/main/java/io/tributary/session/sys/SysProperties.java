@@ -1,12 +1,10 @@
 package io.tributary.session.sys;
 
-import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Cluster-wide {@code $SYS} statistics. Bound from {@code tributary.sys.*} ({@code TRIBUTARY_SYS_INTERVAL}).

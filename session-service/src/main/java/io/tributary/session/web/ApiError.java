@@ -1,5 +1,4 @@
 package io.tributary.session.web;
 
 /** Body of every error answer of the internal and admin APIs. */
-public record ApiError(String error) {
-}
+public record ApiError(String error) {}

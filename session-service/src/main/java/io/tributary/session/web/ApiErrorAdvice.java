@@ -1,5 +1,6 @@
 package io.tributary.session.web;
 
+import io.tributary.session.kafka.KafkaUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -14,8 +15,6 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
-
-import io.tributary.session.kafka.KafkaUnavailableException;
 
 /**
  * Maps failures to JSON answers {@code {"error": "..."}}: 4xx for what the caller got wrong, 503 when PostgreSQL
@@ -39,8 +38,12 @@ public class ApiErrorAdvice {
 
     // TransactionException: no connection to begin with (CannotCreateTransactionException), or the connection died
     // mid-transaction and the rollback or commit failed too (TransactionSystemException).
-    @ExceptionHandler({TransactionException.class, DataAccessResourceFailureException.class,
-            TransientDataAccessException.class, RecoverableDataAccessException.class})
+    @ExceptionHandler({
+        TransactionException.class,
+        DataAccessResourceFailureException.class,
+        TransientDataAccessException.class,
+        RecoverableDataAccessException.class
+    })
     ResponseEntity<ApiError> database(Exception e) {
         log.warn("PostgreSQL unavailable: {}", e.toString());
         return answer(HttpStatus.SERVICE_UNAVAILABLE, "PostgreSQL unavailable: " + rootMessage(e));
@@ -52,8 +55,11 @@ public class ApiErrorAdvice {
         return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error: " + rootMessage(e));
     }
 
-    @ExceptionHandler({HttpMessageNotReadableException.class, MethodArgumentTypeMismatchException.class,
-            MissingServletRequestParameterException.class})
+    @ExceptionHandler({
+        HttpMessageNotReadableException.class,
+        MethodArgumentTypeMismatchException.class,
+        MissingServletRequestParameterException.class
+    })
     ResponseEntity<ApiError> unreadable(Exception e) {
         return answer(HttpStatus.BAD_REQUEST, "malformed request: " + rootMessage(e));
     }

@@ -1,11 +1,9 @@
 package io.tributary.session.will;
 
-import java.time.Instant;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.PublishRecordFormat;
+import java.time.Instant;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * One row of {@code wills}.
@@ -14,8 +12,17 @@ import io.tributary.common.kafka.PublishRecordFormat;
  * @param nodeId    the node that received its CONNECT
  * @param publishAt null while its connection lives
  */
-public record StoredWill(String clientId, long epoch, String nodeId, int protocolVersion, String topic,
-        byte[] payload, int qos, boolean retain, long delaySeconds, PublishProperties properties,
+public record StoredWill(
+        String clientId,
+        long epoch,
+        String nodeId,
+        int protocolVersion,
+        String topic,
+        byte[] payload,
+        int qos,
+        boolean retain,
+        long delaySeconds,
+        PublishProperties properties,
         Instant publishAt) {
 
     /**
@@ -23,7 +30,15 @@ public record StoredWill(String clientId, long epoch, String nodeId, int protoco
      * message expiry counts from {@code publishedAtMillis}.
      */
     public ProducerRecord<byte[], byte[]> toRecord(long publishedAtMillis) {
-        return PublishRecordFormat.toRecord(topic, payload, qos, retain, clientId, protocolVersion, nodeId,
-                protocolVersion == 5 ? properties : null, publishedAtMillis);
+        return PublishRecordFormat.toRecord(
+                topic,
+                payload,
+                qos,
+                retain,
+                clientId,
+                protocolVersion,
+                nodeId,
+                protocolVersion == 5 ? properties : null,
+                publishedAtMillis);
     }
 }

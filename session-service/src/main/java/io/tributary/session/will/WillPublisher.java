@@ -1,10 +1,13 @@
 package io.tributary.session.will;
 
+import io.tributary.session.config.SessionServiceProperties;
+import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.metrics.SessionMetrics;
+import io.tributary.session.store.AfterCommit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,11 +15,6 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import io.tributary.session.config.SessionServiceProperties;
-import io.tributary.session.kafka.RecordSender;
-import io.tributary.session.metrics.SessionMetrics;
-import io.tributary.session.store.AfterCommit;
 
 /**
  * Publishes the wills that are due — delayed wills whose delay passed, wills of clients whose node was declared
@@ -39,8 +37,13 @@ public class WillPublisher implements SchedulingConfigurer {
     private final Clock clock;
     private final SessionServiceProperties.Wills settings;
 
-    public WillPublisher(WillStore wills, RecordSender sender, TransactionTemplate transactions,
-            SessionMetrics metrics, Clock clock, SessionServiceProperties properties) {
+    public WillPublisher(
+            WillStore wills,
+            RecordSender sender,
+            TransactionTemplate transactions,
+            SessionMetrics metrics,
+            Clock clock,
+            SessionServiceProperties properties) {
         this.wills = wills;
         this.sender = sender;
         this.transactions = transactions;

@@ -1,22 +1,20 @@
 package io.tributary.session.will;
 
+import io.tributary.common.kafka.PublishProperties;
+import io.tributary.common.session.SessionApi;
+import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-
-import io.tributary.common.kafka.PublishProperties;
-import io.tributary.common.session.SessionApi;
-import io.tributary.session.store.SqlArrays;
-import io.tributary.session.store.Timestamps;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -40,9 +38,8 @@ public class WillStore {
     }
 
     /** The will a new connection leaves ({@code will} null: none), for {@link #replaceAll}. */
-    public record NewConnection(String clientId, long epoch, String nodeId, int protocolVersion,
-            SessionApi.Will will) {
-    }
+    public record NewConnection(
+            String clientId, long epoch, String nodeId, int protocolVersion, SessionApi.Will will) {}
 
     /**
      * New connections of these (distinct) clients: the will of any earlier connection goes (a pending one is cancelled
@@ -56,12 +53,20 @@ public class WillStore {
         if (connections.isEmpty()) {
             return pending;
         }
-        jdbc.sql("DELETE FROM wills WHERE client_id = ANY(:clientIds) RETURNING " + COLUMNS)
-                .param("clientIds", SqlArrays.text(connections.stream().map(NewConnection::clientId).toList()))
-                .query(this::map).list().stream()
+        jdbc
+                .sql("DELETE FROM wills WHERE client_id = ANY(:clientIds) RETURNING " + COLUMNS)
+                .param(
+                        "clientIds",
+                        SqlArrays.text(connections.stream()
+                                .map(NewConnection::clientId)
+                                .toList()))
+                .query(this::map)
+                .list()
+                .stream()
                 .filter(w -> w.publishAt() != null)
                 .forEach(w -> pending.put(w.clientId(), w));
-        List<NewConnection> withWill = connections.stream().filter(c -> c.will() != null).toList();
+        List<NewConnection> withWill =
+                connections.stream().filter(c -> c.will() != null).toList();
         if (!withWill.isEmpty()) {
             jdbcTemplate.batchUpdate("""
                     INSERT INTO wills (client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,
@@ -86,7 +91,10 @@ public class WillStore {
     /** Will Delay Interval of the will left by the connection of {@code epoch}; empty when it left none. */
     public Optional<Long> delayOf(String clientId, long epoch) {
         return jdbc.sql("SELECT delay_seconds FROM wills WHERE client_id = :clientId AND epoch = :epoch")
-                .param("clientId", clientId).param("epoch", epoch).query(Long.class).optional();
+                .param("clientId", clientId)
+                .param("epoch", epoch)
+                .query(Long.class)
+                .optional();
     }
 
     /** The connection of {@code epoch} ended abnormally: its will becomes due at {@code publishAt}. */
@@ -119,7 +127,8 @@ public class WillStore {
         if (clientIds.isEmpty()) {
             return;
         }
-        jdbc.sql("DELETE FROM wills WHERE client_id = ANY(:clientIds)").param("clientIds", SqlArrays.text(clientIds))
+        jdbc.sql("DELETE FROM wills WHERE client_id = ANY(:clientIds)")
+                .param("clientIds", SqlArrays.text(clientIds))
                 .update();
     }
 

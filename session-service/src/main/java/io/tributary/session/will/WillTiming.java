@@ -1,14 +1,12 @@
 package io.tributary.session.will;
 
-import java.time.Instant;
-
 import io.tributary.common.session.WillDelay;
+import java.time.Instant;
 
 /** When session-service publishes a will whose connection ended at {@code endedAt}. */
 public final class WillTiming {
 
-    private WillTiming() {
-    }
+    private WillTiming() {}
 
     public static Instant publishAt(Instant endedAt, long willDelaySeconds, long sessionExpirySeconds) {
         return endedAt.plusSeconds(WillDelay.effectiveSeconds(willDelaySeconds, sessionExpirySeconds));

@@ -3,14 +3,14 @@ package io.tributary.session.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class AnonymousAclTest {
 
     @Test
     void not_configured_when_both_lists_are_empty_or_absent() {
-        assertThat(new AuthProperties.AnonymousAcl(List.of(), List.of()).configured()).isFalse();
+        assertThat(new AuthProperties.AnonymousAcl(List.of(), List.of()).configured())
+                .isFalse();
         assertThat(new AuthProperties.AnonymousAcl(null, null).configured()).isFalse();
     }
 
@@ -25,7 +25,9 @@ class AnonymousAclTest {
     void entries_must_be_acl_filters() {
         assertThat(new AuthProperties.AnonymousAcl(List.of("public/#", "anon/%c/#"), List.of("+/x")).isEntriesValid())
                 .isTrue();
-        assertThat(new AuthProperties.AnonymousAcl(List.of("a/#/b"), List.of()).isEntriesValid()).isFalse();
-        assertThat(new AuthProperties.AnonymousAcl(List.of(), List.of("a/x%c")).isEntriesValid()).isFalse();
+        assertThat(new AuthProperties.AnonymousAcl(List.of("a/#/b"), List.of()).isEntriesValid())
+                .isFalse();
+        assertThat(new AuthProperties.AnonymousAcl(List.of(), List.of("a/x%c")).isEntriesValid())
+                .isFalse();
     }
 }

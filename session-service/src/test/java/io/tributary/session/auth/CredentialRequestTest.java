@@ -4,31 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.session.web.ApiException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class CredentialRequestTest {
 
-    private static CredentialRequest request(String username, String clientId, String password, List<String> publish,
-            List<String> subscribe) {
+    private static CredentialRequest request(
+            String username, String clientId, String password, List<String> publish, List<String> subscribe) {
         return new CredentialRequest(username, clientId, password, null, publish, subscribe, null, null);
     }
 
     private static void assertBad(CredentialRequest r, boolean passwordRequired, String message) {
-        assertThatThrownBy(() -> r.check(passwordRequired)).isInstanceOf(ApiException.class)
+        assertThatThrownBy(() -> r.check(passwordRequired))
+                .isInstanceOf(ApiException.class)
                 .hasMessageContaining(message)
                 .satisfies(e -> assertThat(((ApiException) e).status().value()).isEqualTo(400));
     }
 
     @Test
     void valid_requests_pass() {
-        assertThatCode(() -> request("u", null, "pw", List.of("a/%c/#"), List.of("b/%u/+")).check(true))
+        assertThatCode(() -> request("u", null, "pw", List.of("a/%c/#"), List.of("b/%u/+"))
+                        .check(true))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> request(null, "dev-1", "pw", null, null).check(true)).doesNotThrowAnyException();
-        assertThatCode(() -> request("u", "dev-1", null, null, null).check(false)).doesNotThrowAnyException();
+        assertThatCode(() -> request(null, "dev-1", "pw", null, null).check(true))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> request("u", "dev-1", null, null, null).check(false))
+                .doesNotThrowAnyException();
     }
 
     @Test

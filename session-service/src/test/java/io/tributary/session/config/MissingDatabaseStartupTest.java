@@ -3,9 +3,10 @@ package io.tributary.session.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.session.SessionServiceApplication;
+import io.tributary.session.support.TestEngines;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,9 +15,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mock.env.MockEnvironment;
-
-import io.tributary.session.SessionServiceApplication;
-import io.tributary.session.support.TestEngines;
 
 /** Starting against a PostgreSQL server that lacks the configured database fails with a message that says so. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -28,11 +26,11 @@ class MissingDatabaseStartupTest {
         String url = TestEngines.missingDatabaseUrl();
         SpringApplication app = new SpringApplication(SessionServiceApplication.class);
         assertThatThrownBy(() -> app.run(
-                "--server.port=0",
-                "--spring.datasource.url=" + url,
-                "--spring.datasource.username=postgres",
-                "--tributary.session.kafka.bootstrap-servers=" + TestEngines.kafkaBootstrap(),
-                "--tributary.session.redis.url=" + TestEngines.redisUrl()))
+                        "--server.port=0",
+                        "--spring.datasource.url=" + url,
+                        "--spring.datasource.username=postgres",
+                        "--tributary.session.kafka.bootstrap-servers=" + TestEngines.kafkaBootstrap(),
+                        "--tributary.session.redis.url=" + TestEngines.redisUrl()))
                 .isNotNull();
         assertThat(output.getAll())
                 .contains("The PostgreSQL database configured for session-service does not exist: " + url)
@@ -49,8 +47,9 @@ class MissingDatabaseStartupTest {
         assertThat(analysis).isNotNull();
         assertThat(analysis.getDescription()).contains("jdbc:x").contains("does not exist");
 
-        assertThat(analyzer.analyze(new IllegalStateException("wrapped",
-                new SQLException("password authentication failed", "28P01")))).isNull();
+        assertThat(analyzer.analyze(new IllegalStateException(
+                        "wrapped", new SQLException("password authentication failed", "28P01"))))
+                .isNull();
     }
 
     private static SQLException connectionFailure(String url) {

@@ -3,11 +3,9 @@ package io.tributary.session.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Instant;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.session.store.SessionRecord;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class ConnectPlanTest {
 
@@ -81,14 +79,15 @@ class ConnectPlanTest {
     void drawnEpochMustBeAboveTheStoredOne() {
         SessionRecord stored = row(DRAWN, true, "node-a", 300, null);
         assertThatThrownBy(() -> ConnectPlan.of(stored, false, false, NOW, DRAWN))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("session_epochs");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("session_epochs");
         assertThatThrownBy(() -> ConnectPlan.of(stored, false, false, NOW, DRAWN - 1))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(ConnectPlan.of(stored, false, false, NOW, DRAWN + 1).newEpoch()).isEqualTo(DRAWN + 1);
+        assertThat(ConnectPlan.of(stored, false, false, NOW, DRAWN + 1).newEpoch())
+                .isEqualTo(DRAWN + 1);
     }
 
     private static SessionRecord row(long epoch, boolean connected, String node, long expiry, Instant expiresAt) {
-        return new SessionRecord("c", node, epoch, connected, false, expiry, 5, 30, null, null, null, null,
-                expiresAt);
+        return new SessionRecord("c", node, epoch, connected, false, expiry, 5, 30, null, null, null, null, expiresAt);
     }
 }

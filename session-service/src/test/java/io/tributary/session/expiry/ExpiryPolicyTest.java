@@ -2,11 +2,9 @@ package io.tributary.session.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Instant;
-
-import org.junit.jupiter.api.Test;
-
 import io.tributary.session.store.SessionRecord;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class ExpiryPolicyTest {
 

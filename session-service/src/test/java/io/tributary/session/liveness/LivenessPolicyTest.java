@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-
 import org.junit.jupiter.api.Test;
 
 class LivenessPolicyTest {
@@ -17,6 +16,8 @@ class LivenessPolicyTest {
         assertThat(LivenessPolicy.mayDeclare(T0, T0, TIMEOUT)).isFalse();
         assertThat(LivenessPolicy.mayDeclare(T0, T0.plusSeconds(9), TIMEOUT)).isFalse();
         assertThat(LivenessPolicy.mayDeclare(T0, T0.plusSeconds(10), TIMEOUT)).isTrue();
-        assertThat(LivenessPolicy.mayDeclare(null, T0, TIMEOUT)).as("just failed").isFalse();
+        assertThat(LivenessPolicy.mayDeclare(null, T0, TIMEOUT))
+                .as("just failed")
+                .isFalse();
     }
 }

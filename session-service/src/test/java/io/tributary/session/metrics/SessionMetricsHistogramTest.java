@@ -2,12 +2,10 @@ package io.tributary.session.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class SessionMetricsHistogramTest {
 
@@ -20,7 +18,8 @@ class SessionMetricsHistogramTest {
         String scrape = registry.scrape();
         // A histogram_quantile() over sum by (le) of these buckets is a cluster-wide percentile; the per-pod
         // quantile gauges alone could not be combined.
-        assertThat(scrape).contains("# TYPE tributary_kafka_produce_latency_seconds histogram")
+        assertThat(scrape)
+                .contains("# TYPE tributary_kafka_produce_latency_seconds histogram")
                 .containsPattern("tributary_kafka_produce_latency_seconds_bucket\\{[^}]*le=\"0\\.00[0-9]+\"[^}]*\\} 1");
     }
 }

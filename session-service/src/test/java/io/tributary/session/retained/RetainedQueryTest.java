@@ -2,12 +2,10 @@ package io.tributary.session.retained;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.SessionApi;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.common.session.SessionApi;
 
 class RetainedQueryTest {
 
@@ -43,7 +41,9 @@ class RetainedQueryTest {
         assertThat(plus.matches("sensors/1/temperature")).isFalse();
 
         RetainedQuery hash = RetainedQuery.of("sensors/#");
-        assertThat(hash.matches("sensors")).as("# also matches the parent level").isTrue();
+        assertThat(hash.matches("sensors"))
+                .as("# also matches the parent level")
+                .isTrue();
         assertThat(hash.matches("sensors/a/b/c")).isTrue();
         assertThat(hash.matches("sensorsX/a")).isFalse();
     }
@@ -58,12 +58,15 @@ class RetainedQueryTest {
 
     @Test
     void headers_survive_the_column_encoding_in_order_with_nulls() {
-        List<SessionApi.Header> headers = List.of(new SessionApi.Header("mqtt5.user.k", "1".getBytes(StandardCharsets.UTF_8)),
-                new SessionApi.Header("mqtt5.user.k", "2".getBytes(StandardCharsets.UTF_8)), new SessionApi.Header("näme", null),
+        List<SessionApi.Header> headers = List.of(
+                new SessionApi.Header("mqtt5.user.k", "1".getBytes(StandardCharsets.UTF_8)),
+                new SessionApi.Header("mqtt5.user.k", "2".getBytes(StandardCharsets.UTF_8)),
+                new SessionApi.Header("näme", null),
                 new SessionApi.Header("empty", new byte[0]));
         List<SessionApi.Header> back = RetainedHeaders.decode(RetainedHeaders.encode(headers));
-        assertThat(back).extracting(SessionApi.Header::name).containsExactly("mqtt5.user.k", "mqtt5.user.k",
-                "näme", "empty");
+        assertThat(back)
+                .extracting(SessionApi.Header::name)
+                .containsExactly("mqtt5.user.k", "mqtt5.user.k", "näme", "empty");
         assertThat(back.get(0).value()).containsExactly('1');
         assertThat(back.get(1).value()).containsExactly('2');
         assertThat(back.get(2).value()).isNull();

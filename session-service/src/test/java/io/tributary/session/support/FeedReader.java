@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,8 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class FeedReader {
 
-    private FeedReader() {
-    }
+    private FeedReader() {}
 
     public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
         Properties props = new Properties();
@@ -57,8 +55,8 @@ public final class FeedReader {
     }
 
     /** Records whose key equals {@code key}, in log order (one partition per key). */
-    public static List<ConsumerRecord<byte[], byte[]>> withKey(List<ConsumerRecord<byte[], byte[]>> records,
-            byte[] key) {
+    public static List<ConsumerRecord<byte[], byte[]>> withKey(
+            List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
         return records.stream().filter(r -> Arrays.equals(r.key(), key)).toList();
     }
 }

@@ -1,15 +1,14 @@
 package io.tributary.session.support;
 
+import io.tributary.devstack.kafka.EmbeddedKafka;
+import io.tributary.devstack.postgres.EmbeddedPostgresServer;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
-
-import io.tributary.devstack.kafka.EmbeddedKafka;
-import io.tributary.devstack.postgres.EmbeddedPostgresServer;
-import io.tributary.devstack.redis.EmbeddedRedisServer;
 
 /**
  * The real engines the tests run against, started once per test JVM and shared: PostgreSQL, Redis and a
@@ -23,7 +22,8 @@ public final class TestEngines {
      * Under target/ rather than a 0700 temp dir: as root without user namespaces PostgreSQL runs as nobody, who must
      * be able to reach its data directory.
      */
-    private static final Path DATA = Path.of("target", "test-engines", UUID.randomUUID().toString()).toAbsolutePath();
+    private static final Path DATA =
+            Path.of("target", "test-engines", UUID.randomUUID().toString()).toAbsolutePath();
 
     private static EmbeddedPostgresServer postgres;
     private static EmbeddedRedisServer redis;
@@ -34,8 +34,7 @@ public final class TestEngines {
         Runtime.getRuntime().addShutdownHook(new Thread(TestEngines::stopAll, "test-engines-stop"));
     }
 
-    private TestEngines() {
-    }
+    private TestEngines() {}
 
     /** JDBC URL of the test database (created on first use). */
     public static synchronized String postgresUrl() {
@@ -97,7 +96,8 @@ public final class TestEngines {
             redis = null;
         }
         try (Stream<Path> paths = Files.walk(DATA)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {
             // nothing was started, or the files are gone already
         }

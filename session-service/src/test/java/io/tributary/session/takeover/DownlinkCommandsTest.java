@@ -2,13 +2,11 @@ package io.tributary.session.takeover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
 
 class DownlinkCommandsTest {
 
@@ -27,12 +25,13 @@ class DownlinkCommandsTest {
 
     @Test
     void disconnectCarriesItsReasonCode() {
-        ProducerRecord<byte[], byte[]> r = DownlinkCommands.disconnect("node-2", "c", 7,
-                DownlinkCommands.ADMINISTRATIVE_ACTION);
+        ProducerRecord<byte[], byte[]> r =
+                DownlinkCommands.disconnect("node-2", "c", 7, DownlinkCommands.ADMINISTRATIVE_ACTION);
         assertThat(r.topic()).isEqualTo("tributary.downlink.node-2");
         assertThat(DownlinkType.fromHeader(RecordHeaders.readBytes(r.headers(), RecordHeaders.DOWNLINK_TYPE)))
                 .isEqualTo(DownlinkType.DISCONNECT);
         assertThat(RecordHeaders.readLong(r.headers(), RecordHeaders.EPOCH)).isEqualTo(7L);
-        assertThat(RecordHeaders.readInt(r.headers(), RecordHeaders.REASON_CODE)).isEqualTo(0x98);
+        assertThat(RecordHeaders.readInt(r.headers(), RecordHeaders.REASON_CODE))
+                .isEqualTo(0x98);
     }
 }

@@ -3,7 +3,6 @@ package io.tributary.session.will;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
-
 import org.junit.jupiter.api.Test;
 
 class WillTimingTest {

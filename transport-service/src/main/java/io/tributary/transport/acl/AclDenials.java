@@ -1,10 +1,9 @@
 package io.tributary.transport.acl;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bookkeeping of PUBLISH and SUBSCRIBE packets refused by a connection's ACL ({@code TopicPermissions}, compiled at
@@ -15,8 +14,7 @@ public final class AclDenials {
 
     private static final Logger log = LoggerFactory.getLogger(AclDenials.class);
 
-    private AclDenials() {
-    }
+    private AclDenials() {}
 
     public static void publishDenied(TransportMetrics metrics, ClientConnection connection, String topic) {
         denied(metrics, connection, "publish", "publish to", topic);
@@ -26,12 +24,17 @@ public final class AclDenials {
         denied(metrics, connection, "subscribe", "subscribe to", filter);
     }
 
-    private static void denied(TransportMetrics metrics, ClientConnection connection, String action, String verb,
-            String what) {
+    private static void denied(
+            TransportMetrics metrics, ClientConnection connection, String action, String verb, String what) {
         metrics.aclDenied(action);
         if (connection.firstAclDenial()) {
-            log.warn("Client '{}' may not {} '{}' (ACL: {}); this and later denials of the connection are counted "
-                    + "in tributary_acl_denied_total", connection.clientId(), verb, what, connection.permissions());
+            log.warn(
+                    "Client '{}' may not {} '{}' (ACL: {}); this and later denials of the connection are counted "
+                            + "in tributary_acl_denied_total",
+                    connection.clientId(),
+                    verb,
+                    what,
+                    connection.permissions());
         }
     }
 }

@@ -42,20 +42,21 @@ public final class InboundTopicAliases {
     public Resolution resolve(String topic, Integer alias) {
         if (alias == null) {
             return topic.isEmpty()
-                    ? Resolution.failure(Disconnect.PROTOCOL_ERROR,
-                            "PUBLISH with an empty topic name and no Topic Alias")
+                    ? Resolution.failure(
+                            Disconnect.PROTOCOL_ERROR, "PUBLISH with an empty topic name and no Topic Alias")
                     : Resolution.of(topic);
         }
         if (alias == 0 || alias > maximum) {
-            return Resolution.failure(Disconnect.TOPIC_ALIAS_INVALID,
-                    "Topic Alias " + alias + " outside 1.." + maximum);
+            return Resolution.failure(
+                    Disconnect.TOPIC_ALIAS_INVALID, "Topic Alias " + alias + " outside 1.." + maximum);
         }
         if (!topic.isEmpty()) {
             return Resolution.of(topic);
         }
         String known = topics == null ? null : topics[alias];
         return known == null
-                ? Resolution.failure(Disconnect.PROTOCOL_ERROR,
+                ? Resolution.failure(
+                        Disconnect.PROTOCOL_ERROR,
                         "PUBLISH with an empty topic name and undefined Topic Alias " + alias)
                 : Resolution.of(known);
     }

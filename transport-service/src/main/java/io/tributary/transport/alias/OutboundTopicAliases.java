@@ -15,8 +15,7 @@ public final class OutboundTopicAliases {
      * How one PUBLISH names its topic on the wire: {@code alias} 0 = no alias; {@code topicOnWire} is empty once the
      * client knows the alias.
      */
-    public record Use(String topicOnWire, int alias) {
-    }
+    public record Use(String topicOnWire, int alias) {}
 
     private final int maximum;
     private final Map<String, Integer> aliases = new HashMap<>();

@@ -31,8 +31,7 @@ public final class ReadGate {
 
     private static final AttributeKey<int[]> PAUSES = AttributeKey.valueOf("tributary.readPauses");
 
-    private ReadGate() {
-    }
+    private ReadGate() {}
 
     /** Stops reading for {@code reason}; returns true if that reason was not already pausing the channel. */
     public static boolean pause(Channel channel, Reason reason) {

@@ -1,14 +1,12 @@
 package io.tributary.transport.backpressure;
 
+import io.netty.channel.Channel;
+import io.tributary.transport.metrics.TransportMetrics;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-
-import io.netty.channel.Channel;
-import io.tributary.transport.metrics.TransportMetrics;
 
 /**
  * Bytes of publish records handed to the Kafka producer and not yet answered, per connection and per node. While
@@ -103,7 +101,8 @@ public final class UplinkBudget {
 
     /** What a record costs the producer: key, value, headers and Kafka's per-record overhead, roughly. */
     public static long sizeOf(ProducerRecord<byte[], byte[]> record) {
-        long size = 64L + (record.key() == null ? 0 : record.key().length)
+        long size = 64L
+                + (record.key() == null ? 0 : record.key().length)
                 + (record.value() == null ? 0 : record.value().length);
         for (Header h : record.headers()) {
             size += h.key().length() + (h.value() == null ? 0 : h.value().length) + 8;

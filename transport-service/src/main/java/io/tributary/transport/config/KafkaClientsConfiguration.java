@@ -1,12 +1,11 @@
 package io.tributary.transport.config;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-
 import io.tributary.common.kafka.KafkaClientProperties;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.kafka.support.KafkaClientsFromEnvironment;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The factory of every Kafka client of the node (publish producer, admin, downlink and mapping-rule consumers), with

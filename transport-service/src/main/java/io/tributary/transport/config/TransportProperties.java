@@ -1,13 +1,5 @@
 package io.tributary.transport.config;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
-
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.transport.delivery.SlowConsumerPolicy;
 import jakarta.validation.Valid;
@@ -18,6 +10,12 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Everything a transport node can be told. Bound from {@code tributary.transport.*}; application.yml maps the
@@ -55,7 +53,8 @@ public record TransportProperties(
             ports.add(websocket.securePort());
         }
         // Port 0 (ephemeral) never clashes.
-        return ports.stream().filter(p -> p != 0).distinct().count() == ports.stream().filter(p -> p != 0).count();
+        return ports.stream().filter(p -> p != 0).distinct().count()
+                == ports.stream().filter(p -> p != 0).count();
     }
 
     /**
@@ -88,8 +87,7 @@ public record TransportProperties(
             @Min(0) @Max(65535) int topicAliasMaximum,
             @Min(0) int ioThreads,
             @NotNull DataSize maxOutboundBytesPerConnection,
-            @NotNull SlowConsumerPolicy slowConsumerPolicy) {
-    }
+            @NotNull SlowConsumerPolicy slowConsumerPolicy) {}
 
     /**
      * @param topics    layout of the topics, shared with the other services
@@ -128,8 +126,7 @@ public record TransportProperties(
      * @param commandTimeout longest wait for an answer; a failed read is retried, a failed acknowledgement means
      *                       the message is sent again at the next connection
      */
-    public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {
-    }
+    public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {}
 
     /**
      * @param url               base URL of session-service's internal API; several (comma-separated) for instances
@@ -144,19 +141,32 @@ public record TransportProperties(
      * @param maxConnectWait    a CONNECT that waited longer for its batch call is refused with 0x89 (its client has
      *                          most likely given up)
      */
-    public record Session(@NotEmpty List<URI> url, @NotNull Duration requestTimeout, @NotNull Duration heartbeatInterval,
-            @NotBlank String internalToken, @Min(1) int maxInFlight, @Min(1) int maxBatch,
-            @Min(1) int maxWaitingConnects, @NotNull Duration maxConnectWait) {
+    public record Session(
+            @NotEmpty List<URI> url,
+            @NotNull Duration requestTimeout,
+            @NotNull Duration heartbeatInterval,
+            @NotBlank String internalToken,
+            @Min(1) int maxInFlight,
+            @Min(1) int maxBatch,
+            @Min(1) int maxWaitingConnects,
+            @NotNull Duration maxConnectWait) {
 
         /** With the default batching (tests). */
         public static Session of(URI url, Duration requestTimeout, Duration heartbeatInterval, String internalToken) {
-            return new Session(List.of(url), requestTimeout, heartbeatInterval, internalToken, 4, 500, 10_000,
+            return new Session(
+                    List.of(url),
+                    requestTimeout,
+                    heartbeatInterval,
+                    internalToken,
+                    4,
+                    500,
+                    10_000,
                     Duration.ofSeconds(5));
         }
 
         public io.tributary.transport.sessionclient.SessionServiceClient.Batching batching() {
-            return new io.tributary.transport.sessionclient.SessionServiceClient.Batching(maxInFlight, maxBatch,
-                    maxWaitingConnects, maxConnectWait);
+            return new io.tributary.transport.sessionclient.SessionServiceClient.Batching(
+                    maxInFlight, maxBatch, maxWaitingConnects, maxConnectWait);
         }
     }
 
@@ -187,15 +197,32 @@ public record TransportProperties(
             @Min(0) int sessionCacheSize,
             @NotNull Duration sessionTimeout) {
 
-        public enum ClientAuthMode { NONE, OPTIONAL, REQUIRED }
+        public enum ClientAuthMode {
+            NONE,
+            OPTIONAL,
+            REQUIRED
+        }
 
         /** No TLS (the application.yml defaults without a certificate). */
         public static Tls off() {
-            return new Tls(8883, null, null, ClientAuthMode.NONE, null, Duration.ofSeconds(10),
-                    Duration.ofSeconds(10), Provider.AUTO, 20_000, Duration.ofHours(1));
+            return new Tls(
+                    8883,
+                    null,
+                    null,
+                    ClientAuthMode.NONE,
+                    null,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(10),
+                    Provider.AUTO,
+                    20_000,
+                    Duration.ofHours(1));
         }
 
-        public enum Provider { AUTO, OPENSSL, JDK }
+        public enum Provider {
+            AUTO,
+            OPENSSL,
+            JDK
+        }
 
         /** A certificate is configured: TLS can be served (on this listener and on secure WebSocket). */
         public boolean configured() {
@@ -219,9 +246,14 @@ public record TransportProperties(
 
         @AssertTrue(message = "tls: handshake-timeout and reload-interval must be positive")
         public boolean isDurationsPositive() {
-            return handshakeTimeout == null || reloadInterval == null || sessionTimeout == null
-                    || (!handshakeTimeout.isNegative() && !handshakeTimeout.isZero() && !reloadInterval.isNegative()
-                            && !reloadInterval.isZero() && !sessionTimeout.isNegative());
+            return handshakeTimeout == null
+                    || reloadInterval == null
+                    || sessionTimeout == null
+                    || (!handshakeTimeout.isNegative()
+                            && !handshakeTimeout.isZero()
+                            && !reloadInterval.isNegative()
+                            && !reloadInterval.isZero()
+                            && !sessionTimeout.isNegative());
         }
     }
 
@@ -236,7 +268,9 @@ public record TransportProperties(
     public record WebSocket(
             @Min(0) @Max(65535) Integer port,
             @Min(0) @Max(65535) Integer securePort,
-            @NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*") String path) {
+
+            @NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*")
+            String path) {
 
         /** No WebSocket listeners (the application.yml defaults without a certificate). */
         public static WebSocket off() {

@@ -1,13 +1,12 @@
 package io.tributary.transport.connect;
 
-import java.time.Instant;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.transport.connection.Disconnector;
+import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Ends a connection whose authentication runs out (a JWT's expiry, plus the clock skew session-service allowed):
@@ -32,10 +31,16 @@ public final class AuthenticationExpiryHandler extends ChannelInboundHandlerAdap
         // Wall-clock time on both sides: session-service and the nodes are expected to run NTP, as the token
         // issuer is; the skew allowance covers small differences.
         long delayMs = Math.max(0, expiresAtMillis - System.currentTimeMillis());
-        timer = ctx.executor().schedule(() -> disconnector.disconnect(ctx.channel(),
-                Disconnect.MAXIMUM_CONNECT_TIME, null, "its token expired (valid until "
-                        + Instant.ofEpochMilli(expiresAtMillis) + ", exp plus clock skew)"),
-                delayMs, TimeUnit.MILLISECONDS);
+        timer = ctx.executor()
+                .schedule(
+                        () -> disconnector.disconnect(
+                                ctx.channel(),
+                                Disconnect.MAXIMUM_CONNECT_TIME,
+                                null,
+                                "its token expired (valid until " + Instant.ofEpochMilli(expiresAtMillis)
+                                        + ", exp plus clock skew)"),
+                        delayMs,
+                        TimeUnit.MILLISECONDS);
     }
 
     @Override

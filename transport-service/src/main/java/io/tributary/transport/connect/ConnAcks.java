@@ -11,23 +11,26 @@ import io.tributary.transport.connection.ClientConnection;
 /** The CONNACKs a node answers with, decided from the outcome alone (no channel, no state). */
 final class ConnAcks {
 
-    private ConnAcks() {
-    }
+    private ConnAcks() {}
 
     /** A refusal's return code and the {@code cause} label it is counted under. */
-    record Refusal(MqttConnectReturnCode code, String metricCause) {
-    }
+    record Refusal(MqttConnectReturnCode code, String metricCause) {}
 
     /**
      * The accepting CONNACK; for MQTT 5 with the server's limits and capabilities (MQTT 5 3.2.2.3), the assigned
      * client id and the Server Keep Alive when the node changed them.
      */
-    static MqttConnAckMessage accepted(ClientConnection connection, boolean sessionPresent, boolean assignedId,
-            boolean keepAliveChanged, TransportProperties.Mqtt mqtt) {
+    static MqttConnAckMessage accepted(
+            ClientConnection connection,
+            boolean sessionPresent,
+            boolean assignedId,
+            boolean keepAliveChanged,
+            TransportProperties.Mqtt mqtt) {
         // MQTT 3.1 has no session present flag: that bit of its CONNACK is reserved.
         boolean present = sessionPresent && connection.version() != MqttVersion.MQTT_3_1;
         MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
-                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED).sessionPresent(present);
+                .returnCode(MqttConnectReturnCode.CONNECTION_ACCEPTED)
+                .sessionPresent(present);
         if (connection.isMqtt5()) {
             ack.properties(p -> {
                 if (assignedId) {
@@ -53,13 +56,24 @@ final class ConnAcks {
      */
     static Refusal refusedBySessionService(boolean v5, SessionApi.RefusalReason reason) {
         return switch (reason) {
-            case BAD_USERNAME_OR_PASSWORD -> new Refusal(v5
-                    ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD, "bad_credentials");
-            case BANNED -> new Refusal(v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_BANNED
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "banned");
-            case NOT_AUTHORIZED -> new Refusal(v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
-                    : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "not_authorized");
+            case BAD_USERNAME_OR_PASSWORD ->
+                new Refusal(
+                        v5
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD,
+                        "bad_credentials");
+            case BANNED ->
+                new Refusal(
+                        v5
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_BANNED
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
+                        "banned");
+            case NOT_AUTHORIZED ->
+                new Refusal(
+                        v5
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
+                        "not_authorized");
         };
     }
 
@@ -68,7 +82,10 @@ final class ConnAcks {
      * of a hang that ends in a closed socket (MQTT 5 0x89 server busy; MQTT 3.x has only 3, server unavailable).
      */
     static Refusal overloaded(boolean v5) {
-        return new Refusal(v5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_BUSY
-                : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE, "overloaded");
+        return new Refusal(
+                v5
+                        ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_BUSY
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                "overloaded");
     }
 }

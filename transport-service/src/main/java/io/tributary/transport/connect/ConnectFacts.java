@@ -11,6 +11,12 @@ package io.tributary.transport.connect;
  * @param nodeRegistered       this node's incarnation is registered with session-service
  * @param kafkaUnavailable     Kafka does not accept publishes now
  */
-public record ConnectFacts(boolean mqtt5, String propertiesProblem, Object authenticationMethod, String clientId,
-        boolean cleanStart, String willTopic, boolean nodeRegistered, boolean kafkaUnavailable) {
-}
+public record ConnectFacts(
+        boolean mqtt5,
+        String propertiesProblem,
+        Object authenticationMethod,
+        String clientId,
+        boolean cleanStart,
+        String willTopic,
+        boolean nodeRegistered,
+        boolean kafkaUnavailable) {}

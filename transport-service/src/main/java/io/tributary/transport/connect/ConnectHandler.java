@@ -1,16 +1,5 @@
 package io.tributary.transport.connect;
 
-import java.util.ArrayDeque;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -50,6 +39,15 @@ import io.tributary.transport.sessionclient.RequestBatcher;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.uplink.PublishProducer;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * First handler after the decoder: the connection's first packet must be a valid CONNECT. It asks session-service
@@ -77,8 +75,12 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         long timeoutMs = context.properties().mqtt().connectTimeout().toMillis();
-        connectTimeout = ctx.executor().schedule(() -> context.disconnector().close(ctx.channel(), "connect_timeout",
-                "no CONNECT within " + timeoutMs + " ms"), timeoutMs, TimeUnit.MILLISECONDS);
+        connectTimeout = ctx.executor()
+                .schedule(
+                        () -> context.disconnector()
+                                .close(ctx.channel(), "connect_timeout", "no CONNECT within " + timeoutMs + " ms"),
+                        timeoutMs,
+                        TimeUnit.MILLISECONDS);
         super.channelActive(ctx);
     }
 
@@ -96,8 +98,11 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         if (connecting) {
             if (held.size() >= MAX_HELD_PACKETS) {
                 ReferenceCountUtil.release(msg);
-                context.disconnector().close(ctx.channel(), "too_many_pipelined",
-                        "more than " + MAX_HELD_PACKETS + " packets sent before CONNACK");
+                context.disconnector()
+                        .close(
+                                ctx.channel(),
+                                "too_many_pipelined",
+                                "more than " + MAX_HELD_PACKETS + " packets sent before CONNACK");
                 return;
             }
             held.add(msg);
@@ -113,8 +118,11 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (message.fixedHeader().messageType() != MqttMessageType.CONNECT) {
-                context.disconnector().close(ctx.channel(), "first_packet_not_connect",
-                        "first packet is " + message.fixedHeader().messageType() + ", not CONNECT");
+                context.disconnector()
+                        .close(
+                                ctx.channel(),
+                                "first_packet_not_connect",
+                                "first packet is " + message.fixedHeader().messageType() + ", not CONNECT");
                 return;
             }
             connect(ctx, (MqttConnectMessage) message);
@@ -125,20 +133,29 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     private void refuseUndecodable(ChannelHandlerContext ctx, MqttMessage message) {
         Throwable cause = message.decoderResult().cause();
-        boolean isConnect = message.fixedHeader() != null
-                && message.fixedHeader().messageType() == MqttMessageType.CONNECT;
+        boolean isConnect =
+                message.fixedHeader() != null && message.fixedHeader().messageType() == MqttMessageType.CONNECT;
         if (isConnect && cause instanceof MqttUnacceptableProtocolVersionException) {
             // MQTT 3.1.1 section 3.1.2.2: answer 0x01 and close; old clients only understand the 3.x CONNACK.
-            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_UNACCEPTABLE_PROTOCOL_VERSION, "unsupported_protocol",
+            refuse(
+                    ctx,
+                    MqttConnectReturnCode.CONNECTION_REFUSED_UNACCEPTABLE_PROTOCOL_VERSION,
+                    "unsupported_protocol",
                     "unsupported protocol: " + cause.getMessage());
         } else if (isConnect && cause instanceof MqttIdentifierRejectedException) {
-            refuse(ctx, MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client_id_rejected",
+            refuse(
+                    ctx,
+                    MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED,
+                    "client_id_rejected",
                     "client identifier rejected: " + cause.getMessage());
         } else if (cause instanceof TooLongFrameException) {
             context.disconnector().close(ctx.channel(), "packet_too_large", cause.getMessage());
         } else {
-            context.disconnector().close(ctx.channel(), "malformed_connect",
-                    "malformed " + (isConnect ? "CONNECT" : "first packet") + ": " + cause.getMessage());
+            context.disconnector()
+                    .close(
+                            ctx.channel(),
+                            "malformed_connect",
+                            "malformed " + (isConnect ? "CONNECT" : "first packet") + ": " + cause.getMessage());
         }
     }
 
@@ -151,13 +168,17 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
         String sentClientId = payload.clientIdentifier() == null ? "" : payload.clientIdentifier();
         connectingClientId = sentClientId;
-        MqttProperties.MqttProperty<?> authenticationMethod = v5
-                ? props.getProperty(MqttProperties.AUTHENTICATION_METHOD) : null;
-        ConnectVerdict verdict = ConnectRules.check(new ConnectFacts(v5,
+        MqttProperties.MqttProperty<?> authenticationMethod =
+                v5 ? props.getProperty(MqttProperties.AUTHENTICATION_METHOD) : null;
+        ConnectVerdict verdict = ConnectRules.check(new ConnectFacts(
+                v5,
                 v5 ? ClientCapabilities.protocolProblem(props) : null,
-                authenticationMethod == null ? null : authenticationMethod.value(), sentClientId,
-                header.isCleanSession(), header.isWillFlag() ? payload.willTopic() : null,
-                context.liveness().registered(), context.producer().unavailable()));
+                authenticationMethod == null ? null : authenticationMethod.value(),
+                sentClientId,
+                header.isCleanSession(),
+                header.isWillFlag() ? payload.willTopic() : null,
+                context.liveness().registered(),
+                context.producer().unavailable()));
         if (verdict instanceof ConnectVerdict.Refuse r) {
             refuse(ctx, r.code(), r.metricCause(), r.problem());
             return;
@@ -170,16 +191,22 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         String clientId = assigned ? "auto-" + UUID.randomUUID() : sentClientId;
         connectingClientId = clientId;
         WillMessage will = header.isWillFlag()
-                ? new WillMessage(payload.willTopic(), payload.willMessageInBytes(), header.willQos(),
-                        header.isWillRetain(), payload.willProperties())
+                ? new WillMessage(
+                        payload.willTopic(),
+                        payload.willMessageInBytes(),
+                        header.willQos(),
+                        header.isWillRetain(),
+                        payload.willProperties())
                 : null;
 
-        long expiry = v5 ? intProperty(props, MqttProperties.SESSION_EXPIRY_INTERVAL, 0)
+        long expiry = v5
+                ? intProperty(props, MqttProperties.SESSION_EXPIRY_INTERVAL, 0)
                 : (header.isCleanSession() ? 0 : NEVER_EXPIRES);
         ClientCapabilities capabilities = v5 ? ClientCapabilities.fromConnect(props) : ClientCapabilities.DEFAULTS;
         int requestedKeepAlive = header.keepAliveTimeSeconds();
         // Lowered to the node's maximum for every protocol level; MQTT 5 clients are told (Server Keep Alive).
-        int keepAlive = KeepAliveCap.effective(requestedKeepAlive, context.properties().mqtt().maxKeepAliveSeconds());
+        int keepAlive = KeepAliveCap.effective(
+                requestedKeepAlive, context.properties().mqtt().maxKeepAliveSeconds());
 
         connecting = true;
         ReadGate.pause(ctx.channel(), ReadGate.Reason.CONNECTING);
@@ -189,55 +216,86 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         String incarnation = context.liveness().incarnation();
         // Verified by the TLS handshake already (mutual TLS); authentication maps it to credentials.
         ClientCertificate certificate = ClientCertificate.of(ctx.channel());
-        SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(clientId, context.properties().nodeId(),
-                header.isCleanSession(), expiry, version.protocolLevel(), keepAlive,
-                String.valueOf(ctx.channel().remoteAddress()), payload.userName(), incarnation,
+        SessionApi.ConnectRequest request = new SessionApi.ConnectRequest(
+                clientId,
+                context.properties().nodeId(),
+                header.isCleanSession(),
+                expiry,
+                version.protocolLevel(),
+                keepAlive,
+                String.valueOf(ctx.channel().remoteAddress()),
+                payload.userName(),
+                incarnation,
                 will == null ? null : PublishRecords.willForSession(will),
                 header.hasPassword() ? payload.passwordInBytes() : null,
                 certificate == null ? null : certificate.commonName());
-        context.sessions().connect(request).whenComplete((response, failure) -> ctx.executor().execute(() -> {
-            if (failure != null) {
-                Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-                if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
-                    // Session-service logged it with the details; the node logs one line as for any refusal.
-                    refuse(ctx, ConnAcks.refusedBySessionService(v5, refused.refusal().reason()),
-                            refused.refusal().message());
-                    return;
-                }
-                if (cause instanceof RequestBatcher.OverloadedException) {
-                    refuse(ctx, ConnAcks.overloaded(v5), cause.getMessage());
-                    return;
-                }
-                refuse(ctx, ConnectRules.serverUnavailable(v5), "session_unavailable",
-                        "session-service: " + cause.getMessage());
-                return;
-            }
-            ClientConnection connection = new ClientConnection(ctx.channel(), finalClientId, response.epoch(),
-                    version, header.isCleanSession(), keepAlive, expiry, capabilities,
-                    context.properties().mqtt().topicAliasMaximum(), finalWill,
-                    SessionQueueing.queueBacked(expiry, response.sessionPresent()));
-            if (!incarnation.equals(context.liveness().incarnation())) {
-                // The node was fenced while session-service answered: that session was ended with the old
-                // incarnation, so this connection must not live on.
-                refuse(ctx, ConnectRules.serverUnavailable(v5), "node_fenced",
-                        "node incarnation changed during CONNECT");
-                return;
-            }
-            if (connection.queueBacked() && context.inboundQos2() != null
-                    && (response.sessionPresent() || context.qos2ExactlyOnce())) {
-                loadInboundQos2(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
-                return;
-            }
-            accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
-        }));
+        context.sessions()
+                .connect(request)
+                .whenComplete((response, failure) -> ctx.executor().execute(() -> {
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                        if (cause instanceof SessionServiceClient.ConnectRefusedException refused) {
+                            // Session-service logged it with the details; the node logs one line as for any refusal.
+                            refuse(
+                                    ctx,
+                                    ConnAcks.refusedBySessionService(
+                                            v5, refused.refusal().reason()),
+                                    refused.refusal().message());
+                            return;
+                        }
+                        if (cause instanceof RequestBatcher.OverloadedException) {
+                            refuse(ctx, ConnAcks.overloaded(v5), cause.getMessage());
+                            return;
+                        }
+                        refuse(
+                                ctx,
+                                ConnectRules.serverUnavailable(v5),
+                                "session_unavailable",
+                                "session-service: " + cause.getMessage());
+                        return;
+                    }
+                    ClientConnection connection = new ClientConnection(
+                            ctx.channel(),
+                            finalClientId,
+                            response.epoch(),
+                            version,
+                            header.isCleanSession(),
+                            keepAlive,
+                            expiry,
+                            capabilities,
+                            context.properties().mqtt().topicAliasMaximum(),
+                            finalWill,
+                            SessionQueueing.queueBacked(expiry, response.sessionPresent()));
+                    if (!incarnation.equals(context.liveness().incarnation())) {
+                        // The node was fenced while session-service answered: that session was ended with the old
+                        // incarnation, so this connection must not live on.
+                        refuse(
+                                ctx,
+                                ConnectRules.serverUnavailable(v5),
+                                "node_fenced",
+                                "node incarnation changed during CONNECT");
+                        return;
+                    }
+                    if (connection.queueBacked()
+                            && context.inboundQos2() != null
+                            && (response.sessionPresent() || context.qos2ExactlyOnce())) {
+                        loadInboundQos2(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
+                        return;
+                    }
+                    accept(ctx, connection, response, finalAssigned, keepAlive != requestedKeepAlive);
+                }));
     }
 
     /**
      * A resumed persistent session gets back the QoS 2 packet ids it acknowledged with PUBREC over an earlier
      * connection (on any node), before any PUBLISH of this connection is read: a re-sent one is then recognised.
      */
-    private void loadInboundQos2(ChannelHandlerContext ctx, ClientConnection connection,
-            SessionApi.ConnectResponse response, boolean assignedId, boolean keepAliveChanged) {
+    private void loadInboundQos2(
+            ChannelHandlerContext ctx,
+            ClientConnection connection,
+            SessionApi.ConnectResponse response,
+            boolean assignedId,
+            boolean keepAliveChanged) {
         CompletableFuture<List<Integer>> loaded = response.sessionPresent()
                 ? context.inboundQos2().inboundQos2Ids(connection.clientId())
                 : CompletableFuture.completedFuture(List.of());
@@ -246,17 +304,23 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 ? context.inboundQos2().sessionIncarnation(connection.clientId())
                 : CompletableFuture.completedFuture(null);
         loaded.thenCombine(incarnation, (ids, created) -> {
-            connection.inbound().qos2Incarnation(created);
-            return ids;
-        }).whenComplete((ids, failure) ->
-                ctx.executor().execute(() -> {
+                    connection.inbound().qos2Incarnation(created);
+                    return ids;
+                })
+                .whenComplete((ids, failure) -> ctx.executor().execute(() -> {
                     if (failure != null) {
                         // Accepting without them could store a re-sent QoS 2 publish twice; the session opened at
                         // session-service is closed again like one whose client left during CONNECT.
-                        context.sessions().disconnect(new SessionApi.DisconnectRequest(connection.clientId(),
-                                connection.epoch(), context.properties().nodeId(),
-                                connection.sessionExpirySeconds()));
-                        refuse(ctx, ConnectRules.serverUnavailable(connection.isMqtt5()), "redis_unavailable",
+                        context.sessions()
+                                .disconnect(new SessionApi.DisconnectRequest(
+                                        connection.clientId(),
+                                        connection.epoch(),
+                                        context.properties().nodeId(),
+                                        connection.sessionExpirySeconds()));
+                        refuse(
+                                ctx,
+                                ConnectRules.serverUnavailable(connection.isMqtt5()),
+                                "redis_unavailable",
                                 "inbound QoS 2 packet ids could not be read: " + failure);
                         return;
                     }
@@ -265,12 +329,20 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 }));
     }
 
-    private void accept(ChannelHandlerContext ctx, ClientConnection connection, SessionApi.ConnectResponse response,
-            boolean assignedId, boolean keepAliveChanged) {
+    private void accept(
+            ChannelHandlerContext ctx,
+            ClientConnection connection,
+            SessionApi.ConnectResponse response,
+            boolean assignedId,
+            boolean keepAliveChanged) {
         if (!ctx.channel().isActive()) {
             // The client left while session-service was answering: end the session we just opened.
-            context.sessions().disconnect(new SessionApi.DisconnectRequest(connection.clientId(), connection.epoch(),
-                    context.properties().nodeId(), connection.sessionExpirySeconds()));
+            context.sessions()
+                    .disconnect(new SessionApi.DisconnectRequest(
+                            connection.clientId(),
+                            connection.epoch(),
+                            context.properties().nodeId(),
+                            connection.sessionExpirySeconds()));
             return;
         }
         // Compiled once here; every later PUBLISH and SUBSCRIBE is checked against it on the event loop.
@@ -279,24 +351,41 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
         ClientConnection displaced = context.registry().register(connection);
         if (displaced == connection) {
             ctx.channel().attr(ClientConnection.KEY).set(null);
-            context.disconnector().close(ctx.channel(), null, "a newer connection of client '"
-                    + connection.clientId() + "' was accepted meanwhile");
+            context.disconnector()
+                    .close(
+                            ctx.channel(),
+                            null,
+                            "a newer connection of client '" + connection.clientId() + "' was accepted meanwhile");
             return;
         }
         if (displaced != null) {
             displaced.channel().eventLoop().execute(() -> {
                 displaced.markTakenOver();
-                context.disconnector().disconnect(displaced.channel(), Disconnect.SESSION_TAKEN_OVER, null,
-                        "session taken over by a newer connection (epoch " + connection.epoch() + ")");
+                context.disconnector()
+                        .disconnect(
+                                displaced.channel(),
+                                Disconnect.SESSION_TAKEN_OVER,
+                                null,
+                                "session taken over by a newer connection (epoch " + connection.epoch() + ")");
             });
         }
         for (SessionApi.Subscription s : response.subscriptions()) {
-            context.subscriptions().add(connection, s.filter(),
-                    new SubscriptionOptions(s.qos(), s.noLocal(), s.retainAsPublished(),
-                            s.subscriptionId() == null ? 0 : s.subscriptionId()));
+            context.subscriptions()
+                    .add(
+                            connection,
+                            s.filter(),
+                            new SubscriptionOptions(
+                                    s.qos(),
+                                    s.noLocal(),
+                                    s.retainAsPublished(),
+                                    s.subscriptionId() == null ? 0 : s.subscriptionId()));
         }
-        ctx.writeAndFlush(ConnAcks.accepted(connection, response.sessionPresent(), assignedId, keepAliveChanged,
-                context.properties().mqtt()))
+        ctx.writeAndFlush(ConnAcks.accepted(
+                        connection,
+                        response.sessionPresent(),
+                        assignedId,
+                        keepAliveChanged,
+                        context.properties().mqtt()))
                 .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         // After CONNACK: what the session queue holds goes out first, in order, then live messages.
         context.queueReader().start(connection);
@@ -305,13 +394,16 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
             connectTimeout.cancel(false);
         }
         if (response.authenticationExpiresAt() != null) {
-            ctx.pipeline().addAfter(ctx.name(), HandlerNames.AUTHENTICATION_EXPIRY,
-                    new AuthenticationExpiryHandler(response.authenticationExpiresAt(), context.disconnector()));
+            ctx.pipeline()
+                    .addAfter(
+                            ctx.name(),
+                            HandlerNames.AUTHENTICATION_EXPIRY,
+                            new AuthenticationExpiryHandler(
+                                    response.authenticationExpiresAt(), context.disconnector()));
         }
         // MQTT section 3.1.2.10: the keep-alive period runs from the CONNACK (KeepAliveWatch closes silent clients).
         connection.bytesRead(System.nanoTime());
-        log.debug("Accepted {} epoch {} session present {}", connection, connection.epoch(),
-                response.sessionPresent());
+        log.debug("Accepted {} epoch {} session present {}", connection, connection.epoch(), response.sessionPresent());
         connecting = false;
         ctx.pipeline().remove(this);
         while (!held.isEmpty()) {
@@ -322,10 +414,13 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     private void refuse(ChannelHandlerContext ctx, MqttConnectReturnCode code, String metricCause, String cause) {
         context.metrics().connectRefused(metricCause);
-        log.warn("Refusing CONNECT of {} from {}: {}",
+        log.warn(
+                "Refusing CONNECT of {} from {}: {}",
                 connectingClientId == null ? "unidentified client" : "client '" + connectingClientId + "'",
-                ctx.channel().remoteAddress(), cause);
-        MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
+                ctx.channel().remoteAddress(),
+                cause);
+        MqttMessageBuilders.ConnAckBuilder ack =
+                MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
         if ((code.byteValue() & 0xFF) >= 0x80) {
             // An MQTT 5 reason code, so an MQTT 5 client: tell it why.
             ack.properties(ProblemInformation.withReason(cause));
@@ -350,27 +445,66 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The collaborators a connect needs, bundled so the handler can be created per channel cheaply. */
-    public record ConnectContext(io.tributary.transport.config.TransportProperties properties,
-            SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-            PublishProducer producer, Disconnector disconnector, TransportMetrics metrics, NodeRegistration liveness,
-            SessionQueueReader queueReader, InboundQos2Store inboundQos2, boolean qos2ExactlyOnce) {
+    public record ConnectContext(
+            io.tributary.transport.config.TransportProperties properties,
+            SessionServiceClient sessions,
+            ConnectionRegistry registry,
+            LocalSubscriptions subscriptions,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            NodeRegistration liveness,
+            SessionQueueReader queueReader,
+            InboundQos2Store inboundQos2,
+            boolean qos2ExactlyOnce) {
 
-        public ConnectContext(io.tributary.transport.config.TransportProperties properties,
-                SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-                PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
-                NodeRegistration liveness, SessionQueueReader queueReader, InboundQos2Store inboundQos2) {
-            this(properties, sessions, registry, subscriptions, producer, disconnector, metrics, liveness, queueReader,
-                    inboundQos2, false);
+        public ConnectContext(
+                io.tributary.transport.config.TransportProperties properties,
+                SessionServiceClient sessions,
+                ConnectionRegistry registry,
+                LocalSubscriptions subscriptions,
+                PublishProducer producer,
+                Disconnector disconnector,
+                TransportMetrics metrics,
+                NodeRegistration liveness,
+                SessionQueueReader queueReader,
+                InboundQos2Store inboundQos2) {
+            this(
+                    properties,
+                    sessions,
+                    registry,
+                    subscriptions,
+                    producer,
+                    disconnector,
+                    metrics,
+                    liveness,
+                    queueReader,
+                    inboundQos2,
+                    false);
         }
 
         /** Without inbound QoS 2 ids across connections (tests without Redis). */
-        public ConnectContext(io.tributary.transport.config.TransportProperties properties,
-                SessionServiceClient sessions, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-                PublishProducer producer, Disconnector disconnector, TransportMetrics metrics,
-                NodeRegistration liveness, SessionQueueReader queueReader) {
-            this(properties, sessions, registry, subscriptions, producer, disconnector, metrics, liveness, queueReader,
+        public ConnectContext(
+                io.tributary.transport.config.TransportProperties properties,
+                SessionServiceClient sessions,
+                ConnectionRegistry registry,
+                LocalSubscriptions subscriptions,
+                PublishProducer producer,
+                Disconnector disconnector,
+                TransportMetrics metrics,
+                NodeRegistration liveness,
+                SessionQueueReader queueReader) {
+            this(
+                    properties,
+                    sessions,
+                    registry,
+                    subscriptions,
+                    producer,
+                    disconnector,
+                    metrics,
+                    liveness,
+                    queueReader,
                     null);
         }
     }
-
 }

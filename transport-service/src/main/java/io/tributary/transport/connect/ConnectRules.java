@@ -14,23 +14,28 @@ import io.tributary.transport.connect.ConnectVerdict.Refuse;
  */
 public final class ConnectRules {
 
-    private ConnectRules() {
-    }
+    private ConnectRules() {}
 
     public static ConnectVerdict check(ConnectFacts f) {
         if (f.propertiesProblem() != null) {
-            return new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR, "protocol_error",
+            return new Refuse(
+                    MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR,
+                    "protocol_error",
                     "CONNECT with " + f.propertiesProblem());
         }
         if (f.mqtt5() && f.authenticationMethod() != null) {
             // No enhanced authentication method is supported (MQTT 5 section 4.12).
-            return new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD, "bad_auth_method",
+            return new Refuse(
+                    MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD,
+                    "bad_auth_method",
                     "authentication method " + f.authenticationMethod() + " is not supported");
         }
         boolean assign = f.clientId().isEmpty();
         if (assign && !f.mqtt5() && !f.cleanStart()) {
             // MQTT 3.1.1 section 3.1.3.1: an empty id needs clean session = 1.
-            return new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED, "client_id_rejected",
+            return new Refuse(
+                    MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED,
+                    "client_id_rejected",
                     "empty client identifier with clean session 0");
         }
         if (f.willTopic() != null) {
@@ -40,14 +45,19 @@ public final class ConnectRules {
             }
             if (SysTopics.isSys(f.willTopic())) {
                 // The same rule as for a PUBLISH: $SYS is the broker's (MQTT 5 section 4.7.2).
-                return new Refuse(f.mqtt5() ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
-                        : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED, "sys_will_topic",
+                return new Refuse(
+                        f.mqtt5()
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
+                        "sys_will_topic",
                         "will topic " + f.willTopic() + " is in $SYS");
             }
         }
         if (!f.nodeRegistered()) {
             // A session of an incarnation session-service does not know could never be found dead with its node.
-            return new Refuse(serverUnavailable(f.mqtt5()), "node_not_registered",
+            return new Refuse(
+                    serverUnavailable(f.mqtt5()),
+                    "node_not_registered",
                     "node not registered with session-service yet");
         }
         if (f.kafkaUnavailable()) {
@@ -58,7 +68,8 @@ public final class ConnectRules {
 
     /** Server unavailable, in the CONNACK of the client's protocol level. */
     public static MqttConnectReturnCode serverUnavailable(boolean mqtt5) {
-        return mqtt5 ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
+        return mqtt5
+                ? MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5
                 : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE;
     }
 }

@@ -13,8 +13,7 @@ public sealed interface ConnectVerdict {
      *
      * @param assignClientId the client sent an empty client id, which it may: the node assigns one
      */
-    record Proceed(boolean assignClientId) implements ConnectVerdict {
-    }
+    record Proceed(boolean assignClientId) implements ConnectVerdict {}
 
     /**
      * CONNACK with {@code code}, then close; an MQTT 5 code (0x80 and above) carries {@code problem} as its reason
@@ -22,10 +21,8 @@ public sealed interface ConnectVerdict {
      *
      * @param metricCause label of the refused-connect metric
      */
-    record Refuse(MqttConnectReturnCode code, String metricCause, String problem) implements ConnectVerdict {
-    }
+    record Refuse(MqttConnectReturnCode code, String metricCause, String problem) implements ConnectVerdict {}
 
     /** Closed without a CONNACK: the CONNECT itself is malformed. */
-    record Close(String metricCause, String problem) implements ConnectVerdict {
-    }
+    record Close(String metricCause, String problem) implements ConnectVerdict {}
 }

@@ -1,8 +1,5 @@
 package io.tributary.transport.connect;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -16,6 +13,8 @@ import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.uplink.PublishProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What happens when an accepted connection ends, however it ends: its local subscriptions and registry entry go,
@@ -35,8 +34,13 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
     private final PublishProducer producer;
     private final TransportMetrics metrics;
 
-    public ConnectionLifecycleHandler(String nodeId, ConnectionRegistry registry, LocalSubscriptions subscriptions,
-            SessionServiceClient sessions, PublishProducer producer, TransportMetrics metrics) {
+    public ConnectionLifecycleHandler(
+            String nodeId,
+            ConnectionRegistry registry,
+            LocalSubscriptions subscriptions,
+            SessionServiceClient sessions,
+            PublishProducer producer,
+            TransportMetrics metrics) {
         this.nodeId = nodeId;
         this.registry = registry;
         this.subscriptions = subscriptions;
@@ -58,13 +62,22 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
             if (!connection.fenced()) {
                 SessionApi.WillOutcome outcome = handleWill(connection);
                 if (!connection.takenOver()) {
-                    SessionApi.DisconnectRequest request = new SessionApi.DisconnectRequest(connection.clientId(),
-                            connection.epoch(), nodeId, connection.sessionExpirySeconds(), outcome);
-                    connection.serialSessionCall(() -> sessions.disconnect(request)).whenComplete((ok, failure) -> {
-                        if (failure != null) {
-                            log.warn("Could not record the disconnect of {}: {}", connection, failure.getMessage());
-                        }
-                    });
+                    SessionApi.DisconnectRequest request = new SessionApi.DisconnectRequest(
+                            connection.clientId(),
+                            connection.epoch(),
+                            nodeId,
+                            connection.sessionExpirySeconds(),
+                            outcome);
+                    connection
+                            .serialSessionCall(() -> sessions.disconnect(request))
+                            .whenComplete((ok, failure) -> {
+                                if (failure != null) {
+                                    log.warn(
+                                            "Could not record the disconnect of {}: {}",
+                                            connection,
+                                            failure.getMessage());
+                                }
+                            });
                 }
             }
         }
@@ -91,9 +104,16 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
     }
 
     private void publishWill(ClientConnection connection, WillMessage will) {
-        var record = PublishRecords.toRecord(will.topic(), will.payload(), will.qos(), will.retain(),
-                connection.clientId(), connection.version(), nodeId,
-                connection.isMqtt5() ? will.properties() : null, System.currentTimeMillis());
+        var record = PublishRecords.toRecord(
+                will.topic(),
+                will.payload(),
+                will.qos(),
+                will.retain(),
+                connection.clientId(),
+                connection.version(),
+                nodeId,
+                connection.isMqtt5() ? will.properties() : null,
+                System.currentTimeMillis());
         metrics.publishIn(will.qos());
         producer.send(record, failure -> {
             if (failure != null) {

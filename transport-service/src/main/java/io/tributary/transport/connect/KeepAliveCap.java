@@ -14,8 +14,7 @@ public final class KeepAliveCap {
     /** The largest keep alive the protocol can express; as a maximum it means "no cap". */
     public static final int PROTOCOL_MAXIMUM = 65535;
 
-    private KeepAliveCap() {
-    }
+    private KeepAliveCap() {}
 
     /** The keep alive in seconds to enforce; differs from {@code requested} when it was lowered. */
     public static int effective(int requested, int maximum) {

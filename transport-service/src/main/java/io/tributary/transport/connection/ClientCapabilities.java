@@ -12,8 +12,8 @@ import io.netty.handler.codec.mqtt.MqttProperties;
  * @param requestProblemInformation false: no reason strings or user properties except on PUBLISH, CONNACK and
  *                                  DISCONNECT (3.1.2.11.7)
  */
-public record ClientCapabilities(int receiveMaximum, long maximumPacketSize, int topicAliasMaximum,
-        boolean requestProblemInformation) {
+public record ClientCapabilities(
+        int receiveMaximum, long maximumPacketSize, int topicAliasMaximum, boolean requestProblemInformation) {
 
     /** Absent properties mean: 65535 in flight, packets up to the protocol's limit, no aliases, problems wanted. */
     public static final ClientCapabilities DEFAULTS = new ClientCapabilities(65535, 268_435_460L, 0, true);

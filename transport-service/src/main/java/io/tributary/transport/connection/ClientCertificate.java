@@ -1,21 +1,19 @@
 package io.tributary.transport.connection;
 
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
-
-import io.netty.channel.Channel;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.util.AttributeKey;
 
 /**
  * The identity in the certificate a client presented on a mutual-TLS listener, already verified against the
@@ -103,8 +101,7 @@ public record ClientCertificate(String commonName, List<String> subjectAltNames,
                 case 2 -> out.add("DNS:" + v);
                 case 6 -> out.add("URI:" + v);
                 case 7 -> out.add("IP:" + v);
-                default -> {
-                }
+                default -> {}
             }
         }
         return List.copyOf(out);

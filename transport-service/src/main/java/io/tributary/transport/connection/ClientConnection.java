@@ -1,10 +1,5 @@
 package io.tributary.transport.connection;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
-
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
@@ -12,6 +7,10 @@ import io.tributary.common.acl.TopicPermissions;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * One accepted MQTT connection: its identity (client id, epoch, version, clean start, keep alive), the capabilities
@@ -43,6 +42,7 @@ public final class ClientConnection {
     private TopicPermissions permissions = TopicPermissions.UNRESTRICTED;
     /** The first ACL denial of a connection is logged; later ones are only counted, so a client cannot flood logs. */
     private boolean aclDenialLogged;
+
     private long sessionExpirySeconds;
     private WillMessage will;
     private boolean normalDisconnect;
@@ -67,20 +67,47 @@ public final class ClientConnection {
      * @param serverTopicAliasMaximum the Topic Alias Maximum we announced; it also caps how many aliases we assign
      *                                to this client, which bounds the memory one connection can make us hold
      */
-    public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
-            int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,
-            int serverTopicAliasMaximum, WillMessage will) {
-        this(channel, clientId, epoch, version, cleanStart, keepAliveSeconds, sessionExpirySeconds, capabilities,
-                serverTopicAliasMaximum, will, sessionExpirySeconds > 0);
+    public ClientConnection(
+            Channel channel,
+            String clientId,
+            long epoch,
+            MqttVersion version,
+            boolean cleanStart,
+            int keepAliveSeconds,
+            long sessionExpirySeconds,
+            ClientCapabilities capabilities,
+            int serverTopicAliasMaximum,
+            WillMessage will) {
+        this(
+                channel,
+                clientId,
+                epoch,
+                version,
+                cleanStart,
+                keepAliveSeconds,
+                sessionExpirySeconds,
+                capabilities,
+                serverTopicAliasMaximum,
+                will,
+                sessionExpirySeconds > 0);
     }
 
     /**
      * @param queueBacked whether the session is served from its session queue: decided with
      *                    {@link io.tributary.sessionqueue.SessionQueueing#queueBacked}, as session-service does
      */
-    public ClientConnection(Channel channel, String clientId, long epoch, MqttVersion version, boolean cleanStart,
-            int keepAliveSeconds, long sessionExpirySeconds, ClientCapabilities capabilities,
-            int serverTopicAliasMaximum, WillMessage will, boolean queueBacked) {
+    public ClientConnection(
+            Channel channel,
+            String clientId,
+            long epoch,
+            MqttVersion version,
+            boolean cleanStart,
+            int keepAliveSeconds,
+            long sessionExpirySeconds,
+            ClientCapabilities capabilities,
+            int serverTopicAliasMaximum,
+            WillMessage will,
+            boolean queueBacked) {
         this.channel = channel;
         this.clientId = clientId;
         this.epoch = epoch;
@@ -94,7 +121,8 @@ public final class ClientConnection {
         boolean v5 = version == MqttVersion.MQTT_5;
         this.inbound = new InboundFlow(channel, v5, v5 ? new InboundTopicAliases(serverTopicAliasMaximum) : null);
         int outboundAliases = Math.min(capabilities.topicAliasMaximum(), serverTopicAliasMaximum);
-        this.outbound = new OutboundFlow(capabilities.receiveMaximum(),
+        this.outbound = new OutboundFlow(
+                capabilities.receiveMaximum(),
                 v5 && outboundAliases > 0 ? new OutboundTopicAliases(outboundAliases) : null);
     }
 
@@ -127,7 +155,8 @@ public final class ClientConnection {
      */
     public ClientCertificate clientCertificate() {
         return channel.hasAttr(ClientCertificate.KEY)
-                ? channel.attr(ClientCertificate.KEY).get() : null;
+                ? channel.attr(ClientCertificate.KEY).get()
+                : null;
     }
 
     public String clientId() {

@@ -32,7 +32,10 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (m.fixedHeader().messageType() == MqttMessageType.AUTH) {
-            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "unexpected_auth",
+            disconnector.disconnect(
+                    ctx.channel(),
+                    Disconnect.PROTOCOL_ERROR,
+                    "unexpected_auth",
                     "AUTH without an authentication method");
             return;
         }
@@ -48,7 +51,10 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
             if (expiry != null) {
                 long requested = Integer.toUnsignedLong((Integer) expiry.value());
                 if (connection.sessionExpirySeconds() == 0 && requested != 0) {
-                    disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "expiry_from_zero",
+                    disconnector.disconnect(
+                            ctx.channel(),
+                            Disconnect.PROTOCOL_ERROR,
+                            "expiry_from_zero",
                             "session expiry changed from 0 at DISCONNECT");
                     return;
                 }

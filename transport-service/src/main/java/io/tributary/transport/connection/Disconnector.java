@@ -1,11 +1,5 @@
 package io.tributary.transport.connection;
 
-import java.net.SocketAddress;
-import java.util.concurrent.TimeUnit;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.mqtt.MqttMessage;
@@ -13,6 +7,10 @@ import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way a connection is ended by the server: send MQTT 5 DISCONNECT with a reason code where the client
@@ -55,8 +53,7 @@ public final class Disconnector {
      * As {@link #disconnect(Channel, byte, String, String)}, with a Server Reference property on the DISCONNECT
      * (reason 0x9C / 0x9D: use another server / server moved) when {@code serverReference} is not blank.
      */
-    public void disconnect(Channel channel, byte reasonCode, String metricCause, String cause,
-            String serverReference) {
+    public void disconnect(Channel channel, byte reasonCode, String metricCause, String cause, String serverReference) {
         if (!channel.isActive()) {
             return;
         }
@@ -75,14 +72,20 @@ public final class Disconnector {
             if (serverReference != null && !serverReference.isBlank()) {
                 properties.add(new MqttProperties.StringProperty(MqttProperties.SERVER_REFERENCE, serverReference));
             }
-            MqttMessage disconnect = MqttMessageBuilders.disconnect().reasonCode(reasonCode)
-                    .properties(properties).build();
+            MqttMessage disconnect = MqttMessageBuilders.disconnect()
+                    .reasonCode(reasonCode)
+                    .properties(properties)
+                    .build();
             channel.writeAndFlush(disconnect).addListener(ChannelFutureListener.CLOSE);
             // The flush completes only once the client reads what was queued before it; one that stopped reading
             // is closed anyway, or the connection and its buffers would outlive the decision to end it.
-            channel.eventLoop().schedule(() -> {
-                channel.close();
-            }, DISCONNECT_FLUSH_GRACE_MS, TimeUnit.MILLISECONDS);
+            channel.eventLoop()
+                    .schedule(
+                            () -> {
+                                channel.close();
+                            },
+                            DISCONNECT_FLUSH_GRACE_MS,
+                            TimeUnit.MILLISECONDS);
         } else {
             // Also when the socket is not writable: a DISCONNECT queued behind data the client does not read would
             // never be flushed, and its close-on-flush listener would keep the connection (and its memory) forever.

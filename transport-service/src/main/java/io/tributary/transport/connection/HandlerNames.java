@@ -15,9 +15,11 @@ public final class HandlerNames {
     public static final String ENCODER = "mqttEncoder";
     /** Limits and the IP block list, answered at CONNECT; leaves with the first packet. */
     public static final String ADMISSION = "admission";
+
     public static final String CONNECT = "connect";
     /** Added by CONNECT in its own place, when the client's authentication expires (JWT). */
     public static final String AUTHENTICATION_EXPIRY = "authenticationExpiry";
+
     public static final String MALFORMED = "malformed";
     /** Holds packets behind a SUBSCRIBE / UNSUBSCRIBE until it has taken effect. */
     public static final String SUBSCRIPTION_BARRIER = "subscriptionBarrier";
@@ -26,6 +28,5 @@ public final class HandlerNames {
     /** The connection's end and whatever nobody consumed (lifecycle and terminal handlers, one entry). */
     public static final String END = "end";
 
-    private HandlerNames() {
-    }
+    private HandlerNames() {}
 }

@@ -1,7 +1,5 @@
 package io.tributary.transport.connection;
 
-import java.util.ArrayDeque;
-
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttFixedHeader;
 import io.netty.handler.codec.mqtt.MqttMessage;
@@ -10,6 +8,7 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import java.util.ArrayDeque;
 
 /**
  * Acknowledgements of inbound QoS 1/2 publishes, sent in the order the publishes arrived (MQTT 3.1.1 section
@@ -62,8 +61,12 @@ public final class InboundAcks {
             if (head.qos == 1) {
                 pendingQos1--;
             }
-            channel.write(reply(head.qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC, head.packetId,
-                    head.reasonCode, head.properties, mqtt5));
+            channel.write(reply(
+                    head.qos == 1 ? MqttMessageType.PUBACK : MqttMessageType.PUBREC,
+                    head.packetId,
+                    head.reasonCode,
+                    head.properties,
+                    mqtt5));
             wrote = true;
         }
         if (wrote) {
@@ -95,10 +98,10 @@ public final class InboundAcks {
     }
 
     /** PUBACK, PUBREC, PUBREL or PUBCOMP; {@code properties} (MQTT 5 only) carry a reason string, if any. */
-    public static MqttMessage reply(MqttMessageType type, int packetId, byte reasonCode, MqttProperties properties,
-            boolean mqtt5) {
-        MqttFixedHeader fixed = new MqttFixedHeader(type, false,
-                type == MqttMessageType.PUBREL ? MqttQoS.AT_LEAST_ONCE : MqttQoS.AT_MOST_ONCE, false, 0);
+    public static MqttMessage reply(
+            MqttMessageType type, int packetId, byte reasonCode, MqttProperties properties, boolean mqtt5) {
+        MqttFixedHeader fixed = new MqttFixedHeader(
+                type, false, type == MqttMessageType.PUBREL ? MqttQoS.AT_LEAST_ONCE : MqttQoS.AT_MOST_ONCE, false, 0);
         Object variable = mqtt5
                 ? new MqttPubReplyMessageVariableHeader(packetId, reasonCode, properties)
                 : MqttMessageIdVariableHeader.from(packetId);

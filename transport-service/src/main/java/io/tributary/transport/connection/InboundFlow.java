@@ -1,12 +1,11 @@
 package io.tributary.transport.connection;
 
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.Set;
-
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.transport.alias.InboundTopicAliases;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The client's side of one connection's QoS flow: what we owe it for the publishes it sends us.

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +57,10 @@ public final class KeepAliveWatch implements AutoCloseable {
 
     private void closeIfStillSilent(ClientConnection connection) {
         if (connection.channel().isActive() && connection.keepAliveExpired(System.nanoTime())) {
-            disconnector.disconnect(connection.channel(), Disconnect.KEEP_ALIVE_TIMEOUT, "keep_alive_timeout",
+            disconnector.disconnect(
+                    connection.channel(),
+                    Disconnect.KEEP_ALIVE_TIMEOUT,
+                    "keep_alive_timeout",
                     "no packet within 1.5 x keep alive (" + connection.keepAliveSeconds() + " s)");
         }
     }

@@ -32,13 +32,16 @@ public final class MalformedPacketHandler extends ChannelInboundHandlerAdapter {
             if (cause instanceof PacketFrameCheck.DuplicatePropertyException) {
                 disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", text);
             } else if (cause instanceof TooLongFrameException) {
-                disconnector.disconnect(ctx.channel(), Disconnect.PACKET_TOO_LARGE, "packet_too_large",
+                disconnector.disconnect(
+                        ctx.channel(),
+                        Disconnect.PACKET_TOO_LARGE,
+                        "packet_too_large",
                         "packet larger than " + maxPacketSize + " bytes");
             } else if (text.startsWith("invalid publish topic name")) {
                 disconnector.disconnect(ctx.channel(), Disconnect.TOPIC_NAME_INVALID, "invalid_topic", text);
             } else {
-                disconnector.disconnect(ctx.channel(), Disconnect.MALFORMED_PACKET,
-                        "malformed_packet", "malformed packet: " + text);
+                disconnector.disconnect(
+                        ctx.channel(), Disconnect.MALFORMED_PACKET, "malformed_packet", "malformed packet: " + text);
             }
             return;
         }

@@ -1,13 +1,12 @@
 package io.tributary.transport.connection;
 
+import io.tributary.sessionqueue.SessionQueueKeys;
+import io.tributary.transport.alias.OutboundTopicAliases;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.tributary.sessionqueue.SessionQueueKeys;
-import io.tributary.transport.alias.OutboundTopicAliases;
 
 /**
  * Our side of one connection's QoS flow: the QoS 1/2 messages we send the client and what it owes us for them.
@@ -32,6 +31,7 @@ public final class OutboundFlow {
 
     /** Ids below belong to session-queue messages (derived from their sequence, see {@link SessionQueueKeys}). */
     static final int FIRST_OWN_PACKET_ID = SessionQueueKeys.QUEUE_PACKET_IDS + 1;
+
     static final int LAST_PACKET_ID = 65535;
 
     private final int clientReceiveMaximum;
@@ -39,6 +39,7 @@ public final class OutboundFlow {
     private final OutboundTopicAliases aliases;
     /** Sent and not yet fully acknowledged, by packet id; created on first use (most connections never need it). */
     private Map<Integer, OutboundMessage> inFlight;
+
     private final ArrayDeque<OutboundMessage> waiting = new ArrayDeque<>(1); // grows when used; most stay empty
     private long bytesHeld;
     private int nextPacketId = FIRST_OWN_PACKET_ID;

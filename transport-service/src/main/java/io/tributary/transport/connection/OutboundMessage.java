@@ -21,6 +21,7 @@ public final class OutboundMessage {
     private final long wireSize;
     /** UTF-8 bytes of the topic name, and of the MQTT 5 properties written for every subscriber of this copy. */
     private final int topicBytes;
+
     private final int propertyBytes;
     private int packetId;
     private boolean released;
@@ -34,8 +35,8 @@ public final class OutboundMessage {
     }
 
     /** @param subscriptionIds identifiers of the subscriber's subscriptions that matched (MQTT 5 section 3.3.4) */
-    public OutboundMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties,
-            int[] subscriptionIds) {
+    public OutboundMessage(
+            String topic, byte[] payload, int qos, boolean retain, MqttProperties properties, int[] subscriptionIds) {
         this.topic = topic;
         this.payload = payload;
         this.qos = qos;
@@ -67,8 +68,9 @@ public final class OutboundMessage {
      * @param withTopicAlias whether a Topic Alias property is added (3 bytes)
      */
     public long encodedSize(boolean mqtt5, String topicOnWire, boolean withTopicAlias) {
-        int topicLength = topicOnWire.isEmpty() ? 0 : topicOnWire.equals(topic) ? topicBytes
-                : PublishWireSize.utf8Length(topicOnWire);
+        int topicLength = topicOnWire.isEmpty()
+                ? 0
+                : topicOnWire.equals(topic) ? topicBytes : PublishWireSize.utf8Length(topicOnWire);
         int props = mqtt5 ? propertyBytes + (withTopicAlias ? 3 : 0) : -1;
         return PublishWireSize.packet(topicLength, qos, props, payload.length);
     }

@@ -1,7 +1,5 @@
 package io.tributary.transport.connection;
 
-import java.util.List;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -12,6 +10,7 @@ import io.netty.handler.codec.mqtt.MqttFixedHeader;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttQoS;
+import java.util.List;
 
 /**
  * Sits in front of Netty's MQTT decoder and hands it one whole packet (fixed header + remaining length) at a time, to
@@ -75,7 +74,7 @@ public final class PacketFrameCheck extends ByteToMessageDecoder {
             int start = in.readerIndex();
             long remaining = 0;
             int i = start + 1;
-            for (int shift = 0;; shift += 7, i++) {
+            for (int shift = 0; ; shift += 7, i++) {
                 if (i >= in.writerIndex()) {
                     return; // the length is not complete yet
                 }
@@ -104,8 +103,11 @@ public final class PacketFrameCheck extends ByteToMessageDecoder {
             }
             String duplicate = mqtt5 ? duplicateIn(in, in.getUnsignedByte(start), bodyStart, (int) remaining) : null;
             if (duplicate != null) {
-                fail(in, out, type, new DuplicatePropertyException("property " + duplicate
-                        + " included more than once"));
+                fail(
+                        in,
+                        out,
+                        type,
+                        new DuplicatePropertyException("property " + duplicate + " included more than once"));
                 return;
             }
             // One frame per call, so that the counter can be checked against it at the next call.
@@ -138,9 +140,11 @@ public final class PacketFrameCheck extends ByteToMessageDecoder {
 
     private static MqttMessage failure(int type, DecoderException cause) {
         // Type 0 (unknown): reported as PUBLISH, only so the message has a header; handlers look at the cause.
-        MqttMessageType messageType = type >= 1 && type <= 15 ? MqttMessageType.valueOf(type)
-                : MqttMessageType.PUBLISH;
-        return new MqttMessage(new MqttFixedHeader(messageType, false, MqttQoS.AT_MOST_ONCE, false, 0), null, null,
+        MqttMessageType messageType = type >= 1 && type <= 15 ? MqttMessageType.valueOf(type) : MqttMessageType.PUBLISH;
+        return new MqttMessage(
+                new MqttFixedHeader(messageType, false, MqttQoS.AT_MOST_ONCE, false, 0),
+                null,
+                null,
                 DecoderResult.failure(cause));
     }
 

@@ -12,8 +12,8 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 @ChannelHandler.Sharable
 public final class PingHandler extends ChannelInboundHandlerAdapter {
 
-    private static final MqttMessage PINGRESP = new MqttMessage(
-            new MqttFixedHeader(MqttMessageType.PINGRESP, false, MqttQoS.AT_MOST_ONCE, false, 0));
+    private static final MqttMessage PINGRESP =
+            new MqttMessage(new MqttFixedHeader(MqttMessageType.PINGRESP, false, MqttQoS.AT_MOST_ONCE, false, 0));
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

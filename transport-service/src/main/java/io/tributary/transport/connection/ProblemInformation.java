@@ -11,8 +11,7 @@ public final class ProblemInformation {
 
     private static final int MAX_REASON_LENGTH = 200;
 
-    private ProblemInformation() {
-    }
+    private ProblemInformation() {}
 
     /** Properties for an acknowledgement (PUBACK, PUBREC, PUBREL, PUBCOMP, SUBACK, UNSUBACK) of {@code connection}. */
     public static MqttProperties forAck(ClientConnection connection, String reason) {

@@ -1,9 +1,8 @@
 package io.tributary.transport.connection;
 
+import io.netty.handler.codec.mqtt.MqttProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import io.netty.handler.codec.mqtt.MqttProperties;
 
 /**
  * The exact number of bytes a PUBLISH takes on the wire, as Netty's encoder writes it: fixed header, topic, packet
@@ -14,8 +13,7 @@ import io.netty.handler.codec.mqtt.MqttProperties;
  */
 public final class PublishWireSize {
 
-    private PublishWireSize() {
-    }
+    private PublishWireSize() {}
 
     /**
      * @param topicBytes     UTF-8 length of the topic name as written (0 when a known topic alias replaces it)
@@ -58,20 +56,29 @@ public final class PublishWireSize {
             }
             return length;
         }
-        return 1 + switch (id) {
-            case MqttProperties.PAYLOAD_FORMAT_INDICATOR, MqttProperties.REQUEST_PROBLEM_INFORMATION,
-                    MqttProperties.REQUEST_RESPONSE_INFORMATION, MqttProperties.MAXIMUM_QOS,
-                    MqttProperties.RETAIN_AVAILABLE, MqttProperties.WILDCARD_SUBSCRIPTION_AVAILABLE,
-                    MqttProperties.SUBSCRIPTION_IDENTIFIER_AVAILABLE, MqttProperties.SHARED_SUBSCRIPTION_AVAILABLE -> 1;
-            case MqttProperties.SERVER_KEEP_ALIVE, MqttProperties.RECEIVE_MAXIMUM, MqttProperties.TOPIC_ALIAS_MAXIMUM,
-                    MqttProperties.TOPIC_ALIAS -> 2;
-            case MqttProperties.PUBLICATION_EXPIRY_INTERVAL, MqttProperties.SESSION_EXPIRY_INTERVAL,
-                    MqttProperties.WILL_DELAY_INTERVAL, MqttProperties.MAXIMUM_PACKET_SIZE -> 4;
-            case MqttProperties.SUBSCRIPTION_IDENTIFIER -> varIntSize((Integer) value);
-            case MqttProperties.CORRELATION_DATA, MqttProperties.AUTHENTICATION_DATA ->
-                    2 + (value == null ? 0 : ((byte[]) value).length);
-            default -> 2 + utf8Length((String) value); // every other property is a UTF-8 string
-        };
+        return 1
+                + switch (id) {
+                    case MqttProperties.PAYLOAD_FORMAT_INDICATOR,
+                            MqttProperties.REQUEST_PROBLEM_INFORMATION,
+                            MqttProperties.REQUEST_RESPONSE_INFORMATION,
+                            MqttProperties.MAXIMUM_QOS,
+                            MqttProperties.RETAIN_AVAILABLE,
+                            MqttProperties.WILDCARD_SUBSCRIPTION_AVAILABLE,
+                            MqttProperties.SUBSCRIPTION_IDENTIFIER_AVAILABLE,
+                            MqttProperties.SHARED_SUBSCRIPTION_AVAILABLE -> 1;
+                    case MqttProperties.SERVER_KEEP_ALIVE,
+                            MqttProperties.RECEIVE_MAXIMUM,
+                            MqttProperties.TOPIC_ALIAS_MAXIMUM,
+                            MqttProperties.TOPIC_ALIAS -> 2;
+                    case MqttProperties.PUBLICATION_EXPIRY_INTERVAL,
+                            MqttProperties.SESSION_EXPIRY_INTERVAL,
+                            MqttProperties.WILL_DELAY_INTERVAL,
+                            MqttProperties.MAXIMUM_PACKET_SIZE -> 4;
+                    case MqttProperties.SUBSCRIPTION_IDENTIFIER -> varIntSize((Integer) value);
+                    case MqttProperties.CORRELATION_DATA, MqttProperties.AUTHENTICATION_DATA ->
+                        2 + (value == null ? 0 : ((byte[]) value).length);
+                    default -> 2 + utf8Length((String) value); // every other property is a UTF-8 string
+                };
     }
 
     /** Bytes of a variable byte integer (MQTT 5 section 1.5.5). */

@@ -1,10 +1,5 @@
 package io.tributary.transport.connection;
 
-import java.io.IOException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -12,6 +7,9 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Last handler: whatever no handler consumed is a protocol violation (a second CONNECT, a packet only a server may
@@ -32,8 +30,10 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
             MqttMessageType type = msg instanceof MqttMessage m && m.fixedHeader() != null
-                    ? m.fixedHeader().messageType() : null;
-            String what = type == MqttMessageType.CONNECT ? "second CONNECT on one connection"
+                    ? m.fixedHeader().messageType()
+                    : null;
+            String what = type == MqttMessageType.CONNECT
+                    ? "second CONNECT on one connection"
                     : "unexpected " + (type == null ? msg.getClass().getSimpleName() : type) + " from a client";
             disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", what);
         } finally {
@@ -49,7 +49,7 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         log.debug("Unexpected error on connection from {}", ctx.channel().remoteAddress(), cause);
-        disconnector.disconnect(ctx.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR,
-                "internal_error", "internal error: " + cause);
+        disconnector.disconnect(
+                ctx.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR, "internal_error", "internal error: " + cause);
     }
 }

@@ -1,15 +1,14 @@
 package io.tributary.transport.delivery;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.OutboundMessage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
-
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.EventLoop;
-import io.tributary.transport.connection.ClientConnection;
-import io.tributary.transport.connection.OutboundMessage;
 
 /**
  * The deliveries of one poll of the downlink topic, grouped by event loop: each event loop gets one task per poll
@@ -27,8 +26,7 @@ final class DeliveryBatch {
      *                  the record did not say
      * @param offset    its offset there, -1 when unknown
      */
-    record Delivery(ClientConnection connection, OutboundMessage message, ByteBuf frame, int partition, long offset) {
-    }
+    record Delivery(ClientConnection connection, OutboundMessage message, ByteBuf frame, int partition, long offset) {}
 
     private final OutboundDelivery delivery;
     private final Map<EventLoop, List<Delivery>> byLoop = new LinkedHashMap<>();

@@ -1,21 +1,5 @@
 package io.tributary.transport.delivery;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
@@ -37,6 +21,20 @@ import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Reads this node's downlink topic on one thread: deliveries are matched against the local subscriptions and
@@ -60,15 +58,25 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
     /** Kafka's client metrics of the consumer; removed after it closes. */
-    private volatile AutoCloseable kafkaClientMetrics = () -> { };
+    private volatile AutoCloseable kafkaClientMetrics = () -> {};
+
     private final SessionQueueReader queueReader;
     private final DeliveryBatch batch;
     private volatile Consumer<byte[], byte[]> consumer;
 
-    public DownlinkConsumer(String nodeId, KafkaClients kafkaClients, LocalSubscriptions subscriptions,
-            ConnectionRegistry registry, OutboundDelivery delivery, Disconnector disconnector,
-            TransportMetrics metrics, SessionQueueReader queueReader) {
-        super("downlink-consumer", false, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
+    public DownlinkConsumer(
+            String nodeId,
+            KafkaClients kafkaClients,
+            LocalSubscriptions subscriptions,
+            ConnectionRegistry registry,
+            OutboundDelivery delivery,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            SessionQueueReader queueReader) {
+        super(
+                "downlink-consumer",
+                false,
+                new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
                 Duration.ofSeconds(10));
         this.queueReader = queueReader;
         this.nodeId = nodeId;
@@ -92,7 +100,9 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         kafkaClientMetrics = metrics.bindKafkaClients(consumer);
         String topic = TopicNames.downlink(nodeId);
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-        List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        List<TopicPartition> partitions = infos.stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         // Resolve the end positions now, so nothing produced after start-up is skipped by a lazy seek.
@@ -128,7 +138,10 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         try {
             type = DownlinkType.fromHeader(RecordHeaders.readBytes(record.headers(), RecordHeaders.DOWNLINK_TYPE));
         } catch (IllegalArgumentException e) {
-            log.warn("Skipping downlink record {}-{}@{} of unknown type", record.topic(), record.partition(),
+            log.warn(
+                    "Skipping downlink record {}-{}@{} of unknown type",
+                    record.topic(),
+                    record.partition(),
                     record.offset());
             return;
         }
@@ -162,10 +175,9 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         boolean retain = RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN);
         String publisher = RecordHeaders.readString(record.headers(), RecordHeaders.CLIENT_ID);
         MqttProperties mqtt5 = PublishRecords.deliveryProperties(record.headers(), System.currentTimeMillis());
-        List<SharedTargets.Target> sharedTargets = SharedTargets.decode(
-                RecordHeaders.readBytes(record.headers(), RecordHeaders.SHARED_TARGETS));
-        Map<String, Long> queued = QueuedNotice.decode(RecordHeaders.readBytes(record.headers(),
-                RecordHeaders.QUEUED));
+        List<SharedTargets.Target> sharedTargets =
+                SharedTargets.decode(RecordHeaders.readBytes(record.headers(), RecordHeaders.SHARED_TARGETS));
+        Map<String, Long> queued = QueuedNotice.decode(RecordHeaders.readBytes(record.headers(), RecordHeaders.QUEUED));
         if (!queued.isEmpty()) {
             batch.dispatch();
             for (Map.Entry<String, Long> wake : queued.entrySet()) {
@@ -189,12 +201,21 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
                 int deliveredQos = Math.min(qos, match.qos());
                 boolean deliveredRetain = retain && match.retainAsPublished();
                 if (deliveredQos == 0 && match.subscriptionIds().length == 0) {
-                    batch.add(connection, shared.message(deliveredRetain),
-                            connection.isMqtt5() ? null : shared.frame(deliveredRetain), partition, offset);
+                    batch.add(
+                            connection,
+                            shared.message(deliveredRetain),
+                            connection.isMqtt5() ? null : shared.frame(deliveredRetain),
+                            partition,
+                            offset);
                     return;
                 }
-                batch.add(connection, new OutboundMessage(topic, payload, deliveredQos, deliveredRetain, mqtt5,
-                        match.subscriptionIds()), null, partition, offset);
+                batch.add(
+                        connection,
+                        new OutboundMessage(
+                                topic, payload, deliveredQos, deliveredRetain, mqtt5, match.subscriptionIds()),
+                        null,
+                        partition,
+                        offset);
             });
         } finally {
             shared.release();
@@ -252,7 +273,10 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         }
         connection.channel().eventLoop().execute(() -> {
             connection.markTakenOver();
-            disconnector.disconnect(connection.channel(), Disconnect.SESSION_TAKEN_OVER, null,
+            disconnector.disconnect(
+                    connection.channel(),
+                    Disconnect.SESSION_TAKEN_OVER,
+                    null,
                     "session taken over by a newer connection (epoch " + epoch + ")");
         });
     }
@@ -265,8 +289,11 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
             return;
         }
         byte code = reason == null ? Disconnect.ADMINISTRATIVE_ACTION.byteValue() : reason.byteValue();
-        connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(), code, null,
-                "disconnected by an administrator"));
+        connection
+                .channel()
+                .eventLoop()
+                .execute(() ->
+                        disconnector.disconnect(connection.channel(), code, null, "disconnected by an administrator"));
     }
 
     @Override

@@ -1,13 +1,5 @@
 package io.tributary.transport.delivery;
 
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.function.Consumer;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -17,8 +9,8 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
-import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.sessionqueue.QueueReader;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
@@ -28,6 +20,12 @@ import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionqueue.QueueDelivery;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
@@ -51,8 +49,7 @@ public final class OutboundDelivery implements QueueDelivery {
      * @param maxQueued   QoS 1/2 messages waiting behind the window or for the socket to drain
      * @param maxBytes    bytes of QoS 1/2 messages held per subscriber, in flight and queued
      */
-    public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {
-    }
+    public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {}
 
     private static final Logger log = LoggerFactory.getLogger(OutboundDelivery.class);
 
@@ -61,8 +58,9 @@ public final class OutboundDelivery implements QueueDelivery {
     private final Limits limits;
     /** Null when the node serves no session queues (unit tests of the in-memory path). */
     private final QueueReader queueStore;
-    private Consumer<ClientConnection> slotFreed = connection -> { };
-    private Consumer<ClientConnection> replayRoom = connection -> { };
+
+    private Consumer<ClientConnection> slotFreed = connection -> {};
+    private Consumer<ClientConnection> replayRoom = connection -> {};
     private LiveGate liveGate = (connection, message, partition, offset) -> false;
 
     /**
@@ -91,8 +89,8 @@ public final class OutboundDelivery implements QueueDelivery {
         this(metrics, disconnector, limits, null);
     }
 
-    public OutboundDelivery(TransportMetrics metrics, Disconnector disconnector, Limits limits,
-            QueueReader queueStore) {
+    public OutboundDelivery(
+            TransportMetrics metrics, Disconnector disconnector, Limits limits, QueueReader queueStore) {
         this.metrics = metrics;
         this.disconnector = disconnector;
         this.limits = limits;
@@ -249,8 +247,12 @@ public final class OutboundDelivery implements QueueDelivery {
     private void overLimit(ClientConnection connection, String reason) {
         metrics.dropped(reason);
         if (limits.policy() == SlowConsumerPolicy.DISCONNECT) {
-            disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null, "slow consumer: more than "
-                    + limits.maxQueued() + " messages or " + limits.maxBytes() + " bytes waiting for it");
+            disconnector.disconnect(
+                    connection.channel(),
+                    Disconnect.QUOTA_EXCEEDED,
+                    null,
+                    "slow consumer: more than " + limits.maxQueued() + " messages or " + limits.maxBytes()
+                            + " bytes waiting for it");
         }
     }
 
@@ -273,18 +275,25 @@ public final class OutboundDelivery implements QueueDelivery {
         if (m != null && m.qos() == 2 && m.fromQueue() && !m.released() && queueStore != null) {
             // The message must leave the queue before PUBREL goes out: once the client has seen PUBREL it forgets the
             // packet id, and a PUBLISH re-sent after a crash would then be a second delivery.
-            queueStore.released(connection.clientId(), m.queueSeq(), packetId).whenComplete((ok, error) ->
-                    connection.channel().eventLoop().execute(() -> {
-                        if (error != null) {
-                            metrics.sessionQueueFailure();
-                            log.warn("Closing {}: its PUBREC of queued message {} could not be recorded: {}",
-                                    connection, m.queueSeq(), error.toString());
-                            connection.channel().close();
-                            return;
-                        }
-                        m.markReleased();
-                        writeRelease(connection, packetId, (byte) 0);
-                    }));
+            queueStore
+                    .released(connection.clientId(), m.queueSeq(), packetId)
+                    .whenComplete((ok, error) -> connection
+                            .channel()
+                            .eventLoop()
+                            .execute(() -> {
+                                if (error != null) {
+                                    metrics.sessionQueueFailure();
+                                    log.warn(
+                                            "Closing {}: its PUBREC of queued message {} could not be recorded: {}",
+                                            connection,
+                                            m.queueSeq(),
+                                            error.toString());
+                                    connection.channel().close();
+                                    return;
+                                }
+                                m.markReleased();
+                                writeRelease(connection, packetId, (byte) 0);
+                            }));
             return;
         }
         byte code = 0;
@@ -297,9 +306,15 @@ public final class OutboundDelivery implements QueueDelivery {
     }
 
     private void writeRelease(ClientConnection connection, int packetId, byte code) {
-        connection.channel().writeAndFlush(InboundAcks.reply(MqttMessageType.PUBREL, packetId, code,
-                ProblemInformation.forAck(connection, code == 0 ? null : "no QoS 2 message with packet id " + packetId),
-                connection.isMqtt5()));
+        connection
+                .channel()
+                .writeAndFlush(InboundAcks.reply(
+                        MqttMessageType.PUBREL,
+                        packetId,
+                        code,
+                        ProblemInformation.forAck(
+                                connection, code == 0 ? null : "no QoS 2 message with packet id " + packetId),
+                        connection.isMqtt5()));
     }
 
     /** PUBCOMP for an outbound QoS 2 message. */
@@ -398,8 +413,8 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /** Writes the PUBLISH; with {@code flush}, flushes it and counts it (a batch flushes and counts once). */
     private void write(ClientConnection connection, OutboundMessage message, Wire wire, boolean flush) {
-        MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.PUBLISH, message.duplicate(),
-                MqttQoS.valueOf(message.qos()), message.retain(), 0);
+        MqttFixedHeader fixed = new MqttFixedHeader(
+                MqttMessageType.PUBLISH, message.duplicate(), MqttQoS.valueOf(message.qos()), message.retain(), 0);
         String topic = wire.topicOnWire();
         MqttProperties properties = MqttProperties.NO_PROPERTIES;
         if (connection.isMqtt5()) {
@@ -409,10 +424,9 @@ public final class OutboundDelivery implements QueueDelivery {
             }
             properties = Wire.properties(message, wire.alias());
         }
-        MqttPublishVariableHeader variable = new MqttPublishVariableHeader(topic,
-                message.qos() == 0 ? -1 : message.packetId(), properties);
-        MqttPublishMessage publish = new MqttPublishMessage(fixed, variable,
-                Unpooled.wrappedBuffer(message.payload()));
+        MqttPublishVariableHeader variable =
+                new MqttPublishVariableHeader(topic, message.qos() == 0 ? -1 : message.packetId(), properties);
+        MqttPublishMessage publish = new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload()));
         if (flush) {
             connection.channel().writeAndFlush(publish);
             metrics.publishOut(message.qos());

@@ -1,10 +1,9 @@
 package io.tributary.transport.delivery;
 
-import java.nio.charset.StandardCharsets;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.tributary.transport.connection.PublishWireSize;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One QoS 0 PUBLISH encoded once, as MQTT 3.1 / 3.1.1 puts it on the wire, and written to every MQTT 3 subscriber
@@ -17,8 +16,7 @@ import io.tributary.transport.connection.PublishWireSize;
  */
 final class SharedPublishFrame {
 
-    private SharedPublishFrame() {
-    }
+    private SharedPublishFrame() {}
 
     /** A direct buffer holding the whole packet; the caller owns it (one reference). */
     static ByteBuf encodeMqtt3Qos0(ByteBufAllocator allocator, String topic, byte[] payload, boolean retain) {

@@ -1,11 +1,10 @@
 package io.tributary.transport.index;
 
-import java.util.HashMap;
-import java.util.Map;
-
 import io.netty.util.AttributeKey;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.SubscriptionOptions;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The filters one connection holds in the node's {@link LocalSubscriptions}, with their options: so they can be
@@ -21,8 +20,7 @@ final class ConnectionFilters {
 
     final Map<String, SubscriptionOptions> byFilter = new HashMap<>();
 
-    private ConnectionFilters() {
-    }
+    private ConnectionFilters() {}
 
     /** The connection's filters, or null when it never subscribed. */
     static ConnectionFilters of(ClientConnection connection) {

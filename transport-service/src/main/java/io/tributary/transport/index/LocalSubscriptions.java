@@ -1,17 +1,16 @@
 package io.tributary.transport.index;
 
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.BiConsumer;
-
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.common.topic.TopicTrie;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.SubscriptionOptions;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The subscriptions of the clients connected to this node. Routing sends a node one copy of each message; this
@@ -30,14 +29,12 @@ public final class LocalSubscriptions {
      *
      * @param retainAsPublished true if any matching subscription keeps the RETAIN flag as published
      */
-    public record Match(int qos, boolean retainAsPublished, int[] subscriptionIds) {
-    }
+    public record Match(int qos, boolean retainAsPublished, int[] subscriptionIds) {}
 
     private static final int[] NONE = new int[0];
 
     /** A member of a share group on this node: the connection and the full {@code $share/g/f} filter. */
-    private record SharedMember(ClientConnection connection, String sharedFilter) {
-    }
+    private record SharedMember(ClientConnection connection, String sharedFilter) {}
 
     private final TopicTrie<ClientConnection, SubscriptionOptions> trie = new TopicTrie<>();
     private final TopicTrie<SharedMember, SubscriptionOptions> shared = new TopicTrie<>();
@@ -109,7 +106,10 @@ public final class LocalSubscriptions {
      * {@code sharedTargets} (the members the router chose for this message); other members of those groups, and
      * every member of groups not named, get nothing.
      */
-    public void matchPerClient(String topic, String publisherClientId, List<SharedTargets.Target> sharedTargets,
+    public void matchPerClient(
+            String topic,
+            String publisherClientId,
+            List<SharedTargets.Target> sharedTargets,
             BiConsumer<ClientConnection, Match> visitor) {
         Map<ClientConnection, Match> merged = new LinkedHashMap<>();
         trie.match(topic, (connection, options) -> {
@@ -120,8 +120,8 @@ public final class LocalSubscriptions {
         });
         if (!sharedTargets.isEmpty()) {
             shared.match(topic, (member, options) -> {
-                if (sharedTargets.contains(new SharedTargets.Target(member.connection().clientId(),
-                        member.sharedFilter()))) {
+                if (sharedTargets.contains(
+                        new SharedTargets.Target(member.connection().clientId(), member.sharedFilter()))) {
                     merged.merge(member.connection(), single(options), LocalSubscriptions::merge);
                 }
             });
@@ -136,8 +136,8 @@ public final class LocalSubscriptions {
      *
      * @param sharedFilters the share groups ({@code $share/g/f}) that chose this client for the message
      */
-    public Match matchOne(ClientConnection connection, String topic, String publisherClientId,
-            List<String> sharedFilters) {
+    public Match matchOne(
+            ClientConnection connection, String topic, String publisherClientId, List<String> sharedFilters) {
         ConnectionFilters filters = ConnectionFilters.of(connection);
         if (filters == null) {
             return null;
@@ -148,8 +148,8 @@ public final class LocalSubscriptions {
             SubscriptionOptions options = subscription.getValue();
             boolean matches;
             if (SharedFilters.isShared(filter)) {
-                matches = sharedFilters.contains(filter) && TopicFilters.matches(SharedFilters.innerFilter(filter),
-                        topic);
+                matches = sharedFilters.contains(filter)
+                        && TopicFilters.matches(SharedFilters.innerFilter(filter), topic);
             } else {
                 matches = !(options.noLocal() && connection.clientId().equals(publisherClientId))
                         && TopicFilters.matches(filter, topic);
@@ -162,7 +162,9 @@ public final class LocalSubscriptions {
     }
 
     private static Match single(SubscriptionOptions options) {
-        return new Match(options.qos(), options.retainAsPublished(),
+        return new Match(
+                options.qos(),
+                options.retainAsPublished(),
                 options.subscriptionId() == 0 ? NONE : new int[] {options.subscriptionId()});
     }
 

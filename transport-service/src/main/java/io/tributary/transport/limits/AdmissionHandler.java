@@ -1,8 +1,5 @@
 package io.tributary.transport.limits;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -14,6 +11,8 @@ import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 
 /**
  * In front of the CONNECT handler: asks {@link ConnectAdmission} about the connection as soon as it opens (so the
@@ -34,8 +33,8 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
     private ConnectAdmission.Refusal refusal;
     private boolean answered;
 
-    public AdmissionHandler(ConnectAdmission admission, LimitRefusals refusals, Disconnector disconnector,
-            TransportMetrics metrics) {
+    public AdmissionHandler(
+            ConnectAdmission admission, LimitRefusals refusals, Disconnector disconnector, TransportMetrics metrics) {
         this.metrics = metrics;
         this.admission = admission;
         this.refusals = refusals;
@@ -74,7 +73,8 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (!(msg instanceof MqttConnectMessage connect) || connect.decoderResult().isFailure()) {
+        if (!(msg instanceof MqttConnectMessage connect)
+                || connect.decoderResult().isFailure()) {
             // Not a CONNECT: the CONNECT handler closes the connection and says why.
             ctx.pipeline().remove(this);
             ctx.fireChannelRead(msg);
@@ -88,18 +88,27 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         int maxLevels = admission.limits().maxTopicLevels();
-        if (connect.variableHeader().isWillFlag() && maxLevels > 0 && connect.payload().willTopic() != null
+        if (connect.variableHeader().isWillFlag()
+                && maxLevels > 0
+                && connect.payload().willTopic() != null
                 && TopicFilters.levels(connect.payload().willTopic()) > maxLevels) {
             ReferenceCountUtil.release(msg);
             String cause = "will topic has more than " + maxLevels + " levels";
             if (v5) {
-                refuse(ctx, clientId, LimitRefusals.TOPIC_LEVELS,
-                        MqttConnectReturnCode.CONNECTION_REFUSED_TOPIC_NAME_INVALID, cause);
+                refuse(
+                        ctx,
+                        clientId,
+                        LimitRefusals.TOPIC_LEVELS,
+                        MqttConnectReturnCode.CONNECTION_REFUSED_TOPIC_NAME_INVALID,
+                        cause);
             } else {
                 answered = true;
                 count(LimitRefusals.TOPIC_LEVELS);
-                refusals.refused(LimitRefusals.TOPIC_LEVELS, "Closing client '" + clientId + "' from "
-                        + ctx.channel().remoteAddress(), cause);
+                refusals.refused(
+                        LimitRefusals.TOPIC_LEVELS,
+                        "Closing client '" + clientId + "' from "
+                                + ctx.channel().remoteAddress(),
+                        cause);
                 disconnector.close(ctx.channel(), null, "refused will topic of client '" + clientId + "'");
             }
             return;
@@ -114,14 +123,17 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void refuse(ChannelHandlerContext ctx, String clientId, String reason, MqttConnectReturnCode code,
-            String cause) {
+    private void refuse(
+            ChannelHandlerContext ctx, String clientId, String reason, MqttConnectReturnCode code, String cause) {
         answered = true;
         count(reason);
-        refusals.refused(reason, "Refusing CONNECT of client '" + clientId + "' from "
-                + ctx.channel().remoteAddress(), cause);
-        MqttMessageBuilders.ConnAckBuilder ack = MqttMessageBuilders.connAck()
-                .returnCode(code).sessionPresent(false);
+        refusals.refused(
+                reason,
+                "Refusing CONNECT of client '" + clientId + "' from "
+                        + ctx.channel().remoteAddress(),
+                cause);
+        MqttMessageBuilders.ConnAckBuilder ack =
+                MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
         if ((code.byteValue() & 0xFF) >= 0x80) {
             ack.properties(ProblemInformation.withReason(cause));
         }

@@ -1,20 +1,18 @@
 package io.tributary.transport.limits;
 
+import io.tributary.common.net.IpRange;
+import io.tributary.common.net.IpRangeSet;
+import io.tributary.common.session.SessionApi;
+import io.tributary.transport.sessionclient.SessionServiceClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-
-import io.tributary.common.net.IpRange;
-import io.tributary.common.net.IpRangeSet;
-import io.tributary.common.session.SessionApi;
-import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
  * Keeps the node's copy of the block list's IP entries, fetched from session-service every {@code refresh} (with the
@@ -55,8 +53,8 @@ public final class BlockListPoller implements SmartLifecycle {
     /** One fetch; waits for the answer (on the poller's own thread) so fetches never overlap. */
     void poll() {
         try {
-            SessionApi.BlockedIps answer = sessions.blockedIps(version).get(refresh.toMillis() + 10_000,
-                    TimeUnit.MILLISECONDS);
+            SessionApi.BlockedIps answer =
+                    sessions.blockedIps(version).get(refresh.toMillis() + 10_000, TimeUnit.MILLISECONDS);
             if (failing) {
                 failing = false;
                 log.info("Block list: session-service answers again");
@@ -86,8 +84,10 @@ public final class BlockListPoller implements SmartLifecycle {
                     // Usual while session-service starts too; session-service checks every CONNECT anyway.
                     log.info("Block list: not fetched yet ({}), retrying every {}", e.toString(), refresh);
                 } else {
-                    log.warn("Block list: could not fetch the IP entries, keeping the {} known: {}",
-                            admission.blockedIps().size(), e.toString());
+                    log.warn(
+                            "Block list: could not fetch the IP entries, keeping the {} known: {}",
+                            admission.blockedIps().size(),
+                            e.toString());
                 }
             }
         }

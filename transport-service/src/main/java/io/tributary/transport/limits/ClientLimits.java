@@ -1,12 +1,11 @@
 package io.tributary.transport.limits;
 
-import java.util.function.LongSupplier;
-
 import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.AttributeKey;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
+import java.util.function.LongSupplier;
 
 /**
  * The per-client limits checked on the event loop of each connection: PUBLISH rate, payload size and topic levels,
@@ -20,14 +19,14 @@ public final class ClientLimits {
     public static final ClientLimits NONE = new ClientLimits(LimitsProperties.none(), null, System::nanoTime);
 
     /** Why a PUBLISH is refused: the metric reason, the MQTT 5 PUBACK / PUBREC code and the cause. */
-    public record Refusal(String reason, byte code, String cause) {
-    }
+    public record Refusal(String reason, byte code, String cause) {}
 
     private static final AttributeKey<RateLimiter> PUBLISH_RATE = AttributeKey.valueOf("tributary.publishRate");
     private static final AttributeKey<int[]> PENDING_SUBSCRIPTIONS =
             AttributeKey.valueOf("tributary.pendingSubscriptions");
     /** MQTT 5 reason codes, the same for PUBACK and PUBREC. */
     private static final byte TOPIC_NAME_INVALID = MqttReasonCodes.PubAck.TOPIC_NAME_INVALID.byteValue();
+
     private static final byte QUOTA_EXCEEDED = MqttReasonCodes.PubAck.QUOTA_EXCEEDED.byteValue();
 
     private final LimitsProperties limits;
@@ -47,11 +46,17 @@ public final class ClientLimits {
      */
     public Refusal checkPublish(ClientConnection connection, String topic, int payloadBytes) {
         if (limits.maxTopicLevels() > 0 && TopicFilters.levels(topic) > limits.maxTopicLevels()) {
-            return refused(connection, LimitRefusals.TOPIC_LEVELS, TOPIC_NAME_INVALID,
+            return refused(
+                    connection,
+                    LimitRefusals.TOPIC_LEVELS,
+                    TOPIC_NAME_INVALID,
                     "topic '" + topic + "' has more than " + limits.maxTopicLevels() + " levels");
         }
         if (limits.maxPayloadSize() > 0 && payloadBytes > limits.maxPayloadSize()) {
-            return refused(connection, LimitRefusals.PAYLOAD_SIZE, QUOTA_EXCEEDED,
+            return refused(
+                    connection,
+                    LimitRefusals.PAYLOAD_SIZE,
+                    QUOTA_EXCEEDED,
                     "payload of " + payloadBytes + " bytes is larger than " + limits.maxPayloadSize());
         }
         if (limits.publishRate() > 0) {
@@ -63,8 +68,12 @@ public final class ClientLimits {
                 channel.attr(PUBLISH_RATE).set(bucket);
             }
             if (!bucket.tryAcquire(now)) {
-                return refused(connection, LimitRefusals.PUBLISH_RATE, QUOTA_EXCEEDED, "more than "
-                        + limits.publishRate() + " publishes per second (burst " + limits.publishBurst() + ")");
+                return refused(
+                        connection,
+                        LimitRefusals.PUBLISH_RATE,
+                        QUOTA_EXCEEDED,
+                        "more than " + limits.publishRate() + " publishes per second (burst " + limits.publishBurst()
+                                + ")");
             }
         }
         return null;
@@ -73,7 +82,10 @@ public final class ClientLimits {
     /** True when a SUBSCRIBE filter has more levels than allowed (counted and logged here). */
     public boolean tooManyLevels(ClientConnection connection, String filter) {
         if (limits.maxTopicLevels() > 0 && TopicFilters.levels(filter) > limits.maxTopicLevels()) {
-            refused(connection, LimitRefusals.TOPIC_LEVELS, TOPIC_NAME_INVALID,
+            refused(
+                    connection,
+                    LimitRefusals.TOPIC_LEVELS,
+                    TOPIC_NAME_INVALID,
                     "topic filter '" + filter + "' has more than " + limits.maxTopicLevels() + " levels");
             return true;
         }
@@ -95,8 +107,12 @@ public final class ClientLimits {
 
     /** A new filter refused because the session holds the maximum (counted and logged here). */
     public void subscriptionRefused(ClientConnection connection, String filter) {
-        refused(connection, LimitRefusals.SUBSCRIPTIONS, QUOTA_EXCEEDED, "subscription to '" + filter
-                + "' refused: the session holds " + limits.maxSubscriptions() + " subscriptions already");
+        refused(
+                connection,
+                LimitRefusals.SUBSCRIPTIONS,
+                QUOTA_EXCEEDED,
+                "subscription to '" + filter + "' refused: the session holds " + limits.maxSubscriptions()
+                        + " subscriptions already");
     }
 
     /** New filters sent to session-service ({@code delta} > 0) or answered ({@code delta} < 0). */

@@ -6,12 +6,11 @@ import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUS
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED;
 import static io.netty.handler.codec.mqtt.MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE;
 
+import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
+import io.tributary.common.net.IpRangeSet;
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-
-import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
-import io.tributary.common.net.IpRangeSet;
 
 /**
  * Decides, when a client connection opens, whether the node takes it: the source IP is not on the block list, the
@@ -26,14 +25,26 @@ public final class ConnectAdmission {
      * quota or rate code: a blocked address gets 5 (not authorized), a limit 3 (server unavailable).
      */
     public enum Refusal {
-        BLOCKED_IP(LimitRefusals.BLOCKED_IP, CONNECTION_REFUSED_BANNED, CONNECTION_REFUSED_NOT_AUTHORIZED,
+        BLOCKED_IP(
+                LimitRefusals.BLOCKED_IP,
+                CONNECTION_REFUSED_BANNED,
+                CONNECTION_REFUSED_NOT_AUTHORIZED,
                 "source address is on the block list"),
-        CONNECTIONS(LimitRefusals.CONNECTIONS, CONNECTION_REFUSED_QUOTA_EXCEEDED, CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+        CONNECTIONS(
+                LimitRefusals.CONNECTIONS,
+                CONNECTION_REFUSED_QUOTA_EXCEEDED,
+                CONNECTION_REFUSED_SERVER_UNAVAILABLE,
                 "node connection limit reached"),
-        CONNECTION_RATE_IP(LimitRefusals.CONNECTION_RATE_IP, CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
-                CONNECTION_REFUSED_SERVER_UNAVAILABLE, "connection rate of the source address exceeded"),
-        CONNECTION_RATE(LimitRefusals.CONNECTION_RATE, CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
-                CONNECTION_REFUSED_SERVER_UNAVAILABLE, "connection rate of the node exceeded");
+        CONNECTION_RATE_IP(
+                LimitRefusals.CONNECTION_RATE_IP,
+                CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
+                CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                "connection rate of the source address exceeded"),
+        CONNECTION_RATE(
+                LimitRefusals.CONNECTION_RATE,
+                CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED,
+                CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                "connection rate of the node exceeded");
 
         public final String reason;
         public final MqttConnectReturnCode v5Code;
@@ -60,10 +71,15 @@ public final class ConnectAdmission {
         this.nanoTime = nanoTime;
         long now = nanoTime.getAsLong();
         this.nodeRate = limits.connectionRate() > 0
-                ? new RateLimiter(limits.connectionRate(), limits.connectionBurst(), now) : null;
+                ? new RateLimiter(limits.connectionRate(), limits.connectionBurst(), now)
+                : null;
         this.ipRate = limits.connectionRatePerIp() > 0
-                ? new PerIpRateLimiter(limits.connectionRatePerIp(), limits.connectionBurstPerIp(), limits.trackedIps(),
-                        10_000_000_000L, now)
+                ? new PerIpRateLimiter(
+                        limits.connectionRatePerIp(),
+                        limits.connectionBurstPerIp(),
+                        limits.trackedIps(),
+                        10_000_000_000L,
+                        now)
                 : null;
     }
 

@@ -1,15 +1,13 @@
 package io.tributary.transport.limits;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Bookkeeping of every refusal by a limit or the block list: counted in {@code tributary_limit_refusals_total{reason}}
@@ -25,6 +23,7 @@ public final class LimitRefusals {
 
     /** Reasons shown from start-up; all reasons of this class are known, so all are registered at once. */
     public static final String BLOCKED_IP = "blocked_ip";
+
     public static final String CONNECTIONS = "connections";
     public static final String CONNECTION_RATE = "connection_rate";
     public static final String CONNECTION_RATE_IP = "connection_rate_ip";
@@ -32,11 +31,18 @@ public final class LimitRefusals {
     public static final String PAYLOAD_SIZE = "payload_size";
     public static final String SUBSCRIPTIONS = "subscriptions";
     public static final String TOPIC_LEVELS = "topic_levels";
-    private static final String[] REASONS = {BLOCKED_IP, CONNECTIONS, CONNECTION_RATE, CONNECTION_RATE_IP,
-        PUBLISH_RATE, PAYLOAD_SIZE, SUBSCRIPTIONS, TOPIC_LEVELS};
+    private static final String[] REASONS = {
+        BLOCKED_IP,
+        CONNECTIONS,
+        CONNECTION_RATE,
+        CONNECTION_RATE_IP,
+        PUBLISH_RATE,
+        PAYLOAD_SIZE,
+        SUBSCRIPTIONS,
+        TOPIC_LEVELS
+    };
 
-    private record Throttle(RateLimiter lines, AtomicLong suppressed) {
-    }
+    private record Throttle(RateLimiter lines, AtomicLong suppressed) {}
 
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Throttle> throttles = new ConcurrentHashMap<>();
@@ -52,9 +58,12 @@ public final class LimitRefusals {
     }
 
     private Counter counter(String reason) {
-        return counters.computeIfAbsent(reason, r -> Counter.builder("tributary.limit.refusals").tag("reason", r)
-                .description("connections, publishes and subscriptions refused by a limit or the block list")
-                .register(registry));
+        return counters.computeIfAbsent(
+                reason,
+                r -> Counter.builder("tributary.limit.refusals")
+                        .tag("reason", r)
+                        .description("connections, publishes and subscriptions refused by a limit or the block list")
+                        .register(registry));
     }
 
     /**
@@ -64,16 +73,22 @@ public final class LimitRefusals {
      */
     public void refused(String reason, String what, String cause) {
         counter(reason).increment();
-        Throttle throttle = throttles.computeIfAbsent(reason, r -> new Throttle(
-                new RateLimiter(LOG_LINES_PER_SECOND, LOG_BURST, nanoTime.getAsLong()), new AtomicLong()));
+        Throttle throttle = throttles.computeIfAbsent(
+                reason,
+                r -> new Throttle(
+                        new RateLimiter(LOG_LINES_PER_SECOND, LOG_BURST, nanoTime.getAsLong()), new AtomicLong()));
         if (!throttle.lines().tryAcquire(nanoTime.getAsLong())) {
             throttle.suppressed().incrementAndGet();
             return;
         }
         long suppressed = throttle.suppressed().getAndSet(0);
         if (suppressed > 0) {
-            log.warn("{}: {} ({} more {} refusals not logged; see tributary_limit_refusals_total)", what, cause,
-                    suppressed, reason);
+            log.warn(
+                    "{}: {} ({} more {} refusals not logged; see tributary_limit_refusals_total)",
+                    what,
+                    cause,
+                    suppressed,
+                    reason);
         } else {
             log.warn("{}: {}", what, cause);
         }

@@ -20,8 +20,8 @@ public final class RateLimiter {
      */
     public RateLimiter(double perSecond, int burst, long nowNanos) {
         if (!(perSecond > 0) || burst < 1) {
-            throw new IllegalArgumentException("rate must be positive and burst at least 1: " + perSecond + ", "
-                    + burst);
+            throw new IllegalArgumentException(
+                    "rate must be positive and burst at least 1: " + perSecond + ", " + burst);
         }
         this.intervalNanos = Math.max(1, Math.round(1_000_000_000d / perSecond));
         this.toleranceNanos = (burst - 1) * intervalNanos;

@@ -1,14 +1,11 @@
 package io.tributary.transport.listener;
 
-import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
-
-import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * How a transport node hands its clients over when it stops (SIGTERM: a rolling upgrade or a scale-down). Bound from

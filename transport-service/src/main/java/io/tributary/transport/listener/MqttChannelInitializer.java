@@ -1,7 +1,5 @@
 package io.tributary.transport.listener;
 
-import java.util.function.Supplier;
-
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -22,6 +20,7 @@ import io.tributary.transport.delivery.OutboundAckHandler;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.subscribe.SubscriptionBarrier;
+import java.util.function.Supplier;
 
 /**
  * The whole MQTT pipeline in one place (plain TCP; {@code listener/tls} and {@code listener/websocket} put their
@@ -32,14 +31,29 @@ import io.tributary.transport.subscribe.SubscriptionBarrier;
 public final class MqttChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     /** Sharable handlers, created once per node. */
-    public record Handlers(MalformedPacketHandler malformed, PacketDispatcher packets,
-            ConnectionLifecycleHandler lifecycle, TerminalHandler terminal, ByteCountingHandler bytes) {
+    public record Handlers(
+            MalformedPacketHandler malformed,
+            PacketDispatcher packets,
+            ConnectionLifecycleHandler lifecycle,
+            TerminalHandler terminal,
+            ByteCountingHandler bytes) {
 
-        public Handlers(MalformedPacketHandler malformed, InboundPublishHandler publish, SubscribeHandler subscribe,
-                OutboundAckHandler outboundAcks, PingHandler ping, DisconnectHandler disconnect,
-                ConnectionLifecycleHandler lifecycle, TerminalHandler terminal, ByteCountingHandler bytes) {
-            this(malformed, new PacketDispatcher(publish, subscribe, outboundAcks, ping, disconnect), lifecycle,
-                    terminal, bytes);
+        public Handlers(
+                MalformedPacketHandler malformed,
+                InboundPublishHandler publish,
+                SubscribeHandler subscribe,
+                OutboundAckHandler outboundAcks,
+                PingHandler ping,
+                DisconnectHandler disconnect,
+                ConnectionLifecycleHandler lifecycle,
+                TerminalHandler terminal,
+                ByteCountingHandler bytes) {
+            this(
+                    malformed,
+                    new PacketDispatcher(publish, subscribe, outboundAcks, ping, disconnect),
+                    lifecycle,
+                    terminal,
+                    bytes);
         }
     }
 
@@ -50,13 +64,15 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     /** Makes the per-channel admission check (limits, IP block list) in front of CONNECT; null: none. */
     private final Supplier<ChannelHandler> admission;
 
-    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext,
-            Handlers handlers) {
+    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext, Handlers handlers) {
         this(maxPacketSize, connectContext, handlers, null);
     }
 
-    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext,
-            Handlers handlers, Supplier<ChannelHandler> admission) {
+    public MqttChannelInitializer(
+            int maxPacketSize,
+            ConnectHandler.ConnectContext connectContext,
+            Handlers handlers,
+            Supplier<ChannelHandler> admission) {
         this.maxPacketSize = maxPacketSize;
         this.connectContext = connectContext;
         this.handlers = handlers;

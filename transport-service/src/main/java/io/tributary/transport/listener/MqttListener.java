@@ -1,14 +1,5 @@
 package io.tributary.transport.listener;
 
-import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -25,6 +16,13 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The MQTT listeners of the node: plain TCP and, when configured, TLS, WebSocket and secure WebSocket. They share
@@ -43,8 +41,7 @@ public final class MqttListener implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(MqttListener.class);
 
     /** One listening socket: a name for logs ("mqtt", "mqtt-tls", ...), its port and its pipeline. */
-    public record Endpoint(String name, int port, ChannelHandler initializer, String variable) {
-    }
+    public record Endpoint(String name, int port, ChannelHandler initializer, String variable) {}
 
     public static final String PLAIN = "mqtt";
 
@@ -63,8 +60,14 @@ public final class MqttListener implements SmartLifecycle {
     /**
      * @param onStop closed after the listeners stop (the TLS certificate poller), or null
      */
-    public MqttListener(String host, int ioThreads, List<Endpoint> endpoints, ConnectionRegistry registry,
-            Disconnector disconnector, AutoCloseable onStop, DrainProperties drain) {
+    public MqttListener(
+            String host,
+            int ioThreads,
+            List<Endpoint> endpoints,
+            ConnectionRegistry registry,
+            Disconnector disconnector,
+            AutoCloseable onStop,
+            DrainProperties drain) {
         this.host = host;
         this.ioThreads = ioThreads;
         this.endpoints = List.copyOf(endpoints);
@@ -74,42 +77,61 @@ public final class MqttListener implements SmartLifecycle {
         this.drain = drain;
     }
 
-    public MqttListener(String host, int port, int ioThreads, MqttChannelInitializer initializer,
-            ConnectionRegistry registry, Disconnector disconnector) {
-        this(host, ioThreads, List.of(new Endpoint(PLAIN, port, initializer, "MQTT_PORT")), registry, disconnector,
-                null, new DrainProperties(java.time.Duration.ofSeconds(5), null));
+    public MqttListener(
+            String host,
+            int port,
+            int ioThreads,
+            MqttChannelInitializer initializer,
+            ConnectionRegistry registry,
+            Disconnector disconnector) {
+        this(
+                host,
+                ioThreads,
+                List.of(new Endpoint(PLAIN, port, initializer, "MQTT_PORT")),
+                registry,
+                disconnector,
+                null,
+                new DrainProperties(java.time.Duration.ofSeconds(5), null));
     }
 
     @Override
     public void start() {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerSocketChannel> channelType = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
+        Class<? extends ServerSocketChannel> channelType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         bossGroup = new MultiThreadIoEventLoopGroup(1, io);
         workerGroup = new MultiThreadIoEventLoopGroup(ioThreads, io);
         for (Endpoint endpoint : endpoints) {
-            ServerBootstrap bootstrap = new ServerBootstrap().group(bossGroup, workerGroup).channel(channelType)
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(bossGroup, workerGroup)
+                    .channel(channelType)
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(32 * 1024, 256 * 1024))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 256 * 1024))
                     .childHandler(endpoint.initializer());
             try {
-                Channel channel = bootstrap.bind(new InetSocketAddress(host, endpoint.port())).syncUninterruptibly()
+                Channel channel = bootstrap
+                        .bind(new InetSocketAddress(host, endpoint.port()))
+                        .syncUninterruptibly()
                         .channel();
                 serverChannels.put(endpoint.name(), channel);
             } catch (Exception e) {
                 serverChannels.values().forEach(c -> c.close().syncUninterruptibly());
                 workerGroup.shutdownGracefully();
                 bossGroup.shutdownGracefully();
-                throw new IllegalStateException("cannot listen for " + endpoint.name() + " on " + host + ":"
-                        + endpoint.port() + " (is the port in use? set " + endpoint.variable() + "): "
-                        + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot listen for " + endpoint.name() + " on " + host + ":"
+                                + endpoint.port() + " (is the port in use? set " + endpoint.variable() + "): "
+                                + e.getMessage(),
+                        e);
             }
-            log.info("{} listening on {} ({})", endpoint.name(), serverChannels.get(endpoint.name()).localAddress(),
+            log.info(
+                    "{} listening on {} ({})",
+                    endpoint.name(),
+                    serverChannels.get(endpoint.name()).localAddress(),
                     epoll ? "epoll" : "nio");
         }
         running = true;
@@ -133,12 +155,19 @@ public final class MqttListener implements SmartLifecycle {
         serverChannels.values().forEach(c -> c.close().syncUninterruptibly());
         int clients = registry.size();
         String cause = drain.hasServerReference()
-                ? "server shutting down, use " + drain.serverReference() : "server shutting down";
-        log.info("Draining: listeners closed, disconnecting {} client(s) with reason 0x{} (timeout {})", clients,
-                String.format("%02X", drain.reasonCode()), drain.timeout());
+                ? "server shutting down, use " + drain.serverReference()
+                : "server shutting down";
+        log.info(
+                "Draining: listeners closed, disconnecting {} client(s) with reason 0x{} (timeout {})",
+                clients,
+                String.format("%02X", drain.reasonCode()),
+                drain.timeout());
         for (var connection : registry.all()) {
-            connection.channel().eventLoop().execute(() -> disconnector.disconnect(connection.channel(),
-                    drain.reasonCode(), null, cause, drain.serverReference()));
+            connection
+                    .channel()
+                    .eventLoop()
+                    .execute(() -> disconnector.disconnect(
+                            connection.channel(), drain.reasonCode(), null, cause, drain.serverReference()));
         }
         long deadline = started + drain.timeout().toNanos();
         // This is Spring's shutdown thread, never an event loop: waiting here blocks no client.
@@ -154,13 +183,18 @@ public final class MqttListener implements SmartLifecycle {
         if (left > 0) {
             log.warn("Drain timeout {} reached with {} connection(s) still open: closing them", drain.timeout(), left);
         } else {
-            log.info("Drained {} client(s) in {} ms", clients,
+            log.info(
+                    "Drained {} client(s) in {} ms",
+                    clients,
                     java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
         if (workerGroup != null) {
-            workerGroup.shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS)
+            workerGroup
+                    .shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS)
                     .syncUninterruptibly();
-            bossGroup.shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+            bossGroup
+                    .shutdownGracefully(0, 1_000, java.util.concurrent.TimeUnit.MILLISECONDS)
+                    .syncUninterruptibly();
         }
         if (onStop != null) {
             try {

@@ -26,8 +26,12 @@ public final class PacketDispatcher extends ChannelInboundHandlerAdapter {
     private final PingHandler ping;
     private final DisconnectHandler disconnect;
 
-    public PacketDispatcher(InboundPublishHandler publish, SubscribeHandler subscribe, OutboundAckHandler outboundAcks,
-            PingHandler ping, DisconnectHandler disconnect) {
+    public PacketDispatcher(
+            InboundPublishHandler publish,
+            SubscribeHandler subscribe,
+            OutboundAckHandler outboundAcks,
+            PingHandler ping,
+            DisconnectHandler disconnect) {
         this.publish = publish;
         this.subscribe = subscribe;
         this.outboundAcks = outboundAcks;

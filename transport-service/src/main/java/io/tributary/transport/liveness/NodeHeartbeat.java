@@ -1,6 +1,11 @@
 package io.tributary.transport.liveness;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.tributary.common.session.SessionApi;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.sessionclient.SessionServiceClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -9,16 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-
-import io.tributary.common.session.SessionApi;
-import io.tributary.transport.connection.ClientConnection;
-import io.tributary.transport.connection.ConnectionRegistry;
-import io.tributary.transport.connection.Disconnector;
-import io.tributary.transport.sessionclient.SessionServiceClient;
 
 /**
  * Tells session-service every {@code interval} that this node process (node id + a random incarnation) is alive,
@@ -49,8 +47,13 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
     private volatile boolean failing;
     private ScheduledExecutorService timer;
 
-    public NodeHeartbeat(String nodeId, SessionServiceClient sessions, Duration interval, Duration firstBeatWait,
-            ConnectionRegistry registry, Disconnector disconnector) {
+    public NodeHeartbeat(
+            String nodeId,
+            SessionServiceClient sessions,
+            Duration interval,
+            Duration firstBeatWait,
+            ConnectionRegistry registry,
+            Disconnector disconnector) {
         this.nodeId = nodeId;
         this.sessions = sessions;
         this.interval = interval;
@@ -89,11 +92,14 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
         try {
             beat().get(firstBeatWait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
-            log.warn("Node {} not registered with session-service yet (retrying every {} ms): {}", nodeId,
-                    interval.toMillis(), e.getMessage());
+            log.warn(
+                    "Node {} not registered with session-service yet (retrying every {} ms): {}",
+                    nodeId,
+                    interval.toMillis(),
+                    e.getMessage());
         }
-        timer.scheduleAtFixedRate(this::beatUnlessBusy, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                this::beatUnlessBusy, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void beatUnlessBusy() {
@@ -105,29 +111,30 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
 
     private java.util.concurrent.CompletableFuture<Void> beat() {
         String current = incarnation;
-        return sessions.heartbeat(new SessionApi.HeartbeatRequest(nodeId, current)).handle((response, failure) -> {
-            if (failure != null) {
-                Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-                lastFailure = cause.getMessage();
-                if (!failing) {
-                    failing = true;
-                    log.warn("Heartbeat of node {} failed: {}", nodeId, cause.getMessage());
-                }
-                throw failure instanceof CompletionException ce ? ce : new CompletionException(failure);
-            }
-            if (failing) {
-                failing = false;
-                log.info("Heartbeats of node {} reach session-service again", nodeId);
-            }
-            lastSuccess = Instant.now();
-            if (response != null && response.declaredDead()) {
-                fence(current);
-            } else if (current.equals(incarnation) && !registered) {
-                registered = true;
-                log.info("Node {} registered with session-service as incarnation {}", nodeId, current);
-            }
-            return null;
-        });
+        return sessions.heartbeat(new SessionApi.HeartbeatRequest(nodeId, current))
+                .handle((response, failure) -> {
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                        lastFailure = cause.getMessage();
+                        if (!failing) {
+                            failing = true;
+                            log.warn("Heartbeat of node {} failed: {}", nodeId, cause.getMessage());
+                        }
+                        throw failure instanceof CompletionException ce ? ce : new CompletionException(failure);
+                    }
+                    if (failing) {
+                        failing = false;
+                        log.info("Heartbeats of node {} reach session-service again", nodeId);
+                    }
+                    lastSuccess = Instant.now();
+                    if (response != null && response.declaredDead()) {
+                        fence(current);
+                    } else if (current.equals(incarnation) && !registered) {
+                        registered = true;
+                        log.info("Node {} registered with session-service as incarnation {}", nodeId, current);
+                    }
+                    return null;
+                });
     }
 
     /**
@@ -145,12 +152,20 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
             closed++;
             connection.channel().eventLoop().execute(() -> {
                 connection.markFenced();
-                disconnector.disconnect(connection.channel(), Disconnect.UNSPECIFIED_ERROR, null,
+                disconnector.disconnect(
+                        connection.channel(),
+                        Disconnect.UNSPECIFIED_ERROR,
+                        null,
                         "node was declared dead by session-service; its sessions were ended");
             });
         }
-        log.warn("Node {} incarnation {} was declared dead by session-service (missed heartbeats): closed {} "
-                + "connection(s), registering as incarnation {}", nodeId, deadIncarnation, closed, incarnation);
+        log.warn(
+                "Node {} incarnation {} was declared dead by session-service (missed heartbeats): closed {} "
+                        + "connection(s), registering as incarnation {}",
+                nodeId,
+                deadIncarnation,
+                closed,
+                incarnation);
         timer.execute(this::beatUnlessBusy);
     }
 

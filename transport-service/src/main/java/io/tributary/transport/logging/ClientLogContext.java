@@ -1,12 +1,11 @@
 package io.tributary.transport.logging;
 
-import org.slf4j.MDC;
-
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.mqtt.MqttConnectMessage;
 import io.tributary.transport.connection.ClientConnection;
+import org.slf4j.MDC;
 
 /**
  * Puts the client id into the logging MDC ({@value #CLIENT_ID}) while the handlers after this one process an
@@ -22,8 +21,7 @@ public final class ClientLogContext extends ChannelInboundHandlerAdapter {
     public static final String CLIENT_ID = "client_id";
     public static final ClientLogContext INSTANCE = new ClientLogContext();
 
-    private ClientLogContext() {
-    }
+    private ClientLogContext() {}
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {

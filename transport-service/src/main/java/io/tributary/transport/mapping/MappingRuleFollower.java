@@ -1,5 +1,11 @@
 package io.tributary.transport.mapping;
 
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.mapping.MappingRule;
+import io.tributary.common.mapping.MappingRuleRecords;
+import io.tributary.common.retry.Backoff;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -8,7 +14,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -17,13 +22,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.PollLoop;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.mapping.MappingRule;
-import io.tributary.common.mapping.MappingRuleRecords;
-import io.tributary.common.retry.Backoff;
 
 /**
  * Follows the compacted topic {@link TopicNames#MAPPING_RULES} on its own thread, from offset 0 (no consumer group:
@@ -43,6 +41,7 @@ public final class MappingRuleFollower extends PollLoop implements AutoCloseable
     private static final Duration POLL = Duration.ofMillis(500);
     /** Pause between attempts to get the metadata of a waiting rule's topic (each may block up to max.block.ms). */
     private static final Duration RETRY = Duration.ofSeconds(5);
+
     private static final TopicPartition PARTITION = new TopicPartition(TopicNames.MAPPING_RULES, 0);
 
     private final KafkaClients kafkaClients;
@@ -51,16 +50,18 @@ public final class MappingRuleFollower extends PollLoop implements AutoCloseable
     private final MappingRules rules;
     /** Rules read whose topic metadata the producer could not get yet, by id; retried every poll. */
     private final Map<Long, MappingRule> waiting = new LinkedHashMap<>();
+
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private volatile Consumer<byte[], byte[]> consumer;
     /** The topic's end when the node started: the loop has caught up once its position reaches it. */
     private volatile long startEnd;
     /** When the loop next refreshes the rules' topic metadata, and next retries waiting rules (loop thread). */
     private long nextRefresh;
+
     private long nextRetry;
 
-    public MappingRuleFollower(KafkaClients kafkaClients, String nodeId, Producer<byte[], byte[]> producer,
-            MappingRules rules) {
+    public MappingRuleFollower(
+            KafkaClients kafkaClients, String nodeId, Producer<byte[], byte[]> producer, MappingRules rules) {
         // A failure ends the loop (see retries), so the back-off never waits.
         super("mapping-rules", true, Backoff.fixed(RETRY), Duration.ofSeconds(5));
         this.kafkaClients = kafkaClients;
@@ -135,7 +136,10 @@ public final class MappingRuleFollower extends PollLoop implements AutoCloseable
         try {
             id = MappingRuleRecords.id(record);
         } catch (RuntimeException e) {
-            log.warn("Record at offset {} of {} is not a mapping rule: {}", record.offset(), record.topic(),
+            log.warn(
+                    "Record at offset {} of {} is not a mapping rule: {}",
+                    record.offset(),
+                    record.topic(),
                     e.toString());
             return;
         }
@@ -156,8 +160,12 @@ public final class MappingRuleFollower extends PollLoop implements AutoCloseable
         }
         if (hasMetadata(rule.kafkaTopic())) {
             rules.put(rule);
-            log.info("Mapping rule {} applied: MQTT '{}' -> Kafka '{}', key {}", id, rule.filter().text(),
-                    rule.kafkaTopic(), rule.key());
+            log.info(
+                    "Mapping rule {} applied: MQTT '{}' -> Kafka '{}', key {}",
+                    id,
+                    rule.filter().text(),
+                    rule.kafkaTopic(),
+                    rule.key());
         } else {
             // Not applied yet, but not forgotten either: publishes it matches are refused meanwhile (never
             // acknowledged without their mapped copy).
@@ -171,13 +179,17 @@ public final class MappingRuleFollower extends PollLoop implements AutoCloseable
         if (waiting.isEmpty()) {
             return;
         }
-        for (var it = waiting.values().iterator(); it.hasNext();) {
+        for (var it = waiting.values().iterator(); it.hasNext(); ) {
             MappingRule rule = it.next();
             if (hasMetadata(rule.kafkaTopic())) {
                 it.remove();
                 rules.markUnavailable(rule.kafkaTopic(), false);
-                log.info("Mapping rule {} applied: MQTT '{}' -> Kafka '{}', key {}", rule.id(), rule.filter().text(),
-                        rule.kafkaTopic(), rule.key());
+                log.info(
+                        "Mapping rule {} applied: MQTT '{}' -> Kafka '{}', key {}",
+                        rule.id(),
+                        rule.filter().text(),
+                        rule.kafkaTopic(),
+                        rule.key());
             }
         }
     }

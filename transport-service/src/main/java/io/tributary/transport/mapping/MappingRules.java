@@ -1,16 +1,14 @@
 package io.tributary.transport.mapping;
 
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.mapping.MappingRule;
+import io.tributary.common.topic.TopicTrie;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
-
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.mapping.MappingRule;
-import io.tributary.common.topic.TopicTrie;
 
 /**
  * The MQTT-to-Kafka mapping rules this node applies, as {@link MappingRuleFollower} reads them. Matched on the event
@@ -78,16 +76,20 @@ public final class MappingRules {
      *
      * @param publish the record for {@code tributary.publish}, not yet sent (its headers are copied)
      */
-    public List<ProducerRecord<byte[], byte[]>> recordsFor(String topic, String clientId,
-            ProducerRecord<byte[], byte[]> publish) {
+    public List<ProducerRecord<byte[], byte[]>> recordsFor(
+            String topic, String clientId, ProducerRecord<byte[], byte[]> publish) {
         if (trie.isEmpty()) {
             return List.of(publish);
         }
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(2);
         out.add(publish);
         trie.match(topic, (id, rule) -> {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(rule.kafkaTopic(), null,
-                    rule.key().key(rule.filter(), topic, clientId), publish.value(), publish.headers());
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                    rule.kafkaTopic(),
+                    null,
+                    rule.key().key(rule.filter(), topic, clientId),
+                    publish.value(),
+                    publish.headers());
             record.headers().add(new RecordHeader(RecordHeaders.MQTT_TOPIC, RecordHeaders.utf8(topic)));
             out.add(record);
         });

@@ -1,11 +1,5 @@
 package io.tributary.transport.metrics;
 
-import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,18 +7,24 @@ import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
-
 import io.tributary.kafka.support.KafkaClientMeters;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /** The meters of a transport node, created once so hot paths only increment. */
 public final class TransportMetrics {
 
     /** Drop reasons shown from start-up; others appear the first time they happen. */
-    static final String[] EAGER_DROP_REASONS = {"slow_consumer_qos0", "slow_consumer_bytes", "queue_full", "expired",
-        "client_packet_size", "connection_closed"};
+    static final String[] EAGER_DROP_REASONS = {
+        "slow_consumer_qos0", "slow_consumer_bytes", "queue_full", "expired", "client_packet_size", "connection_closed"
+    };
 
     /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
     private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+
     private static final Duration LATENCY_MAX = Duration.ofSeconds(10);
 
     private final MeterRegistry registry;
@@ -49,46 +49,66 @@ public final class TransportMetrics {
     public TransportMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (int qos = 0; qos < 3; qos++) {
-            publishesIn[qos] = Counter.builder("tributary.publishes.in").description("PUBLISH packets received")
-                    .tag("qos", Integer.toString(qos)).register(registry);
-            publishesOut[qos] = Counter.builder("tributary.publishes.out").description("PUBLISH packets sent")
-                    .tag("qos", Integer.toString(qos)).register(registry);
+            publishesIn[qos] = Counter.builder("tributary.publishes.in")
+                    .description("PUBLISH packets received")
+                    .tag("qos", Integer.toString(qos))
+                    .register(registry);
+            publishesOut[qos] = Counter.builder("tributary.publishes.out")
+                    .description("PUBLISH packets sent")
+                    .tag("qos", Integer.toString(qos))
+                    .register(registry);
         }
         // Latency per hop of the data path, as histograms (buckets), so percentiles aggregate across nodes.
         produceLatency = Timer.builder("tributary.kafka.produce.latency")
                 .description("time from send to Kafka acknowledgement of a publish record")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
-        downlinkConsumeLatency = Timer.builder("tributary.kafka.consume.latency").tag("topic", "downlink")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
+                .register(registry);
+        downlinkConsumeLatency = Timer.builder("tributary.kafka.consume.latency")
+                .tag("topic", "downlink")
                 .description("time from the downlink record's timestamp (routing produced it) to this node reading it")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
+                .register(registry);
         downlinkToSocket = Timer.builder("tributary.delivery.latency")
                 .description("time from the poll that read a batch of downlink records to its PUBLISH packets being"
                         + " written and flushed on one event loop (one sample per batch and event loop)")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
-                .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX).register(registry);
-        mqttBytesIn = Counter.builder("tributary.mqtt.bytes.in").description("MQTT bytes read from clients")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(LATENCY_MIN)
+                .maximumExpectedValue(LATENCY_MAX)
                 .register(registry);
-        mqttBytesOut = Counter.builder("tributary.mqtt.bytes.out").description("MQTT bytes written to clients")
+        mqttBytesIn = Counter.builder("tributary.mqtt.bytes.in")
+                .description("MQTT bytes read from clients")
+                .register(registry);
+        mqttBytesOut = Counter.builder("tributary.mqtt.bytes.out")
+                .description("MQTT bytes written to clients")
                 .register(registry);
         // Registered up front so dashboards and alerts see them at zero rather than absent.
         for (String reason : EAGER_DROP_REASONS) {
             dropped(reason, 0);
         }
         replayedMessages = Counter.builder("tributary.replayed.messages")
-                .description("messages read from the publish topic's history for replays").register(registry);
-        connectsAccepted = Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
+                .description("messages read from the publish topic's history for replays")
+                .register(registry);
+        connectsAccepted =
+                Counter.builder("tributary.connects").tag("result", "accepted").register(registry);
         sessionQueueFailures = Counter.builder("tributary.session.queue.failures")
                 .description("Session queue commands that failed (retried, or the message comes again later)")
                 .register(registry);
         qos2Duplicates = Counter.builder("tributary.qos2.duplicates")
-                .description("Re-sent QoS 2 publishes found stored by a committed marker: acknowledged, not stored again")
+                .description(
+                        "Re-sent QoS 2 publishes found stored by a committed marker: acknowledged, not stored again")
                 .register(registry);
     }
 
     public void gaugeConnections(Supplier<Number> connections) {
-        Gauge.builder("tributary.connections", connections).description("open MQTT connections (after CONNACK)")
+        Gauge.builder("tributary.connections", connections)
+                .description("open MQTT connections (after CONNACK)")
                 .register(registry);
     }
 
@@ -100,7 +120,8 @@ public final class TransportMetrics {
 
     public void gaugeUplinkPendingBytes(Supplier<Number> bytes) {
         Gauge.builder("tributary.uplink.pending.bytes", bytes)
-                .description("bytes of publish records handed to Kafka and not yet acknowledged").register(registry);
+                .description("bytes of publish records handed to Kafka and not yet acknowledged")
+                .register(registry);
     }
 
     /**
@@ -111,16 +132,25 @@ public final class TransportMetrics {
         if (allocator instanceof ByteBufAllocatorMetricProvider provider) {
             ByteBufAllocatorMetric metric = provider.metric();
             Gauge.builder("tributary.netty.memory.used", metric, ByteBufAllocatorMetric::usedDirectMemory)
-                    .baseUnit("bytes").tag("area", "direct").register(registry);
+                    .baseUnit("bytes")
+                    .tag("area", "direct")
+                    .register(registry);
             Gauge.builder("tributary.netty.memory.used", metric, ByteBufAllocatorMetric::usedHeapMemory)
-                    .baseUnit("bytes").tag("area", "heap").register(registry);
+                    .baseUnit("bytes")
+                    .tag("area", "heap")
+                    .register(registry);
         }
     }
 
     /** Reading from a client was paused (TCP backpressure), by reason. */
     public void readPaused(String reason) {
-        readPauses.computeIfAbsent(reason,
-                r -> Counter.builder("tributary.reads.paused").tag("reason", r).register(registry)).increment();
+        readPauses
+                .computeIfAbsent(
+                        reason,
+                        r -> Counter.builder("tributary.reads.paused")
+                                .tag("reason", r)
+                                .register(registry))
+                .increment();
     }
 
     public void publishIn(int qos) {
@@ -185,8 +215,13 @@ public final class TransportMetrics {
     }
 
     public void connectRefused(String reason) {
-        connectsRefused.computeIfAbsent(reason,
-                r -> Counter.builder("tributary.connects").tag("result", "refused").tag("reason", r).register(registry))
+        connectsRefused
+                .computeIfAbsent(
+                        reason,
+                        r -> Counter.builder("tributary.connects")
+                                .tag("result", "refused")
+                                .tag("reason", r)
+                                .register(registry))
                 .increment();
     }
 
@@ -196,15 +231,22 @@ public final class TransportMetrics {
     }
 
     private void dropped(String reason, int count) {
-        drops.computeIfAbsent(reason,
-                r -> Counter.builder("tributary.deliveries.dropped").tag("reason", r).register(registry))
+        drops.computeIfAbsent(
+                        reason,
+                        r -> Counter.builder("tributary.deliveries.dropped")
+                                .tag("reason", r)
+                                .register(registry))
                 .increment(count);
     }
 
     /** A replay of history to a subscriber, by outcome ({@code started}, {@code refused}, {@code failed}). */
     public void replay(String outcome) {
-        replays.computeIfAbsent(outcome, o -> Counter.builder("tributary.replays").tag("outcome", o)
-                .description("replays of the publish topic's history asked for in a SUBSCRIBE").register(registry))
+        replays.computeIfAbsent(
+                        outcome,
+                        o -> Counter.builder("tributary.replays")
+                                .tag("outcome", o)
+                                .description("replays of the publish topic's history asked for in a SUBSCRIBE")
+                                .register(registry))
                 .increment();
     }
 
@@ -215,8 +257,14 @@ public final class TransportMetrics {
 
     /** A PUBLISH or SUBSCRIBE refused by the connection's ACL ({@code action} publish / subscribe). */
     public void aclDenied(String action) {
-        aclDenials.computeIfAbsent(action, a -> Counter.builder("tributary.acl.denied").tag("action", a)
-                .description("PUBLISH / SUBSCRIBE refused by the connection's ACL").register(registry)).increment();
+        aclDenials
+                .computeIfAbsent(
+                        action,
+                        a -> Counter.builder("tributary.acl.denied")
+                                .tag("action", a)
+                                .description("PUBLISH / SUBSCRIBE refused by the connection's ACL")
+                                .register(registry))
+                .increment();
     }
 
     /** A re-sent QoS 2 publish was stored already (by a node that died before its PUBREC): not stored again. */
@@ -231,8 +279,13 @@ public final class TransportMetrics {
 
     /** A connection closed because of bad input, by cause. */
     public void protocolError(String cause) {
-        protocolErrors.computeIfAbsent(cause,
-                c -> Counter.builder("tributary.protocol.errors").tag("cause", c).register(registry)).increment();
+        protocolErrors
+                .computeIfAbsent(
+                        cause,
+                        c -> Counter.builder("tributary.protocol.errors")
+                                .tag("cause", c)
+                                .register(registry))
+                .increment();
     }
 
     /**

@@ -9,8 +9,8 @@ import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
-import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TraceContext;
@@ -61,26 +61,53 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private final UplinkBudget budget;
     /** Null: de-duplication per connection only (unit tests without Redis). */
     private final InboundQos2Store qos2Store;
+
     private final ClientLimits limits;
     private final MappingRules mappings;
     private final boolean generateTraceparent;
     /** Null: QoS 2 is de-duplicated through Redis only (docs/guarantees.md). */
     private final ExactlyOnceQos2 exactlyOnce;
 
-    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget) {
+    public InboundPublishHandler(
+            String nodeId,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            int receiveMaximum,
+            UplinkBudget budget) {
         this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, null);
     }
 
-    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store) {
+    public InboundPublishHandler(
+            String nodeId,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            int receiveMaximum,
+            UplinkBudget budget,
+            InboundQos2Store qos2Store) {
         this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, ClientLimits.NONE);
     }
 
-    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
+    public InboundPublishHandler(
+            String nodeId,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            int receiveMaximum,
+            UplinkBudget budget,
+            InboundQos2Store qos2Store,
             ClientLimits limits) {
-        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, new MappingRules(),
+        this(
+                nodeId,
+                producer,
+                disconnector,
+                metrics,
+                receiveMaximum,
+                budget,
+                qos2Store,
+                limits,
+                new MappingRules(),
                 false);
     }
 
@@ -88,17 +115,44 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
      * @param generateTraceparent give records of a PUBLISH without a valid {@code traceparent} user property a new
      *                            {@code traceparent} header
      */
-    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
-            ClientLimits limits, MappingRules mappings, boolean generateTraceparent) {
-        this(nodeId, producer, disconnector, metrics, receiveMaximum, budget, qos2Store, limits, mappings,
-                generateTraceparent, null);
+    public InboundPublishHandler(
+            String nodeId,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            int receiveMaximum,
+            UplinkBudget budget,
+            InboundQos2Store qos2Store,
+            ClientLimits limits,
+            MappingRules mappings,
+            boolean generateTraceparent) {
+        this(
+                nodeId,
+                producer,
+                disconnector,
+                metrics,
+                receiveMaximum,
+                budget,
+                qos2Store,
+                limits,
+                mappings,
+                generateTraceparent,
+                null);
     }
 
     /** @param exactlyOnce exactly-once QoS 2 into Kafka for persistent sessions; null for Redis de-duplication only */
-    public InboundPublishHandler(String nodeId, PublishProducer producer, Disconnector disconnector,
-            TransportMetrics metrics, int receiveMaximum, UplinkBudget budget, InboundQos2Store qos2Store,
-            ClientLimits limits, MappingRules mappings, boolean generateTraceparent, ExactlyOnceQos2 exactlyOnce) {
+    public InboundPublishHandler(
+            String nodeId,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            int receiveMaximum,
+            UplinkBudget budget,
+            InboundQos2Store qos2Store,
+            ClientLimits limits,
+            MappingRules mappings,
+            boolean generateTraceparent,
+            ExactlyOnceQos2 exactlyOnce) {
         this.exactlyOnce = exactlyOnce;
         this.limits = limits;
         this.mappings = mappings;
@@ -121,8 +175,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 ReferenceCountUtil.release(publish);
             }
         } else if (msg instanceof MqttMessage m && m.fixedHeader().messageType() == MqttMessageType.PUBREL) {
-            onPubRel(ctx, ClientConnection.of(ctx.channel()), ((MqttMessageIdVariableHeader) m.variableHeader())
-                    .messageId());
+            onPubRel(
+                    ctx,
+                    ClientConnection.of(ctx.channel()),
+                    ((MqttMessageIdVariableHeader) m.variableHeader()).messageId());
         } else {
             ctx.fireChannelRead(msg);
         }
@@ -146,7 +202,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         String topic = admitted.topic();
         metrics.publishIn(qos);
         ClientLimits.Refusal limited = InboundPublishRules.checksLimits(facts)
-                ? limits.checkPublish(connection, topic, publish.payload().readableBytes()) : null;
+                ? limits.checkPublish(connection, topic, publish.payload().readableBytes())
+                : null;
         byte[] payload = limited == null ? ByteBufUtil.getBytes(publish.payload()) : null;
         PublishVerdict verdict = InboundPublishRules.afterLimits(facts, topic, limited, payload);
         if (!(verdict instanceof PublishVerdict.Accept)) {
@@ -156,8 +213,15 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos == 2) {
             connection.inbound().openQos2(packetId);
         }
-        var record = PublishRecords.toRecord(topic, payload, qos, publish.fixedHeader().isRetain(),
-                connection.clientId(), connection.version(), nodeId, v5 ? properties : null,
+        var record = PublishRecords.toRecord(
+                topic,
+                payload,
+                qos,
+                publish.fixedHeader().isRetain(),
+                connection.clientId(),
+                connection.version(),
+                nodeId,
+                v5 ? properties : null,
                 System.currentTimeMillis());
         if (generateTraceparent && record.headers().lastHeader(RecordHeaders.TRACEPARENT) == null) {
             // Before the mapped copies are made, so they carry the same trace.
@@ -187,8 +251,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         }
         InboundAcks.Slot slot = connection.inbound().expectAck(packetId, qos);
         if (qos == 2 && exactlyOnce(connection)) {
-            String key = Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(), packetId);
-            exactlyOnce.store(records, key, Qos2Markers.digest(topic, payload), publish.fixedHeader().isDup(),
+            String key =
+                    Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(), packetId);
+            exactlyOnce.store(
+                    records,
+                    key,
+                    Qos2Markers.digest(topic, payload),
+                    publish.fixedHeader().isDup(),
                     (failure, duplicate) -> {
                         release.run();
                         ctx.executor().execute(() -> {
@@ -212,8 +281,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
      * not produced at all, since an acknowledgement would promise the mapped copy too. QoS 0 is dropped (counted);
      * QoS 1/2 close the connection unacknowledged, as when Kafka refuses a record, so the client sends it again.
      */
-    private void refuseUnmappable(ChannelHandlerContext ctx, ClientConnection connection, String kafkaTopic, int qos,
-            int packetId) {
+    private void refuseUnmappable(
+            ChannelHandlerContext ctx, ClientConnection connection, String kafkaTopic, int qos, int packetId) {
         metrics.dropped("mapping_unavailable");
         if (qos == 2) {
             connection.inbound().releaseQos2(packetId);
@@ -221,9 +290,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos == 0) {
             return;
         }
-        disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR,
-                null, "a mapping rule writes this publish to Kafka topic '"
-                + kafkaTopic + "', which this node has no metadata for now; not acknowledged");
+        disconnector.disconnect(
+                ctx.channel(),
+                Disconnect.UNSPECIFIED_ERROR,
+                null,
+                "a mapping rule writes this publish to Kafka topic '" + kafkaTopic
+                        + "', which this node has no metadata for now; not acknowledged");
     }
 
     /**
@@ -234,8 +306,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
      * dropped; QoS 1/2 get their PUBACK / PUBREC in arrival order, behind publishes still waiting for Kafka; a
      * PUBREC with a failure code ends the QoS 2 exchange.
      */
-    private void carryOut(ChannelHandlerContext ctx, ClientConnection connection, PublishVerdict verdict, int qos,
-            int packetId) {
+    private void carryOut(
+            ChannelHandlerContext ctx, ClientConnection connection, PublishVerdict verdict, int qos, int packetId) {
         if (verdict instanceof PublishVerdict.Disconnect d) {
             disconnector.disconnect(ctx.channel(), d.reason(), d.metricCause(), d.problem());
         } else if (verdict instanceof PublishVerdict.Resent) {
@@ -247,8 +319,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void refuse(ChannelHandlerContext ctx, ClientConnection connection, PublishVerdict.Refuse refusal,
-            int qos, int packetId) {
+    private void refuse(
+            ChannelHandlerContext ctx,
+            ClientConnection connection,
+            PublishVerdict.Refuse refusal,
+            int qos,
+            int packetId) {
         switch (refusal.cause()) {
             case SYS_TOPIC -> metrics.dropped("sys_topic");
             case NOT_AUTHORIZED -> {
@@ -269,8 +345,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             acknowledgeAgain(ctx, connection, packetId);
             return;
         }
-        connection.inbound().acknowledgeInOrder(packetId, qos, refusal.reason().byteValue(),
-                ProblemInformation.forAck(connection, refusal.problem()));
+        connection
+                .inbound()
+                .acknowledgeInOrder(
+                        packetId,
+                        qos,
+                        refusal.reason().byteValue(),
+                        ProblemInformation.forAck(connection, refusal.problem()));
     }
 
     /**
@@ -284,8 +365,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** What the rules need, read from the PUBLISH and the connection; nothing changes here. */
-    private PublishFacts facts(ClientConnection connection, MqttPublishMessage publish, int qos, int packetId,
-            MqttProperties properties) {
+    private PublishFacts facts(
+            ClientConnection connection, MqttPublishMessage publish, int qos, int packetId, MqttProperties properties) {
         boolean v5 = connection.isMqtt5();
         String topicName = publish.variableHeader().topicName();
         Integer alias = null;
@@ -294,23 +375,40 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             alias = aliasProperty == null ? null : (Integer) aliasProperty.value();
         }
         InboundFlow flow = connection.inbound();
-        return new PublishFacts(v5, qos, packetId, topicName, alias,
+        return new PublishFacts(
+                v5,
+                qos,
+                packetId,
+                topicName,
+                alias,
                 v5 && properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null,
-                v5 && isUtf8Declared(properties), v5 ? flow.resolveTopic(topicName, alias) : null,
-                flow.exceedsReceiveMaximum(qos, packetId, receiveMaximum), receiveMaximum,
-                connection.permissions(), qos == 2 && flow.awaitingRelease(packetId));
+                v5 && isUtf8Declared(properties),
+                v5 ? flow.resolveTopic(topicName, alias) : null,
+                flow.exceedsReceiveMaximum(qos, packetId, receiveMaximum),
+                receiveMaximum,
+                connection.permissions(),
+                qos == 2 && flow.awaitingRelease(packetId));
     }
 
-    private void settle(ChannelHandlerContext ctx, ClientConnection connection, InboundAcks.Slot slot, int packetId,
-            int qos, Exception failure) {
+    private void settle(
+            ChannelHandlerContext ctx,
+            ClientConnection connection,
+            InboundAcks.Slot slot,
+            int packetId,
+            int qos,
+            Exception failure) {
         if (failure == null && qos == 2 && persistent(connection)) {
             // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
-            qos2Store.recordInboundQos2(connection.clientId(), packetId).whenComplete((recorded, error) ->
-                    ctx.executor().execute(() -> {
+            qos2Store
+                    .recordInboundQos2(connection.clientId(), packetId)
+                    .whenComplete((recorded, error) -> ctx.executor().execute(() -> {
                         if (error != null) {
                             // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
                             metrics.sessionQueueFailure();
-                            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
+                            disconnector.disconnect(
+                                    ctx.channel(),
+                                    Disconnect.UNSPECIFIED_ERROR,
+                                    null,
                                     "QoS 2 packet id " + packetId + " could not be recorded: " + error);
                             return;
                         }
@@ -322,15 +420,18 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             if (qos == 2) {
                 connection.inbound().releaseQos2(packetId);
             }
-            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
+            disconnector.disconnect(
+                    ctx.channel(),
+                    Disconnect.UNSPECIFIED_ERROR,
+                    null,
                     "Kafka did not store a QoS " + qos + " publish, not acknowledged: " + failure.getMessage());
         }
     }
 
     private void onPubRel(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         if (connection.inbound().awaitingRelease(packetId) && exactlyOnce(connection)) {
-            exactlyOnce.release(Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(),
-                    packetId));
+            exactlyOnce.release(
+                    Qos2Markers.key(connection.clientId(), connection.inbound().qos2Incarnation(), packetId));
         }
         releaseInRedis(ctx, connection, packetId);
     }
@@ -338,12 +439,16 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
     private void releaseInRedis(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         if (connection.inbound().awaitingRelease(packetId) && persistent(connection)) {
             // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
-            qos2Store.releaseInboundQos2(connection.clientId(), packetId).whenComplete((n, error) ->
-                    ctx.executor().execute(() -> {
+            qos2Store
+                    .releaseInboundQos2(connection.clientId(), packetId)
+                    .whenComplete((n, error) -> ctx.executor().execute(() -> {
                         if (error != null) {
                             // The client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
                             metrics.sessionQueueFailure();
-                            disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
+                            disconnector.disconnect(
+                                    ctx.channel(),
+                                    Disconnect.UNSPECIFIED_ERROR,
+                                    null,
                                     "PUBREL " + packetId + " could not be recorded: " + error);
                             return;
                         }
@@ -356,16 +461,21 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         boolean known = connection.inbound().releaseQos2(packetId);
-        byte code = known || !connection.isMqtt5() ? 0
-                : MqttReasonCodes.PubComp.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
-        ctx.writeAndFlush(InboundAcks.reply(MqttMessageType.PUBCOMP, packetId, code,
+        byte code =
+                known || !connection.isMqtt5() ? 0 : MqttReasonCodes.PubComp.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
+        ctx.writeAndFlush(InboundAcks.reply(
+                MqttMessageType.PUBCOMP,
+                packetId,
+                code,
                 ProblemInformation.forAck(connection, known ? null : "no QoS 2 publish with packet id " + packetId),
                 connection.isMqtt5()));
     }
 
     /** Exactly-once into Kafka applies to persistent sessions whose incarnation was read at CONNECT. */
     private boolean exactlyOnce(ClientConnection connection) {
-        return exactlyOnce != null && persistent(connection) && connection.inbound().qos2Incarnation() != null;
+        return exactlyOnce != null
+                && persistent(connection)
+                && connection.inbound().qos2Incarnation() != null;
     }
 
     /** A session that outlives its connection keeps its QoS 2 packet ids in the store too. */

@@ -15,7 +15,16 @@ import io.tributary.transport.alias.InboundTopicAliases;
  * @param receiveMaximumExceeded    this PUBLISH would open one QoS 1/2 exchange more than {@code receiveMaximum}
  * @param resentQos2                a QoS 2 PUBLISH whose packet id awaits PUBREL: a re-send
  */
-public record PublishFacts(boolean mqtt5, int qos, int packetId, String topicName, Integer alias,
-        boolean hasSubscriptionIdentifier, boolean utf8Declared, InboundTopicAliases.Resolution resolution,
-        boolean receiveMaximumExceeded, int receiveMaximum, TopicPermissions permissions, boolean resentQos2) {
-}
+public record PublishFacts(
+        boolean mqtt5,
+        int qos,
+        int packetId,
+        String topicName,
+        Integer alias,
+        boolean hasSubscriptionIdentifier,
+        boolean utf8Declared,
+        InboundTopicAliases.Resolution resolution,
+        boolean receiveMaximumExceeded,
+        int receiveMaximum,
+        TopicPermissions permissions,
+        boolean resentQos2) {}

@@ -1,13 +1,5 @@
 package io.tributary.transport.publish;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.PublishProperties;
@@ -15,6 +7,12 @@ import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.connection.WillMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * Maps an MQTT PUBLISH to the publish record (the format is defined once, in common {@link PublishRecordFormat})
@@ -22,18 +20,38 @@ import io.tributary.transport.connection.WillMessage;
  */
 public final class PublishRecords {
 
-    private PublishRecords() {
-    }
+    private PublishRecords() {}
 
-    public static ProducerRecord<byte[], byte[]> toRecord(String topic, byte[] payload, int qos, boolean retain,
-            String clientId, MqttVersion version, String nodeId, MqttProperties properties, long receivedAtMillis) {
-        return PublishRecordFormat.toRecord(topic, payload, qos, retain, clientId, version.protocolLevel(), nodeId,
-                publishProperties(properties), receivedAtMillis);
+    public static ProducerRecord<byte[], byte[]> toRecord(
+            String topic,
+            byte[] payload,
+            int qos,
+            boolean retain,
+            String clientId,
+            MqttVersion version,
+            String nodeId,
+            MqttProperties properties,
+            long receivedAtMillis) {
+        return PublishRecordFormat.toRecord(
+                topic,
+                payload,
+                qos,
+                retain,
+                clientId,
+                version.protocolLevel(),
+                nodeId,
+                publishProperties(properties),
+                receivedAtMillis);
     }
 
     /** A will as session-service stores it, to publish it itself (delayed) in the same record form. */
     public static SessionApi.Will willForSession(WillMessage will) {
-        return new SessionApi.Will(will.topic(), will.payload(), will.qos(), will.retain(), will.delaySeconds(),
+        return new SessionApi.Will(
+                will.topic(),
+                will.payload(),
+                will.qos(),
+                will.retain(),
+                will.delaySeconds(),
                 publishProperties(will.properties()));
     }
 
@@ -47,23 +65,25 @@ public final class PublishRecords {
             return null;
         }
         MqttProperties.MqttProperty<?> p;
-        Integer payloadFormat = (p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR)) == null ? null
+        Integer payloadFormat = (p = properties.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR)) == null
+                ? null
                 : (Integer) p.value();
-        String contentType = (p = properties.getProperty(MqttProperties.CONTENT_TYPE)) == null ? null
-                : (String) p.value();
-        String responseTopic = (p = properties.getProperty(MqttProperties.RESPONSE_TOPIC)) == null ? null
-                : (String) p.value();
-        byte[] correlation = (p = properties.getProperty(MqttProperties.CORRELATION_DATA)) == null ? null
-                : (byte[]) p.value();
-        Long expiry = (p = properties.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL)) == null ? null
+        String contentType =
+                (p = properties.getProperty(MqttProperties.CONTENT_TYPE)) == null ? null : (String) p.value();
+        String responseTopic =
+                (p = properties.getProperty(MqttProperties.RESPONSE_TOPIC)) == null ? null : (String) p.value();
+        byte[] correlation =
+                (p = properties.getProperty(MqttProperties.CORRELATION_DATA)) == null ? null : (byte[]) p.value();
+        Long expiry = (p = properties.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL)) == null
+                ? null
                 : Integer.toUnsignedLong((Integer) p.value());
         List<PublishProperties.UserProperty> users = new ArrayList<>();
         for (MqttProperties.MqttProperty<?> user : properties.getProperties(MqttProperties.USER_PROPERTY)) {
             MqttProperties.StringPair pair = ((MqttProperties.UserProperty) user).value();
             users.add(new PublishProperties.UserProperty(pair.key, pair.value));
         }
-        PublishProperties out = new PublishProperties(payloadFormat, contentType, responseTopic, correlation, expiry,
-                users);
+        PublishProperties out =
+                new PublishProperties(payloadFormat, contentType, responseTopic, correlation, expiry, users);
         return out.isEmpty() ? null : out;
     }
 

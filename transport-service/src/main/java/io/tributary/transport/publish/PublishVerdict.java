@@ -9,8 +9,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 public sealed interface PublishVerdict {
 
     /** Produced to Kafka under {@code topic} (the full name, the alias resolved), then acknowledged. */
-    record Accept(String topic) implements PublishVerdict {
-    }
+    record Accept(String topic) implements PublishVerdict {}
 
     /** Why a PUBLISH is refused: each is counted differently. */
     enum Refusal {
@@ -34,12 +33,10 @@ public sealed interface PublishVerdict {
      *                    re-send with it is only acknowledged again
      */
     record Refuse(Refusal cause, String topic, MqttReasonCodes.PubAck reason, String problem, boolean keepsQos2Id)
-            implements PublishVerdict {
-    }
+            implements PublishVerdict {}
 
     /** A re-sent QoS 2 PUBLISH already stored once (MQTT 4.3.3): acknowledged again, not produced again. */
-    record Resent() implements PublishVerdict {
-    }
+    record Resent() implements PublishVerdict {}
 
     /**
      * The connection is closed, with DISCONNECT {@code reason} for MQTT 5 clients.
@@ -47,6 +44,5 @@ public sealed interface PublishVerdict {
      * @param metricCause label of the protocol-error metric, or null for an ordinary close
      */
     record Disconnect(MqttReasonCodes.Disconnect reason, String metricCause, String problem)
-            implements PublishVerdict {
-    }
+            implements PublishVerdict {}
 }

@@ -2,9 +2,7 @@ package io.tributary.transport.qos2;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +41,8 @@ public final class ExactlyOnceQos2 {
      * @param resent the PUBLISH has DUP = 1 and its packet id is not among the session's PUBREC'd ids: look for a
      *               stored copy first
      */
-    public void store(List<ProducerRecord<byte[], byte[]>> records, String key, byte[] digest, boolean resent,
-            Stored outcome) {
+    public void store(
+            List<ProducerRecord<byte[], byte[]>> records, String key, byte[] digest, boolean resent, Stored outcome) {
         List<ProducerRecord<byte[], byte[]>> all = new ArrayList<>(records.size() + 1);
         all.addAll(records);
         all.add(Qos2Markers.marker(key, digest));

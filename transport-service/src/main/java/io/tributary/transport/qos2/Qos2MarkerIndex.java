@@ -1,5 +1,9 @@
 package io.tributary.transport.qos2;
 
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.PollLoop;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.retry.Backoff;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
@@ -10,7 +14,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -20,11 +23,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.PollLoop;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.retry.Backoff;
 
 /**
  * Which QoS 2 publishes are stored, as the committed markers on {@link TopicNames#QOS2_MARKERS} say. Followed on its
@@ -41,14 +39,14 @@ public final class Qos2MarkerIndex extends PollLoop implements AutoCloseable {
     private static final TopicPartition PARTITION = new TopicPartition(TopicNames.QOS2_MARKERS, 0);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private record Question(long highWatermark, String key, byte[] digest, CompletableFuture<Boolean> answer) {
-    }
+    private record Question(long highWatermark, String key, byte[] digest, CompletableFuture<Boolean> answer) {}
 
     private final KafkaClients kafkaClients;
     private final String nodeId;
     private final Admin admin;
     /** Key to digest of every committed marker not yet tombstoned. Touched by the follower thread only. */
     private final Map<String, byte[]> stored = new ConcurrentHashMap<>();
+
     private final Queue<Question> questions = new ConcurrentLinkedQueue<>();
     private volatile Consumer<byte[], byte[]> consumer;
 
@@ -79,8 +77,9 @@ public final class Qos2MarkerIndex extends PollLoop implements AutoCloseable {
      */
     public CompletableFuture<Boolean> stored(String key, byte[] digest) {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        admin.listOffsets(Map.of(PARTITION, OffsetSpec.latest()),
-                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).partitionResult(PARTITION)
+        admin.listOffsets(
+                        Map.of(PARTITION, OffsetSpec.latest()), new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                .partitionResult(PARTITION)
                 .whenComplete((info, failure) -> {
                     if (failure != null) {
                         answer.completeExceptionally(failure);
@@ -118,7 +117,7 @@ public final class Qos2MarkerIndex extends PollLoop implements AutoCloseable {
     }
 
     private void answer(long position) {
-        for (Iterator<Question> it = questions.iterator(); it.hasNext();) {
+        for (Iterator<Question> it = questions.iterator(); it.hasNext(); ) {
             Question q = it.next();
             if (position >= q.highWatermark()) {
                 it.remove();

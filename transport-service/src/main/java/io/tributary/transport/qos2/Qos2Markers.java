@@ -1,10 +1,8 @@
 package io.tributary.transport.qos2;
 
-import java.nio.charset.StandardCharsets;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import io.tributary.common.kafka.TopicNames;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The de-duplication key of an inbound QoS 2 PUBLISH: client id, session incarnation (the time session-service
@@ -13,8 +11,7 @@ import io.tributary.common.kafka.TopicNames;
  */
 public final class Qos2Markers {
 
-    private Qos2Markers() {
-    }
+    private Qos2Markers() {}
 
     public static String key(String clientId, String sessionIncarnation, int packetId) {
         return clientId + '\n' + sessionIncarnation + '\n' + packetId;

@@ -1,12 +1,10 @@
 package io.tributary.transport.qos2;
 
-import java.time.Duration;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Exactly-once QoS 2 into Kafka. Bound from {@code tributary.qos2.*} ({@code TRIBUTARY_QOS2_EXACTLY_ONCE},
@@ -27,7 +25,8 @@ public record Qos2Properties(boolean exactlyOnce, @NotNull Duration transactionT
     /** Kafka refuses a transaction timeout above the broker's transaction.max.timeout.ms (15 minutes by default). */
     @AssertTrue(message = "tributary.qos2.transaction-timeout must be between 1 s and 15 min")
     public boolean isTransactionTimeoutInRange() {
-        return transactionTimeout == null || (transactionTimeout.compareTo(Duration.ofSeconds(1)) >= 0
-                && transactionTimeout.compareTo(Duration.ofMinutes(15)) <= 0);
+        return transactionTimeout == null
+                || (transactionTimeout.compareTo(Duration.ofSeconds(1)) >= 0
+                        && transactionTimeout.compareTo(Duration.ofMinutes(15)) <= 0);
     }
 }

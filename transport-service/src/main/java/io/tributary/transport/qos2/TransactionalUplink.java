@@ -1,5 +1,7 @@
 package io.tributary.transport.qos2;
 
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,15 +10,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.transport.metrics.TransportMetrics;
-import io.tributary.transport.uplink.PublishProducer;
 
 /**
  * The node's transactional producer for exactly-once QoS 2: each call's records (a publish, its mapped copies and its
@@ -31,11 +29,11 @@ public final class TransactionalUplink implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TransactionalUplink.class);
     /** Calls per transaction at most: bounds the records one failed commit sends back to their clients. */
     private static final int MAX_BATCH = 2000;
+
     private static final Duration RETRY = Duration.ofSeconds(1);
 
-    private record Pending(List<ProducerRecord<byte[], byte[]>> records, PublishProducer.Outcome outcome,
-            long startNanos) {
-    }
+    private record Pending(
+            List<ProducerRecord<byte[], byte[]>> records, PublishProducer.Outcome outcome, long startNanos) {}
 
     private final Supplier<Producer<byte[], byte[]>> producers;
     private final TransportMetrics metrics;
@@ -45,8 +43,7 @@ public final class TransactionalUplink implements AutoCloseable {
     private Producer<byte[], byte[]> producer;
 
     /** @param producers makes a producer with a transactional.id (again after a fatal error) */
-    public TransactionalUplink(String nodeId, Supplier<Producer<byte[], byte[]>> producers,
-            TransportMetrics metrics) {
+    public TransactionalUplink(String nodeId, Supplier<Producer<byte[], byte[]>> producers, TransportMetrics metrics) {
         this.producers = producers;
         this.metrics = metrics;
         this.thread = new Thread(this::run, "qos2-transactions-" + nodeId);
@@ -167,11 +164,14 @@ public final class TransactionalUplink implements AutoCloseable {
     /** The settings of the transactional producer on top of the publish producer's. */
     public static Map<String, Object> transactionalSettings(String nodeId, Duration transactionTimeout) {
         return Map.of(
-                org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tributary-qos2-" + nodeId,
+                org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                "tributary-qos2-" + nodeId,
                 org.apache.kafka.clients.producer.ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
                 (int) transactionTimeout.toMillis(),
-                org.apache.kafka.clients.producer.ProducerConfig.CLIENT_ID_CONFIG, "tributary-transport-qos2-" + nodeId,
+                org.apache.kafka.clients.producer.ProducerConfig.CLIENT_ID_CONFIG,
+                "tributary-transport-qos2-" + nodeId,
                 // Each transaction is committed as soon as the previous one is: no reason to wait for more records.
-                org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 0);
+                org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG,
+                0);
     }
 }

@@ -1,5 +1,9 @@
 package io.tributary.transport.replay;
 
+import io.tributary.common.kafka.KafkaClients;
+import io.tributary.common.kafka.Partitioning;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.topic.TopicFilters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -13,18 +17,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
-import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.Partitioning;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.common.topic.TopicFilters;
 
 /**
  * Reads the history a replay delivers from the publish topic, with a short-lived consumer of its own (no group,
@@ -49,9 +47,11 @@ final class HistoryReader {
      * @param retentionMayHaveCut in some partition read, Kafka has already deleted records (its log start offset is
      *                   past 0) and every record left there is in the time range: deleted ones may have been in it too
      */
-    record History(List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> endOffsets,
-            boolean truncated, boolean retentionMayHaveCut) {
-    }
+    record History(
+            List<ConsumerRecord<byte[], byte[]>> records,
+            Map<Integer, Long> endOffsets,
+            boolean truncated,
+            boolean retentionMayHaveCut) {}
 
     /** The replay took longer than allowed or its connection closed. */
     static final class Abandoned extends RuntimeException {
@@ -79,8 +79,7 @@ final class HistoryReader {
      * @param deadlineNanos when to give up ({@link System#nanoTime})
      * @param cancelled true once nobody waits for the result
      */
-    History read(Collection<String> filters, int keep, long fromMillis, long deadlineNanos,
-            BooleanSupplier cancelled) {
+    History read(Collection<String> filters, int keep, long fromMillis, long deadlineNanos, BooleanSupplier cancelled) {
         Properties config = new Properties();
         // Exactly-once QoS 2 writes publishes in transactions: a copy a killed node left open is aborted, never
         // replayed.
@@ -93,7 +92,8 @@ final class HistoryReader {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (Consumer<byte[], byte[]> consumer = kafkaClients.consumer(config)) {
             Duration wait = remaining(deadlineNanos);
-            int partitionCount = consumer.partitionsFor(TopicNames.PUBLISH, wait).size();
+            int partitionCount =
+                    consumer.partitionsFor(TopicNames.PUBLISH, wait).size();
             List<TopicPartition> partitions = partitions(filters, partitionCount);
             // Assigned before the offset look-ups (the client warns about offsets of partitions it does not hold);
             // read one at a time, the others paused.
@@ -103,8 +103,8 @@ final class HistoryReader {
             Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions, remaining(deadlineNanos));
             Map<TopicPartition, Long> query = new HashMap<>();
             partitions.forEach(tp -> query.put(tp, fromMillis));
-            Map<TopicPartition, OffsetAndTimestamp> fromTime = consumer.offsetsForTimes(query,
-                    remaining(deadlineNanos));
+            Map<TopicPartition, OffsetAndTimestamp> fromTime =
+                    consumer.offsetsForTimes(query, remaining(deadlineNanos));
             List<Deque<ConsumerRecord<byte[], byte[]>>> perPartition = new ArrayList<>();
             Map<Integer, Long> endOffsets = new HashMap<>();
             boolean retentionMayHaveCut = false;
@@ -117,13 +117,12 @@ final class HistoryReader {
                 retentionMayHaveCut |= start > 0 && first != null && first.offset() <= start;
                 long floor = Math.max(start, first == null ? end : first.offset());
                 // One more than wanted: finding it is how a cut history is told from one that fits exactly.
-                perPartition.add(newestMatching(consumer, tp, floor, end, keep + 1, filters, deadlineNanos,
-                        cancelled));
+                perPartition.add(newestMatching(consumer, tp, floor, end, keep + 1, filters, deadlineNanos, cancelled));
             }
             List<ConsumerRecord<byte[], byte[]>> merged = mergeByTimestamp(perPartition);
             boolean truncated = merged.size() > keep;
-            List<ConsumerRecord<byte[], byte[]>> kept = truncated
-                    ? new ArrayList<>(merged.subList(merged.size() - keep, merged.size())) : merged;
+            List<ConsumerRecord<byte[], byte[]>> kept =
+                    truncated ? new ArrayList<>(merged.subList(merged.size() - keep, merged.size())) : merged;
             return new History(kept, endOffsets, truncated, retentionMayHaveCut);
         }
     }
@@ -139,12 +138,21 @@ final class HistoryReader {
                 numbers.add(Partitioning.partitionFor(filter, partitionCount));
             }
         }
-        return numbers.stream().sorted().map(p -> new TopicPartition(TopicNames.PUBLISH, p)).toList();
+        return numbers.stream()
+                .sorted()
+                .map(p -> new TopicPartition(TopicNames.PUBLISH, p))
+                .toList();
     }
 
     /** The newest {@code keep} records of {@code [floor, end)} matching a filter, in offset order. */
-    private static Deque<ConsumerRecord<byte[], byte[]>> newestMatching(Consumer<byte[], byte[]> consumer,
-            TopicPartition tp, long floor, long end, int keep, Collection<String> filters, long deadlineNanos,
+    private static Deque<ConsumerRecord<byte[], byte[]>> newestMatching(
+            Consumer<byte[], byte[]> consumer,
+            TopicPartition tp,
+            long floor,
+            long end,
+            int keep,
+            Collection<String> filters,
+            long deadlineNanos,
             BooleanSupplier cancelled) {
         Deque<ConsumerRecord<byte[], byte[]>> found = new ArrayDeque<>();
         consumer.resume(List.of(tp));
@@ -204,7 +212,8 @@ final class HistoryReader {
             for (Deque<ConsumerRecord<byte[], byte[]>> d : open) {
                 ConsumerRecord<byte[], byte[]> a = d.peekFirst();
                 ConsumerRecord<byte[], byte[]> b = next.peekFirst();
-                if (a.timestamp() < b.timestamp() || (a.timestamp() == b.timestamp() && a.partition() < b.partition())) {
+                if (a.timestamp() < b.timestamp()
+                        || (a.timestamp() == b.timestamp() && a.partition() < b.partition())) {
                     next = d;
                 }
             }

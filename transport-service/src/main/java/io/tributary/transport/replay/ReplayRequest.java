@@ -1,12 +1,11 @@
 package io.tributary.transport.replay;
 
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-
-import io.netty.handler.codec.mqtt.MqttProperties;
-import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
 
 /**
  * What history a SUBSCRIBE asks for, from its MQTT 5 user properties: {@code replay-from} = an ISO-8601 date-time
@@ -56,8 +55,8 @@ public record ReplayRequest(Instant from, int last) {
         String from = null;
         String last = null;
         int asked = 0;
-        List<? extends MqttProperties.MqttProperty> users = properties.getProperties(
-                MqttProperties.MqttPropertyType.USER_PROPERTY.value());
+        List<? extends MqttProperties.MqttProperty> users =
+                properties.getProperties(MqttProperties.MqttPropertyType.USER_PROPERTY.value());
         for (MqttProperties.MqttProperty p : users) {
             if (p instanceof MqttProperties.UserProperty u) {
                 String name = u.value().key;
@@ -100,8 +99,9 @@ public record ReplayRequest(Instant from, int last) {
                 return Verdict.refused(NOT_ACCEPTED, LAST + " must be a positive integer, not '" + last + "'");
             }
             if (n > limits.maxMessages()) {
-                return Verdict.refused(QUOTA_EXCEEDED, LAST + " " + n + " is above the limit of "
-                        + limits.maxMessages() + " messages");
+                return Verdict.refused(
+                        QUOTA_EXCEEDED,
+                        LAST + " " + n + " is above the limit of " + limits.maxMessages() + " messages");
             }
             return new Verdict(new ReplayRequest(null, n), 0, null);
         }
@@ -109,12 +109,14 @@ public record ReplayRequest(Instant from, int last) {
         try {
             start = OffsetDateTime.parse(from.trim()).toInstant();
         } catch (DateTimeParseException e) {
-            return Verdict.refused(NOT_ACCEPTED, FROM + " must be an ISO-8601 date-time with offset (for example"
-                    + " 2026-11-25T10:00:00Z), not '" + from + "'");
+            return Verdict.refused(
+                    NOT_ACCEPTED,
+                    FROM + " must be an ISO-8601 date-time with offset (for example" + " 2026-11-25T10:00:00Z), not '"
+                            + from + "'");
         }
         if (start.toEpochMilli() < nowMillis - limits.maxAge().toMillis()) {
-            return Verdict.refused(QUOTA_EXCEEDED, FROM + " " + from + " is further back than the limit of "
-                    + limits.maxAge());
+            return Verdict.refused(
+                    QUOTA_EXCEEDED, FROM + " " + from + " is further back than the limit of " + limits.maxAge());
         }
         return new Verdict(new ReplayRequest(start, 0), 0, null);
     }

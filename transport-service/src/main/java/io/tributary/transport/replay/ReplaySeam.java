@@ -1,12 +1,11 @@
 package io.tributary.transport.replay;
 
+import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.OutboundMessage;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.tributary.common.topic.TopicFilters;
-import io.tributary.transport.connection.OutboundMessage;
 
 /**
  * Where one replay meets live traffic, for one connection; event loop only.
@@ -27,14 +26,21 @@ import io.tributary.transport.connection.OutboundMessage;
  */
 final class ReplaySeam {
 
-    enum State { READING, DELIVERING, DONE }
+    enum State {
+        READING,
+        DELIVERING,
+        DONE
+    }
 
     /** What to do with a live delivery. */
-    enum Verdict { PASS, HOLD, DROP }
+    enum Verdict {
+        PASS,
+        HOLD,
+        DROP
+    }
 
     /** A live delivery held until the history is delivered. */
-    record Held(OutboundMessage message, int partition, long offset) {
-    }
+    record Held(OutboundMessage message, int partition, long offset) {}
 
     private final Set<String> filters;
     private final ArrayDeque<OutboundMessage> history = new ArrayDeque<>();

@@ -1,21 +1,5 @@
 package io.tributary.transport.replay;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.KafkaClients;
@@ -28,6 +12,20 @@ import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the replays of this node: decides whether a SUBSCRIBE's request may run, reads its history on a replay
@@ -49,11 +47,18 @@ public final class Replays implements OutboundDelivery.LiveGate {
     private final HistoryReader reader;
     /** Live messages held per connection behind its history at most; beyond, the client is disconnected. */
     private final int maxHeld;
+
     private final AtomicInteger running = new AtomicInteger();
     private final ExecutorService threads;
 
-    public Replays(String nodeId, KafkaClients kafkaClients, ReplayProperties limits, int maxHeld,
-            OutboundDelivery delivery, Disconnector disconnector, TransportMetrics metrics) {
+    public Replays(
+            String nodeId,
+            KafkaClients kafkaClients,
+            ReplayProperties limits,
+            int maxHeld,
+            OutboundDelivery delivery,
+            Disconnector disconnector,
+            TransportMetrics metrics) {
         this.limits = limits;
         this.maxHeld = maxHeld;
         this.delivery = delivery;
@@ -80,16 +85,20 @@ public final class Replays implements OutboundDelivery.LiveGate {
         }
         if (connection.queueBacked()) {
             // Its QoS 1/2 messages come from its session queue, which is not joined to a replay.
-            return new ReplayRequest.Verdict(null, ReplayRequest.NOT_ACCEPTED,
+            return new ReplayRequest.Verdict(
+                    null,
+                    ReplayRequest.NOT_ACCEPTED,
                     "replay is offered to sessions that end with the connection (Session Expiry Interval 0)");
         }
         if (replaying(connection)) {
-            return new ReplayRequest.Verdict(null, ReplayRequest.QUOTA_EXCEEDED,
-                    "a replay is already running on this connection");
+            return new ReplayRequest.Verdict(
+                    null, ReplayRequest.QUOTA_EXCEEDED, "a replay is already running on this connection");
         }
         if (running.incrementAndGet() > limits.maxConcurrent()) {
             running.decrementAndGet();
-            return new ReplayRequest.Verdict(null, ReplayRequest.QUOTA_EXCEEDED,
+            return new ReplayRequest.Verdict(
+                    null,
+                    ReplayRequest.QUOTA_EXCEEDED,
                     "this node runs " + limits.maxConcurrent() + " replays already");
         }
         return verdict;
@@ -106,15 +115,15 @@ public final class Replays implements OutboundDelivery.LiveGate {
      *
      * @param granted the subscriptions the SUBSCRIBE made, with their options (none shared)
      */
-    public void start(ClientConnection connection, Map<String, SubscriptionOptions> granted,
-            ReplayRequest request) {
+    public void start(ClientConnection connection, Map<String, SubscriptionOptions> granted, ReplayRequest request) {
         List<Object> seams = connection.replaysCreated();
         seams.removeIf(s -> granted.keySet().stream().anyMatch(((ReplaySeam) s)::forget));
         ReplaySeam seam = new ReplaySeam(new LinkedHashSet<>(granted.keySet()));
         seams.add(seam);
         long now = System.currentTimeMillis();
-        long from = Math.max(now - limits.maxAge().toMillis(), request.from() == null ? 0
-                : request.from().toEpochMilli());
+        long from = Math.max(
+                now - limits.maxAge().toMillis(),
+                request.from() == null ? 0 : request.from().toEpochMilli());
         int keep = request.last() > 0 ? request.last() : limits.maxMessages();
         long deadline = System.nanoTime() + limits.timeout().toNanos();
         metrics.replay("started");
@@ -122,15 +131,21 @@ public final class Replays implements OutboundDelivery.LiveGate {
         try {
             threads.execute(() -> {
                 try {
-                    HistoryReader.History history = reader.read(granted.keySet(), keep, from, deadline,
+                    HistoryReader.History history = reader.read(
+                            granted.keySet(),
+                            keep,
+                            from,
+                            deadline,
                             () -> !connection.channel().isActive());
-                    List<OutboundMessage> messages = messages(history.records(), granted, connection.clientId(),
-                            System.currentTimeMillis());
+                    List<OutboundMessage> messages =
+                            messages(history.records(), granted, connection.clientId(), System.currentTimeMillis());
                     if (request.last() == 0 && (history.truncated() || history.retentionMayHaveCut())) {
                         markTruncated(messages, connection.clientId(), request, history.truncated());
                     }
-                    connection.channel().eventLoop().execute(() -> historyRead(connection, seam, messages,
-                            history.endOffsets()));
+                    connection
+                            .channel()
+                            .eventLoop()
+                            .execute(() -> historyRead(connection, seam, messages, history.endOffsets()));
                 } catch (RuntimeException e) {
                     executeOrDrop(connection, () -> failed(connection, seam, e));
                 } finally {
@@ -151,15 +166,23 @@ public final class Replays implements OutboundDelivery.LiveGate {
         }
     }
 
-    private void historyRead(ClientConnection connection, ReplaySeam seam, List<OutboundMessage> messages,
+    private void historyRead(
+            ClientConnection connection,
+            ReplaySeam seam,
+            List<OutboundMessage> messages,
             Map<Integer, Long> endOffsets) {
         if (!connection.channel().isActive()) {
             return;
         }
         int covered = seam.historyRead(messages, endOffsets);
         metrics.replayedMessages(messages.size());
-        log.info("Replay for '{}' of {}: {} messages up to publish offsets {}; {} live copies already in them",
-                connection.clientId(), seam.filters(), messages.size(), endOffsets, covered);
+        log.info(
+                "Replay for '{}' of {}: {} messages up to publish offsets {}; {} live copies already in them",
+                connection.clientId(),
+                seam.filters(),
+                messages.size(),
+                endOffsets,
+                covered);
         pump(connection);
     }
 
@@ -172,7 +195,10 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (connection.channel().isActive()) {
             // The subscriptions are live, but the history asked for cannot be delivered whole: the client learns it
             // and can subscribe again from the last message it got.
-            disconnector.disconnect(connection.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR, null,
+            disconnector.disconnect(
+                    connection.channel(),
+                    Disconnect.IMPLEMENTATION_SPECIFIC_ERROR,
+                    null,
                     "replay failed: " + e.getMessage());
         }
     }
@@ -205,7 +231,10 @@ public final class Replays implements OutboundDelivery.LiveGate {
                 case HOLD -> {
                     if (seam.held() >= maxHeld) {
                         metrics.dropped("replay_held_full");
-                        disconnector.disconnect(connection.channel(), Disconnect.QUOTA_EXCEEDED, null,
+                        disconnector.disconnect(
+                                connection.channel(),
+                                Disconnect.QUOTA_EXCEEDED,
+                                null,
                                 "more than " + maxHeld + " live messages waiting behind the replay");
                         return true;
                     }
@@ -262,8 +291,11 @@ public final class Replays implements OutboundDelivery.LiveGate {
      * the highest QoS of the matching subscriptions (at most the published one), RETAIN only where Retain As
      * Published, the remaining message expiry (expired ones left out), no-local honoured, their identifiers.
      */
-    static List<OutboundMessage> messages(List<ConsumerRecord<byte[], byte[]>> records,
-            Map<String, SubscriptionOptions> granted, String clientId, long nowMillis) {
+    static List<OutboundMessage> messages(
+            List<ConsumerRecord<byte[], byte[]>> records,
+            Map<String, SubscriptionOptions> granted,
+            String clientId,
+            long nowMillis) {
         List<OutboundMessage> out = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             String topic = new String(r.key(), StandardCharsets.UTF_8);
@@ -291,8 +323,13 @@ public final class Replays implements OutboundDelivery.LiveGate {
                 continue;
             }
             boolean retain = retainAsPublished && RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
-            out.add(new OutboundMessage(topic, r.value() == null ? new byte[0] : r.value(),
-                    Math.min(qos, PublishRecords.qosOf(r.headers())), retain, properties, ids));
+            out.add(new OutboundMessage(
+                    topic,
+                    r.value() == null ? new byte[0] : r.value(),
+                    Math.min(qos, PublishRecords.qosOf(r.headers())),
+                    retain,
+                    properties,
+                    ids));
         }
         return out;
     }
@@ -302,16 +339,24 @@ public final class Replays implements OutboundDelivery.LiveGate {
      * its time range: its first message says so, so the client knows the history it got may not reach back to the
      * time it asked for ({@code replay-last} gets the last N still in Kafka, which is what it asked for).
      */
-    private void markTruncated(List<OutboundMessage> messages, String clientId, ReplayRequest request,
-            boolean overLimit) {
+    private void markTruncated(
+            List<OutboundMessage> messages, String clientId, ReplayRequest request, boolean overLimit) {
         metrics.replay(overLimit ? "truncated" : "retention_cut");
         if (overLimit) {
-            log.info("Replay for '{}' from {} matched more than {} messages: the newest {} are delivered, the first"
-                    + " marked {}", clientId, request.from(), limits.maxMessages(), limits.maxMessages(),
+            log.info(
+                    "Replay for '{}' from {} matched more than {} messages: the newest {} are delivered, the first"
+                            + " marked {}",
+                    clientId,
+                    request.from(),
+                    limits.maxMessages(),
+                    limits.maxMessages(),
                     ReplayRequest.TRUNCATED);
         } else {
-            log.info("Replay for '{}' from {}: Kafka's retention has deleted records that may have been in that time"
-                    + " range; what is left is delivered, the first marked {}", clientId, request.from(),
+            log.info(
+                    "Replay for '{}' from {}: Kafka's retention has deleted records that may have been in that time"
+                            + " range; what is left is delivered, the first marked {}",
+                    clientId,
+                    request.from(),
                     ReplayRequest.TRUNCATED);
         }
         if (!messages.isEmpty()) {
@@ -319,8 +364,15 @@ public final class Replays implements OutboundDelivery.LiveGate {
             MqttProperties marked = new MqttProperties();
             first.properties().listAll().forEach(marked::add);
             marked.add(new MqttProperties.UserProperty(ReplayRequest.TRUNCATED, "true"));
-            messages.set(0, new OutboundMessage(first.topic(), first.payload(), first.qos(), first.retain(), marked,
-                    first.subscriptionIds()));
+            messages.set(
+                    0,
+                    new OutboundMessage(
+                            first.topic(),
+                            first.payload(),
+                            first.qos(),
+                            first.retain(),
+                            marked,
+                            first.subscriptionIds()));
         }
     }
 

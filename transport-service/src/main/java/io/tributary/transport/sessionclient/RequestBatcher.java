@@ -35,12 +35,10 @@ public final class RequestBatcher<Q, R> {
     public interface CallListener {
         void completed(int requests, long nanos, boolean failed);
 
-        CallListener NONE = (requests, nanos, failed) -> {
-        };
+        CallListener NONE = (requests, nanos, failed) -> {};
     }
 
-    private record Pending<Q, R>(Q request, CompletableFuture<R> result, long queuedAt) {
-    }
+    private record Pending<Q, R>(Q request, CompletableFuture<R> result, long queuedAt) {}
 
     private final String name;
     private final Function<List<Q>, CompletableFuture<List<R>>> call;
@@ -60,8 +58,14 @@ public final class RequestBatcher<Q, R> {
      * @param sender where a call is started (encoding a batch is work no event loop should do); the thread that
      *               submits or completes a call only hands it over
      */
-    public RequestBatcher(String name, Function<List<Q>, CompletableFuture<List<R>>> call, int maxInFlight,
-            int maxBatch, int maxQueued, long maxWaitNanos, LongSupplier nanoTime,
+    public RequestBatcher(
+            String name,
+            Function<List<Q>, CompletableFuture<List<R>>> call,
+            int maxInFlight,
+            int maxBatch,
+            int maxQueued,
+            long maxWaitNanos,
+            LongSupplier nanoTime,
             java.util.concurrent.Executor sender) {
         this.sender = sender;
         if (maxInFlight < 1 || maxBatch < 1 || maxQueued < 1 || maxWaitNanos <= 0) {
@@ -128,8 +132,9 @@ public final class RequestBatcher<Q, R> {
             queued.decrementAndGet();
             if (now - p.queuedAt() > maxWaitNanos) {
                 // Its client has most likely given up; serving it would only delay those still waiting.
-                p.result().completeExceptionally(new OverloadedException(name + " request waited over "
-                        + maxWaitNanos / 1_000_000 + " ms for session-service"));
+                p.result()
+                        .completeExceptionally(new OverloadedException(
+                                name + " request waited over " + maxWaitNanos / 1_000_000 + " ms for session-service"));
                 continue;
             }
             batch.add(p);
@@ -143,7 +148,8 @@ public final class RequestBatcher<Q, R> {
         long started = nanoTime.getAsLong();
         CompletableFuture<List<R>> answers;
         try {
-            answers = CompletableFuture.supplyAsync(() -> call.apply(requests), sender).thenCompose(f -> f);
+            answers = CompletableFuture.supplyAsync(() -> call.apply(requests), sender)
+                    .thenCompose(f -> f);
         } catch (RuntimeException e) {
             answers = CompletableFuture.failedFuture(e);
         }

@@ -1,5 +1,6 @@
 package io.tributary.transport.sessionclient;
 
+import io.tributary.common.session.SessionApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,8 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-
-import io.tributary.common.session.SessionApi;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -57,6 +56,7 @@ public final class SessionServiceClient {
     private final HttpClient http;
     /** session-service instances; calls go round robin over those not marked down, and fail over to the next. */
     private final List<URI> bases;
+
     private final long[] downUntilNanos;
     private final java.util.concurrent.atomic.AtomicInteger nextBase = new java.util.concurrent.atomic.AtomicInteger();
     private static final long DOWN_NANOS = Duration.ofSeconds(5).toNanos();
@@ -72,8 +72,8 @@ public final class SessionServiceClient {
      * @param token the deployment's internal API secret, sent with every call (session-service refuses calls
      *              without it)
      */
-    public SessionServiceClient(URI base, Duration timeout, Executor executor, JsonMapper json, String token,
-            Batching batching) {
+    public SessionServiceClient(
+            URI base, Duration timeout, Executor executor, JsonMapper json, String token, Batching batching) {
         this(List.of(base), timeout, executor, json, token, batching);
     }
 
@@ -81,8 +81,8 @@ public final class SessionServiceClient {
      * @param bases session-service instances (several: each call goes to the next one that answers; an instance that
      *              could not be reached is skipped for 5 s)
      */
-    public SessionServiceClient(List<URI> bases, Duration timeout, Executor executor, JsonMapper json, String token,
-            Batching batching) {
+    public SessionServiceClient(
+            List<URI> bases, Duration timeout, Executor executor, JsonMapper json, String token, Batching batching) {
         if (bases.isEmpty()) {
             throw new IllegalArgumentException("no session-service URL");
         }
@@ -91,20 +91,50 @@ public final class SessionServiceClient {
         this.timeout = timeout;
         this.json = json;
         this.token = token;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).executor(executor)
-                .version(HttpClient.Version.HTTP_1_1).build();
-        this.connects = new RequestBatcher<>("CONNECT", this::connectBatch, batching.maxInFlight(),
-                batching.maxBatch(), batching.maxQueuedConnects(), batching.maxConnectWait().toNanos(),
-                System::nanoTime, executor);
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .executor(executor)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        this.connects = new RequestBatcher<>(
+                "CONNECT",
+                this::connectBatch,
+                batching.maxInFlight(),
+                batching.maxBatch(),
+                batching.maxQueuedConnects(),
+                batching.maxConnectWait().toNanos(),
+                System::nanoTime,
+                executor);
         // SUBSCRIBEs and UNSUBSCRIBEs are bounded by the connections (one of either pending per connection: later
         // packets wait behind it), so neither is refused for load.
-        this.subscribes = new RequestBatcher<>("SUBSCRIBE", this::subscribeBatch, batching.maxInFlight(),
-                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
-        this.unsubscribes = new RequestBatcher<>("UNSUBSCRIBE", this::unsubscribeBatch, batching.maxInFlight(),
-                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
+        this.subscribes = new RequestBatcher<>(
+                "SUBSCRIBE",
+                this::subscribeBatch,
+                batching.maxInFlight(),
+                batching.maxBatch(),
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                System::nanoTime,
+                executor);
+        this.unsubscribes = new RequestBatcher<>(
+                "UNSUBSCRIBE",
+                this::unsubscribeBatch,
+                batching.maxInFlight(),
+                batching.maxBatch(),
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                System::nanoTime,
+                executor);
         // Disconnects are never refused for load: a session must not stay marked connected.
-        this.disconnects = new RequestBatcher<>("disconnect", this::disconnectBatch, batching.maxInFlight(),
-                batching.maxBatch(), Integer.MAX_VALUE, Long.MAX_VALUE, System::nanoTime, executor);
+        this.disconnects = new RequestBatcher<>(
+                "disconnect",
+                this::disconnectBatch,
+                batching.maxInFlight(),
+                batching.maxBatch(),
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                System::nanoTime,
+                executor);
     }
 
     /**
@@ -136,25 +166,36 @@ public final class SessionServiceClient {
         disconnects.listener(callMetrics(registry, "disconnect"));
         subscribes.listener(callMetrics(registry, "subscribe"));
         unsubscribes.listener(callMetrics(registry, "unsubscribe"));
-        io.micrometer.core.instrument.Gauge.builder("tributary.session.connects.waiting", connects,
-                RequestBatcher::waiting).description("CONNECTs waiting for a batch call to session-service")
+        io.micrometer.core.instrument.Gauge.builder(
+                        "tributary.session.connects.waiting", connects, RequestBatcher::waiting)
+                .description("CONNECTs waiting for a batch call to session-service")
                 .register(registry);
     }
 
-    private static RequestBatcher.CallListener callMetrics(io.micrometer.core.instrument.MeterRegistry registry,
-            String call) {
+    private static RequestBatcher.CallListener callMetrics(
+            io.micrometer.core.instrument.MeterRegistry registry, String call) {
         // Histogram buckets so that call latency percentiles aggregate across transport nodes.
-        var ok = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
-                .tag("outcome", "ok").description("Batch calls to session-service").publishPercentileHistogram()
-                .minimumExpectedValue(java.time.Duration.ofMillis(1)).maximumExpectedValue(java.time.Duration.ofSeconds(30))
+        var ok = io.micrometer.core.instrument.Timer.builder("tributary.session.calls")
+                .tag("call", call)
+                .tag("outcome", "ok")
+                .description("Batch calls to session-service")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofMillis(1))
+                .maximumExpectedValue(java.time.Duration.ofSeconds(30))
                 .register(registry);
-        var failed = io.micrometer.core.instrument.Timer.builder("tributary.session.calls").tag("call", call)
-                .tag("outcome", "failed").description("Batch calls to session-service").publishPercentileHistogram()
-                .minimumExpectedValue(java.time.Duration.ofMillis(1)).maximumExpectedValue(java.time.Duration.ofSeconds(30))
+        var failed = io.micrometer.core.instrument.Timer.builder("tributary.session.calls")
+                .tag("call", call)
+                .tag("outcome", "failed")
+                .description("Batch calls to session-service")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(java.time.Duration.ofMillis(1))
+                .maximumExpectedValue(java.time.Duration.ofSeconds(30))
                 .register(registry);
         var size = io.micrometer.core.instrument.DistributionSummary.builder("tributary.session.call.requests")
-                .tag("call", call).description("Requests per batch call to session-service")
-                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100, 200, 500).register(registry);
+                .tag("call", call)
+                .description("Requests per batch call to session-service")
+                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100, 200, 500)
+                .register(registry);
         return (requests, nanos, error) -> {
             (error ? failed : ok).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
             size.record(requests);
@@ -162,8 +203,8 @@ public final class SessionServiceClient {
     }
 
     private CompletableFuture<List<SessionApi.ConnectOutcome>> connectBatch(List<SessionApi.ConnectRequest> batch) {
-        return post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(batch),
-                SessionApi.ConnectBatchResponse.class).thenApply(SessionApi.ConnectBatchResponse::outcomes);
+        return post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(batch), SessionApi.ConnectBatchResponse.class)
+                .thenApply(SessionApi.ConnectBatchResponse::outcomes);
     }
 
     private CompletableFuture<List<Void>> disconnectBatch(List<SessionApi.DisconnectRequest> batch) {
@@ -183,8 +224,11 @@ public final class SessionServiceClient {
 
     private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
             List<SessionApi.SubscribeRequest> batch) {
-        return post(SessionApi.SUBSCRIBE_BATCH, new SessionApi.SubscribeBatch(batch),
-                SessionApi.SubscribeBatchResponse.class).thenApply(SessionApi.SubscribeBatchResponse::outcomes);
+        return post(
+                        SessionApi.SUBSCRIBE_BATCH,
+                        new SessionApi.SubscribeBatch(batch),
+                        SessionApi.SubscribeBatchResponse.class)
+                .thenApply(SessionApi.SubscribeBatchResponse::outcomes);
     }
 
     /**
@@ -199,8 +243,11 @@ public final class SessionServiceClient {
 
     private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(
             List<SessionApi.UnsubscribeRequest> batch) {
-        return post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(batch),
-                SessionApi.UnsubscribeBatchResponse.class).thenApply(SessionApi.UnsubscribeBatchResponse::outcomes);
+        return post(
+                        SessionApi.UNSUBSCRIBE_BATCH,
+                        new SessionApi.UnsubscribeBatch(batch),
+                        SessionApi.UnsubscribeBatchResponse.class)
+                .thenApply(SessionApi.UnsubscribeBatchResponse::outcomes);
     }
 
     /** A batch call's outcome for one request: its answer, or the exception its caller handles. */
@@ -225,17 +272,23 @@ public final class SessionServiceClient {
 
     /** The IP entries of the block list; {@code ranges} is null when they are still at {@code knownVersion}. */
     public CompletableFuture<SessionApi.BlockedIps> blockedIps(String knownVersion) {
-        String query = knownVersion == null ? ""
+        String query = knownVersion == null
+                ? ""
                 : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
-        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query)).timeout(timeout)
-                .header("Accept", "application/json").header(SessionApi.TOKEN_HEADER, token).GET().build())
+        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query))
+                        .timeout(timeout)
+                        .header("Accept", "application/json")
+                        .header(SessionApi.TOKEN_HEADER, token)
+                        .GET()
+                        .build())
                 .thenApply(response -> {
-            if (response.statusCode() != 200) {
-                throw new UnavailableException("session-service answered " + response.statusCode() + " to "
-                        + SessionApi.BLOCKED_IPS, null);
-            }
-            return json.readValue(response.body(), SessionApi.BlockedIps.class);
-        });
+                    if (response.statusCode() != 200) {
+                        throw new UnavailableException(
+                                "session-service answered " + response.statusCode() + " to " + SessionApi.BLOCKED_IPS,
+                                null);
+                    }
+                    return json.readValue(response.body(), SessionApi.BlockedIps.class);
+                });
     }
 
     private <T> CompletableFuture<T> post(String path, Object body, Class<T> responseType) {
@@ -245,19 +298,24 @@ public final class SessionServiceClient {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return send(base -> HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .header(SessionApi.TOKEN_HEADER, token)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build())
+        return send(base -> HttpRequest.newBuilder(base.resolve(path))
+                        .timeout(timeout)
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json")
+                        .header(SessionApi.TOKEN_HEADER, token)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                        .build())
                 .thenApply(response -> {
                     int status = response.statusCode();
                     if (status == 409) {
-                        throw new StaleEpochException(new String(response.body(),
-                                java.nio.charset.StandardCharsets.UTF_8));
+                        throw new StaleEpochException(
+                                new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
                     }
                     if (status < 200 || status >= 300) {
-                        throw new UnavailableException("session-service answered " + status + " to " + path + ": "
-                                + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8), null);
+                        throw new UnavailableException(
+                                "session-service answered " + status + " to " + path + ": "
+                                        + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8),
+                                null);
                     }
                     if (responseType == null || response.body().length == 0) {
                         return null;
@@ -285,8 +343,8 @@ public final class SessionServiceClient {
         return attempt(request, start, 0);
     }
 
-    private CompletableFuture<HttpResponse<byte[]>> attempt(java.util.function.Function<URI, HttpRequest> request,
-            int start, int tried) {
+    private CompletableFuture<HttpResponse<byte[]>> attempt(
+            java.util.function.Function<URI, HttpRequest> request, int start, int tried) {
         int i = (start + tried) % bases.size();
         URI base = bases.get(i);
         return http.sendAsync(request.apply(base), HttpResponse.BodyHandlers.ofByteArray())

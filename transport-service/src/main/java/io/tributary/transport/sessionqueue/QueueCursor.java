@@ -18,6 +18,7 @@ public final class QueueCursor {
     boolean moreMayExist;
     /** A wake-up arrived while a fetch was running: read again after it, even if it came back short. */
     boolean wokenDuringFetch;
+
     boolean fetching;
     /** PUBRELs owed from a previous connection have been re-sent: the queue may be read. */
     boolean started;

@@ -1,9 +1,8 @@
 package io.tributary.transport.sessionqueue;
 
-import java.util.function.Consumer;
-
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.OutboundMessage;
+import java.util.function.Consumer;
 
 /**
  * What the session queue reader needs from outbound delivery (implemented by

@@ -1,13 +1,5 @@
 package io.tributary.transport.sessionqueue;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.common.header.Headers;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.sessionqueue.EntryHeaders;
@@ -19,6 +11,12 @@ import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves a persistent session's QoS 1/2 messages from its session queue, in queue order: at CONNECT it re-sends the
@@ -41,8 +39,12 @@ public final class SessionQueueReader {
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
 
-    public SessionQueueReader(QueueReader store, LocalSubscriptions subscriptions, QueueDelivery delivery,
-            TransportMetrics metrics, ConnectionRegistry registry) {
+    public SessionQueueReader(
+            QueueReader store,
+            LocalSubscriptions subscriptions,
+            QueueDelivery delivery,
+            TransportMetrics metrics,
+            ConnectionRegistry registry) {
         this.store = store;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
@@ -66,8 +68,8 @@ public final class SessionQueueReader {
         }
         cursor.moreMayExist = true;
         log.debug("Queue of '{}': start", connection.clientId());
-        store.releasedPacketIds(connection.clientId()).whenComplete((ids, error) ->
-                connection.channel().eventLoop().execute(() -> {
+        store.releasedPacketIds(connection.clientId())
+                .whenComplete((ids, error) -> connection.channel().eventLoop().execute(() -> {
                     if (error != null) {
                         retryLater(connection, "reading owed PUBRELs", error, () -> start(connection));
                         return;
@@ -93,8 +95,13 @@ public final class SessionQueueReader {
         if (cursor == null) {
             return;
         }
-        log.debug("Queue of '{}': wake to {} (last {}, fetching {}, started {})", connection.clientId(), seq,
-                cursor.lastSeq, cursor.fetching, cursor.started);
+        log.debug(
+                "Queue of '{}': wake to {} (last {}, fetching {}, started {})",
+                connection.clientId(),
+                seq,
+                cursor.lastSeq,
+                cursor.fetching,
+                cursor.started);
         if (seq <= cursor.lastSeq) {
             return;
         }
@@ -128,7 +135,10 @@ public final class SessionQueueReader {
 
     private void fetch(ClientConnection connection) {
         QueueCursor cursor = QueueCursor.of(connection);
-        if (!cursor.started || cursor.fetching || cursor.retryScheduled || !connection.channel().isActive()
+        if (!cursor.started
+                || cursor.fetching
+                || cursor.retryScheduled
+                || !connection.channel().isActive()
                 || !cursor.moreMayExist) {
             return;
         }
@@ -139,35 +149,53 @@ public final class SessionQueueReader {
         cursor.fetching = true;
         cursor.wokenDuringFetch = false;
         int generation = cursor.generation;
-        log.debug("Queue of '{}': fetch {} from {} (generation {})", connection.clientId(), room,
-                cursor.lastSeq + 1, generation);
-        store.fetch(connection.clientId(), cursor.lastSeq + 1, room).whenComplete((fetched, error) ->
-                connection.channel().eventLoop().execute(() -> {
-                    if (generation != cursor.generation) {
-                        // Rewound meanwhile: the rewind started a fetch of its own.
-                        return;
-                    }
-                    cursor.fetching = false;
-                    if (error != null) {
-                        retryLater(connection, "reading the session queue", error, () -> fetch(connection));
-                        return;
-                    }
-                    cursor.failures = 0;
-                    log.debug("Queue of '{}': fetched {} ({}..{}), sent before {}, woken {}, active {}",
-                            connection.clientId(), fetched.entries().size(),
-                            fetched.entries().isEmpty() ? 0 : fetched.entries().get(0).seq(),
-                            fetched.entries().isEmpty() ? 0 : fetched.entries().get(fetched.entries().size() - 1).seq(),
-                            fetched.sentBefore(), cursor.wokenDuringFetch, connection.channel().isActive());
-                    if (!connection.channel().isActive()) {
-                        return;
-                    }
-                    // A short read reached the end as of now: wait for a wake-up, unless one came while reading.
-                    cursor.moreMayExist = fetched.entries().size() == room || cursor.wokenDuringFetch;
-                    cursor.wokenDuringFetch = false;
-                    if (handOut(connection, fetched)) {
-                        fetch(connection);
-                    }
-                }));
+        log.debug(
+                "Queue of '{}': fetch {} from {} (generation {})",
+                connection.clientId(),
+                room,
+                cursor.lastSeq + 1,
+                generation);
+        store.fetch(connection.clientId(), cursor.lastSeq + 1, room)
+                .whenComplete((fetched, error) -> connection
+                        .channel()
+                        .eventLoop()
+                        .execute(() -> {
+                            if (generation != cursor.generation) {
+                                // Rewound meanwhile: the rewind started a fetch of its own.
+                                return;
+                            }
+                            cursor.fetching = false;
+                            if (error != null) {
+                                retryLater(connection, "reading the session queue", error, () -> fetch(connection));
+                                return;
+                            }
+                            cursor.failures = 0;
+                            log.debug(
+                                    "Queue of '{}': fetched {} ({}..{}), sent before {}, woken {}, active {}",
+                                    connection.clientId(),
+                                    fetched.entries().size(),
+                                    fetched.entries().isEmpty()
+                                            ? 0
+                                            : fetched.entries().get(0).seq(),
+                                    fetched.entries().isEmpty()
+                                            ? 0
+                                            : fetched.entries()
+                                                    .get(fetched.entries().size() - 1)
+                                                    .seq(),
+                                    fetched.sentBefore(),
+                                    cursor.wokenDuringFetch,
+                                    connection.channel().isActive());
+                            if (!connection.channel().isActive()) {
+                                return;
+                            }
+                            // A short read reached the end as of now: wait for a wake-up, unless one came while
+                            // reading.
+                            cursor.moreMayExist = fetched.entries().size() == room || cursor.wokenDuringFetch;
+                            cursor.wokenDuringFetch = false;
+                            if (handOut(connection, fetched)) {
+                                fetch(connection);
+                            }
+                        }));
     }
 
     /** @return false when it stopped at a packet id still in use (reading resumes when a slot is freed) */
@@ -179,8 +207,8 @@ public final class SessionQueueReader {
                 // An older message with the same packet id is still unacknowledged (the client holds back one ack
                 // while acknowledging 32767 later ones): wait for it, keep the order.
                 cursor.moreMayExist = true;
-                log.debug("Queue of '{}': entry {} waits for packet id {}", connection.clientId(), entry.seq(),
-                        packetId);
+                log.debug(
+                        "Queue of '{}': entry {} waits for packet id {}", connection.clientId(), entry.seq(), packetId);
                 return false;
             }
             cursor.lastSeq = entry.seq();
@@ -212,8 +240,11 @@ public final class SessionQueueReader {
         try {
             headers = EntryHeaders.decode(entry.fields().get(SessionQueueKeys.FIELD_HEADERS));
         } catch (IllegalArgumentException e) {
-            log.warn("Skipping malformed entry {} of the session queue of client '{}': {}", entry.seq(),
-                    connection.clientId(), e.getMessage());
+            log.warn(
+                    "Skipping malformed entry {} of the session queue of client '{}': {}",
+                    entry.seq(),
+                    connection.clientId(),
+                    e.getMessage());
             metrics.dropped("queue_entry_malformed");
             return null;
         }
@@ -236,8 +267,7 @@ public final class SessionQueueReader {
         }
         int qos = Math.min(PublishRecords.qosOf(headers), match.qos());
         boolean retain = RecordHeaders.readFlag(headers, RecordHeaders.RETAIN) && match.retainAsPublished();
-        OutboundMessage message = new OutboundMessage(topic, payload, qos, retain, properties,
-                match.subscriptionIds());
+        OutboundMessage message = new OutboundMessage(topic, payload, qos, retain, properties, match.subscriptionIds());
         message.queueSeq(entry.seq());
         return message;
     }
@@ -250,14 +280,25 @@ public final class SessionQueueReader {
         cursor.failures++;
         long delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS << Math.min(5, cursor.failures - 1));
         if (cursor.failures == 1) {
-            log.warn("Redis failed {} for client '{}', retrying every {}..{} ms: {}", what, connection.clientId(),
-                    RETRY_MIN_MS, RETRY_MAX_MS, error.toString());
+            log.warn(
+                    "Redis failed {} for client '{}', retrying every {}..{} ms: {}",
+                    what,
+                    connection.clientId(),
+                    RETRY_MIN_MS,
+                    RETRY_MAX_MS,
+                    error.toString());
         }
         metrics.sessionQueueFailure();
         cursor.retryScheduled = true;
-        connection.channel().eventLoop().schedule(() -> {
-            cursor.retryScheduled = false;
-            retry.run();
-        }, delay, TimeUnit.MILLISECONDS);
+        connection
+                .channel()
+                .eventLoop()
+                .schedule(
+                        () -> {
+                            cursor.retryScheduled = false;
+                            retry.run();
+                        },
+                        delay,
+                        TimeUnit.MILLISECONDS);
     }
 }

@@ -1,15 +1,13 @@
 package io.tributary.transport.subscribe;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.publish.PublishRecords;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Turns the retained messages session-service returned for one granted subscription into outbound messages: RETAIN
@@ -21,11 +19,10 @@ public final class RetainedDeliveries {
 
     private static final int[] NONE = new int[0];
 
-    private RetainedDeliveries() {
-    }
+    private RetainedDeliveries() {}
 
-    public static List<OutboundMessage> of(List<SessionApi.RetainedMessage> retained, int grantedQos,
-            int subscriptionId, long nowMillis) {
+    public static List<OutboundMessage> of(
+            List<SessionApi.RetainedMessage> retained, int grantedQos, int subscriptionId, long nowMillis) {
         if (retained == null || retained.isEmpty()) {
             return List.of();
         }

@@ -1,14 +1,5 @@
 package io.tributary.transport.subscribe;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletionException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -44,6 +35,13 @@ import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.replay.ReplayRequest;
 import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
@@ -63,12 +61,14 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final int FAILURE_V3 = MqttQoS.FAILURE.value();
     /** MQTT 5 SUBACK refusals. */
     private static final int UNSPECIFIED_ERROR = Byte.toUnsignedInt(SubAck.UNSPECIFIED_ERROR.byteValue());
+
     private static final int TOPIC_FILTER_INVALID = Byte.toUnsignedInt(SubAck.TOPIC_FILTER_INVALID.byteValue());
     private static final int NOT_AUTHORIZED = Byte.toUnsignedInt(SubAck.NOT_AUTHORIZED.byteValue());
     private static final int QUOTA_EXCEEDED = Byte.toUnsignedInt(SubAck.QUOTA_EXCEEDED.byteValue());
     /** MQTT 5 UNSUBACK refusal when session-service could not record the unsubscription. */
     private static final short UNSUBACK_UNSPECIFIED_ERROR =
             (short) Byte.toUnsignedInt(UnsubAck.UNSPECIFIED_ERROR.byteValue());
+
     private static final Logger log = LoggerFactory.getLogger(SubscribeHandler.class);
 
     private final String nodeId;
@@ -81,13 +81,24 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     /** Null when the node offers no replay (unit tests): replay properties are then not looked at. */
     private final Replays replays;
 
-    public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
-            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics) {
+    public SubscribeHandler(
+            String nodeId,
+            SessionServiceClient sessions,
+            LocalSubscriptions subscriptions,
+            Disconnector disconnector,
+            OutboundDelivery delivery,
+            TransportMetrics metrics) {
         this(nodeId, sessions, subscriptions, disconnector, delivery, metrics, ClientLimits.NONE, null);
     }
 
-    public SubscribeHandler(String nodeId, SessionServiceClient sessions, LocalSubscriptions subscriptions,
-            Disconnector disconnector, OutboundDelivery delivery, TransportMetrics metrics, ClientLimits limits,
+    public SubscribeHandler(
+            String nodeId,
+            SessionServiceClient sessions,
+            LocalSubscriptions subscriptions,
+            Disconnector disconnector,
+            OutboundDelivery delivery,
+            TransportMetrics metrics,
+            ClientLimits limits,
             Replays replays) {
         this.replays = replays;
         this.limits = limits;
@@ -116,18 +127,23 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<MqttTopicSubscription> requested = message.payload().topicSubscriptions();
         if (requested.isEmpty()) {
             // MQTT 3.1.1 section 3.8.3 / 5.0 section 3.8.3: at least one filter; the decoder lets an empty one through.
-            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
-                    "protocol_error", "SUBSCRIBE without topic filters");
+            disconnector.disconnect(
+                    ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", "SUBSCRIBE without topic filters");
             return;
         }
         int subscriptionId = 0;
         if (v5) {
-            List<? extends MqttProperties.MqttProperty> ids = message.idAndPropertiesVariableHeader().properties()
+            List<? extends MqttProperties.MqttProperty> ids = message.idAndPropertiesVariableHeader()
+                    .properties()
                     .getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER);
             if (ids.size() > 1 || (ids.size() == 1 && (Integer) ids.get(0).value() == 0)) {
                 // MQTT 5 section 3.8.2.1.2: at most one identifier, and never 0.
-                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
-                        ids.size() > 1 ? "SUBSCRIBE with more than one Subscription Identifier"
+                disconnector.disconnect(
+                        ctx.channel(),
+                        Disconnect.PROTOCOL_ERROR,
+                        "protocol_error",
+                        ids.size() > 1
+                                ? "SUBSCRIBE with more than one Subscription Identifier"
                                 : "SUBSCRIBE with Subscription Identifier 0");
                 return;
             }
@@ -135,7 +151,9 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         }
         // MQTT 3.x has no user properties: only MQTT 5 can ask for a replay.
         ReplayRequest.Verdict replay = v5 && replays != null
-                ? replays.verdict(connection, message.idAndPropertiesVariableHeader().properties()) : null;
+                ? replays.verdict(
+                        connection, message.idAndPropertiesVariableHeader().properties())
+                : null;
         if (replay != null && replay.refused()) {
             metrics.replay("refused");
             log.info("Replay refused to '{}': {}", connection.clientId(), replay.problem());
@@ -152,7 +170,10 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             boolean sharedFilter = SharedFilters.isShared(filter);
             if (sharedFilter && v5 && s.option().isNoLocal()) {
                 // MQTT 5 section 3.8.3.1: No Local on a shared subscription is a protocol error.
-                disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error",
+                disconnector.disconnect(
+                        ctx.channel(),
+                        Disconnect.PROTOCOL_ERROR,
+                        "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
                 if (replay != null && !replay.refused()) {
                     replays.release();
@@ -165,7 +186,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 problems.add("'" + filter + "': " + problem);
             } else if (limits.tooManyLevels(connection, filter)) {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
-                problems.add("'" + filter + "': more than " + limits.properties().maxTopicLevels() + " levels");
+                problems.add(
+                        "'" + filter + "': more than " + limits.properties().maxTopicLevels() + " levels");
             } else if (!connection.permissions().maySubscribe(filter)) {
                 // Refused here and never sent to session-service, so it is neither stored nor ever matched.
                 codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
@@ -179,16 +201,20 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             } else if (replay != null && (replay.refused() || sharedFilter)) {
                 // Not subscribed either: a subscriber asking for history must not take live traffic alone for it.
                 codes[i] = replay.refused() ? replay.code() : ReplayRequest.NOT_ACCEPTED;
-                problems.add("'" + filter + "': " + (replay.refused() ? replay.problem()
-                        : "replay is not offered for shared subscriptions"));
+                problems.add("'" + filter + "': "
+                        + (replay.refused() ? replay.problem() : "replay is not offered for shared subscriptions"));
             } else {
                 if (!subscriptions.holds(connection, filter)) {
                     newFilters++;
                 }
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);
-                forwarded.add(new SessionApi.Subscription(filter, o.qos().value(), v5 && o.isNoLocal(),
-                        v5 && o.isRetainAsPublished(), v5 ? o.retainHandling().value() : 0,
+                forwarded.add(new SessionApi.Subscription(
+                        filter,
+                        o.qos().value(),
+                        v5 && o.isNoLocal(),
+                        v5 && o.isRetainAsPublished(),
+                        v5 ? o.retainHandling().value() : 0,
                         subscriptionId == 0 ? null : subscriptionId));
             }
         }
@@ -204,16 +230,28 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         int finalSubscriptionId = subscriptionId;
         int pendingNew = newFilters;
         limits.pendingSubscriptions(connection, pendingNew);
-        SessionApi.SubscribeRequest request = new SessionApi.SubscribeRequest(connection.clientId(),
-                connection.epoch(), nodeId, forwarded);
-        connection.serialSessionCall(() -> sessions.subscribe(request))
+        SessionApi.SubscribeRequest request =
+                new SessionApi.SubscribeRequest(connection.clientId(), connection.epoch(), nodeId, forwarded);
+        connection
+                .serialSessionCall(() -> sessions.subscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     limits.pendingSubscriptions(connection, -pendingNew);
                     Map<String, SubscriptionOptions> replayed = new LinkedHashMap<>();
                     boolean answered = false;
                     try {
-                        answered = subscribed(ctx, connection, packetId, v5, codes, problems, forwardedIndexes,
-                                forwarded, finalSubscriptionId, response, failure, replayGranted ? replayed : null);
+                        answered = subscribed(
+                                ctx,
+                                connection,
+                                packetId,
+                                v5,
+                                codes,
+                                problems,
+                                forwardedIndexes,
+                                forwarded,
+                                finalSubscriptionId,
+                                response,
+                                failure,
+                                replayGranted ? replayed : null);
                     } finally {
                         if (replayGranted) {
                             if (!answered || replayed.isEmpty()) {
@@ -237,9 +275,18 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
      * @param replayed collects the granted subscriptions a replay was asked for, or null when none was
      * @return false when the connection is closing instead (taken over, closed meanwhile): no SUBACK was sent
      */
-    private boolean subscribed(ChannelHandlerContext ctx, ClientConnection connection, int packetId, boolean v5,
-            int[] codes, List<String> problems, List<Integer> forwardedIndexes,
-            List<SessionApi.Subscription> forwarded, int finalSubscriptionId, SessionApi.SubscribeResponse response, Throwable failure,
+    private boolean subscribed(
+            ChannelHandlerContext ctx,
+            ClientConnection connection,
+            int packetId,
+            boolean v5,
+            int[] codes,
+            List<String> problems,
+            List<Integer> forwardedIndexes,
+            List<SessionApi.Subscription> forwarded,
+            int finalSubscriptionId,
+            SessionApi.SubscribeResponse response,
+            Throwable failure,
             Map<String, SubscriptionOptions> replayed) {
         if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
             connection.markTakenOver();
@@ -254,7 +301,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<OutboundMessage> retained = new ArrayList<>();
         long now = System.currentTimeMillis();
         for (int j = 0; j < forwardedIndexes.size(); j++) {
-            int code = failure != null || response.reasonCodes().size() <= j ? UNSPECIFIED_ERROR
+            int code = failure != null || response.reasonCodes().size() <= j
+                    ? UNSPECIFIED_ERROR
                     : response.reasonCodes().get(j);
             if (!v5 && code >= 0x80) {
                 code = FAILURE_V3;
@@ -262,16 +310,15 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             codes[forwardedIndexes.get(j)] = code;
             SessionApi.Subscription s = forwarded.get(j);
             if (code <= 2) {
-                SubscriptionOptions options = new SubscriptionOptions(code,
-                        s.noLocal(), s.retainAsPublished(), finalSubscriptionId);
+                SubscriptionOptions options =
+                        new SubscriptionOptions(code, s.noLocal(), s.retainAsPublished(), finalSubscriptionId);
                 subscriptions.add(connection, s.filter(), options);
                 Replays.forget(connection, s.filter());
                 if (replayed != null) {
                     replayed.put(s.filter(), options);
                 }
                 if (response.retained() != null && response.retained().size() > j) {
-                    retained.addAll(RetainedDeliveries.of(response.retained().get(j), code,
-                            finalSubscriptionId, now));
+                    retained.addAll(RetainedDeliveries.of(response.retained().get(j), code, finalSubscriptionId, now));
                 }
             } else {
                 problems.add("'" + s.filter() + "': "
@@ -286,63 +333,73 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    private void onUnsubscribe(ChannelHandlerContext ctx, ClientConnection connection,
-            MqttUnsubscribeMessage message) {
+    private void onUnsubscribe(ChannelHandlerContext ctx, ClientConnection connection, MqttUnsubscribeMessage message) {
         int packetId = message.variableHeader().messageId();
         List<String> filters = message.payload().topics();
         if (filters.isEmpty()) {
             // MQTT 3.1.1 section 3.10.3 / 5.0 section 3.10.3: at least one filter.
-            disconnector.disconnect(ctx.channel(), Disconnect.PROTOCOL_ERROR,
-                    "protocol_error", "UNSUBSCRIBE without topic filters");
+            disconnector.disconnect(
+                    ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", "UNSUBSCRIBE without topic filters");
             return;
         }
-        SessionApi.UnsubscribeRequest request = new SessionApi.UnsubscribeRequest(connection.clientId(),
-                connection.epoch(), filters);
-        connection.serialSessionCall(() -> sessions.unsubscribe(request))
+        SessionApi.UnsubscribeRequest request =
+                new SessionApi.UnsubscribeRequest(connection.clientId(), connection.epoch(), filters);
+        connection
+                .serialSessionCall(() -> sessions.unsubscribe(request))
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
                         connection.markTakenOver();
-                        disconnector.disconnect(ctx.channel(), Disconnect.SESSION_TAKEN_OVER,
-                                null, "session taken over");
+                        disconnector.disconnect(
+                                ctx.channel(), Disconnect.SESSION_TAKEN_OVER, null, "session taken over");
                         return;
                     }
                     short[] codes = new short[filters.size()];
                     List<String> problems = new ArrayList<>();
                     for (int i = 0; i < filters.size(); i++) {
-                        boolean ok = failure == null && response.reasonCodes().size() > i
+                        boolean ok = failure == null
+                                && response.reasonCodes().size() > i
                                 && response.reasonCodes().get(i) < 0x80;
-                        codes[i] = failure != null ? UNSUBACK_UNSPECIFIED_ERROR
-                                : response.reasonCodes().size() > i ? response.reasonCodes().get(i).shortValue()
+                        codes[i] = failure != null
+                                ? UNSUBACK_UNSPECIFIED_ERROR
+                                : response.reasonCodes().size() > i
+                                        ? response.reasonCodes().get(i).shortValue()
                                         : UNSUBACK_UNSPECIFIED_ERROR;
                         if (ok) {
                             subscriptions.remove(connection, filters.get(i));
                             Replays.forget(connection, filters.get(i));
                         } else if (codes[i] >= 0x80) {
-                            problems.add("'" + filters.get(i) + "': " + (failure != null
-                                    ? "the unsubscription could not be recorded" : "refused"));
+                            problems.add("'" + filters.get(i) + "': "
+                                    + (failure != null ? "the unsubscription could not be recorded" : "refused"));
                         }
                     }
                     if (failure != null && !connection.isMqtt5()) {
                         // MQTT 3.1.1 UNSUBACK cannot report a failure; acknowledging would lie.
-                        disconnector.disconnect(ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null,
-                                "UNSUBSCRIBE could not be recorded: " + unwrap(failure).getMessage());
+                        disconnector.disconnect(
+                                ctx.channel(),
+                                Disconnect.UNSPECIFIED_ERROR,
+                                null,
+                                "UNSUBSCRIBE could not be recorded: "
+                                        + unwrap(failure).getMessage());
                         return;
                     }
-                    MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.UNSUBACK, false,
-                            MqttQoS.AT_MOST_ONCE, false, 0);
+                    MqttFixedHeader fixed =
+                            new MqttFixedHeader(MqttMessageType.UNSUBACK, false, MqttQoS.AT_MOST_ONCE, false, 0);
                     MqttMessageIdAndPropertiesVariableHeader variable = new MqttMessageIdAndPropertiesVariableHeader(
                             packetId, ProblemInformation.forAck(connection, reason(problems)));
-                    ctx.writeAndFlush(new MqttUnsubAckMessage(fixed, variable,
-                            connection.isMqtt5() ? new MqttUnsubAckPayload(codes) : null));
+                    ctx.writeAndFlush(new MqttUnsubAckMessage(
+                            fixed, variable, connection.isMqtt5() ? new MqttUnsubAckPayload(codes) : null));
                     SubscriptionBarrier.settled(ctx.channel());
                 }));
     }
 
-    private static MqttSubAckMessage subAck(ClientConnection connection, int packetId, int[] codes,
-            List<String> problems) {
+    private static MqttSubAckMessage subAck(
+            ClientConnection connection, int packetId, int[] codes, List<String> problems) {
         MqttFixedHeader fixed = new MqttFixedHeader(MqttMessageType.SUBACK, false, MqttQoS.AT_MOST_ONCE, false, 0);
-        return new MqttSubAckMessage(fixed, new MqttMessageIdAndPropertiesVariableHeader(packetId,
-                ProblemInformation.forAck(connection, reason(problems))), new MqttSubAckPayload(codes));
+        return new MqttSubAckMessage(
+                fixed,
+                new MqttMessageIdAndPropertiesVariableHeader(
+                        packetId, ProblemInformation.forAck(connection, reason(problems))),
+                new MqttSubAckPayload(codes));
     }
 
     /** One reason string for all refused filters of a packet, or null when none was refused. */

@@ -1,7 +1,5 @@
 package io.tributary.transport.subscribe;
 
-import java.util.ArrayDeque;
-
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -9,6 +7,7 @@ import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.transport.backpressure.ReadGate;
+import java.util.ArrayDeque;
 
 /**
  * Packets of one connection take effect in the order the client sent them (MQTT 3.1.1 and 5.0 section 4.6), even

@@ -1,5 +1,8 @@
 package io.tributary.transport.sys;
 
+import io.tributary.common.sys.SysTopics;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,13 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.tributary.common.sys.SysTopics;
-import io.tributary.transport.metrics.TransportMetrics;
-import io.tributary.transport.uplink.PublishProducer;
 
 /**
  * Publishes this node's statistics every {@code TRIBUTARY_SYS_INTERVAL} as retained QoS 0 messages on
@@ -38,18 +36,24 @@ public final class SysStatsPublisher implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile boolean failing;
 
-    public SysStatsPublisher(String nodeId, Duration interval, PublishProducer producer, TransportMetrics metrics,
+    public SysStatsPublisher(
+            String nodeId,
+            Duration interval,
+            PublishProducer producer,
+            TransportMetrics metrics,
             IntSupplier connections) {
         this.nodeId = nodeId;
         this.interval = interval;
         this.producer = producer;
         this.metrics = metrics;
         this.connections = connections;
-        this.timer = interval.isZero() ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tributary-sys");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = interval.isZero()
+                ? null
+                : Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-sys");
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /** Starts the periodic publishing; does nothing when the interval is 0. */
@@ -67,7 +71,8 @@ public final class SysStatsPublisher implements AutoCloseable {
         stats.put(SysTopics.node(nodeId, SysTopics.CLIENTS_CONNECTED), Integer.toString(connections.getAsInt()));
         stats.put(SysTopics.node(nodeId, SysTopics.MESSAGES_RECEIVED), Long.toString(metrics.publishesInTotal()));
         stats.put(SysTopics.node(nodeId, SysTopics.MESSAGES_SENT), Long.toString(metrics.publishesOutTotal()));
-        stats.put(SysTopics.node(nodeId, SysTopics.UPTIME),
+        stats.put(
+                SysTopics.node(nodeId, SysTopics.UPTIME),
                 SysTopics.uptime(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAtNanos)));
         stats.put(SysTopics.node(nodeId, SysTopics.VERSION), SysTopics.version());
         return stats;

@@ -12,5 +12,4 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("tributary.trace")
-public record TraceProperties(boolean generate) {
-}
+public record TraceProperties(boolean generate) {}

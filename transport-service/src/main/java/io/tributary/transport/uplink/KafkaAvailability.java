@@ -3,7 +3,6 @@ package io.tributary.transport.uplink;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.slf4j.Logger;
@@ -56,7 +55,8 @@ public final class KafkaAvailability implements AutoCloseable {
             return;
         }
         try {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_INTERVAL_MS)).nodes()
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_INTERVAL_MS))
+                    .nodes()
                     .get(PROBE_INTERVAL_MS, TimeUnit.MILLISECONDS);
             if (unavailable) {
                 unavailable = false;

@@ -18,7 +18,9 @@ public final class KafkaAvailabilityHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         return availability.unavailable()
-                ? Health.down().withDetail("publishes", "refused: the last produce failed, probing every 2 s").build()
+                ? Health.down()
+                        .withDetail("publishes", "refused: the last produce failed, probing every 2 s")
+                        .build()
                 : Health.up().build();
     }
 }

@@ -1,10 +1,9 @@
 package io.tributary.transport.uplink;
 
+import io.tributary.transport.metrics.TransportMetrics;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-
-import io.tributary.transport.metrics.TransportMetrics;
 
 /**
  * The process's single Kafka producer for publish records, with the health signal CONNECT uses to refuse clients
@@ -23,8 +22,8 @@ public final class PublishProducer {
     private final TransportMetrics metrics;
     private final KafkaAvailability availability;
 
-    public PublishProducer(Producer<byte[], byte[]> producer, TransportMetrics metrics,
-            KafkaAvailability availability) {
+    public PublishProducer(
+            Producer<byte[], byte[]> producer, TransportMetrics metrics, KafkaAvailability availability) {
         this.producer = producer;
         this.metrics = metrics;
         this.availability = availability;
@@ -62,8 +61,8 @@ public final class PublishProducer {
             send(records.get(0), outcome);
             return;
         }
-        java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger(
-                records.size());
+        java.util.concurrent.atomic.AtomicInteger pending =
+                new java.util.concurrent.atomic.AtomicInteger(records.size());
         java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
                 new java.util.concurrent.atomic.AtomicReference<>();
         for (ProducerRecord<byte[], byte[]> record : records) {

@@ -2,21 +2,6 @@ package io.tributary.transport.acl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -45,6 +30,19 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -53,8 +51,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class AclEnforcementTest {
 
-    private static final TopicPermissions METER = TopicPermissions.of(new SessionApi.Acl(
-            List.of("meters/m-1/#"), List.of("commands/m-1/+")));
+    private static final TopicPermissions METER =
+            TopicPermissions.of(new SessionApi.Acl(List.of("meters/m-1/#"), List.of("commands/m-1/+")));
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(registry);
@@ -68,19 +66,38 @@ class AclEnforcementTest {
 
     @BeforeEach
     void setUp() {
-        kafka = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 100));
+        kafka = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:1",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                100));
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
-        publishHandler = new InboundPublishHandler("node-t", new PublishProducer(kafka, metrics, availability),
-                new Disconnector(metrics), metrics, 100, new UplinkBudget(1 << 20, 16 << 20, metrics));
-        subscribeHandler = new SubscribeHandler("node-t", new SessionServiceClient(URI.create("http://127.0.0.1:1"),
-                Duration.ofSeconds(2), executor, JsonMapper.builder().build(), "test-token",
-                SessionServiceClient.Batching.DEFAULTS), subscriptions,
-                new Disconnector(metrics), new OutboundDelivery(metrics, null,
-                        new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)), metrics);
+        publishHandler = new InboundPublishHandler(
+                "node-t",
+                new PublishProducer(kafka, metrics, availability),
+                new Disconnector(metrics),
+                metrics,
+                100,
+                new UplinkBudget(1 << 20, 16 << 20, metrics));
+        subscribeHandler = new SubscribeHandler(
+                "node-t",
+                new SessionServiceClient(
+                        URI.create("http://127.0.0.1:1"),
+                        Duration.ofSeconds(2),
+                        executor,
+                        JsonMapper.builder().build(),
+                        "test-token",
+                        SessionServiceClient.Batching.DEFAULTS),
+                subscriptions,
+                new Disconnector(metrics),
+                new OutboundDelivery(
+                        metrics, null, new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)),
+                metrics);
     }
 
     @AfterEach
@@ -93,21 +110,27 @@ class AclEnforcementTest {
 
     private EmbeddedChannel channel(MqttVersion version) {
         EmbeddedChannel channel = new EmbeddedChannel(publishHandler, subscribeHandler);
-        ClientConnection connection = new ClientConnection(channel, "m-1", 1, version, true, 60, 0,
-                new ClientCapabilities(10, 268_435_460L, 0, true), 10, null);
+        ClientConnection connection = new ClientConnection(
+                channel, "m-1", 1, version, true, 60, 0, new ClientCapabilities(10, 268_435_460L, 0, true), 10, null);
         connection.permissions(METER);
         channel.attr(ClientConnection.KEY).set(connection);
         return channel;
     }
 
     private static MqttMessage publish(String topic, int qos, int packetId) {
-        return MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.valueOf(qos)).messageId(packetId)
-                .retained(true).properties(new MqttProperties()).payload(Unpooled.wrappedBuffer(new byte[] {1}))
+        return MqttMessageBuilders.publish()
+                .topicName(topic)
+                .qos(MqttQoS.valueOf(qos))
+                .messageId(packetId)
+                .retained(true)
+                .properties(new MqttProperties())
+                .payload(Unpooled.wrappedBuffer(new byte[] {1}))
                 .build();
     }
 
     private double denied(String action) {
-        var counter = registry.find("tributary.acl.denied").tag("action", action).counter();
+        var counter =
+                registry.find("tributary.acl.denied").tag("action", action).counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -117,12 +140,14 @@ class AclEnforcementTest {
         channel.writeInbound(publish("meters/m-2/power", 1, 7));
         MqttMessage puback = channel.readOutbound();
         assertThat(puback.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
-        assertThat(((MqttPubReplyMessageVariableHeader) puback.variableHeader()).reasonCode()).isEqualTo((byte) 0x87);
+        assertThat(((MqttPubReplyMessageVariableHeader) puback.variableHeader()).reasonCode())
+                .isEqualTo((byte) 0x87);
 
         channel.writeInbound(publish("meters/m-2/power", 2, 8));
         MqttMessage pubrec = channel.readOutbound();
         assertThat(pubrec.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBREC);
-        assertThat(((MqttPubReplyMessageVariableHeader) pubrec.variableHeader()).reasonCode()).isEqualTo((byte) 0x87);
+        assertThat(((MqttPubReplyMessageVariableHeader) pubrec.variableHeader()).reasonCode())
+                .isEqualTo((byte) 0x87);
         // A failed PUBREC ends the QoS 2 exchange: the id is not kept waiting for a PUBREL.
         assertThat(ClientConnection.of(channel).inbound().awaitingRelease(8)).isFalse();
         assertThat(denied("publish")).isEqualTo(2);
@@ -135,7 +160,8 @@ class AclEnforcementTest {
         channel.writeInbound(publish("other/topic", 1, 3));
         MqttMessage puback = channel.readOutbound();
         assertThat(puback.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
-        assertThat(((MqttMessageIdVariableHeader) puback.variableHeader()).messageId()).isEqualTo(3);
+        assertThat(((MqttMessageIdVariableHeader) puback.variableHeader()).messageId())
+                .isEqualTo(3);
 
         channel.writeInbound(publish("other/topic", 2, 4));
         MqttMessage pubrec = channel.readOutbound();
@@ -147,7 +173,10 @@ class AclEnforcementTest {
         channel.writeInbound(publish("other/topic", 0, 0));
         assertThat((Object) channel.readOutbound()).isNull();
         assertThat(denied("publish")).isEqualTo(3);
-        assertThat(registry.find("tributary.deliveries.dropped").tag("reason", "not_authorized").counter().count())
+        assertThat(registry.find("tributary.deliveries.dropped")
+                        .tag("reason", "not_authorized")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
         assertThat(channel.isActive()).isTrue();
     }
@@ -155,14 +184,19 @@ class AclEnforcementTest {
     @Test
     void denied_subscriptions_get_0x87_in_mqtt5_and_0x80_in_mqtt311_and_are_not_added_locally() {
         EmbeddedChannel v5 = channel(MqttVersion.MQTT_5);
-        v5.writeInbound(MqttMessageBuilders.subscribe().messageId(2).addSubscription(MqttQoS.AT_LEAST_ONCE,
-                "commands/#").addSubscription(MqttQoS.AT_LEAST_ONCE, "$share/g/commands/m-2/x").build());
+        v5.writeInbound(MqttMessageBuilders.subscribe()
+                .messageId(2)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "commands/#")
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$share/g/commands/m-2/x")
+                .build());
         MqttSubAckMessage ack5 = v5.readOutbound();
         assertThat(ack5.payload().reasonCodes()).containsExactly(0x87, 0x87);
 
         EmbeddedChannel v3 = channel(MqttVersion.MQTT_3_1_1);
-        v3.writeInbound(MqttMessageBuilders.subscribe().messageId(2).addSubscription(MqttQoS.AT_LEAST_ONCE,
-                "commands/m-2/reset").build());
+        v3.writeInbound(MqttMessageBuilders.subscribe()
+                .messageId(2)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "commands/m-2/reset")
+                .build());
         MqttSubAckMessage ack3 = v3.readOutbound();
         assertThat(ack3.payload().reasonCodes()).containsExactly(0x80);
         assertThat(subscriptions.size()).isZero();
@@ -184,7 +218,8 @@ class AclEnforcementTest {
         assertThat(out).isNotNull();
         assertThat(out.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);
         assertThat(((io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader) out.variableHeader())
-                .reasonCode()).isEqualTo((byte) 0x80);
+                        .reasonCode())
+                .isEqualTo((byte) 0x80);
         assertThat(denied("publish")).isZero();
     }
 }

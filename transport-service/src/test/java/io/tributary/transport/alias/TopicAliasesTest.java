@@ -42,7 +42,8 @@ class TopicAliasesTest {
         assertThat(aliases.use("t/1")).isEqualTo(new OutboundTopicAliases.Use("t/1", 1));
         assertThat(aliases.use("t/1")).isEqualTo(new OutboundTopicAliases.Use("", 1));
         assertThat(aliases.use("t/2")).isEqualTo(new OutboundTopicAliases.Use("t/2", 2));
-        assertThat(aliases.use("t/3")).as("maximum reached: full topic, no alias")
+        assertThat(aliases.use("t/3"))
+                .as("maximum reached: full topic, no alias")
                 .isEqualTo(new OutboundTopicAliases.Use("t/3", 0));
         assertThat(aliases.use("t/3")).isEqualTo(new OutboundTopicAliases.Use("t/3", 0));
         assertThat(aliases.use("t/2")).isEqualTo(new OutboundTopicAliases.Use("", 2));

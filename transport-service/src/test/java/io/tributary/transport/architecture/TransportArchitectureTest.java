@@ -7,7 +7,6 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
 
@@ -27,9 +26,12 @@ class TransportArchitectureTest {
      * every feature; the slices above do not include it, so a feature depending on it would hide a cycle.
      */
     @ArchTest
-    static final ArchRule NO_FEATURE_DEPENDS_ON_THE_COMPOSITION_ROOT =
-            noClasses().that().resideInAPackage("io.tributary.transport.*..")
-                    .should().dependOnClassesThat().resideInAPackage("io.tributary.transport");
+    static final ArchRule NO_FEATURE_DEPENDS_ON_THE_COMPOSITION_ROOT = noClasses()
+            .that()
+            .resideInAPackage("io.tributary.transport.*..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.tributary.transport");
 
     /**
      * Every Redis connection comes from redis-support's RedisClientFactory, so the services agree on timeouts, on

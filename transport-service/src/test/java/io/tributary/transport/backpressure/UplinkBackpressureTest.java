@@ -2,12 +2,6 @@ package io.tributary.transport.backpressure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -25,6 +19,11 @@ import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The inbound PUBLISH path with a Kafka that answers only when told (Kafka's own MockProducer, autoComplete off):
@@ -35,13 +34,13 @@ class UplinkBackpressureTest {
 
     private static final int PAYLOAD = 1_000;
     /** What one of the test's publishes costs, as the handler accounts it. */
-    private static final long RECORD = UplinkBudget.sizeOf(PublishRecords.toRecord("t/a", new byte[PAYLOAD], 1,
-            false, "c", MqttVersion.MQTT_3_1_1, "node-t", null, 0L));
+    private static final long RECORD = UplinkBudget.sizeOf(PublishRecords.toRecord(
+            "t/a", new byte[PAYLOAD], 1, false, "c", MqttVersion.MQTT_3_1_1, "node-t", null, 0L));
     /** Three publishes fit, the fourth crosses the limit; reading resumes at 1.75 records. */
     private static final long LIMIT = 3 * RECORD + RECORD / 2;
 
-    private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(false, null, new ByteArraySerializer(),
-            new ByteArraySerializer());
+    private final MockProducer<byte[], byte[]> kafka =
+            new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final Admin admin = Admin.create(java.util.Map.of("bootstrap.servers", "127.0.0.1:1"));
     private final KafkaAvailability availability = new KafkaAvailability(admin);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -54,17 +53,28 @@ class UplinkBackpressureTest {
 
     private EmbeddedChannel channel(UplinkBudget budget) {
         TransportMetrics metrics = new TransportMetrics(meters);
-        InboundPublishHandler handler = new InboundPublishHandler("node-t",
-                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, 100, budget);
+        InboundPublishHandler handler = new InboundPublishHandler(
+                "node-t",
+                new PublishProducer(kafka, metrics, availability),
+                new Disconnector(metrics),
+                metrics,
+                100,
+                budget);
         EmbeddedChannel channel = new EmbeddedChannel(handler);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_3_1_1, true,
-                60, 0, ClientCapabilities.DEFAULTS, 0, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel, "c", 1, MqttVersion.MQTT_3_1_1, true, 60, 0, ClientCapabilities.DEFAULTS, 0, null));
         return channel;
     }
 
     private static Object publish(int qos, int packetId) {
-        return MqttMessageBuilders.publish().topicName("t/a").qos(MqttQoS.valueOf(qos)).messageId(packetId)
-                .properties(MqttProperties.NO_PROPERTIES).payload(Unpooled.wrappedBuffer(new byte[PAYLOAD])).build();
+        return MqttMessageBuilders.publish()
+                .topicName("t/a")
+                .qos(MqttQoS.valueOf(qos))
+                .messageId(packetId)
+                .properties(MqttProperties.NO_PROPERTIES)
+                .payload(Unpooled.wrappedBuffer(new byte[PAYLOAD]))
+                .build();
     }
 
     @Test
@@ -80,16 +90,23 @@ class UplinkBackpressureTest {
         assertThat(kafka.completeNext()).isTrue();
         assertThat(kafka.completeNext()).isTrue();
         channel.runPendingTasks();
-        assertThat(channel.config().isAutoRead()).as("2 still wait: above half the limit").isFalse();
+        assertThat(channel.config().isAutoRead())
+                .as("2 still wait: above half the limit")
+                .isFalse();
         assertThat(kafka.completeNext()).isTrue();
         channel.runPendingTasks();
-        assertThat(channel.config().isAutoRead()).as("1 waits: below half the limit").isTrue();
+        assertThat(channel.config().isAutoRead())
+                .as("1 waits: below half the limit")
+                .isTrue();
 
         MqttMessage ack = channel.readOutbound();
         assertThat(ack.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
         assertThat(ack.toString()).contains("messageId=1");
         assertThat(channel.<Object>readOutbound().toString()).contains("messageId=2");
-        assertThat(meters.get("tributary.reads.paused").tag("reason", "uplink_connection").counter().count())
+        assertThat(meters.get("tributary.reads.paused")
+                        .tag("reason", "uplink_connection")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
     }
 
@@ -101,7 +118,8 @@ class UplinkBackpressureTest {
         }
         assertThat(channel.config().isAutoRead()).isFalse();
         for (int i = 0; i < 4; i++) {
-            assertThat(kafka.errorNext(new org.apache.kafka.common.errors.TimeoutException("down"))).isTrue();
+            assertThat(kafka.errorNext(new org.apache.kafka.common.errors.TimeoutException("down")))
+                    .isTrue();
         }
         channel.runPendingTasks();
         assertThat(channel.config().isAutoRead()).isTrue();
@@ -119,12 +137,16 @@ class UplinkBackpressureTest {
         assertThat(second.config().isAutoRead()).isTrue();
         second.writeInbound(publish(1, 2));
         assertThat(second.config().isAutoRead()).as("the node holds 4 records").isFalse();
-        assertThat(first.config().isAutoRead()).as("first has not published since").isTrue();
+        assertThat(first.config().isAutoRead())
+                .as("first has not published since")
+                .isTrue();
 
         kafka.completeNext();
         kafka.completeNext();
         second.runPendingTasks();
-        assertThat(second.config().isAutoRead()).as("2 records: above half the node limit").isFalse();
+        assertThat(second.config().isAutoRead())
+                .as("2 records: above half the node limit")
+                .isFalse();
         kafka.completeNext();
         second.runPendingTasks();
         assertThat(second.config().isAutoRead()).isTrue();

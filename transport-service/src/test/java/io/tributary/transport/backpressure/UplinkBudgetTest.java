@@ -2,11 +2,10 @@ package io.tributary.transport.backpressure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.junit.jupiter.api.Test;
 
 /** Reading stops above a limit of bytes waiting for Kafka and resumes at half of it, per connection and per node. */
 class UplinkBudgetTest {
@@ -27,12 +26,17 @@ class UplinkBudgetTest {
 
         first.run();
         channel.runPendingTasks();
-        assertThat(channel.config().isAutoRead()).as("600 pending: above half the limit").isFalse();
+        assertThat(channel.config().isAutoRead())
+                .as("600 pending: above half the limit")
+                .isFalse();
         second.run();
         channel.runPendingTasks();
         assertThat(channel.config().isAutoRead()).as("0 pending").isTrue();
         assertThat(account.pending()).isZero();
-        assertThat(meters.get("tributary.reads.paused").tag("reason", "uplink_connection").counter().count())
+        assertThat(meters.get("tributary.reads.paused")
+                        .tag("reason", "uplink_connection")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
     }
 
@@ -43,13 +47,19 @@ class UplinkBudgetTest {
         EmbeddedChannel b = new EmbeddedChannel();
         UplinkBudget.Release fromA = budget.acquire(a, new UplinkBudget.Account(), 800);
         UplinkBudget.Release fromB = budget.acquire(b, new UplinkBudget.Account(), 800);
-        assertThat(a.config().isAutoRead()).as("the node was at 800 of 1000 when a published").isTrue();
-        assertThat(b.config().isAutoRead()).as("b took the node to 1600 of 1000").isFalse();
+        assertThat(a.config().isAutoRead())
+                .as("the node was at 800 of 1000 when a published")
+                .isTrue();
+        assertThat(b.config().isAutoRead())
+                .as("b took the node to 1600 of 1000")
+                .isFalse();
         assertThat(budget.nodePendingBytes()).isEqualTo(1_600);
 
         fromA.run();
         b.runPendingTasks();
-        assertThat(b.config().isAutoRead()).as("800 pending on the node: above half").isFalse();
+        assertThat(b.config().isAutoRead())
+                .as("800 pending on the node: above half")
+                .isFalse();
         fromB.run();
         b.runPendingTasks();
         assertThat(b.config().isAutoRead()).isTrue();
@@ -63,7 +73,9 @@ class UplinkBudgetTest {
         ReadGate.pause(channel, ReadGate.Reason.UPLINK_NODE);
         ReadGate.resume(channel, ReadGate.Reason.UPLINK_NODE);
         assertThat(channel.config().isAutoRead()).as("still not writable").isFalse();
-        assertThat(ReadGate.resume(channel, ReadGate.Reason.UPLINK_CONNECTION)).as("was not pausing").isFalse();
+        assertThat(ReadGate.resume(channel, ReadGate.Reason.UPLINK_CONNECTION))
+                .as("was not pausing")
+                .isFalse();
         assertThat(channel.config().isAutoRead()).isFalse();
         ReadGate.resume(channel, ReadGate.Reason.UNWRITABLE);
         assertThat(channel.config().isAutoRead()).isTrue();

@@ -2,38 +2,53 @@ package io.tributary.transport.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
-
 import io.tributary.common.kafka.TopicLayout;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 /** The node-wide limit of bytes waiting for Kafka must stay below the producer's buffer, or a send could block. */
 class TransportPropertiesTest {
 
-    private final Validator validator = Validation.buildDefaultValidatorFactory().getValidator();
+    private final Validator validator =
+            Validation.buildDefaultValidatorFactory().getValidator();
 
     private static TransportProperties.Kafka kafka(DataSize maxPendingBytes) {
-        return new TransportProperties.Kafka("127.0.0.1:9092", TopicLayout.singleBroker(1, 1, 1,
-                Duration.ofHours(1)), Duration.ofMillis(200), Duration.ofSeconds(30), 1, DataSize.ofMegabytes(1),
-                maxPendingBytes, org.apache.kafka.common.record.CompressionType.LZ4);
+        return new TransportProperties.Kafka(
+                "127.0.0.1:9092",
+                TopicLayout.singleBroker(1, 1, 1, Duration.ofHours(1)),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(30),
+                1,
+                DataSize.ofMegabytes(1),
+                maxPendingBytes,
+                org.apache.kafka.common.record.CompressionType.LZ4);
     }
 
     @Test
     void max_pending_bytes_must_be_below_the_producer_buffer() {
         assertThat(validator.validate(kafka(DataSize.ofMegabytes(16)))).isEmpty();
-        assertThat(validator.validate(kafka(DataSize.ofMegabytes(32)))).extracting(ConstraintViolation::getMessage)
+        assertThat(validator.validate(kafka(DataSize.ofMegabytes(32))))
+                .extracting(ConstraintViolation::getMessage)
                 .containsExactly("max-pending-bytes must be below the producer's buffer.memory (32 MiB)");
     }
 
-    private static TransportProperties.Tls tls(String cert, String key, TransportProperties.Tls.ClientAuthMode auth,
-            String ca) {
-        return new TransportProperties.Tls(8883, cert, key, auth, ca, Duration.ofSeconds(10), Duration.ofSeconds(10),
-                TransportProperties.Tls.Provider.AUTO, 100, Duration.ofHours(1));
+    private static TransportProperties.Tls tls(
+            String cert, String key, TransportProperties.Tls.ClientAuthMode auth, String ca) {
+        return new TransportProperties.Tls(
+                8883,
+                cert,
+                key,
+                auth,
+                ca,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                TransportProperties.Tls.Provider.AUTO,
+                100,
+                Duration.ofHours(1));
     }
 
     @Test
@@ -42,19 +57,25 @@ class TransportPropertiesTest {
         var required = TransportProperties.Tls.ClientAuthMode.REQUIRED;
         assertThat(validator.validate(TransportProperties.Tls.off())).isEmpty();
         assertThat(validator.validate(tls("/c.pem", "/k.pem", none, null))).isEmpty();
-        assertThat(validator.validate(tls("/c.pem", null, none, null))).extracting(ConstraintViolation::getMessage)
-                .containsExactly("tls: a certificate (MQTT_TLS_CERT) needs its private key (MQTT_TLS_KEY) and vice versa");
-        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, ""))).extracting(ConstraintViolation::getMessage)
+        assertThat(validator.validate(tls("/c.pem", null, none, null)))
+                .extracting(ConstraintViolation::getMessage)
+                .containsExactly(
+                        "tls: a certificate (MQTT_TLS_CERT) needs its private key (MQTT_TLS_KEY) and vice versa");
+        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, "")))
+                .extracting(ConstraintViolation::getMessage)
                 .containsExactly("tls: client-auth optional or required needs a CA bundle (MQTT_TLS_CA)");
-        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, "/ca.pem"))).isEmpty();
+        assertThat(validator.validate(tls("/c.pem", "/k.pem", required, "/ca.pem")))
+                .isEmpty();
         assertThat(TransportProperties.Tls.off().enabled()).isFalse();
         assertThat(new TransportProperties.WebSocket(8084, 0, "/mqtt").secureEnabled(TransportProperties.Tls.off()))
                 .isFalse();
         assertThat(new TransportProperties.WebSocket(null, 8084, "/mqtt").secureEnabled(TransportProperties.Tls.off()))
                 .isFalse();
         assertThat(new TransportProperties.WebSocket(null, 8084, "/mqtt")
-                .secureEnabled(tls("/c.pem", "/k.pem", none, null))).isTrue();
+                        .secureEnabled(tls("/c.pem", "/k.pem", none, null)))
+                .isTrue();
         assertThat(validator.validate(new TransportProperties.WebSocket(8083, 8084, "mqtt")))
-                .extracting(v -> v.getPropertyPath().toString()).containsExactly("path");
+                .extracting(v -> v.getPropertyPath().toString())
+                .containsExactly("path");
     }
 }

@@ -2,10 +2,6 @@ package io.tributary.transport.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttMessage;
@@ -16,6 +12,8 @@ import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 /** The close at the end of a token's validity, driven on an EmbeddedChannel with its clock advanced by hand. */
 class AuthenticationExpiryHandlerTest {
@@ -25,8 +23,9 @@ class AuthenticationExpiryHandlerTest {
     private static EmbeddedChannel accepted(MqttVersion version) {
         EmbeddedChannel channel = new EmbeddedChannel();
         channel.freezeTime();
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "jwt-client", 1, version, true, 60, 0,
-                ClientCapabilities.DEFAULTS, 10, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel, "jwt-client", 1, version, true, 60, 0, ClientCapabilities.DEFAULTS, 10, null));
         return channel;
     }
 
@@ -62,7 +61,8 @@ class AuthenticationExpiryHandlerTest {
     @Test
     void a_connection_that_ends_first_leaves_no_timer_behind() {
         EmbeddedChannel channel = accepted(MqttVersion.MQTT_5);
-        channel.pipeline().addLast(new AuthenticationExpiryHandler(System.currentTimeMillis() + 3_600_000, disconnector));
+        channel.pipeline()
+                .addLast(new AuthenticationExpiryHandler(System.currentTimeMillis() + 3_600_000, disconnector));
         channel.close();
         channel.advanceTimeBy(2, TimeUnit.HOURS);
         // A cancelled timer is gone from the loop's schedule: nothing is due, ever.

@@ -2,10 +2,9 @@ package io.tributary.transport.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.tributary.common.session.SessionApi.RefusalReason;
+import org.junit.jupiter.api.Test;
 
 class ConnAcksTest {
 
@@ -19,16 +18,27 @@ class ConnAcksTest {
 
     @Test
     void test_session_service_refusals_map_to_the_protocols_codes() {
-        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.BAD_USERNAME_OR_PASSWORD).code().byteValue())
+        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.BAD_USERNAME_OR_PASSWORD)
+                        .code()
+                        .byteValue())
                 .isEqualTo((byte) 0x86);
-        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BAD_USERNAME_OR_PASSWORD).code().byteValue())
+        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BAD_USERNAME_OR_PASSWORD)
+                        .code()
+                        .byteValue())
                 .isEqualTo((byte) 4);
-        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.NOT_AUTHORIZED).code().byteValue())
+        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.NOT_AUTHORIZED)
+                        .code()
+                        .byteValue())
                 .isEqualTo((byte) 0x87);
-        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.BANNED).code().byteValue())
+        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.BANNED)
+                        .code()
+                        .byteValue())
                 .isEqualTo((byte) 0x8A);
-        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BANNED).code().byteValue())
+        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BANNED)
+                        .code()
+                        .byteValue())
                 .isEqualTo((byte) 5);
-        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BANNED).metricCause()).isEqualTo("banned");
+        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BANNED).metricCause())
+                .isEqualTo("banned");
     }
 }

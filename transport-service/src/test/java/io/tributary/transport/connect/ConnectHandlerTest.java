@@ -2,20 +2,6 @@ package io.tributary.transport.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
-
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -42,6 +28,18 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -78,37 +76,79 @@ class ConnectHandlerTest {
     @BeforeEach
     void setUp() {
         executor = Executors.newSingleThreadExecutor();
-        kafka = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        kafka = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:1",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
         meters = new SimpleMeterRegistry();
         admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(meters);
-        TransportProperties properties = new TransportProperties("node-t",
-                new TransportProperties.Mqtt("127.0.0.1", 0, 1024, Duration.ofSeconds(10), 60, 10, 10, 10, 10, 1,
-                        DataSize.ofMegabytes(1), SlowConsumerPolicy.DROP),
-                new TransportProperties.Kafka("127.0.0.1:1",
+        TransportProperties properties = new TransportProperties(
+                "node-t",
+                new TransportProperties.Mqtt(
+                        "127.0.0.1",
+                        0,
+                        1024,
+                        Duration.ofSeconds(10),
+                        60,
+                        10,
+                        10,
+                        10,
+                        10,
+                        1,
+                        DataSize.ofMegabytes(1),
+                        SlowConsumerPolicy.DROP),
+                new TransportProperties.Kafka(
+                        "127.0.0.1:1",
                         TopicLayout.singleBroker(1, 1, 1, Duration.ofHours(1)),
-                        Duration.ofMillis(100), Duration.ofSeconds(1), 0, DataSize.ofMegabytes(1),
-                        DataSize.ofMegabytes(16), org.apache.kafka.common.record.CompressionType.LZ4),
-                TransportProperties.Session.of(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2),
-                        Duration.ofSeconds(2), "test-token"),
+                        Duration.ofMillis(100),
+                        Duration.ofSeconds(1),
+                        0,
+                        DataSize.ofMegabytes(1),
+                        DataSize.ofMegabytes(16),
+                        org.apache.kafka.common.record.CompressionType.LZ4),
+                TransportProperties.Session.of(
+                        URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), Duration.ofSeconds(2), "test-token"),
                 new TransportProperties.Redis("redis://127.0.0.1:1", Duration.ofSeconds(1)),
-                TransportProperties.Tls.off(), TransportProperties.WebSocket.off());
-        SessionServiceClient sessions = new SessionServiceClient(properties.session().url(), Duration.ofSeconds(2),
-                executor, JsonMapper.builder().build(), "test-token",
+                TransportProperties.Tls.off(),
+                TransportProperties.WebSocket.off());
+        SessionServiceClient sessions = new SessionServiceClient(
+                properties.session().url(),
+                Duration.ofSeconds(2),
+                executor,
+                JsonMapper.builder().build(),
+                "test-token",
                 SessionServiceClient.Batching.DEFAULTS);
-        redis = RedisClientFactory.open(RedisSettings.of(properties.redis().url(),
-                properties.redis().commandTimeout(), "test"), ByteArrayCodec.INSTANCE, new SimpleMeterRegistry());
+        redis = RedisClientFactory.open(
+                RedisSettings.of(properties.redis().url(), properties.redis().commandTimeout(), "test"),
+                ByteArrayCodec.INSTANCE,
+                new SimpleMeterRegistry());
         RedisQueueReader queueStore = new RedisQueueReader(redis);
         LocalSubscriptions subscriptions = new LocalSubscriptions();
         ConnectionRegistry registry = new ConnectionRegistry();
-        SessionQueueReader queueReader = new SessionQueueReader(queueStore, subscriptions,
-                new OutboundDelivery(metrics, new Disconnector(metrics), new OutboundDelivery.Limits(10, 10, 1 << 20,
-                        SlowConsumerPolicy.DROP), queueStore), metrics, registry);
-        context = new ConnectHandler.ConnectContext(properties, sessions, registry, subscriptions,
-                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, registration,
+        SessionQueueReader queueReader = new SessionQueueReader(
+                queueStore,
+                subscriptions,
+                new OutboundDelivery(
+                        metrics,
+                        new Disconnector(metrics),
+                        new OutboundDelivery.Limits(10, 10, 1 << 20, SlowConsumerPolicy.DROP),
+                        queueStore),
+                metrics,
+                registry);
+        context = new ConnectHandler.ConnectContext(
+                properties,
+                sessions,
+                registry,
+                subscriptions,
+                new PublishProducer(kafka, metrics, availability),
+                new Disconnector(metrics),
+                metrics,
+                registration,
                 queueReader);
     }
 
@@ -139,15 +179,21 @@ class ConnectHandlerTest {
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
         channel.writeInbound(MqttMessage.PINGREQ);
         assertThat(channel.isActive()).isFalse();
-        assertThat(meters.get("tributary.protocol.errors").tag("cause", "first_packet_not_connect").counter()
-                .count()).isEqualTo(1.0);
+        assertThat(meters.get("tributary.protocol.errors")
+                        .tag("cause", "first_packet_not_connect")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     @Test
     void empty_client_id_without_clean_session_is_rejected_in_mqtt311() throws Exception {
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
-        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_3_1_1).clientId("")
-                .cleanSession(false).build());
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_3_1_1)
+                .clientId("")
+                .cleanSession(false)
+                .build());
         assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED);
         assertThat(channel.isActive()).isFalse();
@@ -158,8 +204,11 @@ class ConnectHandlerTest {
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
         MqttProperties props = new MqttProperties();
         props.add(new MqttProperties.StringProperty(MqttProperties.AUTHENTICATION_METHOD, "SCRAM-SHA-1"));
-        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c5")
-                .properties(props).build());
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_5)
+                .clientId("c5")
+                .properties(props)
+                .build());
         assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD);
     }
@@ -168,20 +217,30 @@ class ConnectHandlerTest {
     void node_not_registered_with_session_service_refuses_connect_as_server_unavailable() throws Exception {
         registration.registered = false;
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
-        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c2")
-                .cleanSession(true).build());
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_5)
+                .clientId("c2")
+                .cleanSession(true)
+                .build());
         assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5);
-        assertThat(meters.get("tributary.connects").tag("result", "refused").tag("reason", "node_not_registered")
-                .counter().count()).isEqualTo(1.0);
+        assertThat(meters.get("tributary.connects")
+                        .tag("result", "refused")
+                        .tag("reason", "node_not_registered")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
         assertThat(context.registry().size()).isZero();
     }
 
     @Test
     void unreachable_session_service_refuses_as_server_unavailable_and_never_accepts() throws Exception {
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
-        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_3_1_1).clientId("c1")
-                .cleanSession(true).build());
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_3_1_1)
+                .clientId("c1")
+                .cleanSession(true)
+                .build());
         assertThat(awaitConnAck(channel).variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE);
         channel.runPendingTasks();
@@ -194,12 +253,18 @@ class ConnectHandlerTest {
         EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
         MqttProperties props = new MqttProperties();
         props.add(new MqttProperties.IntegerProperty(MqttProperties.RECEIVE_MAXIMUM, 0));
-        channel.writeInbound(MqttMessageBuilders.connect().protocolVersion(MqttVersion.MQTT_5).clientId("c0")
-                .properties(props).build());
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_5)
+                .clientId("c0")
+                .properties(props)
+                .build());
         MqttConnAckMessage ack = awaitConnAck(channel);
         assertThat(ack.variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR);
-        assertThat(ack.variableHeader().properties().getProperty(MqttProperties.REASON_STRING).value())
+        assertThat(ack.variableHeader()
+                        .properties()
+                        .getProperty(MqttProperties.REASON_STRING)
+                        .value())
                 .isEqualTo("CONNECT with Receive Maximum 0");
     }
 }

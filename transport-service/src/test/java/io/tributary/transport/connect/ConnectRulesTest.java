@@ -2,12 +2,11 @@ package io.tributary.transport.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.tributary.transport.connect.ConnectVerdict.Close;
 import io.tributary.transport.connect.ConnectVerdict.Proceed;
 import io.tributary.transport.connect.ConnectVerdict.Refuse;
+import org.junit.jupiter.api.Test;
 
 class ConnectRulesTest {
 
@@ -23,8 +22,15 @@ class ConnectRulesTest {
         boolean kafkaUnavailable;
 
         ConnectVerdict check() {
-            return ConnectRules.check(new ConnectFacts(mqtt5, propertiesProblem, authenticationMethod, clientId,
-                    cleanStart, willTopic, nodeRegistered, kafkaUnavailable));
+            return ConnectRules.check(new ConnectFacts(
+                    mqtt5,
+                    propertiesProblem,
+                    authenticationMethod,
+                    clientId,
+                    cleanStart,
+                    willTopic,
+                    nodeRegistered,
+                    kafkaUnavailable));
         }
     }
 
@@ -44,11 +50,17 @@ class ConnectRulesTest {
         f.propertiesProblem = "Receive Maximum 0";
         f.authenticationMethod = "SCRAM-SHA-1";
         f.nodeRegistered = false;
-        assertThat(f.check()).isEqualTo(new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR,
-                "protocol_error", "CONNECT with Receive Maximum 0"));
+        assertThat(f.check())
+                .isEqualTo(new Refuse(
+                        MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR,
+                        "protocol_error",
+                        "CONNECT with Receive Maximum 0"));
         f.propertiesProblem = null;
-        assertThat(f.check()).isEqualTo(new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD,
-                "bad_auth_method", "authentication method SCRAM-SHA-1 is not supported"));
+        assertThat(f.check())
+                .isEqualTo(new Refuse(
+                        MqttConnectReturnCode.CONNECTION_REFUSED_BAD_AUTHENTICATION_METHOD,
+                        "bad_auth_method",
+                        "authentication method SCRAM-SHA-1 is not supported"));
     }
 
     @Test
@@ -67,8 +79,9 @@ class ConnectRulesTest {
     void an_invalid_will_topic_closes_and_a_sys_one_is_not_authorized() {
         Facts f = new Facts();
         f.willTopic = "a/+";
-        assertThat(f.check()).isInstanceOfSatisfying(Close.class,
-                c -> assertThat(c.metricCause()).isEqualTo("invalid_will_topic"));
+        assertThat(f.check())
+                .isInstanceOfSatisfying(
+                        Close.class, c -> assertThat(c.metricCause()).isEqualTo("invalid_will_topic"));
         f.willTopic = "$SYS/x";
         assertThat(code(f.check())).isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5);
         f.mqtt5 = false;
@@ -81,11 +94,17 @@ class ConnectRulesTest {
     void a_node_not_registered_or_without_kafka_is_unavailable_in_the_clients_protocol() {
         Facts f = new Facts();
         f.kafkaUnavailable = true;
-        assertThat(f.check()).isEqualTo(new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5,
-                "kafka_unavailable", "Kafka does not accept publishes"));
+        assertThat(f.check())
+                .isEqualTo(new Refuse(
+                        MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE_5,
+                        "kafka_unavailable",
+                        "Kafka does not accept publishes"));
         f.nodeRegistered = false;
         f.mqtt5 = false;
-        assertThat(f.check()).isEqualTo(new Refuse(MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
-                "node_not_registered", "node not registered with session-service yet"));
+        assertThat(f.check())
+                .isEqualTo(new Refuse(
+                        MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                        "node_not_registered",
+                        "node not registered with session-service yet"));
     }
 }

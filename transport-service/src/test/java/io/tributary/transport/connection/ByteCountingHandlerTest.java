@@ -2,13 +2,12 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.junit.jupiter.api.Test;
 
 class ByteCountingHandlerTest {
 

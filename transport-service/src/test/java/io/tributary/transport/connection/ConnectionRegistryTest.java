@@ -2,16 +2,24 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import org.junit.jupiter.api.Test;
 
 class ConnectionRegistryTest {
 
     private static ClientConnection connection(String id, long epoch) {
-        return new ClientConnection(new EmbeddedChannel(), id, epoch, MqttVersion.MQTT_3_1_1, true, 60, 0,
-                new ClientCapabilities(10, 1000, 0, true), 10, null);
+        return new ClientConnection(
+                new EmbeddedChannel(),
+                id,
+                epoch,
+                MqttVersion.MQTT_3_1_1,
+                true,
+                60,
+                0,
+                new ClientCapabilities(10, 1000, 0, true),
+                10,
+                null);
     }
 
     @Test

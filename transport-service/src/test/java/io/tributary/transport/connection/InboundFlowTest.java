@@ -2,17 +2,15 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
 import io.tributary.transport.alias.InboundTopicAliases;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class InboundFlowTest {
 
@@ -64,7 +62,9 @@ class InboundFlowTest {
         assertThat(flow.releaseQos2(5)).isTrue();
         assertThat(flow.releaseQos2(5)).as("a second PUBREL finds nothing").isFalse();
         assertThat(flow.awaitingRelease(5)).isFalse();
-        assertThat(flow.openQos2(5)).as("after PUBCOMP the client may reuse the id").isTrue();
+        assertThat(flow.openQos2(5))
+                .as("after PUBCOMP the client may reuse the id")
+                .isTrue();
     }
 
     @Test
@@ -141,7 +141,9 @@ class InboundFlowTest {
         assertThat(flow.hasAliases()).isTrue();
         assertThat(flow.resolveTopic("", 2).failed()).isTrue();
         assertThat(flow.resolveTopic("a/b", 2).topic()).isEqualTo("a/b");
-        assertThat(flow.resolveTopic("", 2).failed()).as("resolving does not define").isTrue();
+        assertThat(flow.resolveTopic("", 2).failed())
+                .as("resolving does not define")
+                .isTrue();
 
         flow.defineAlias(2, "a/b");
         assertThat(flow.resolveTopic("", 2).topic()).isEqualTo("a/b");

@@ -2,10 +2,6 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -14,6 +10,8 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /** MQTT 3.1.1 / 5.0 section 3.1.2.10: a client silent for 1.5 x its keep alive is disconnected, no earlier. */
 class KeepAliveWatchTest {
@@ -21,14 +19,23 @@ class KeepAliveWatchTest {
     private static final long SECOND = 1_000_000_000L;
 
     private final ConnectionRegistry registry = new ConnectionRegistry();
-    private final KeepAliveWatch watch = new KeepAliveWatch(registry,
-            new Disconnector(new TransportMetrics(new SimpleMeterRegistry())), Duration.ofMillis(500));
+    private final KeepAliveWatch watch = new KeepAliveWatch(
+            registry, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())), Duration.ofMillis(500));
 
     private EmbeddedChannel connected(String clientId, int keepAlive, MqttVersion version) {
         EmbeddedChannel channel = new EmbeddedChannel(new ByteCountingHandler(
                 new SimpleMeterRegistry().counter("in"), new SimpleMeterRegistry().counter("out")));
-        ClientConnection connection = new ClientConnection(channel, clientId, 1, version, true, keepAlive, 0,
-                new ClientCapabilities(10, 268_435_460L, 0, true), 10, null);
+        ClientConnection connection = new ClientConnection(
+                channel,
+                clientId,
+                1,
+                version,
+                true,
+                keepAlive,
+                0,
+                new ClientCapabilities(10, 268_435_460L, 0, true),
+                10,
+                null);
         channel.attr(ClientConnection.KEY).set(connection);
         registry.register(connection);
         return channel;
@@ -80,5 +87,4 @@ class KeepAliveWatchTest {
         channel.runPendingTasks();
         assertThat(channel.isActive()).isTrue();
     }
-
 }

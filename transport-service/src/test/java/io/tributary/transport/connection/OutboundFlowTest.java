@@ -2,15 +2,13 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.alias.OutboundTopicAliases;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 class OutboundFlowTest {
 
@@ -40,8 +38,9 @@ class OutboundFlowTest {
         for (int i = 0; i < own; i++) {
             ids.add(flow.launch(message(1)));
         }
-        assertThat(ids).hasSize(own).allMatch(id -> id >= OutboundFlow.FIRST_OWN_PACKET_ID
-                && id <= OutboundFlow.LAST_PACKET_ID);
+        assertThat(ids)
+                .hasSize(own)
+                .allMatch(id -> id >= OutboundFlow.FIRST_OWN_PACKET_ID && id <= OutboundFlow.LAST_PACKET_ID);
         long held = flow.bytesHeld();
 
         OutboundMessage refused = message(1);
@@ -65,7 +64,9 @@ class OutboundFlowTest {
         int idA = flow.launch(a);
         flow.await(b);
         assertThat(flow.bytesHeld()).isEqualTo(sa + sb);
-        assertThat(flow.nextToSend(NODE_MAX_INFLIGHT)).as("the window of 1 is full").isNull();
+        assertThat(flow.nextToSend(NODE_MAX_INFLIGHT))
+                .as("the window of 1 is full")
+                .isNull();
 
         assertThat(flow.acknowledge(idA)).isSameAs(a);
         assertThat(flow.bytesHeld()).isEqualTo(sb);
@@ -107,7 +108,9 @@ class OutboundFlowTest {
         OutboundMessage x = message(1);
         OutboundMessage y = message(2);
         flow.await(x);
-        assertThat(flow.maySendNow(NODE_MAX_INFLIGHT)).as("nothing overtakes a waiting message").isFalse();
+        assertThat(flow.maySendNow(NODE_MAX_INFLIGHT))
+                .as("nothing overtakes a waiting message")
+                .isFalse();
         flow.await(y);
         assertThat(flow.freeSlots(NODE_MAX_INFLIGHT)).isEqualTo(-1);
 
@@ -122,7 +125,9 @@ class OutboundFlowTest {
     @Test
     void acknowledged_queue_entries_are_gathered_per_turn() {
         OutboundFlow flow = new OutboundFlow(10, null);
-        assertThat(flow.queueEntryAcknowledged(5)).as("first of the turn: schedule the removal").isTrue();
+        assertThat(flow.queueEntryAcknowledged(5))
+                .as("first of the turn: schedule the removal")
+                .isTrue();
         assertThat(flow.queueEntryAcknowledged(3)).isFalse();
         assertThat(flow.takeAcknowledgedQueueEntries()).containsExactly(5L, 3L);
         assertThat(flow.takeAcknowledgedQueueEntries()).isEmpty();

@@ -2,8 +2,6 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -15,6 +13,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.junit.jupiter.api.Test;
 
 /**
  * Both found by the fuzz test: a PUBLISH carrying the Payload Format Indicator twice was accepted, because Netty's
@@ -26,19 +25,32 @@ class PacketFrameCheckTest {
 
     /** CONNECT, MQTT 5, client id "c", no properties. */
     private static final byte[] CONNECT_5 = {0x10, 14, 0, 4, 'M', 'Q', 'T', 'T', 5, 2, 0, 30, 0, 0, 1, 'c'};
+
     private static final byte[] CONNECT_311 = {0x10, 13, 0, 4, 'M', 'Q', 'T', 'T', 4, 2, 0, 30, 0, 1, 'c'};
 
     private final TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
 
     private EmbeddedChannel channel(byte[] connect) {
         PacketFrameCheck.DecodedCounter decoded = new PacketFrameCheck.DecodedCounter();
-        EmbeddedChannel channel = new EmbeddedChannel(new PacketFrameCheck(1 << 20, decoded), new MqttDecoder(),
-                decoded, new MalformedPacketHandler(new Disconnector(metrics), 1 << 20));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new PacketFrameCheck(1 << 20, decoded),
+                new MqttDecoder(),
+                decoded,
+                new MalformedPacketHandler(new Disconnector(metrics), 1 << 20));
         channel.writeInbound(Unpooled.wrappedBuffer(connect));
         assertThat(channel.<Object>readInbound()).isInstanceOf(MqttConnectMessage.class);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1,
-                connect[8] == 5 ? MqttVersion.MQTT_5 : MqttVersion.MQTT_3_1_1, true, 30, 0,
-                ClientCapabilities.DEFAULTS, 10, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel,
+                        "c",
+                        1,
+                        connect[8] == 5 ? MqttVersion.MQTT_5 : MqttVersion.MQTT_3_1_1,
+                        true,
+                        30,
+                        0,
+                        ClientCapabilities.DEFAULTS,
+                        10,
+                        null));
         return channel;
     }
 
@@ -70,8 +82,21 @@ class PacketFrameCheckTest {
     @Test
     void user_properties_may_repeat_and_packets_split_anywhere_still_decode() {
         EmbeddedChannel channel = channel(CONNECT_5);
-        byte[] twoUserProperties = publish((byte) 0x26, (byte) 0, (byte) 1, (byte) 'k', (byte) 0, (byte) 1,
-                (byte) 'v', (byte) 0x26, (byte) 0, (byte) 1, (byte) 'k', (byte) 0, (byte) 1, (byte) 'w');
+        byte[] twoUserProperties = publish(
+                (byte) 0x26,
+                (byte) 0,
+                (byte) 1,
+                (byte) 'k',
+                (byte) 0,
+                (byte) 1,
+                (byte) 'v',
+                (byte) 0x26,
+                (byte) 0,
+                (byte) 1,
+                (byte) 'k',
+                (byte) 0,
+                (byte) 1,
+                (byte) 'w');
         byte[] twice = new byte[twoUserProperties.length * 2];
         System.arraycopy(twoUserProperties, 0, twice, 0, twoUserProperties.length);
         System.arraycopy(twoUserProperties, 0, twice, twoUserProperties.length, twoUserProperties.length);
@@ -80,7 +105,8 @@ class PacketFrameCheckTest {
         }
         for (int i = 0; i < 2; i++) {
             MqttPublishMessage publish = channel.readInbound();
-            assertThat(publish.variableHeader().properties().getProperties(0x26)).hasSize(2);
+            assertThat(publish.variableHeader().properties().getProperties(0x26))
+                    .hasSize(2);
             publish.release();
         }
         assertThat(channel.isActive()).isTrue();
@@ -106,8 +132,9 @@ class PacketFrameCheckTest {
     @Test
     void a_topic_length_past_the_end_of_a_lone_packet_is_malformed_too() {
         EmbeddedChannel channel = channel(CONNECT_311);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true, 30, 0,
-                ClientCapabilities.DEFAULTS, 10, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel, "c", 1, MqttVersion.MQTT_5, true, 30, 0, ClientCapabilities.DEFAULTS, 10, null));
         // PUBLISH QoS 0 whose topic claims 200 bytes in a packet of 4, and nothing after it.
         channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {0x30, 4, 0, (byte) 200, 'a', 'b'}));
         assertThat(disconnectReason(channel)).isEqualTo((byte) 0x81);

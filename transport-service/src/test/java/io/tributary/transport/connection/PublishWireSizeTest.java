@@ -2,11 +2,6 @@ package io.tributary.transport.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -23,6 +18,9 @@ import io.netty.util.AttributeKey;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The size a PUBLISH is checked against a client's Maximum Packet Size with is the number of bytes Netty's encoder
@@ -36,21 +34,23 @@ class PublishWireSizeTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(meters);
-    private final OutboundDelivery delivery = new OutboundDelivery(metrics, new Disconnector(metrics),
+    private final OutboundDelivery delivery = new OutboundDelivery(
+            metrics,
+            new Disconnector(metrics),
             new OutboundDelivery.Limits(100, 100, 1 << 24, SlowConsumerPolicy.DROP));
 
     @Test
     void computed_size_equals_what_the_encoder_writes_for_every_kind_of_property() {
         int[] payloadSizes = {0, 1, 100, 127 - 9, 128, 16_383 - 20, 16_384, 70_000};
-        List<int[]> subscriptionIdSets = List.of(new int[0], new int[] {1}, new int[] {127, 128, 16_384, 2_097_152,
-                268_435_455});
+        List<int[]> subscriptionIdSets =
+                List.of(new int[0], new int[] {1}, new int[] {127, 128, 16_384, 2_097_152, 268_435_455});
         for (MqttProperties properties : propertySets()) {
             for (int[] ids : subscriptionIdSets) {
                 for (int qos = 0; qos <= 2; qos++) {
                     for (int payload : payloadSizes) {
                         for (String topic : new String[] {"t", "ü/žluťoučký/kůň/€", "a".repeat(300)}) {
-                            OutboundMessage m = new OutboundMessage(topic, new byte[payload], qos, false, properties,
-                                    ids);
+                            OutboundMessage m =
+                                    new OutboundMessage(topic, new byte[payload], qos, false, properties, ids);
                             assertThat(m.encodedSize(true, topic, false))
                                     .as("MQTT 5, topic %s, qos %d, payload %d", topic, qos, payload)
                                     .isEqualTo(encoded(MqttVersion.MQTT_5, m, topic, 0));
@@ -75,37 +75,43 @@ class PublishWireSizeTest {
                 .encodedSize(true, "m/size", false);
 
         EmbeddedChannel fits = new EmbeddedChannel();
-        delivery.deliver(connection(fits, exact, 0), new OutboundMessage("m/size", new byte[1000], 1, false,
-                properties, ids));
+        delivery.deliver(
+                connection(fits, exact, 0), new OutboundMessage("m/size", new byte[1000], 1, false, properties, ids));
         MqttPublishMessage sent = fits.readOutbound();
         assertThat(sent).isNotNull();
         assertThat(encodedBytes(MqttVersion.MQTT_5, sent)).isEqualTo(exact);
 
         EmbeddedChannel tooSmall = new EmbeddedChannel();
-        delivery.deliver(connection(tooSmall, exact - 1, 0), new OutboundMessage("m/size", new byte[1000], 1, false,
-                properties, ids));
+        delivery.deliver(
+                connection(tooSmall, exact - 1, 0),
+                new OutboundMessage("m/size", new byte[1000], 1, false, properties, ids));
         assertThat((Object) tooSmall.readOutbound()).isNull();
         assertThat(dropped()).isEqualTo(1.0);
     }
 
     @Test
     void a_new_topic_alias_is_left_out_when_its_three_bytes_would_exceed_the_maximum() {
-        long withoutAlias = new OutboundMessage("m/alias", new byte[500], 0, false, null)
-                .encodedSize(true, "m/alias", false);
+        long withoutAlias =
+                new OutboundMessage("m/alias", new byte[500], 0, false, null).encodedSize(true, "m/alias", false);
         EmbeddedChannel channel = new EmbeddedChannel();
         ClientConnection c = connection(channel, withoutAlias, 5);
 
         delivery.deliver(c, new OutboundMessage("m/alias", new byte[500], 0, false, null));
         MqttPublishMessage full = channel.readOutbound();
         assertThat(full.variableHeader().topicName()).isEqualTo("m/alias");
-        assertThat(full.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS)).isNull();
+        assertThat(full.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS))
+                .isNull();
         assertThat(encodedBytes(MqttVersion.MQTT_5, full)).isEqualTo(withoutAlias);
 
         // A smaller message on the same topic has room for the alias: the alias is assigned now, with the topic.
         delivery.deliver(c, new OutboundMessage("m/alias", new byte[10], 0, false, null));
         MqttPublishMessage small = channel.readOutbound();
         assertThat(small.variableHeader().topicName()).isEqualTo("m/alias");
-        assertThat(small.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS).value()).isEqualTo(1);
+        assertThat(small.variableHeader()
+                        .properties()
+                        .getProperty(MqttProperties.TOPIC_ALIAS)
+                        .value())
+                .isEqualTo(1);
         small.release();
 
         // Once the client knows the alias, the empty topic makes the large message smaller than without it.
@@ -119,7 +125,9 @@ class PublishWireSizeTest {
     @Test
     void queued_message_is_checked_again_when_it_is_sent() {
         // Window of one: the second message waits; it still fits when its turn comes, with its alias.
-        OutboundDelivery narrow = new OutboundDelivery(metrics, new Disconnector(metrics),
+        OutboundDelivery narrow = new OutboundDelivery(
+                metrics,
+                new Disconnector(metrics),
                 new OutboundDelivery.Limits(1, 10, 1 << 24, SlowConsumerPolicy.DROP));
         long exact = new OutboundMessage("q/t", new byte[200], 1, false, null).encodedSize(true, "", true);
         EmbeddedChannel channel = new EmbeddedChannel();
@@ -136,13 +144,24 @@ class PublishWireSizeTest {
     }
 
     private double dropped() {
-        var counter = meters.find("tributary.deliveries.dropped").tag("reason", "client_packet_size").counter();
+        var counter = meters.find("tributary.deliveries.dropped")
+                .tag("reason", "client_packet_size")
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
     private static ClientConnection connection(EmbeddedChannel channel, long maximumPacketSize, int aliasMaximum) {
-        return new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
-                new ClientCapabilities(100, maximumPacketSize, aliasMaximum, true), 10, null);
+        return new ClientConnection(
+                channel,
+                "sub",
+                1,
+                MqttVersion.MQTT_5,
+                true,
+                60,
+                0,
+                new ClientCapabilities(100, maximumPacketSize, aliasMaximum, true),
+                10,
+                null);
     }
 
     private static List<MqttProperties> propertySets() {

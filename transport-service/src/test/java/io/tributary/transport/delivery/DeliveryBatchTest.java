@@ -2,10 +2,6 @@ package io.tributary.transport.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -24,17 +20,28 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 class DeliveryBatchTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(meters);
-    private final OutboundDelivery delivery = new OutboundDelivery(metrics, new Disconnector(metrics),
-            new OutboundDelivery.Limits(10, 10, 1 << 20, SlowConsumerPolicy.DROP));
+    private final OutboundDelivery delivery = new OutboundDelivery(
+            metrics, new Disconnector(metrics), new OutboundDelivery.Limits(10, 10, 1 << 20, SlowConsumerPolicy.DROP));
 
     private static ClientConnection mqtt3(EmbeddedChannel channel, String clientId) {
-        return new ClientConnection(channel, clientId, 1, MqttVersion.MQTT_3_1_1, true, 60, 0,
-                new ClientCapabilities(65535, 268_435_460L, 0, true), 10, null);
+        return new ClientConnection(
+                channel,
+                clientId,
+                1,
+                MqttVersion.MQTT_3_1_1,
+                true,
+                60,
+                0,
+                new ClientCapabilities(65535, 268_435_460L, 0, true),
+                10,
+                null);
     }
 
     /** What Netty's encoder writes for the same QoS 0 PUBLISH. */
@@ -42,7 +49,8 @@ class DeliveryBatchTest {
         EmbeddedChannel encoder = new EmbeddedChannel(MqttEncoder.INSTANCE);
         encoder.writeOutbound(new MqttPublishMessage(
                 new MqttFixedHeader(MqttMessageType.PUBLISH, false, MqttQoS.AT_MOST_ONCE, retain, 0),
-                new MqttPublishVariableHeader(topic, -1), Unpooled.wrappedBuffer(payload)));
+                new MqttPublishVariableHeader(topic, -1),
+                Unpooled.wrappedBuffer(payload)));
         ByteBuf bytes = encoder.readOutbound();
         byte[] array = ByteBufUtil.getBytes(bytes);
         bytes.release();
@@ -54,10 +62,10 @@ class DeliveryBatchTest {
         byte[] small = "hello".getBytes(StandardCharsets.UTF_8);
         byte[] large = new byte[300]; // remaining length needs two bytes
         for (Object[] c : new Object[][] {{"a/b", small, false}, {"ü/ñ/€", large, true}}) {
-            ByteBuf frame = SharedPublishFrame.encodeMqtt3Qos0(UnpooledByteBufAllocator.DEFAULT, (String) c[0],
-                    (byte[]) c[1], (Boolean) c[2]);
-            assertThat(ByteBufUtil.getBytes(frame)).isEqualTo(encodedByNetty((String) c[0], (byte[]) c[1],
-                    (Boolean) c[2]));
+            ByteBuf frame = SharedPublishFrame.encodeMqtt3Qos0(
+                    UnpooledByteBufAllocator.DEFAULT, (String) c[0], (byte[]) c[1], (Boolean) c[2]);
+            assertThat(ByteBufUtil.getBytes(frame))
+                    .isEqualTo(encodedByNetty((String) c[0], (byte[]) c[1], (Boolean) c[2]));
             frame.release();
         }
     }
@@ -88,7 +96,11 @@ class DeliveryBatchTest {
         a.release();
         b.release();
         assertThat(frame.refCnt()).isZero();
-        assertThat(meters.get("tributary.publishes.out").tag("qos", "0").counter().count()).isEqualTo(2.0);
+        assertThat(meters.get("tributary.publishes.out")
+                        .tag("qos", "0")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
         assertThat(meters.get("tributary.delivery.latency").timer().count()).isEqualTo(1);
     }
 
@@ -96,18 +108,20 @@ class DeliveryBatchTest {
     void a_delivery_to_a_closed_connection_releases_its_reference() {
         EmbeddedChannel channel = new EmbeddedChannel();
         ClientConnection closed = mqtt3(channel, "gone");
-        ByteBuf frame = SharedPublishFrame.encodeMqtt3Qos0(UnpooledByteBufAllocator.DEFAULT, "t", new byte[] {1},
-                false);
+        ByteBuf frame =
+                SharedPublishFrame.encodeMqtt3Qos0(UnpooledByteBufAllocator.DEFAULT, "t", new byte[] {1}, false);
         DeliveryBatch batch = new DeliveryBatch(delivery);
         batch.begin(System.nanoTime());
-        batch.add(closed, new OutboundMessage("t", new byte[] {1}, 0, false, null), frame.retainedDuplicate(),
-                -1, -1);
+        batch.add(closed, new OutboundMessage("t", new byte[] {1}, 0, false, null), frame.retainedDuplicate(), -1, -1);
         frame.release();
         channel.close();
         batch.dispatch();
         channel.runPendingTasks();
         assertThat(frame.refCnt()).isZero();
-        assertThat(meters.get("tributary.deliveries.dropped").tag("reason", "connection_closed").counter().count())
+        assertThat(meters.get("tributary.deliveries.dropped")
+                        .tag("reason", "connection_closed")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
     }
 
@@ -128,6 +142,10 @@ class DeliveryBatchTest {
             assertThat(m.variableHeader().packetId()).isPositive();
             m.release();
         }
-        assertThat(meters.get("tributary.publishes.out").tag("qos", "1").counter().count()).isEqualTo(3.0);
+        assertThat(meters.get("tributary.publishes.out")
+                        .tag("qos", "1")
+                        .counter()
+                        .count())
+                .isEqualTo(3.0);
     }
 }

@@ -2,8 +2,6 @@ package io.tributary.transport.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -20,6 +18,7 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.junit.jupiter.api.Test;
 
 /**
  * What a subscriber that does not read can cost: nothing is written past the socket's high water mark (QoS 0 is
@@ -35,15 +34,25 @@ class OutboundBoundsTest {
     private final TransportMetrics metrics = new TransportMetrics(meters);
 
     private OutboundDelivery delivery(long maxBytes, SlowConsumerPolicy policy) {
-        return new OutboundDelivery(metrics, new Disconnector(metrics),
-                new OutboundDelivery.Limits(100, 100, maxBytes, policy));
+        return new OutboundDelivery(
+                metrics, new Disconnector(metrics), new OutboundDelivery.Limits(100, 100, maxBytes, policy));
     }
 
     private static EmbeddedChannel channel(OutboundDelivery delivery, TransportMetrics metrics) {
         EmbeddedChannel channel = new EmbeddedChannel(new OutboundAckHandler(delivery, metrics));
         channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "slow", 1, MqttVersion.MQTT_5, true,
-                60, 0, new ClientCapabilities(65535, 268_435_460L, 0, true), 0, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel,
+                        "slow",
+                        1,
+                        MqttVersion.MQTT_5,
+                        true,
+                        60,
+                        0,
+                        new ClientCapabilities(65535, 268_435_460L, 0, true),
+                        0,
+                        null));
         return channel;
     }
 
@@ -52,7 +61,9 @@ class OutboundBoundsTest {
     }
 
     private double dropped(String reason) {
-        var counter = meters.find("tributary.deliveries.dropped").tag("reason", reason).counter();
+        var counter = meters.find("tributary.deliveries.dropped")
+                .tag("reason", reason)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -71,7 +82,9 @@ class OutboundBoundsTest {
         ClientConnection c = ClientConnection.of(channel);
         ByteBuf pending = clog(channel);
         assertThat(channel.isWritable()).isFalse();
-        assertThat(channel.config().isAutoRead()).as("no reading from a client we cannot write to").isFalse();
+        assertThat(channel.config().isAutoRead())
+                .as("no reading from a client we cannot write to")
+                .isFalse();
 
         delivery.deliver(c, message(0));
         delivery.deliver(c, message(1));

@@ -2,8 +2,6 @@ package io.tributary.transport.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttMessage;
@@ -16,17 +14,27 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
+import org.junit.jupiter.api.Test;
 
 class OutboundDeliveryTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(meters);
-    private final OutboundDelivery delivery = new OutboundDelivery(metrics, new Disconnector(metrics),
-            new OutboundDelivery.Limits(2, 1, 1 << 20, SlowConsumerPolicy.DROP));
+    private final OutboundDelivery delivery = new OutboundDelivery(
+            metrics, new Disconnector(metrics), new OutboundDelivery.Limits(2, 1, 1 << 20, SlowConsumerPolicy.DROP));
 
     private ClientConnection connection(EmbeddedChannel channel, int receiveMaximum) {
-        return new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
-                new ClientCapabilities(receiveMaximum, 268_435_460L, 0, true), 10, null);
+        return new ClientConnection(
+                channel,
+                "sub",
+                1,
+                MqttVersion.MQTT_5,
+                true,
+                60,
+                0,
+                new ClientCapabilities(receiveMaximum, 268_435_460L, 0, true),
+                10,
+                null);
     }
 
     private static OutboundMessage message(int qos) {
@@ -44,14 +52,19 @@ class OutboundDeliveryTest {
         MqttPublishMessage first = channel.readOutbound();
         MqttPublishMessage second = channel.readOutbound();
         assertThat((Object) channel.readOutbound()).isNull();
-        assertThat(first.variableHeader().packetId()).isNotEqualTo(second.variableHeader().packetId());
-        assertThat(meters.get("tributary.deliveries.dropped").tag("reason", "queue_full").counter().count())
+        assertThat(first.variableHeader().packetId())
+                .isNotEqualTo(second.variableHeader().packetId());
+        assertThat(meters.get("tributary.deliveries.dropped")
+                        .tag("reason", "queue_full")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
 
         delivery.onPubAck(c, first.variableHeader().packetId());
         MqttPublishMessage third = channel.readOutbound();
         assertThat(third).isNotNull();
-        assertThat(third.variableHeader().packetId()).isNotEqualTo(second.variableHeader().packetId());
+        assertThat(third.variableHeader().packetId())
+                .isNotEqualTo(second.variableHeader().packetId());
         first.release();
         second.release();
         third.release();
@@ -79,19 +92,31 @@ class OutboundDeliveryTest {
     @Test
     void oversized_message_is_dropped_for_that_client() {
         EmbeddedChannel channel = new EmbeddedChannel();
-        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
-                new ClientCapabilities(10, 20, 0, true), 10, null);
+        ClientConnection c = new ClientConnection(
+                channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0, new ClientCapabilities(10, 20, 0, true), 10, null);
         delivery.deliver(c, new OutboundMessage("t", new byte[100], 0, false, null));
         assertThat((Object) channel.readOutbound()).isNull();
-        assertThat(meters.get("tributary.deliveries.dropped").tag("reason", "client_packet_size").counter().count())
+        assertThat(meters.get("tributary.deliveries.dropped")
+                        .tag("reason", "client_packet_size")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
     }
 
     @Test
     void topic_aliases_up_to_the_clients_maximum_topic_sent_once_per_alias() {
         EmbeddedChannel channel = new EmbeddedChannel();
-        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
-                new ClientCapabilities(100, 268_435_460L, 1, true), 10, null);
+        ClientConnection c = new ClientConnection(
+                channel,
+                "sub",
+                1,
+                MqttVersion.MQTT_5,
+                true,
+                60,
+                0,
+                new ClientCapabilities(100, 268_435_460L, 1, true),
+                10,
+                null);
         for (String topic : new String[] {"a/1", "a/1", "a/2", "a/1"}) {
             delivery.deliver(c, new OutboundMessage(topic, new byte[] {1}, 0, false, new MqttProperties()));
         }
@@ -100,8 +125,8 @@ class OutboundDeliveryTest {
         for (int i = 0; i < 4; i++) {
             MqttPublishMessage m = channel.readOutbound();
             wireTopics[i] = m.variableHeader().topicName();
-            MqttProperties.MqttProperty<?> alias = m.variableHeader().properties()
-                    .getProperty(MqttProperties.TOPIC_ALIAS);
+            MqttProperties.MqttProperty<?> alias =
+                    m.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS);
             aliases[i] = alias == null ? null : alias.value();
             m.release();
         }
@@ -118,7 +143,8 @@ class OutboundDeliveryTest {
         for (int i = 0; i < 2; i++) {
             MqttPublishMessage m = channel.readOutbound();
             assertThat(m.variableHeader().topicName()).isEqualTo("t");
-            assertThat(m.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS)).isNull();
+            assertThat(m.variableHeader().properties().getProperty(MqttProperties.TOPIC_ALIAS))
+                    .isNull();
             m.release();
         }
     }
@@ -132,8 +158,10 @@ class OutboundDeliveryTest {
         delivery.deliver(c, new OutboundMessage("t", new byte[] {1}, 1, false, shared, new int[] {7, 9}));
         MqttPublishMessage m = channel.readOutbound();
         assertThat(m.variableHeader().properties().getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER))
-                .extracting(p -> p.value()).containsExactly(7, 9);
-        assertThat(m.variableHeader().properties().getProperties(MqttProperties.USER_PROPERTY)).hasSize(1);
+                .extracting(p -> p.value())
+                .containsExactly(7, 9);
+        assertThat(m.variableHeader().properties().getProperties(MqttProperties.USER_PROPERTY))
+                .hasSize(1);
         assertThat(shared.getProperties(MqttProperties.SUBSCRIPTION_IDENTIFIER)).isEmpty();
         m.release();
     }
@@ -141,8 +169,8 @@ class OutboundDeliveryTest {
     @Test
     void mqtt311_subscriber_gets_no_properties() {
         EmbeddedChannel channel = new EmbeddedChannel();
-        ClientConnection c = new ClientConnection(channel, "sub", 1, MqttVersion.MQTT_3_1_1, true, 60, 0,
-                ClientCapabilities.DEFAULTS, 10, null);
+        ClientConnection c = new ClientConnection(
+                channel, "sub", 1, MqttVersion.MQTT_3_1_1, true, 60, 0, ClientCapabilities.DEFAULTS, 10, null);
         MqttProperties shared = new MqttProperties();
         shared.add(new MqttProperties.UserProperty("k", "v"));
         delivery.deliver(c, new OutboundMessage("t", new byte[] {1}, 0, false, shared, new int[] {7}));
@@ -161,8 +189,20 @@ class OutboundDeliveryTest {
         assertThat(v.properties().getProperty(MqttProperties.REASON_STRING)).isNotNull();
 
         EmbeddedChannel quiet = new EmbeddedChannel();
-        delivery.onPubRec(new ClientConnection(quiet, "sub", 1, MqttVersion.MQTT_5, true, 60, 0,
-                new ClientCapabilities(10, 268_435_460L, 0, false), 10, null), 42, 0);
+        delivery.onPubRec(
+                new ClientConnection(
+                        quiet,
+                        "sub",
+                        1,
+                        MqttVersion.MQTT_5,
+                        true,
+                        60,
+                        0,
+                        new ClientCapabilities(10, 268_435_460L, 0, false),
+                        10,
+                        null),
+                42,
+                0);
         MqttMessage withoutReason = quiet.readOutbound();
         v = (MqttPubReplyMessageVariableHeader) withoutReason.variableHeader();
         assertThat(v.reasonCode()).isEqualTo((byte) 0x92);

@@ -2,26 +2,33 @@ package io.tributary.transport.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.subscription.SharedTargets.Target;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.SubscriptionOptions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class LocalSubscriptionsTest {
 
     private final LocalSubscriptions subscriptions = new LocalSubscriptions();
 
     private static ClientConnection connection(String clientId) {
-        return new ClientConnection(new EmbeddedChannel(), clientId, 1, MqttVersion.MQTT_5, true, 60, 0,
-                ClientCapabilities.DEFAULTS, 10, null);
+        return new ClientConnection(
+                new EmbeddedChannel(),
+                clientId,
+                1,
+                MqttVersion.MQTT_5,
+                true,
+                60,
+                0,
+                ClientCapabilities.DEFAULTS,
+                10,
+                null);
     }
 
     private Map<ClientConnection, LocalSubscriptions.Match> match(String topic, String publisher) {
@@ -59,7 +66,9 @@ class LocalSubscriptionsTest {
 
         subscriptions.add(self, "n/+", new SubscriptionOptions(0, false, false, 4));
         LocalSubscriptions.Match own = match("n/1", "self").get(self);
-        assertThat(own.qos()).as("only the subscription without no-local counts").isZero();
+        assertThat(own.qos())
+                .as("only the subscription without no-local counts")
+                .isZero();
         assertThat(own.subscriptionIds()).containsExactly(4);
     }
 
@@ -92,12 +101,14 @@ class LocalSubscriptionsTest {
         subscriptions.add(normal, "s/x", new SubscriptionOptions(0, false, false, 0));
 
         assertThat(matchShared("s/x", List.of())).containsOnlyKeys(normal);
-        assertThat(matchShared("s/x", List.of(new Target("m2", "$share/g/s/+")))).containsOnlyKeys(normal, m2);
+        assertThat(matchShared("s/x", List.of(new Target("m2", "$share/g/s/+"))))
+                .containsOnlyKeys(normal, m2);
         // Another group, or the same client under another filter, does not count.
         assertThat(matchShared("s/x", List.of(new Target("m1", "$share/h/s/+"), new Target("m1", "$share/g/s/x"))))
                 .containsOnlyKeys(normal);
         // The topic must still match the member's inner filter.
-        assertThat(matchShared("t/x", List.of(new Target("m1", "$share/g/s/+")))).isEmpty();
+        assertThat(matchShared("t/x", List.of(new Target("m1", "$share/g/s/+"))))
+                .isEmpty();
         // The shared filter is not a filter of its own: its literal text matches nothing.
         assertThat(matchShared("$share/g/s/x", List.of())).isEmpty();
     }
@@ -109,12 +120,16 @@ class LocalSubscriptionsTest {
         subscriptions.add(c, "s/x", new SubscriptionOptions(0, false, false, 0));
         assertThat(subscriptions.size()).isEqualTo(2);
 
-        LocalSubscriptions.Match both = matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c);
+        LocalSubscriptions.Match both =
+                matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c);
         assertThat(both.qos()).isEqualTo(2);
         assertThat(both.subscriptionIds()).containsExactly(8);
 
         subscriptions.remove(c, "$share/g/s/x");
-        assertThat(matchShared("s/x", List.of(new Target("c", "$share/g/s/x"))).get(c).qos()).isZero();
+        assertThat(matchShared("s/x", List.of(new Target("c", "$share/g/s/x")))
+                        .get(c)
+                        .qos())
+                .isZero();
         subscriptions.removeAll(c);
         assertThat(subscriptions.size()).isZero();
     }
@@ -124,13 +139,17 @@ class LocalSubscriptionsTest {
         ClientConnection a = connection("a");
         ClientConnection b = connection("b");
         assertThat(subscriptions.filterCount(a)).isZero();
-        assertThat(subscriptions.matchOne(a, "f/1", "p", List.of())).as("never subscribed").isNull();
+        assertThat(subscriptions.matchOne(a, "f/1", "p", List.of()))
+                .as("never subscribed")
+                .isNull();
 
         subscriptions.add(a, "f/1", new SubscriptionOptions(0, false, false, 0));
         subscriptions.add(a, "f/1", new SubscriptionOptions(1, false, false, 0));
         subscriptions.add(a, "$share/g/f/+", new SubscriptionOptions(1, false, false, 0));
         subscriptions.add(b, "f/1", new SubscriptionOptions(0, false, false, 0));
-        assertThat(subscriptions.filterCount(a)).as("a replaced filter counts once").isEqualTo(2);
+        assertThat(subscriptions.filterCount(a))
+                .as("a replaced filter counts once")
+                .isEqualTo(2);
         assertThat(subscriptions.holds(a, "f/1")).isTrue();
         assertThat(subscriptions.holds(a, "f/2")).isFalse();
         assertThat(subscriptions.matchOne(a, "f/1", "p", List.of()).qos()).isEqualTo(1);
@@ -141,7 +160,9 @@ class LocalSubscriptionsTest {
 
         subscriptions.removeAll(a);
         assertThat(subscriptions.filterCount(a)).isZero();
-        assertThat(subscriptions.size()).as("only b's filter is left in the index").isEqualTo(1);
+        assertThat(subscriptions.size())
+                .as("only b's filter is left in the index")
+                .isEqualTo(1);
         assertThat(subscriptions.filterCount(b)).isEqualTo(1);
     }
 }

@@ -2,11 +2,6 @@ package io.tributary.transport.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -17,6 +12,9 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 
 /** The CONNECT-time refusals of {@link AdmissionHandler} on EmbeddedChannels (no source IP: node limits only). */
 class AdmissionHandlerTest {
@@ -27,20 +25,22 @@ class AdmissionHandlerTest {
     private final Disconnector disconnector = new Disconnector(new TransportMetrics(registry));
 
     private static LimitsProperties limits(int maxConnections, double rate, int burst, int maxLevels) {
-        return new LimitsProperties(maxConnections, rate, burst, 0, 1, 1, 0, 1, 0, 0, maxLevels,
-                Duration.ofSeconds(5));
+        return new LimitsProperties(maxConnections, rate, burst, 0, 1, 1, 0, 1, 0, 0, maxLevels, Duration.ofSeconds(5));
     }
 
     /** A channel with the admission check in front of a stand-in for the CONNECT handler that keeps what it gets. */
-    private static EmbeddedChannel channel(ConnectAdmission admission, LimitRefusals refusals,
-            Disconnector disconnector) {
-        return new EmbeddedChannel(new AdmissionHandler(admission, refusals, disconnector, null),
-                new ChannelInboundHandlerAdapter());
+    private static EmbeddedChannel channel(
+            ConnectAdmission admission, LimitRefusals refusals, Disconnector disconnector) {
+        return new EmbeddedChannel(
+                new AdmissionHandler(admission, refusals, disconnector, null), new ChannelInboundHandlerAdapter());
     }
 
     private static MqttConnectMessage connect(MqttVersion version, String willTopic) {
-        MqttMessageBuilders.ConnectBuilder b = MqttMessageBuilders.connect().clientId("dev-1")
-                .protocolVersion(version).keepAlive(30).cleanSession(true);
+        MqttMessageBuilders.ConnectBuilder b = MqttMessageBuilders.connect()
+                .clientId("dev-1")
+                .protocolVersion(version)
+                .keepAlive(30)
+                .cleanSession(true);
         if (willTopic != null) {
             b.willFlag(true).willTopic(willTopic).willMessage(new byte[] {1}).willQoS(MqttQoS.AT_MOST_ONCE);
         }
@@ -63,16 +63,25 @@ class AdmissionHandlerTest {
         assertThat(admission.open()).isEqualTo(4);
 
         first.writeInbound(connect(MqttVersion.MQTT_5, null));
-        assertThat((Object) first.readInbound()).as("passed on to the CONNECT handler").isNotNull();
+        assertThat((Object) first.readInbound())
+                .as("passed on to the CONNECT handler")
+                .isNotNull();
         assertThat((Object) first.readOutbound()).isNull();
         third.writeInbound(connect(MqttVersion.MQTT_5, null));
         assertThat(returnCode(third)).isEqualTo(0x97);
         assertThat(third.isActive()).isFalse();
 
-        fourth.writeInbound(connect(MqttVersion.MQTT_3_1_1, null), MqttMessageBuilders.publish().topicName("a")
-                .qos(MqttQoS.AT_MOST_ONCE).payload(io.netty.buffer.Unpooled.wrappedBuffer(new byte[1])).build());
+        fourth.writeInbound(
+                connect(MqttVersion.MQTT_3_1_1, null),
+                MqttMessageBuilders.publish()
+                        .topicName("a")
+                        .qos(MqttQoS.AT_MOST_ONCE)
+                        .payload(io.netty.buffer.Unpooled.wrappedBuffer(new byte[1]))
+                        .build());
         assertThat(returnCode(fourth)).as("MQTT 3.1.1: server unavailable").isEqualTo(3);
-        assertThat((Object) fourth.readInbound()).as("a packet behind a refused CONNECT is dropped").isNull();
+        assertThat((Object) fourth.readInbound())
+                .as("a packet behind a refused CONNECT is dropped")
+                .isNull();
         assertThat(refusals.count(LimitRefusals.CONNECTIONS)).isEqualTo(2);
 
         first.close();
@@ -117,7 +126,9 @@ class AdmissionHandlerTest {
 
         EmbeddedChannel v3 = channel(admission, refusals, disconnector);
         v3.writeInbound(connect(MqttVersion.MQTT_3_1_1, "a/b/c/d"));
-        assertThat((Object) v3.readOutbound()).as("3.x has no return code for it").isNull();
+        assertThat((Object) v3.readOutbound())
+                .as("3.x has no return code for it")
+                .isNull();
         assertThat(v3.isActive()).isFalse();
         assertThat(refusals.count(LimitRefusals.TOPIC_LEVELS)).isEqualTo(2);
     }
@@ -128,9 +139,16 @@ class AdmissionHandlerTest {
             refusals.refused(LimitRefusals.PUBLISH_RATE, "Refusing a packet of client 'x'", "too fast");
         }
         assertThat(refusals.count(LimitRefusals.PUBLISH_RATE)).isEqualTo(1_000);
-        assertThat(registry.get("tributary.limit.refusals").tag("reason", "publish_rate").counter().count())
+        assertThat(registry.get("tributary.limit.refusals")
+                        .tag("reason", "publish_rate")
+                        .counter()
+                        .count())
                 .isEqualTo(1_000);
-        assertThat(registry.get("tributary.limit.refusals").tag("reason", "blocked_ip").counter().count())
-                .as("registered from start-up").isZero();
+        assertThat(registry.get("tributary.limit.refusals")
+                        .tag("reason", "blocked_ip")
+                        .counter()
+                        .count())
+                .as("registered from start-up")
+                .isZero();
     }
 }

@@ -3,7 +3,6 @@ package io.tributary.transport.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
-
 import org.junit.jupiter.api.Test;
 
 class PerIpRateLimiterTest {
@@ -21,7 +20,9 @@ class PerIpRateLimiterTest {
         assertThat(limiter.tryAcquire(ip(1), 0)).isTrue();
         assertThat(limiter.tryAcquire(ip(1), 0)).isTrue();
         assertThat(limiter.tryAcquire(ip(1), 0)).isFalse();
-        assertThat(limiter.tryAcquire(ip(2), 0)).as("another address is not affected").isTrue();
+        assertThat(limiter.tryAcquire(ip(2), 0))
+                .as("another address is not affected")
+                .isTrue();
         assertThat(limiter.tryAcquire(ip(1), 1_000 * MS)).isTrue();
     }
 
@@ -50,7 +51,9 @@ class PerIpRateLimiterTest {
         for (long t = 0; t < SWEEP + 200 * MS; t += 100 * MS) {
             limiter.tryAcquire(busy, t);
         }
-        assertThat(limiter.tracked()).as("idle addresses forgotten, the busy one kept").isEqualTo(1);
+        assertThat(limiter.tracked())
+                .as("idle addresses forgotten, the busy one kept")
+                .isEqualTo(1);
         assertThat(limiter.tryAcquire(busy, SWEEP + 300 * MS)).isFalse();
     }
 
@@ -63,6 +66,8 @@ class PerIpRateLimiterTest {
         assertThat(limiter.tryAcquire(ip(100), 1)).isTrue();
         assertThat(limiter.untracked()).isEqualTo(1);
         assertThat(limiter.tracked()).isEqualTo(10);
-        assertThat(limiter.tryAcquire(ip(3), 2)).as("tracked addresses stay limited").isFalse();
+        assertThat(limiter.tryAcquire(ip(3), 2))
+                .as("tracked addresses stay limited")
+                .isFalse();
     }
 }

@@ -2,18 +2,6 @@ package io.tributary.transport.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -33,6 +21,16 @@ import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * PUBLISH refusals by limits on an EmbeddedChannel. A refused PUBLISH must never reach Kafka, so the producer is a
@@ -50,10 +48,15 @@ class PublishLimitsTest {
     @BeforeEach
     void setUp() {
         // The one PUBLISH under the rate fails at once (no metadata within 10 ms) instead of waiting a minute.
-        kafka = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 10,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        kafka = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:1",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                10,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
     }
@@ -66,25 +69,45 @@ class PublishLimitsTest {
     }
 
     private EmbeddedChannel channel(MqttVersion version, int maxPayload, int maxLevels) {
-        LimitsProperties limits = new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels,
-                Duration.ofSeconds(5));
+        LimitsProperties limits =
+                new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels, Duration.ofSeconds(5));
         return channel(version, limits);
     }
 
     private EmbeddedChannel channel(MqttVersion version, LimitsProperties limits) {
         TransportMetrics metrics = new TransportMetrics(registry);
-        InboundPublishHandler handler = new InboundPublishHandler("node-t",
-                new PublishProducer(kafka, metrics, availability), new Disconnector(metrics), metrics, 100,
-                new UplinkBudget(1 << 20, 16 << 20, metrics), null, new ClientLimits(limits, refusals, now::get));
+        InboundPublishHandler handler = new InboundPublishHandler(
+                "node-t",
+                new PublishProducer(kafka, metrics, availability),
+                new Disconnector(metrics),
+                metrics,
+                100,
+                new UplinkBudget(1 << 20, 16 << 20, metrics),
+                null,
+                new ClientLimits(limits, refusals, now::get));
         EmbeddedChannel channel = new EmbeddedChannel(handler);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, version, true, 60, 0,
-                new ClientCapabilities(10, 268_435_460L, 0, true), 10, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel,
+                        "c",
+                        1,
+                        version,
+                        true,
+                        60,
+                        0,
+                        new ClientCapabilities(10, 268_435_460L, 0, true),
+                        10,
+                        null));
         return channel;
     }
 
     private static MqttPublishMessage publish(String topic, int qos, int packetId, int payloadBytes) {
-        return MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.valueOf(qos)).messageId(packetId)
-                .properties(MqttProperties.NO_PROPERTIES).payload(Unpooled.wrappedBuffer(new byte[payloadBytes]))
+        return MqttMessageBuilders.publish()
+                .topicName(topic)
+                .qos(MqttQoS.valueOf(qos))
+                .messageId(packetId)
+                .properties(MqttProperties.NO_PROPERTIES)
+                .payload(Unpooled.wrappedBuffer(new byte[payloadBytes]))
                 .build();
     }
 
@@ -118,7 +141,9 @@ class PublishLimitsTest {
         assertThat(refusals.count(LimitRefusals.PUBLISH_RATE)).isEqualTo(1);
         now.addAndGet(50_000_000L);
         channel.writeInbound(publish("a", 1, 9, 1));
-        assertThat(ackCode(channel, MqttMessageType.PUBACK)).as("no token within 100 ms").isEqualTo(0x97);
+        assertThat(ackCode(channel, MqttMessageType.PUBACK))
+                .as("no token within 100 ms")
+                .isEqualTo(0x97);
         assertThat(refusals.count(LimitRefusals.PUBLISH_RATE)).isEqualTo(2);
         assertThat(channel.isActive()).isTrue();
     }
@@ -129,7 +154,9 @@ class PublishLimitsTest {
         channel.writeInbound(publish("a", 0, 0, 11));
         assertThat(channel.isActive()).isTrue();
         channel.writeInbound(publish("a", 1, 3, 11));
-        assertThat((Object) channel.readOutbound()).as("no acknowledgement for a message not stored").isNull();
+        assertThat((Object) channel.readOutbound())
+                .as("no acknowledgement for a message not stored")
+                .isNull();
         assertThat(channel.isActive()).isFalse();
         assertThat(refusals.count(LimitRefusals.PAYLOAD_SIZE)).isEqualTo(2);
     }

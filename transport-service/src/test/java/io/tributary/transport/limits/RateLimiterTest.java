@@ -47,7 +47,9 @@ class RateLimiterTest {
         long later = t + 3_600_000 * MS;
         assertThat(limiter.tryAcquire(later)).isTrue();
         assertThat(limiter.tryAcquire(later)).isTrue();
-        assertThat(limiter.tryAcquire(later)).as("an hour idle still holds only the burst").isFalse();
+        assertThat(limiter.tryAcquire(later))
+                .as("an hour idle still holds only the burst")
+                .isFalse();
     }
 
     @Test

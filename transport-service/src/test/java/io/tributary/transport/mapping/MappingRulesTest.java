@@ -2,15 +2,13 @@ package io.tributary.transport.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.mapping.MappingRule;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
 
 class MappingRulesTest {
 
@@ -28,20 +26,30 @@ class MappingRulesTest {
         ProducerRecord<byte[], byte[]> publish = publish("v/W1/t/gps");
         List<ProducerRecord<byte[], byte[]>> records = rules.recordsFor("v/W1/t/gps", "dev-9", publish);
         assertThat(records.get(0)).isSameAs(publish);
-        assertThat(records).extracting(ProducerRecord::topic)
+        assertThat(records)
+                .extracting(ProducerRecord::topic)
                 .containsExactlyInAnyOrder("tributary.publish", "telemetry", "gps");
-        ProducerRecord<byte[], byte[]> telemetry = records.stream().filter(r -> r.topic().equals("telemetry"))
-                .findFirst().orElseThrow();
+        ProducerRecord<byte[], byte[]> telemetry = records.stream()
+                .filter(r -> r.topic().equals("telemetry"))
+                .findFirst()
+                .orElseThrow();
         assertThat(new String(telemetry.key(), StandardCharsets.UTF_8)).isEqualTo("W1");
         assertThat(telemetry.value()).containsExactly(1, 2);
-        assertThat(RecordHeaders.readString(telemetry.headers(), RecordHeaders.CLIENT_ID)).isEqualTo("dev-9");
-        assertThat(RecordHeaders.readString(telemetry.headers(), RecordHeaders.MQTT_TOPIC)).isEqualTo("v/W1/t/gps");
-        assertThat(publish.headers().lastHeader(RecordHeaders.MQTT_TOPIC)).as("publish record untouched").isNull();
-        ProducerRecord<byte[], byte[]> gps = records.stream().filter(r -> r.topic().equals("gps")).findFirst()
+        assertThat(RecordHeaders.readString(telemetry.headers(), RecordHeaders.CLIENT_ID))
+                .isEqualTo("dev-9");
+        assertThat(RecordHeaders.readString(telemetry.headers(), RecordHeaders.MQTT_TOPIC))
+                .isEqualTo("v/W1/t/gps");
+        assertThat(publish.headers().lastHeader(RecordHeaders.MQTT_TOPIC))
+                .as("publish record untouched")
+                .isNull();
+        ProducerRecord<byte[], byte[]> gps = records.stream()
+                .filter(r -> r.topic().equals("gps"))
+                .findFirst()
                 .orElseThrow();
         assertThat(new String(gps.key(), StandardCharsets.UTF_8)).isEqualTo("dev-9");
 
-        assertThat(rules.recordsFor("v/W1/status", "dev-9", publish("v/W1/status"))).hasSize(1);
+        assertThat(rules.recordsFor("v/W1/status", "dev-9", publish("v/W1/status")))
+                .hasSize(1);
         assertThat(rules.unavailableTopic(records)).isNull();
         rules.markUnavailable("gps", true);
         assertThat(rules.unavailableTopic(records)).isEqualTo("gps");

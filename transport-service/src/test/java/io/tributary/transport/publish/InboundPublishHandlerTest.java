@@ -2,17 +2,6 @@ package io.tributary.transport.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.Map;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -32,6 +21,15 @@ import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The refusal paths of inbound PUBLISH, on an EmbeddedChannel. None of them may reach Kafka, so the producer is a
@@ -48,14 +46,23 @@ class InboundPublishHandlerTest {
 
     @BeforeEach
     void setUp() {
-        kafka = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        kafka = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:1",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
-        handler = new InboundPublishHandler("node-t", new PublishProducer(kafka, metrics, availability),
-                new Disconnector(metrics), metrics, 100, new UplinkBudget(1 << 20, 16 << 20, metrics));
+        handler = new InboundPublishHandler(
+                "node-t",
+                new PublishProducer(kafka, metrics, availability),
+                new Disconnector(metrics),
+                metrics,
+                100,
+                new UplinkBudget(1 << 20, 16 << 20, metrics));
     }
 
     @AfterEach
@@ -67,14 +74,29 @@ class InboundPublishHandlerTest {
 
     private EmbeddedChannel channel(boolean problemInformation) {
         EmbeddedChannel channel = new EmbeddedChannel(handler);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true, 60,
-                0, new ClientCapabilities(10, 268_435_460L, 0, problemInformation), TOPIC_ALIAS_MAXIMUM, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel,
+                        "c",
+                        1,
+                        MqttVersion.MQTT_5,
+                        true,
+                        60,
+                        0,
+                        new ClientCapabilities(10, 268_435_460L, 0, problemInformation),
+                        TOPIC_ALIAS_MAXIMUM,
+                        null));
         return channel;
     }
 
     private static MqttPublishMessage publish(String topic, int qos, MqttProperties properties, byte[] payload) {
-        return MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.valueOf(qos)).messageId(qos == 0 ? 0 : 5)
-                .properties(properties).payload(Unpooled.wrappedBuffer(payload)).build();
+        return MqttMessageBuilders.publish()
+                .topicName(topic)
+                .qos(MqttQoS.valueOf(qos))
+                .messageId(qos == 0 ? 0 : 5)
+                .properties(properties)
+                .payload(Unpooled.wrappedBuffer(payload))
+                .build();
     }
 
     private static MqttProperties alias(int alias) {
@@ -152,7 +174,9 @@ class InboundPublishHandlerTest {
         assertThat(ack.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBREC);
         v = (MqttPubReplyMessageVariableHeader) ack.variableHeader();
         assertThat(v.reasonCode()).isEqualTo((byte) 0x99);
-        assertThat(v.properties().isEmpty()).as("Request Problem Information = 0").isTrue();
+        assertThat(v.properties().isEmpty())
+                .as("Request Problem Information = 0")
+                .isTrue();
     }
 
     @Test
@@ -162,14 +186,29 @@ class InboundPublishHandlerTest {
         v5.writeInbound(publish("$SYS/broker/clients/connected", 1, new MqttProperties(), new byte[] {'9'}));
         MqttMessage ack = v5.readOutbound();
         assertThat(ack.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
-        assertThat(((MqttPubReplyMessageVariableHeader) ack.variableHeader()).reasonCode()).isEqualTo((byte) 0x87);
+        assertThat(((MqttPubReplyMessageVariableHeader) ack.variableHeader()).reasonCode())
+                .isEqualTo((byte) 0x87);
         assertThat(v5.isActive()).isTrue();
 
         EmbeddedChannel v311 = new EmbeddedChannel(handler);
-        v311.attr(ClientConnection.KEY).set(new ClientConnection(v311, "c3", 1, MqttVersion.MQTT_3_1_1, true, 60,
-                0, ClientCapabilities.DEFAULTS, TOPIC_ALIAS_MAXIMUM, null));
-        v311.writeInbound(MqttMessageBuilders.publish().topicName("$SYS/x").qos(MqttQoS.EXACTLY_ONCE).messageId(3)
-                .payload(Unpooled.wrappedBuffer(new byte[] {1})).build());
+        v311.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        v311,
+                        "c3",
+                        1,
+                        MqttVersion.MQTT_3_1_1,
+                        true,
+                        60,
+                        0,
+                        ClientCapabilities.DEFAULTS,
+                        TOPIC_ALIAS_MAXIMUM,
+                        null));
+        v311.writeInbound(MqttMessageBuilders.publish()
+                .topicName("$SYS/x")
+                .qos(MqttQoS.EXACTLY_ONCE)
+                .messageId(3)
+                .payload(Unpooled.wrappedBuffer(new byte[] {1}))
+                .build());
         MqttMessage pubrec = v311.readOutbound();
         assertThat(pubrec.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBREC);
         assertThat(v311.isActive()).isTrue();

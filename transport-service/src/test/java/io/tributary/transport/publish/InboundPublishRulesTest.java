@@ -2,11 +2,6 @@ package io.tributary.transport.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
@@ -17,11 +12,14 @@ import io.tributary.transport.publish.PublishVerdict.Disconnect;
 import io.tributary.transport.publish.PublishVerdict.Refusal;
 import io.tributary.transport.publish.PublishVerdict.Refuse;
 import io.tributary.transport.publish.PublishVerdict.Resent;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class InboundPublishRulesTest {
 
-    private static final TopicPermissions METER = TopicPermissions.of(new SessionApi.Acl(
-            List.of("meters/m-1/#"), List.of()));
+    private static final TopicPermissions METER =
+            TopicPermissions.of(new SessionApi.Acl(List.of("meters/m-1/#"), List.of()));
     private static final byte[] UTF8 = "ok".getBytes(StandardCharsets.UTF_8);
     private static final byte[] NOT_UTF8 = {(byte) 0xC3, (byte) 0x28};
 
@@ -39,8 +37,18 @@ class InboundPublishRulesTest {
         boolean resentQos2;
 
         PublishFacts build() {
-            return new PublishFacts(mqtt5, qos, 7, topicName, alias, subscriptionIdentifier, utf8Declared,
-                    mqtt5 ? aliases.resolve(topicName, alias) : null, receiveMaximumExceeded, 10, permissions,
+            return new PublishFacts(
+                    mqtt5,
+                    qos,
+                    7,
+                    topicName,
+                    alias,
+                    subscriptionIdentifier,
+                    utf8Declared,
+                    mqtt5 ? aliases.resolve(topicName, alias) : null,
+                    receiveMaximumExceeded,
+                    10,
+                    permissions,
                     resentQos2);
         }
     }
@@ -62,8 +70,10 @@ class InboundPublishRulesTest {
         f.subscriptionIdentifier = true;
         f.alias = 3;
         InboundPublishRules.Admission a = InboundPublishRules.admit(f.build());
-        assertThat(a.verdict()).isInstanceOfSatisfying(Disconnect.class,
-                d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.PROTOCOL_ERROR));
+        assertThat(a.verdict())
+                .isInstanceOfSatisfying(
+                        Disconnect.class,
+                        d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.PROTOCOL_ERROR));
         assertThat(a.aliasToDefine()).isZero();
     }
 
@@ -71,8 +81,11 @@ class InboundPublishRulesTest {
     void alias_problems_disconnect_with_their_own_reason() {
         Facts outside = new Facts();
         outside.alias = 11;
-        assertThat(admitted(outside)).isEqualTo(new Disconnect(MqttReasonCodes.Disconnect.TOPIC_ALIAS_INVALID,
-                "topic_alias_invalid", "Topic Alias 11 outside 1..10"));
+        assertThat(admitted(outside))
+                .isEqualTo(new Disconnect(
+                        MqttReasonCodes.Disconnect.TOPIC_ALIAS_INVALID,
+                        "topic_alias_invalid",
+                        "Topic Alias 11 outside 1..10"));
 
         Facts unknown = new Facts();
         unknown.topicName = "";
@@ -87,23 +100,26 @@ class InboundPublishRulesTest {
     void an_alias_resolves_to_its_topic_and_is_defined_only_by_a_valid_topic_name() {
         Facts defining = new Facts();
         defining.alias = 2;
-        assertThat(InboundPublishRules.admit(defining.build())).isEqualTo(
-                new InboundPublishRules.Admission(new Accept("a/b"), 2));
+        assertThat(InboundPublishRules.admit(defining.build()))
+                .isEqualTo(new InboundPublishRules.Admission(new Accept("a/b"), 2));
 
         defining.aliases.define(2, "a/b");
         Facts using = new Facts();
         using.aliases = defining.aliases;
         using.topicName = "";
         using.alias = 2;
-        assertThat(InboundPublishRules.admit(using.build())).as("nothing to define: the alias alone")
+        assertThat(InboundPublishRules.admit(using.build()))
+                .as("nothing to define: the alias alone")
                 .isEqualTo(new InboundPublishRules.Admission(new Accept("a/b"), 0));
 
         Facts invalid = new Facts();
         invalid.topicName = "a/#";
         invalid.alias = 3;
         InboundPublishRules.Admission a = InboundPublishRules.admit(invalid.build());
-        assertThat(a.verdict()).isInstanceOfSatisfying(Disconnect.class,
-                d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.TOPIC_NAME_INVALID));
+        assertThat(a.verdict())
+                .isInstanceOfSatisfying(
+                        Disconnect.class,
+                        d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.TOPIC_NAME_INVALID));
         assertThat(a.aliasToDefine()).isZero();
     }
 
@@ -113,8 +129,10 @@ class InboundPublishRulesTest {
         f.alias = 4;
         f.receiveMaximumExceeded = true;
         InboundPublishRules.Admission a = InboundPublishRules.admit(f.build());
-        assertThat(a.verdict()).isInstanceOfSatisfying(Disconnect.class,
-                d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED));
+        assertThat(a.verdict())
+                .isInstanceOfSatisfying(
+                        Disconnect.class,
+                        d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.RECEIVE_MAXIMUM_EXCEEDED));
         assertThat(a.aliasToDefine()).isEqualTo(4);
 
         f.mqtt5 = false;
@@ -127,8 +145,13 @@ class InboundPublishRulesTest {
         Facts f = new Facts();
         f.topicName = "$SYS/broker/x";
         f.qos = 2;
-        assertThat(admitted(f)).isEqualTo(new Refuse(Refusal.SYS_TOPIC, "$SYS/broker/x",
-                MqttReasonCodes.PubAck.NOT_AUTHORIZED, "clients may not publish to $SYS/broker/x", false));
+        assertThat(admitted(f))
+                .isEqualTo(new Refuse(
+                        Refusal.SYS_TOPIC,
+                        "$SYS/broker/x",
+                        MqttReasonCodes.PubAck.NOT_AUTHORIZED,
+                        "clients may not publish to $SYS/broker/x",
+                        false));
         f.mqtt5 = false;
         assertThat(admitted(f)).isInstanceOfSatisfying(Refuse.class, r -> {
             assertThat(r.reason()).isEqualTo(MqttReasonCodes.PubAck.SUCCESS);
@@ -142,8 +165,13 @@ class InboundPublishRulesTest {
         f.permissions = METER;
         f.topicName = "meters/m-2/kwh";
         f.qos = 2;
-        assertThat(admitted(f)).isEqualTo(new Refuse(Refusal.NOT_AUTHORIZED, "meters/m-2/kwh",
-                MqttReasonCodes.PubAck.NOT_AUTHORIZED, "not authorized to publish to 'meters/m-2/kwh'", false));
+        assertThat(admitted(f))
+                .isEqualTo(new Refuse(
+                        Refusal.NOT_AUTHORIZED,
+                        "meters/m-2/kwh",
+                        MqttReasonCodes.PubAck.NOT_AUTHORIZED,
+                        "not authorized to publish to 'meters/m-2/kwh'",
+                        false));
         f.mqtt5 = false;
         assertThat(admitted(f)).isInstanceOfSatisfying(Refuse.class, r -> {
             assertThat(r.reason()).isEqualTo(MqttReasonCodes.PubAck.SUCCESS);
@@ -155,16 +183,18 @@ class InboundPublishRulesTest {
 
     @Test
     void limits_refuse_in_mqtt5_and_close_an_mqtt311_connection_except_for_qos0() {
-        ClientLimits.Refusal quota = new ClientLimits.Refusal("publish_rate",
-                MqttReasonCodes.PubAck.QUOTA_EXCEEDED.byteValue(), "too fast");
+        ClientLimits.Refusal quota =
+                new ClientLimits.Refusal("publish_rate", MqttReasonCodes.PubAck.QUOTA_EXCEEDED.byteValue(), "too fast");
         Facts f = new Facts();
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null)).isEqualTo(new Refuse(
-                Refusal.OVER_LIMIT, "a/b", MqttReasonCodes.PubAck.QUOTA_EXCEEDED, "too fast", false));
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null))
+                .isEqualTo(new Refuse(
+                        Refusal.OVER_LIMIT, "a/b", MqttReasonCodes.PubAck.QUOTA_EXCEEDED, "too fast", false));
         f.mqtt5 = false;
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null)).isEqualTo(
-                new Disconnect(MqttReasonCodes.Disconnect.QUOTA_EXCEEDED, null, "too fast"));
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null))
+                .isEqualTo(new Disconnect(MqttReasonCodes.Disconnect.QUOTA_EXCEEDED, null, "too fast"));
         f.qos = 0;
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null)).isInstanceOf(Refuse.class);
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", quota, null))
+                .isInstanceOf(Refuse.class);
     }
 
     @Test
@@ -173,7 +203,8 @@ class InboundPublishRulesTest {
         f.qos = 2;
         f.resentQos2 = true;
         assertThat(InboundPublishRules.checksLimits(f.build())).isFalse();
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, UTF8)).isEqualTo(new Resent());
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, UTF8))
+                .isEqualTo(new Resent());
         f.resentQos2 = false;
         assertThat(InboundPublishRules.checksLimits(f.build())).isTrue();
     }
@@ -182,15 +213,22 @@ class InboundPublishRulesTest {
     void a_payload_declared_utf8_must_be_utf8_in_mqtt5() {
         Facts f = new Facts();
         f.utf8Declared = true;
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, UTF8)).isEqualTo(new Accept("a/b"));
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, NOT_UTF8)).isInstanceOfSatisfying(
-                Refuse.class, r -> assertThat(r.reason()).isEqualTo(MqttReasonCodes.PubAck.PAYLOAD_FORMAT_INVALID));
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, UTF8))
+                .isEqualTo(new Accept("a/b"));
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, NOT_UTF8))
+                .isInstanceOfSatisfying(
+                        Refuse.class,
+                        r -> assertThat(r.reason()).isEqualTo(MqttReasonCodes.PubAck.PAYLOAD_FORMAT_INVALID));
         f.qos = 0;
-        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, NOT_UTF8)).isEqualTo(new Disconnect(
-                MqttReasonCodes.Disconnect.PAYLOAD_FORMAT_INVALID, "payload_format", "payload is not valid UTF-8"));
+        assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, NOT_UTF8))
+                .isEqualTo(new Disconnect(
+                        MqttReasonCodes.Disconnect.PAYLOAD_FORMAT_INVALID,
+                        "payload_format",
+                        "payload is not valid UTF-8"));
         f.qos = 2;
         f.resentQos2 = true;
         assertThat(InboundPublishRules.afterLimits(f.build(), "a/b", null, NOT_UTF8))
-                .as("checked before the re-send").isInstanceOf(Refuse.class);
+                .as("checked before the re-send")
+                .isInstanceOf(Refuse.class);
     }
 }

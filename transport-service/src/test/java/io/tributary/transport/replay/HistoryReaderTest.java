@@ -2,22 +2,29 @@ package io.tributary.transport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.kafka.Partitioning;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
-import io.tributary.common.kafka.Partitioning;
-
 class HistoryReaderTest {
 
     private static ConsumerRecord<byte[], byte[]> r(int partition, long offset, long timestamp) {
-        return new ConsumerRecord<>("tributary.publish", partition, offset, timestamp, TimestampType.CREATE_TIME, 0, 0,
-                new byte[0], new byte[0], new org.apache.kafka.common.header.internals.RecordHeaders(),
+        return new ConsumerRecord<>(
+                "tributary.publish",
+                partition,
+                offset,
+                timestamp,
+                TimestampType.CREATE_TIME,
+                0,
+                0,
+                new byte[0],
+                new byte[0],
+                new org.apache.kafka.common.header.internals.RecordHeaders(),
                 java.util.Optional.empty());
     }
 
@@ -26,7 +33,8 @@ class HistoryReaderTest {
         Deque<ConsumerRecord<byte[], byte[]>> p0 = new ArrayDeque<>(List.of(r(0, 1, 100), r(0, 2, 90), r(0, 3, 300)));
         Deque<ConsumerRecord<byte[], byte[]>> p1 = new ArrayDeque<>(List.of(r(1, 7, 95), r(1, 8, 200)));
         List<String> merged = HistoryReader.mergeByTimestamp(List.of(p0, p1)).stream()
-                .map(x -> x.partition() + "@" + x.offset()).toList();
+                .map(x -> x.partition() + "@" + x.offset())
+                .toList();
         // 0@2 has an older timestamp than 0@1 (another node's clock) but stays behind it.
         assertThat(merged).containsExactly("1@7", "0@1", "0@2", "1@8", "0@3");
     }

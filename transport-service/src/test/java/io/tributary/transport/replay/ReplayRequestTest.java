@@ -2,18 +2,16 @@ package io.tributary.transport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.mqtt.MqttProperties;
 import java.time.Duration;
 import java.time.Instant;
-
 import org.junit.jupiter.api.Test;
-
-import io.netty.handler.codec.mqtt.MqttProperties;
 
 class ReplayRequestTest {
 
     private static final long NOW = Instant.parse("2026-11-25T12:00:00Z").toEpochMilli();
-    private static final ReplayProperties LIMITS = new ReplayProperties(true, Duration.ofHours(1), 100, 2,
-            Duration.ofSeconds(30));
+    private static final ReplayProperties LIMITS =
+            new ReplayProperties(true, Duration.ofHours(1), 100, 2, Duration.ofSeconds(30));
 
     private static MqttProperties users(String... pairs) {
         MqttProperties p = new MqttProperties();
@@ -57,9 +55,15 @@ class ReplayRequestTest {
 
     @Test
     void values_that_are_not_usable_are_implementation_specific_errors() {
-        for (String[] bad : new String[][] {{"replay-last", "0"}, {"replay-last", "ten"}, {"replay-last", "-1"},
-                {"replay-from", "yesterday"}, {"replay-from", "2026-11-25T12:00:00"},
-                {"replay-last", "1", "replay-from", "2026-11-25T11:30:00Z"}, {"replay-last", "1", "replay-last", "2"}}) {
+        for (String[] bad : new String[][] {
+            {"replay-last", "0"},
+            {"replay-last", "ten"},
+            {"replay-last", "-1"},
+            {"replay-from", "yesterday"},
+            {"replay-from", "2026-11-25T12:00:00"},
+            {"replay-last", "1", "replay-from", "2026-11-25T11:30:00Z"},
+            {"replay-last", "1", "replay-last", "2"}
+        }) {
             ReplayRequest.Verdict v = verdict(bad);
             assertThat(v.refused()).as(String.join(" ", bad)).isTrue();
             assertThat(v.code()).as(String.join(" ", bad)).isEqualTo(0x83);

@@ -2,16 +2,14 @@ package io.tributary.transport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.transport.connection.OutboundMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
-
-import io.tributary.transport.connection.OutboundMessage;
 
 class ReplaySeamTest {
 

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.Test;
 
 class RequestBatcherTest {
@@ -26,7 +25,8 @@ class RequestBatcherTest {
         }
 
         void answer(int call) {
-            answers.get(call).complete(batches.get(call).stream().map(i -> i * 10).toList());
+            answers.get(call)
+                    .complete(batches.get(call).stream().map(i -> i * 10).toList());
         }
     }
 
@@ -35,8 +35,8 @@ class RequestBatcherTest {
     @Test
     void test_a_lone_request_goes_at_once_and_what_waits_goes_in_one_call() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 1000, 5_000_000_000L,
-                now::get, Runnable::run);
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("test", call, 1, 100, 1000, 5_000_000_000L, now::get, Runnable::run);
         CompletableFuture<Integer> first = batcher.submit(1);
         List<CompletableFuture<Integer>> waiting = new ArrayList<>();
         for (int i = 2; i <= 6; i++) {
@@ -56,8 +56,8 @@ class RequestBatcherTest {
     @Test
     void test_calls_carry_at_most_max_batch_and_run_at_most_max_in_flight() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 2, 3, 1000, 5_000_000_000L,
-                now::get, Runnable::run);
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("test", call, 2, 3, 1000, 5_000_000_000L, now::get, Runnable::run);
         for (int i = 1; i <= 10; i++) {
             batcher.submit(i);
         }
@@ -71,21 +71,23 @@ class RequestBatcherTest {
     @Test
     void test_beyond_max_queued_a_request_is_refused_at_once() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("CONNECT", call, 1, 100, 2, 5_000_000_000L,
-                now::get, Runnable::run);
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("CONNECT", call, 1, 100, 2, 5_000_000_000L, now::get, Runnable::run);
         batcher.submit(1);
         batcher.submit(2);
         batcher.submit(3);
         CompletableFuture<Integer> refused = batcher.submit(4);
         assertThat(refused).isCompletedExceptionally();
-        assertThat(refused.handle((v, e) -> e).join()).isInstanceOf(RequestBatcher.OverloadedException.class)
+        assertThat(refused.handle((v, e) -> e).join())
+                .isInstanceOf(RequestBatcher.OverloadedException.class)
                 .hasMessageContaining("2 CONNECT requests are waiting");
     }
 
     @Test
     void test_a_request_that_waited_too_long_is_refused_instead_of_sent() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 100, 1_000L, now::get, Runnable::run);
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("test", call, 1, 100, 100, 1_000L, now::get, Runnable::run);
         batcher.submit(1);
         CompletableFuture<Integer> stale = batcher.submit(2);
         now.addAndGet(500);
@@ -101,15 +103,16 @@ class RequestBatcherTest {
     @Test
     void test_a_failed_call_fails_its_requests_and_the_next_call_goes() {
         ManualCall call = new ManualCall();
-        RequestBatcher<Integer, Integer> batcher = new RequestBatcher<>("test", call, 1, 100, 100, 5_000_000_000L,
-                now::get, Runnable::run);
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("test", call, 1, 100, 100, 5_000_000_000L, now::get, Runnable::run);
         CompletableFuture<Integer> first = batcher.submit(1);
         CompletableFuture<Integer> second = batcher.submit(2);
         call.answers.get(0).completeExceptionally(new IllegalStateException("down"));
         assertThat(first).isCompletedExceptionally();
         assertThat(call.batches).hasSize(2);
         call.answers.get(1).complete(List.of());
-        assertThat(second.handle((v, e) -> e).join()).isInstanceOf(IllegalStateException.class)
+        assertThat(second.handle((v, e) -> e).join())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("answered with 0 results");
     }
 }

@@ -2,15 +2,13 @@ package io.tributary.transport.subscribe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.connection.OutboundMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class RetainedDeliveriesTest {
 
@@ -27,23 +25,33 @@ class RetainedDeliveriesTest {
         assertThat(out).extracting(OutboundMessage::qos).containsExactly(1, 0);
         assertThat(out).allMatch(OutboundMessage::retain);
         assertThat(out.get(0).subscriptionIds()).containsExactly(7);
-        assertThat(RetainedDeliveries.of(List.of(message("a", 2)), 2, 0, NOW).get(0).subscriptionIds()).isEmpty();
+        assertThat(RetainedDeliveries.of(List.of(message("a", 2)), 2, 0, NOW)
+                        .get(0)
+                        .subscriptionIds())
+                .isEmpty();
     }
 
     @Test
     void mqtt5_properties_come_back_with_the_remaining_expiry_and_expired_messages_are_dropped() {
-        SessionApi.Header receivedTenSecondsAgo = new SessionApi.Header(RecordHeaders.RECEIVED_AT,
-                RecordHeaders.int64(NOW - 10_000));
-        SessionApi.RetainedMessage alive = message("alive", 1, receivedTenSecondsAgo,
+        SessionApi.Header receivedTenSecondsAgo =
+                new SessionApi.Header(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(NOW - 10_000));
+        SessionApi.RetainedMessage alive = message(
+                "alive",
+                1,
+                receivedTenSecondsAgo,
                 new SessionApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(60)),
                 new SessionApi.Header(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8("text/plain")),
                 new SessionApi.Header(RecordHeaders.USER_PROPERTY_PREFIX + "k", RecordHeaders.utf8("v")));
-        SessionApi.RetainedMessage expired = message("expired", 1, receivedTenSecondsAgo,
+        SessionApi.RetainedMessage expired = message(
+                "expired",
+                1,
+                receivedTenSecondsAgo,
                 new SessionApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(5)));
         List<OutboundMessage> out = RetainedDeliveries.of(List.of(alive, expired), 1, 0, NOW);
         assertThat(out).extracting(OutboundMessage::topic).containsExactly("alive");
         MqttProperties p = out.get(0).properties();
-        assertThat(p.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL).value()).isEqualTo(50);
+        assertThat(p.getProperty(MqttProperties.PUBLICATION_EXPIRY_INTERVAL).value())
+                .isEqualTo(50);
         assertThat(p.getProperty(MqttProperties.CONTENT_TYPE).value()).isEqualTo("text/plain");
         assertThat(p.getProperties(MqttProperties.USER_PROPERTY)).hasSize(1);
     }

@@ -2,14 +2,6 @@ package io.tributary.transport.subscribe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -32,6 +24,12 @@ import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionclient.SessionServiceClient;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -44,11 +42,20 @@ class SubscribeHandlerTest {
     private final LocalSubscriptions subscriptions = new LocalSubscriptions();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(registry);
-    private final SubscribeHandler handler = new SubscribeHandler("node-t",
-            new SessionServiceClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(2), executor,
-                    JsonMapper.builder().build(), "test-token", SessionServiceClient.Batching.DEFAULTS),
-            subscriptions, new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
-            new OutboundDelivery(new TransportMetrics(new SimpleMeterRegistry()), null,
+    private final SubscribeHandler handler = new SubscribeHandler(
+            "node-t",
+            new SessionServiceClient(
+                    URI.create("http://127.0.0.1:1"),
+                    Duration.ofSeconds(2),
+                    executor,
+                    JsonMapper.builder().build(),
+                    "test-token",
+                    SessionServiceClient.Batching.DEFAULTS),
+            subscriptions,
+            new Disconnector(new TransportMetrics(new SimpleMeterRegistry())),
+            new OutboundDelivery(
+                    new TransportMetrics(new SimpleMeterRegistry()),
+                    null,
                     new OutboundDelivery.Limits(10, 100, 1 << 20, SlowConsumerPolicy.DROP)),
             metrics);
 
@@ -59,8 +66,18 @@ class SubscribeHandlerTest {
 
     private EmbeddedChannel channel(boolean problemInformation) {
         EmbeddedChannel channel = new EmbeddedChannel(handler);
-        channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true, 60,
-                0, new ClientCapabilities(10, 268_435_460L, 0, problemInformation), 10, null));
+        channel.attr(ClientConnection.KEY)
+                .set(new ClientConnection(
+                        channel,
+                        "c",
+                        1,
+                        MqttVersion.MQTT_5,
+                        true,
+                        60,
+                        0,
+                        new ClientCapabilities(10, 268_435_460L, 0, problemInformation),
+                        10,
+                        null));
         return channel;
     }
 
@@ -69,8 +86,11 @@ class SubscribeHandlerTest {
         if (subscriptionId != null) {
             p.add(new MqttProperties.IntegerProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER, subscriptionId));
         }
-        return MqttMessageBuilders.subscribe().messageId(3).addSubscription(MqttQoS.AT_LEAST_ONCE, filter)
-                .properties(p).build();
+        return MqttMessageBuilders.subscribe()
+                .messageId(3)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, filter)
+                .properties(p)
+                .build();
     }
 
     private static MqttMessage awaitOutbound(EmbeddedChannel channel) throws InterruptedException {
@@ -100,9 +120,16 @@ class SubscribeHandlerTest {
     @Test
     void no_local_on_a_shared_subscription_is_a_protocol_error() throws Exception {
         EmbeddedChannel channel = channel(true);
-        channel.writeInbound(MqttMessageBuilders.subscribe().messageId(5).addSubscription("$share/g/a/b",
-                new MqttSubscriptionOption(MqttQoS.AT_LEAST_ONCE, true, false,
-                        MqttSubscriptionOption.RetainedHandlingPolicy.SEND_AT_SUBSCRIBE)).build());
+        channel.writeInbound(MqttMessageBuilders.subscribe()
+                .messageId(5)
+                .addSubscription(
+                        "$share/g/a/b",
+                        new MqttSubscriptionOption(
+                                MqttQoS.AT_LEAST_ONCE,
+                                true,
+                                false,
+                                MqttSubscriptionOption.RetainedHandlingPolicy.SEND_AT_SUBSCRIBE))
+                .build());
         MqttMessage out = awaitOutbound(channel);
         assertThat(out.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);
         assertThat(((MqttReasonCodeAndPropertiesVariableHeader) out.variableHeader()).reasonCode())
@@ -127,8 +154,11 @@ class SubscribeHandlerTest {
         wanting.writeInbound(subscribe("a/#/b", 4));
         MqttSubAckMessage ack = (MqttSubAckMessage) awaitOutbound(wanting);
         assertThat(ack.payload().reasonCodes()).containsExactly(0x8F);
-        assertThat((String) ack.idAndPropertiesVariableHeader().properties()
-                .getProperty(MqttProperties.REASON_STRING).value()).contains("a/#/b");
+        assertThat((String) ack.idAndPropertiesVariableHeader()
+                        .properties()
+                        .getProperty(MqttProperties.REASON_STRING)
+                        .value())
+                .contains("a/#/b");
 
         EmbeddedChannel quiet = channel(false);
         quiet.writeInbound(subscribe("a/#/b", 4));
@@ -143,8 +173,11 @@ class SubscribeHandlerTest {
         channel.writeInbound(subscribe("ok/topic", 4));
         MqttSubAckMessage ack = (MqttSubAckMessage) awaitOutbound(channel);
         assertThat(ack.payload().reasonCodes()).containsExactly(0x80);
-        assertThat((String) ack.idAndPropertiesVariableHeader().properties()
-                .getProperty(MqttProperties.REASON_STRING).value()).contains("could not be recorded");
+        assertThat((String) ack.idAndPropertiesVariableHeader()
+                        .properties()
+                        .getProperty(MqttProperties.REASON_STRING)
+                        .value())
+                .contains("could not be recorded");
         assertThat(subscriptions.size()).isZero();
     }
 
@@ -153,8 +186,18 @@ class SubscribeHandlerTest {
     void subscribe_or_unsubscribe_without_filters_is_a_protocol_error() {
         for (byte[] packet : new byte[][] {{(byte) 0x82, 2, 0, 1}, {(byte) 0xA2, 2, 0, 1}}) {
             EmbeddedChannel channel = new EmbeddedChannel(new MqttDecoder(), handler);
-            channel.attr(ClientConnection.KEY).set(new ClientConnection(channel, "c", 1, MqttVersion.MQTT_5, true,
-                    60, 0, new ClientCapabilities(10, 268_435_460L, 0, true), 10, null));
+            channel.attr(ClientConnection.KEY)
+                    .set(new ClientConnection(
+                            channel,
+                            "c",
+                            1,
+                            MqttVersion.MQTT_5,
+                            true,
+                            60,
+                            0,
+                            new ClientCapabilities(10, 268_435_460L, 0, true),
+                            10,
+                            null));
             channel.writeInbound(Unpooled.wrappedBuffer(packet));
             MqttMessage disconnect = channel.readOutbound();
             assertThat(disconnect.fixedHeader().messageType()).isEqualTo(MqttMessageType.DISCONNECT);

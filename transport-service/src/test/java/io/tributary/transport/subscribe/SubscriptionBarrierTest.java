@@ -2,11 +2,6 @@ package io.tributary.transport.subscribe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -18,6 +13,9 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.tributary.transport.backpressure.ReadGate;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class SubscriptionBarrierTest {
 
@@ -109,16 +107,26 @@ class SubscriptionBarrierTest {
     }
 
     private static MqttSubscribeMessage subscribe(String filter) {
-        return MqttMessageBuilders.subscribe().messageId(1).addSubscription(MqttQoS.AT_LEAST_ONCE, filter).build();
+        return MqttMessageBuilders.subscribe()
+                .messageId(1)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, filter)
+                .build();
     }
 
     private static MqttUnsubscribeMessage unsubscribe(String filter) {
-        return MqttMessageBuilders.unsubscribe().messageId(2).addTopicFilter(filter).build();
+        return MqttMessageBuilders.unsubscribe()
+                .messageId(2)
+                .addTopicFilter(filter)
+                .build();
     }
 
     private static MqttPublishMessage publish(String topic) {
-        return MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.AT_LEAST_ONCE).messageId(3)
-                .payload(Unpooled.wrappedBuffer(new byte[] {1})).build();
+        return MqttMessageBuilders.publish()
+                .topicName(topic)
+                .qos(MqttQoS.AT_LEAST_ONCE)
+                .messageId(3)
+                .payload(Unpooled.wrappedBuffer(new byte[] {1}))
+                .build();
     }
 
     private static String name(Object msg) {

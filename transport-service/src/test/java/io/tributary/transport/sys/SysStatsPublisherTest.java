@@ -2,12 +2,17 @@ package io.tributary.transport.sys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.uplink.KafkaAvailability;
+import io.tributary.transport.uplink.PublishProducer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -15,18 +20,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TopicNames;
-import io.tributary.transport.metrics.TransportMetrics;
-import io.tributary.transport.uplink.KafkaAvailability;
-import io.tributary.transport.uplink.PublishProducer;
-
 /** One round of a node's $SYS statistics: what it publishes, and that it is an ordinary retained publish record. */
 class SysStatsPublisherTest {
 
-    private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(true, null, new ByteArraySerializer(),
-            new ByteArraySerializer());
+    private final MockProducer<byte[], byte[]> kafka =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final Admin admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
     private final KafkaAvailability availability = new KafkaAvailability(admin);
     private final TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
@@ -43,15 +41,18 @@ class SysStatsPublisherTest {
         metrics.publishIn(1);
         metrics.publishIn(2);
         metrics.publishOut(1);
-        SysStatsPublisher publisher = new SysStatsPublisher("node-7", Duration.ofSeconds(10),
-                new PublishProducer(kafka, metrics, availability), metrics, () -> 4);
+        SysStatsPublisher publisher = new SysStatsPublisher(
+                "node-7", Duration.ofSeconds(10), new PublishProducer(kafka, metrics, availability), metrics, () -> 4);
 
         publisher.publishOnce();
 
         List<ProducerRecord<byte[], byte[]>> records = kafka.history();
-        Map<String, String> byTopic = records.stream().collect(Collectors.toMap(
-                r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(r.value(), StandardCharsets.UTF_8)));
-        assertThat(byTopic).containsEntry("$SYS/broker/nodes/node-7/clients/connected", "4")
+        Map<String, String> byTopic = records.stream()
+                .collect(Collectors.toMap(
+                        r -> new String(r.key(), StandardCharsets.UTF_8),
+                        r -> new String(r.value(), StandardCharsets.UTF_8)));
+        assertThat(byTopic)
+                .containsEntry("$SYS/broker/nodes/node-7/clients/connected", "4")
                 .containsEntry("$SYS/broker/nodes/node-7/messages/received", "3")
                 .containsEntry("$SYS/broker/nodes/node-7/messages/sent", "1")
                 .containsKeys("$SYS/broker/nodes/node-7/uptime", "$SYS/broker/nodes/node-7/version")
@@ -60,9 +61,11 @@ class SysStatsPublisherTest {
         assertThat(byTopic.get("$SYS/broker/nodes/node-7/version")).startsWith("tributary ");
         for (ProducerRecord<byte[], byte[]> r : records) {
             assertThat(r.topic()).isEqualTo(TopicNames.PUBLISH);
-            assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN)).isTrue();
+            assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN))
+                    .isTrue();
             assertThat(RecordHeaders.readQos(r.headers())).isZero();
-            assertThat(r.headers().lastHeader(RecordHeaders.QOS).value()).isEqualTo("0".getBytes(StandardCharsets.UTF_8));
+            assertThat(r.headers().lastHeader(RecordHeaders.QOS).value())
+                    .isEqualTo("0".getBytes(StandardCharsets.UTF_8));
         }
         publisher.close();
     }

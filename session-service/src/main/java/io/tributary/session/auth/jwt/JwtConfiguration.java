@@ -1,14 +1,12 @@
 package io.tributary.session.auth.jwt;
 
+import com.nimbusds.jose.jwk.JWK;
 import java.time.Clock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import com.nimbusds.jose.jwk.JWK;
 
 /** The JWT verifier, only when {@code TRIBUTARY_JWT_ENABLED=true}; its keys are loaded (and checked) at start-up. */
 @Configuration(proxyBeanMethods = false)
@@ -21,11 +19,13 @@ public class JwtConfiguration {
     JwtVerifier jwtVerifier(JwtProperties properties, Clock clock) {
         JwtKeys keys = JwtKeys.load(properties);
         JwtVerifier verifier = new JwtVerifier(keys, properties, clock);
-        log.info("JWT authentication on: HMAC secret {}, public keys {}, issuer {}, audience {}, clock skew {}",
+        log.info(
+                "JWT authentication on: HMAC secret {}, public keys {}, issuer {}, audience {}, clock skew {}",
                 keys.hmacSecret() == null ? "none" : "set",
                 keys.publicKeys().stream().map(JwtConfiguration::describe).toList(),
                 properties.issuer() == null ? "any" : properties.issuer(),
-                properties.audience() == null ? "any" : properties.audience(), properties.clockSkew());
+                properties.audience() == null ? "any" : properties.audience(),
+                properties.clockSkew());
         return verifier;
     }
 

@@ -1,5 +1,10 @@
 package io.tributary.session.auth.jwt;
 
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,12 +25,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.nimbusds.jose.jwk.Curve;
-import com.nimbusds.jose.jwk.ECKey;
-import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
-
 /**
  * The keys tokens are verified with: an HMAC secret and RSA / EC public keys (from PEM files and a JWKS file), loaded
  * once at start-up. Any problem (a missing file, a key that does not parse, a short secret, no key at all) fails the
@@ -39,8 +38,8 @@ public record JwtKeys(byte[] hmacSecret, List<JWK> publicKeys) {
     /** HS256 needs a key of at least its hash size (RFC 7518 section 3.2). */
     public static final int MIN_HMAC_SECRET_BYTES = 32;
 
-    private static final Pattern PEM_BLOCK = Pattern.compile(
-            "-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
+    private static final Pattern PEM_BLOCK =
+            Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
 
     public JwtKeys {
         publicKeys = List.copyOf(publicKeys);
@@ -51,8 +50,8 @@ public record JwtKeys(byte[] hmacSecret, List<JWK> publicKeys) {
         if (properties.hmacSecret() != null) {
             secret = properties.hmacSecret().getBytes(StandardCharsets.UTF_8);
             if (secret.length < MIN_HMAC_SECRET_BYTES) {
-                throw new IllegalStateException("TRIBUTARY_JWT_HMAC_SECRET must have at least "
-                        + MIN_HMAC_SECRET_BYTES + " bytes (RFC 7518 section 3.2), has " + secret.length);
+                throw new IllegalStateException("TRIBUTARY_JWT_HMAC_SECRET must have at least " + MIN_HMAC_SECRET_BYTES
+                        + " bytes (RFC 7518 section 3.2), has " + secret.length);
             }
         }
         List<JWK> keys = new ArrayList<>();
@@ -80,8 +79,9 @@ public record JwtKeys(byte[] hmacSecret, List<JWK> publicKeys) {
             PublicKey key = switch (m.group(1)) {
                 case "PUBLIC KEY" -> publicKey(der, file);
                 case "CERTIFICATE" -> certificateKey(der, file);
-                default -> throw new IllegalStateException(file + ": a PEM block '" + m.group(1)
-                        + "' is not a public key; expected BEGIN PUBLIC KEY or BEGIN CERTIFICATE");
+                default ->
+                    throw new IllegalStateException(file + ": a PEM block '" + m.group(1)
+                            + "' is not a public key; expected BEGIN PUBLIC KEY or BEGIN CERTIFICATE");
             };
             keys.add(toJwk(key, keyId, file));
         }
@@ -129,8 +129,9 @@ public record JwtKeys(byte[] hmacSecret, List<JWK> publicKeys) {
 
     private static PublicKey certificateKey(byte[] der, Path file) {
         try {
-            return ((X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(der))).getPublicKey();
+            return ((X509Certificate)
+                            CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der)))
+                    .getPublicKey();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(file + ": a CERTIFICATE that does not parse: " + e.getMessage(), e);
         }

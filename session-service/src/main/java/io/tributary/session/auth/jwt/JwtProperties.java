@@ -1,13 +1,11 @@
 package io.tributary.session.auth.jwt;
 
-import java.time.Duration;
-import java.util.List;
-
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.annotation.Validated;
-
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * JWT authentication of MQTT clients (the token in the CONNECT password), bound from
@@ -43,8 +41,12 @@ public record JwtProperties(
         @NotNull Duration clockSkew) {
 
     public JwtProperties {
-        publicKeys = publicKeys == null ? List.of()
-                : publicKeys.stream().map(String::trim).filter(p -> !p.isEmpty()).toList();
+        publicKeys = publicKeys == null
+                ? List.of()
+                : publicKeys.stream()
+                        .map(String::trim)
+                        .filter(p -> !p.isEmpty())
+                        .toList();
         // Not trimmed: every byte of a secret counts.
         hmacSecret = hmacSecret == null || hmacSecret.isEmpty() ? null : hmacSecret;
         jwksFile = blankToNull(jwksFile);

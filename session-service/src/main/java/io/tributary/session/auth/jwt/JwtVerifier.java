@@ -1,16 +1,5 @@
 package io.tributary.session.auth.jwt;
 
-import java.nio.charset.StandardCharsets;
-import java.text.ParseException;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Date;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -26,11 +15,20 @@ import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
-
 import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.session.SessionApi.RefusalReason;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.auth.ConnectRefusedException;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks a JWT from a CONNECT password: signature (HMAC secret, or an RSA / EC public key chosen by the header's
@@ -101,14 +99,16 @@ public final class JwtVerifier {
             throw refused("token_no_subject", "token has no '" + settings.usernameClaim() + "' claim");
         }
         if (username != null && !username.equals(subject)) {
-            throw refused("token_username_mismatch", "user name does not match the token's '"
-                    + settings.usernameClaim() + "' claim");
+            throw refused(
+                    "token_username_mismatch",
+                    "user name does not match the token's '" + settings.usernameClaim() + "' claim");
         }
         if (claims.getClaim(settings.clientIdClaim()) != null) {
             String boundClientId = stringClaim(claims, settings.clientIdClaim());
             if (!clientId.equals(boundClientId)) {
-                throw refused("token_client_id_mismatch", "client id does not match the token's '"
-                        + settings.clientIdClaim() + "' claim");
+                throw refused(
+                        "token_client_id_mismatch",
+                        "client id does not match the token's '" + settings.clientIdClaim() + "' claim");
             }
         }
         return new VerifiedToken(subject, acceptedUntil, acl(claims));
@@ -125,7 +125,9 @@ public final class JwtVerifier {
             return signed;
         }
         // alg "none" would let anybody write their own token; encrypted tokens are not supported.
-        throw refused("token_unsigned", "token is not signed (JWS) but " + jwt.getClass().getSimpleName());
+        throw refused(
+                "token_unsigned",
+                "token is not signed (JWS) but " + jwt.getClass().getSimpleName());
     }
 
     private void verifySignature(SignedJWT jwt) {
@@ -139,8 +141,8 @@ public final class JwtVerifier {
             JWKMatcher matcher = JWKMatcher.forJWSHeader(header);
             for (JWK key : keys.publicKeys()) {
                 if (matcher != null && matcher.matches(key)) {
-                    verifiers.add(verifier(() -> key instanceof RSAKey rsa ? new RSASSAVerifier(rsa)
-                            : new ECDSAVerifier((ECKey) key)));
+                    verifiers.add(verifier(() ->
+                            key instanceof RSAKey rsa ? new RSASSAVerifier(rsa) : new ECDSAVerifier((ECKey) key)));
                 }
             }
             if (verifiers.isEmpty() && header.getKeyID() != null) {

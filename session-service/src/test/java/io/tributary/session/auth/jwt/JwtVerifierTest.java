@@ -1,24 +1,6 @@
 package io.tributary.session.auth.jwt;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import java.nio.charset.StandardCharsets;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
-import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECGenParameterSpec;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.Date;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -34,9 +16,23 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
-
 import io.tributary.common.session.SessionApi.RefusalReason;
 import io.tributary.session.auth.ConnectRefusedException;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class JwtVerifierTest {
 
@@ -50,8 +46,8 @@ class JwtVerifierTest {
     }
 
     private static JwtVerifier hmacVerifier(String issuer, String audience) {
-        return new JwtVerifier(new JwtKeys(SECRET.getBytes(StandardCharsets.UTF_8), List.of()),
-                settings(issuer, audience), CLOCK);
+        return new JwtVerifier(
+                new JwtKeys(SECRET.getBytes(StandardCharsets.UTF_8), List.of()), settings(issuer, audience), CLOCK);
     }
 
     private static JWTClaimsSet.Builder claims(String subject, Instant exp) {
@@ -81,9 +77,12 @@ class JwtVerifierTest {
     @Test
     void a_valid_hmac_token_gives_its_subject_acl_and_the_end_of_its_validity() throws Exception {
         Instant exp = NOW.plusSeconds(600);
-        byte[] token = hs256(SECRET, claims("meter-owner", exp).claim("client_id", "meter-42")
-                .claim("acl", Map.of("publish", List.of("meters/%c/#"), "subscribe", List.of("commands/%c/+")))
-                .build());
+        byte[] token = hs256(
+                SECRET,
+                claims("meter-owner", exp)
+                        .claim("client_id", "meter-42")
+                        .claim("acl", Map.of("publish", List.of("meters/%c/#"), "subscribe", List.of("commands/%c/+")))
+                        .build());
 
         VerifiedToken verified = hmacVerifier(null, null).verify(token, "meter-owner", "meter-42");
 
@@ -92,53 +91,84 @@ class JwtVerifierTest {
         assertThat(verified.acl().publish()).containsExactly("meters/%c/#");
         assertThat(verified.acl().subscribe()).containsExactly("commands/%c/+");
         // MQTT 5 allows a password without a user name: the subject is the identity then.
-        assertThat(hmacVerifier(null, null).verify(token, null, "meter-42").subject()).isEqualTo("meter-owner");
+        assertThat(hmacVerifier(null, null).verify(token, null, "meter-42").subject())
+                .isEqualTo("meter-owner");
     }
 
     @Test
     void a_token_without_acl_claim_has_none_and_a_missing_list_allows_nothing() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
-        assertThat(verifier.verify(hs256(SECRET, claims("u", NOW.plusSeconds(60)).build()), "u", "c").acl()).isNull();
-        VerifiedToken publishOnly = verifier.verify(hs256(SECRET, claims("u", NOW.plusSeconds(60))
-                .claim("acl", Map.of("publish", List.of("a/#"))).build()), "u", "c");
+        assertThat(verifier.verify(
+                                hs256(SECRET, claims("u", NOW.plusSeconds(60)).build()), "u", "c")
+                        .acl())
+                .isNull();
+        VerifiedToken publishOnly = verifier.verify(
+                hs256(
+                        SECRET,
+                        claims("u", NOW.plusSeconds(60))
+                                .claim("acl", Map.of("publish", List.of("a/#")))
+                                .build()),
+                "u",
+                "c");
         assertThat(publishOnly.acl().subscribe()).isEmpty();
     }
 
     @Test
     void expiry_is_required_and_enforced_with_the_clock_skew() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", NOW.minusSeconds(31)).build()), "u", "c")))
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", NOW.minusSeconds(31)).build()), "u", "c")))
                 .isEqualTo("token_expired");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", NOW.minus(SKEW)).build()), "u", "c")))
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", NOW.minus(SKEW)).build()), "u", "c")))
                 .as("exp + skew == now: no longer valid (RFC 7519 4.1.4: now must be before exp)")
                 .isEqualTo("token_expired");
         // Within the skew: the issuer's clock may be ahead of ours.
-        assertThat(verifier.verify(hs256(SECRET, claims("u", NOW.minusSeconds(10)).build()), "u", "c")
-                .acceptedUntil()).isEqualTo(NOW.plusSeconds(20));
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(new JWTClaimsSet.Builder().subject("u").build()),
-                "u", "c"))).isEqualTo("token_no_expiry");
+        assertThat(verifier.verify(
+                                hs256(SECRET, claims("u", NOW.minusSeconds(10)).build()), "u", "c")
+                        .acceptedUntil())
+                .isEqualTo(NOW.plusSeconds(20));
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(new JWTClaimsSet.Builder().subject("u").build()), "u", "c")))
+                .isEqualTo("token_no_expiry");
     }
 
     @Test
     void not_before_is_honoured_with_the_clock_skew() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
         Instant exp = NOW.plusSeconds(600);
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp)
-                .notBeforeTime(Date.from(NOW.plusSeconds(31))).build()), "u", "c"))).isEqualTo("token_not_yet_valid");
-        assertThat(verifier.verify(hs256(SECRET, claims("u", exp).notBeforeTime(Date.from(NOW.plusSeconds(29)))
-                .build()), "u", "c").subject()).isEqualTo("u");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .notBeforeTime(Date.from(NOW.plusSeconds(31)))
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_not_yet_valid");
+        assertThat(verifier.verify(
+                                hs256(
+                                        SECRET,
+                                        claims("u", exp)
+                                                .notBeforeTime(Date.from(NOW.plusSeconds(29)))
+                                                .build()),
+                                "u",
+                                "c")
+                        .subject())
+                .isEqualTo("u");
     }
 
     @Test
     void a_wrong_secret_or_a_changed_payload_is_a_bad_signature() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
-        byte[] otherSecret = hs256("another-secret-of-more-than-32-bytes", claims("u", NOW.plusSeconds(60)).build());
+        byte[] otherSecret = hs256(
+                "another-secret-of-more-than-32-bytes",
+                claims("u", NOW.plusSeconds(60)).build());
         assertThat(causeOf(() -> verifier.verify(otherSecret, "u", "c"))).isEqualTo("token_bad_signature");
 
         String good = new String(hs256(SECRET, claims("u", NOW.plusSeconds(60)).build()), StandardCharsets.UTF_8);
         String[] parts = good.split("\\.");
-        String forgedPayload = new String(hs256(SECRET, claims("admin", NOW.plusSeconds(60)).build()),
-                StandardCharsets.UTF_8).split("\\.")[1];
+        String forgedPayload = new String(
+                        hs256(SECRET, claims("admin", NOW.plusSeconds(60)).build()), StandardCharsets.UTF_8)
+                .split("\\.")[1];
         byte[] forged = (parts[0] + "." + forgedPayload + "." + parts[2]).getBytes(StandardCharsets.UTF_8);
         assertThat(causeOf(() -> verifier.verify(forged, "admin", "c"))).isEqualTo("token_bad_signature");
     }
@@ -147,79 +177,147 @@ class JwtVerifierTest {
     void issuer_and_audience_are_checked_when_configured() throws Exception {
         JwtVerifier verifier = hmacVerifier("https://issuer.example", "tributary");
         Instant exp = NOW.plusSeconds(60);
-        byte[] good = hs256(SECRET, claims("u", exp).issuer("https://issuer.example")
-                .audience(List.of("other", "tributary")).build());
+        byte[] good = hs256(
+                SECRET,
+                claims("u", exp)
+                        .issuer("https://issuer.example")
+                        .audience(List.of("other", "tributary"))
+                        .build());
         assertThat(verifier.verify(good, "u", "c").subject()).isEqualTo("u");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp).issuer("https://issuer.example")
-                .audience("other").build()), "u", "c"))).isEqualTo("token_wrong_audience");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp).issuer("https://issuer.example")
-                .build()), "u", "c"))).isEqualTo("token_wrong_audience");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp).issuer("https://evil.example")
-                .audience("tributary").build()), "u", "c"))).isEqualTo("token_wrong_issuer");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .issuer("https://issuer.example")
+                                .audience("other")
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_wrong_audience");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .issuer("https://issuer.example")
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_wrong_audience");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .issuer("https://evil.example")
+                                .audience("tributary")
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_wrong_issuer");
     }
 
     @Test
     void the_token_binds_user_name_and_client_id() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
-        byte[] token = hs256(SECRET, claims("alice", NOW.plusSeconds(60)).claim("client_id", "dev-1").build());
+        byte[] token = hs256(
+                SECRET,
+                claims("alice", NOW.plusSeconds(60)).claim("client_id", "dev-1").build());
         assertThat(causeOf(() -> verifier.verify(token, "bob", "dev-1"))).isEqualTo("token_username_mismatch");
         assertThat(causeOf(() -> verifier.verify(token, "alice", "dev-2"))).isEqualTo("token_client_id_mismatch");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(new JWTClaimsSet.Builder()
-                .expirationTime(Date.from(NOW.plusSeconds(60))).build()), null, "c"))).isEqualTo("token_no_subject");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(new JWTClaimsSet.Builder()
+                                .expirationTime(Date.from(NOW.plusSeconds(60)))
+                                .build()),
+                        null,
+                        "c")))
+                .isEqualTo("token_no_subject");
     }
 
     @Test
     void acl_claims_are_checked_like_credential_acls() throws Exception {
         JwtVerifier verifier = hmacVerifier(null, null);
         Instant exp = NOW.plusSeconds(60);
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp).claim("acl", "everything").build()),
-                "u", "c"))).isEqualTo("token_bad_acl");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp)
-                .claim("acl", Map.of("subscribe", List.of("$share/g/#"))).build()), "u", "c"))).isEqualTo("token_bad_acl");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp)
-                .claim("acl", Map.of("publish", List.of("a/%x/b"))).build()), "u", "c"))).isEqualTo("token_bad_acl");
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims("u", exp)
-                .claim("acl", Map.of("publish", List.of("a/#/b"))).build()), "u", "c"))).isEqualTo("token_bad_acl");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(
+                                claims("u", exp).claim("acl", "everything").build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_bad_acl");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .claim("acl", Map.of("subscribe", List.of("$share/g/#")))
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_bad_acl");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .claim("acl", Map.of("publish", List.of("a/%x/b")))
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_bad_acl");
+        assertThat(causeOf(() -> verifier.verify(
+                        uncheckedHs256(claims("u", exp)
+                                .claim("acl", Map.of("publish", List.of("a/#/b")))
+                                .build()),
+                        "u",
+                        "c")))
+                .isEqualTo("token_bad_acl");
     }
 
     @Test
     void rsa_keys_are_chosen_by_key_id_and_an_unknown_key_id_is_refused() throws Exception {
         KeyPair pair = rsa();
         KeyPair other = rsa();
-        List<JWK> keys = List.of(new RSAKey.Builder((RSAPublicKey) other.getPublic()).keyID("old").build(),
-                new RSAKey.Builder((RSAPublicKey) pair.getPublic()).keyID("current").build());
+        List<JWK> keys = List.of(
+                new RSAKey.Builder((RSAPublicKey) other.getPublic())
+                        .keyID("old")
+                        .build(),
+                new RSAKey.Builder((RSAPublicKey) pair.getPublic())
+                        .keyID("current")
+                        .build());
         JwtVerifier verifier = new JwtVerifier(new JwtKeys(null, keys), settings(null, null), CLOCK);
         RSASSASigner signer = new RSASSASigner(pair.getPrivate());
         JWTClaimsSet claims = claims("u", NOW.plusSeconds(60)).build();
 
-        assertThat(verifier.verify(sign(signer, header(JWSAlgorithm.RS256, "current"), claims), "u", "c").subject())
+        assertThat(verifier.verify(sign(signer, header(JWSAlgorithm.RS256, "current"), claims), "u", "c")
+                        .subject())
                 .isEqualTo("u");
-        assertThat(verifier.verify(sign(signer, header(JWSAlgorithm.PS384, "current"), claims), "u", "c").subject())
+        assertThat(verifier.verify(sign(signer, header(JWSAlgorithm.PS384, "current"), claims), "u", "c")
+                        .subject())
                 .isEqualTo("u");
         // Without a key id every RSA key is tried.
-        assertThat(verifier.verify(sign(signer, new JWSHeader(JWSAlgorithm.RS512), claims), "u", "c").subject())
+        assertThat(verifier.verify(sign(signer, new JWSHeader(JWSAlgorithm.RS512), claims), "u", "c")
+                        .subject())
                 .isEqualTo("u");
-        assertThat(causeOf(() -> verifier.verify(signUnchecked(signer, header(JWSAlgorithm.RS256, "old"), claims),
-                "u", "c"))).isEqualTo("token_bad_signature");
-        assertThat(causeOf(() -> verifier.verify(signUnchecked(signer, header(JWSAlgorithm.RS256, "nope"), claims),
-                "u", "c"))).isEqualTo("token_unknown_key");
+        assertThat(causeOf(() ->
+                        verifier.verify(signUnchecked(signer, header(JWSAlgorithm.RS256, "old"), claims), "u", "c")))
+                .isEqualTo("token_bad_signature");
+        assertThat(causeOf(() ->
+                        verifier.verify(signUnchecked(signer, header(JWSAlgorithm.RS256, "nope"), claims), "u", "c")))
+                .isEqualTo("token_unknown_key");
         // No HMAC secret configured: an HS256 token cannot be checked, whatever it says.
-        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims), "u", "c"))).isEqualTo("token_algorithm");
+        assertThat(causeOf(() -> verifier.verify(uncheckedHs256(claims), "u", "c")))
+                .isEqualTo("token_algorithm");
     }
 
     @Test
     void ec_keys_verify_es256_and_reject_another_key() throws Exception {
         KeyPair pair = ec();
         KeyPair other = ec();
-        JWK key = new ECKey.Builder(Curve.P_256, (ECPublicKey) pair.getPublic()).keyID("ec-1").build();
+        JWK key = new ECKey.Builder(Curve.P_256, (ECPublicKey) pair.getPublic())
+                .keyID("ec-1")
+                .build();
         JwtVerifier verifier = new JwtVerifier(new JwtKeys(null, List.of(key)), settings(null, null), CLOCK);
         JWTClaimsSet claims = claims("u", NOW.plusSeconds(60)).build();
 
-        assertThat(verifier.verify(sign(new ECDSASigner((ECPrivateKey) pair.getPrivate()),
-                header(JWSAlgorithm.ES256, "ec-1"), claims), "u", "c").subject()).isEqualTo("u");
+        assertThat(verifier.verify(
+                                sign(
+                                        new ECDSASigner((ECPrivateKey) pair.getPrivate()),
+                                        header(JWSAlgorithm.ES256, "ec-1"),
+                                        claims),
+                                "u",
+                                "c")
+                        .subject())
+                .isEqualTo("u");
         ECDSASigner otherSigner = new ECDSASigner((ECPrivateKey) other.getPrivate());
-        assertThat(causeOf(() -> verifier.verify(signUnchecked(otherSigner, header(JWSAlgorithm.ES256, "ec-1"), claims),
-                "u", "c"))).isEqualTo("token_bad_signature");
+        assertThat(causeOf(() -> verifier.verify(
+                        signUnchecked(otherSigner, header(JWSAlgorithm.ES256, "ec-1"), claims), "u", "c")))
+                .isEqualTo("token_bad_signature");
     }
 
     @Test
@@ -229,7 +327,9 @@ class JwtVerifierTest {
         assertThat(causeOf(() -> hmacVerifier(null, null).verify(plain.getBytes(StandardCharsets.UTF_8), "u", "c")))
                 .isEqualTo("token_unsigned");
         for (String password : List.of("s3cret", "a.b.c", "x.y", "", "eyJhbGciOiJIUzI1NiJ9")) {
-            assertThat(JwtVerifier.isToken(password.getBytes(StandardCharsets.UTF_8))).as(password).isFalse();
+            assertThat(JwtVerifier.isToken(password.getBytes(StandardCharsets.UTF_8)))
+                    .as(password)
+                    .isFalse();
         }
         assertThat(JwtVerifier.isToken(null)).isFalse();
     }

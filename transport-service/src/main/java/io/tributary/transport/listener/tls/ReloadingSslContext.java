@@ -1,5 +1,6 @@
 package io.tributary.transport.listener.tls;
 
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +11,8 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.netty.handler.ssl.SslContext;
 
 /**
  * The server TLS context, replaced when its PEM files change. A dedicated thread compares the files' modification
@@ -33,6 +31,7 @@ public final class ReloadingSslContext implements AutoCloseable {
     private volatile TlsContextLoader.Loaded current;
     /** Stamps of the files the current context was built from (or the last failed attempt, to log it once). */
     private List<Object> loadedStamps;
+
     private List<Object> failedStamps;
     private volatile long reloads;
 
@@ -41,8 +40,10 @@ public final class ReloadingSslContext implements AutoCloseable {
         this.loader = loader;
         this.loadedStamps = stamps();
         this.current = loader.load();
-        log.info("TLS certificate loaded: subject '{}', expires {}, provider {}",
-                current.certificate().getSubjectX500Principal().getName(), current.certificate().getNotAfter(),
+        log.info(
+                "TLS certificate loaded: subject '{}', expires {}, provider {}",
+                current.certificate().getSubjectX500Principal().getName(),
+                current.certificate().getNotAfter(),
                 loader.provider());
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tls-reload");
@@ -89,12 +90,15 @@ public final class ReloadingSslContext implements AutoCloseable {
             loadedStamps = now;
             failedStamps = null;
             reloads++;
-            log.info("TLS certificate reloaded: subject '{}', expires {}",
-                    loaded.certificate().getSubjectX500Principal().getName(), loaded.certificate().getNotAfter());
+            log.info(
+                    "TLS certificate reloaded: subject '{}', expires {}",
+                    loaded.certificate().getSubjectX500Principal().getName(),
+                    loaded.certificate().getNotAfter());
             return true;
         } catch (Exception e) {
             if (!now.equals(failedStamps)) {
-                log.error("TLS files changed but cannot be loaded; still serving the previous certificate: {}",
+                log.error(
+                        "TLS files changed but cannot be loaded; still serving the previous certificate: {}",
                         e.getMessage());
                 failedStamps = now;
             }

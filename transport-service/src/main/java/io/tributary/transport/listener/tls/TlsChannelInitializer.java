@@ -1,11 +1,5 @@
 package io.tributary.transport.listener.tls;
 
-import java.time.Duration;
-import java.util.function.Consumer;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -13,6 +7,10 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * MQTT over TLS: the TLS handler in front of the MQTT pipeline ({@code MqttChannelInitializer::addMqttHandlers}
@@ -27,8 +25,8 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
     private final Duration handshakeTimeout;
     private final Consumer<ChannelPipeline> mqtt;
 
-    public TlsChannelInitializer(ReloadingSslContext contexts, Duration handshakeTimeout,
-            Consumer<ChannelPipeline> mqtt) {
+    public TlsChannelInitializer(
+            ReloadingSslContext contexts, Duration handshakeTimeout, Consumer<ChannelPipeline> mqtt) {
         this.contexts = contexts;
         this.handshakeTimeout = handshakeTimeout;
         this.mqtt = mqtt;
@@ -61,7 +59,10 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-                log.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), String.valueOf(done.cause()));
+                log.debug(
+                        "TLS handshake with {} failed: {}",
+                        ctx.channel().remoteAddress(),
+                        String.valueOf(done.cause()));
             }
             super.userEventTriggered(ctx, evt);
         }

@@ -1,5 +1,11 @@
 package io.tributary.transport.listener.tls;
 
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.tributary.transport.config.TransportProperties;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,15 +17,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
-
 import javax.net.ssl.SSLException;
-
-import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.OpenSsl;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import io.tributary.transport.config.TransportProperties;
 
 /**
  * Builds the server {@link SslContext} from the PEM files named in the TLS settings. Files are read into memory
@@ -30,7 +28,7 @@ import io.tributary.transport.config.TransportProperties;
 public final class TlsContextLoader {
 
     /** TLS 1.0/1.1 are deprecated (RFC 8996); nothing older than 1.2 is offered. */
-    static final String[] PROTOCOLS = { "TLSv1.3", "TLSv1.2" };
+    static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private final TransportProperties.Tls settings;
     private final SslProvider provider;
@@ -50,8 +48,8 @@ public final class TlsContextLoader {
             case JDK -> SslProvider.JDK;
             case OPENSSL -> {
                 if (!OpenSsl.isAvailable()) {
-                    throw new IllegalStateException("MQTT_TLS_PROVIDER=openssl but OpenSSL is not available: "
-                            + OpenSsl.unavailabilityCause());
+                    throw new IllegalStateException(
+                            "MQTT_TLS_PROVIDER=openssl but OpenSSL is not available: " + OpenSsl.unavailabilityCause());
                 }
                 yield SslProvider.OPENSSL;
             }
@@ -73,8 +71,8 @@ public final class TlsContextLoader {
         List<X509Certificate> certificates = parseCertificates(chain, settings.cert());
         PrivateKey privateKey = parsePrivateKey(key, settings.key());
         checkKeyMatches(privateKey, certificates.get(0), settings.key(), settings.cert());
-        SslContextBuilder builder = SslContextBuilder.forServer(privateKey,
-                certificates.toArray(X509Certificate[]::new));
+        SslContextBuilder builder =
+                SslContextBuilder.forServer(privateKey, certificates.toArray(X509Certificate[]::new));
         builder.sslProvider(provider)
                 .protocols(PROTOCOLS)
                 // Session resumption saves a full handshake (and its asymmetric crypto) when devices reconnect:
@@ -96,15 +94,16 @@ public final class TlsContextLoader {
         try {
             context = builder.build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new IOException("cannot build the TLS context from " + settings.cert() + " / " + settings.key()
-                    + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot build the TLS context from " + settings.cert() + " / " + settings.key() + ": "
+                            + e.getMessage(),
+                    e);
         }
         return new Loaded(context, certificates.get(0));
     }
 
     /** A built context and the server certificate it presents (for logs and tests). */
-    public record Loaded(SslContext context, X509Certificate certificate) {
-    }
+    public record Loaded(SslContext context, X509Certificate certificate) {}
 
     private static byte[] read(String file, String what) throws IOException {
         try {
@@ -115,9 +114,10 @@ public final class TlsContextLoader {
     }
 
     static List<X509Certificate> parseCertificates(byte[] pem, String file) throws CertificateException {
-        List<X509Certificate> certificates = CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(pem)).stream().map(X509Certificate.class::cast)
-                .toList();
+        List<X509Certificate> certificates =
+                CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).stream()
+                        .map(X509Certificate.class::cast)
+                        .toList();
         if (certificates.isEmpty()) {
             throw new CertificateException("no certificate in " + file);
         }
@@ -130,15 +130,16 @@ public final class TlsContextLoader {
      */
     static PrivateKey parsePrivateKey(byte[] pem, String file) throws CertificateException {
         String text = new String(pem, java.nio.charset.StandardCharsets.US_ASCII);
-        java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----").matcher(text);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----")
+                .matcher(text);
         if (!m.find()) {
             throw new CertificateException("no unencrypted PKCS#8 private key (BEGIN PRIVATE KEY) in " + file
                     + "; convert it with: openssl pkcs8 -topk8 -nocrypt -in old.key -out " + file);
         }
         byte[] der = java.util.Base64.getMimeDecoder().decode(m.group(1));
         java.security.spec.PKCS8EncodedKeySpec spec = new java.security.spec.PKCS8EncodedKeySpec(der);
-        for (String algorithm : new String[] { "RSA", "EC", "Ed25519", "Ed448" }) {
+        for (String algorithm : new String[] {"RSA", "EC", "Ed25519", "Ed448"}) {
             try {
                 return java.security.KeyFactory.getInstance(algorithm).generatePrivate(spec);
             } catch (java.security.GeneralSecurityException e) {

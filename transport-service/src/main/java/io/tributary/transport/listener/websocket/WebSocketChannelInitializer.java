@@ -1,8 +1,5 @@
 package io.tributary.transport.listener.websocket;
 
-import java.time.Duration;
-import java.util.function.Consumer;
-
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
@@ -13,6 +10,8 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.tributary.transport.listener.tls.ReloadingSslContext;
 import io.tributary.transport.listener.tls.TlsChannelInitializer;
+import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * MQTT over WebSocket (and over secure WebSocket when given a TLS context): HTTP/1.1 upgrade on one path with the
@@ -41,8 +40,13 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
      *                      several smaller packets per frame are fine too, larger frames are refused (close 1009)
      * @param tls           null for plain WebSocket
      */
-    public WebSocketChannelInitializer(String path, int maxPacketSize, ReloadingSslContext tls,
-            Duration tlsHandshakeTimeout, Duration upgradeTimeout, Consumer<ChannelPipeline> mqtt) {
+    public WebSocketChannelInitializer(
+            String path,
+            int maxPacketSize,
+            ReloadingSslContext tls,
+            Duration tlsHandshakeTimeout,
+            Duration upgradeTimeout,
+            Consumer<ChannelPipeline> mqtt) {
         this.path = path;
         // Fixed header: 1 byte type + up to 4 bytes remaining length.
         this.maxFramePayload = Math.max(64 * 1024, maxPacketSize + 5);
@@ -64,14 +68,19 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
         }
         p.addLast(HTTP_CODEC, new HttpServerCodec());
         p.addLast(HTTP_AGGREGATOR, new HttpObjectAggregator(MAX_UPGRADE_REQUEST));
-        p.addLast(WEBSOCKET, new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
-                .websocketPath(path)
-                .subprotocols(SUBPROTOCOLS)
-                .handshakeTimeoutMillis(upgradeTimeout.toMillis())
-                .decoderConfig(WebSocketDecoderConfig.newBuilder().maxFramePayloadLength(maxFramePayload)
-                        // Browsers always mask; a server must refuse unmasked client frames (RFC 6455 5.1).
-                        .expectMaskedFrames(true).allowExtensions(false).build())
-                .build()));
+        p.addLast(
+                WEBSOCKET,
+                new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
+                        .websocketPath(path)
+                        .subprotocols(SUBPROTOCOLS)
+                        .handshakeTimeoutMillis(upgradeTimeout.toMillis())
+                        .decoderConfig(WebSocketDecoderConfig.newBuilder()
+                                .maxFramePayloadLength(maxFramePayload)
+                                // Browsers always mask; a server must refuse unmasked client frames (RFC 6455 5.1).
+                                .expectMaskedFrames(true)
+                                .allowExtensions(false)
+                                .build())
+                        .build()));
         p.addLast(WEBSOCKET_MQTT, WebSocketMqttCodec.INSTANCE);
         mqtt.accept(p);
     }

@@ -1,7 +1,5 @@
 package io.tributary.transport.listener.websocket;
 
-import java.util.List;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
@@ -17,6 +15,7 @@ import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import java.util.List;
 
 /**
  * Between the WebSocket protocol handler and the MQTT pipeline: the payload of binary frames (and their
@@ -30,8 +29,7 @@ public final class WebSocketMqttCodec extends MessageToMessageCodec<Object, Byte
 
     public static final WebSocketMqttCodec INSTANCE = new WebSocketMqttCodec();
 
-    private WebSocketMqttCodec() {
-    }
+    private WebSocketMqttCodec() {}
 
     @Override
     protected void encode(ChannelHandlerContext ctx, ByteBuf bytes, List<Object> out) {
@@ -48,16 +46,17 @@ public final class WebSocketMqttCodec extends MessageToMessageCodec<Object, Byte
             }
         } else if (msg instanceof io.netty.handler.codec.http.websocketx.WebSocketFrame) {
             // Text frames (ping, pong and close are answered by the protocol handler before us).
-            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
-                    "MQTT needs binary frames")).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(new CloseWebSocketFrame(
+                            WebSocketCloseStatus.INVALID_MESSAGE_TYPE, "MQTT needs binary frames"))
+                    .addListener(ChannelFutureListener.CLOSE);
         } else if (msg instanceof HttpRequest) {
             // Not an upgrade on our path: this connection never becomes a WebSocket, so the protocol handler must
             // not answer the close below with a WebSocket close frame.
             if (ctx.pipeline().get(WebSocketServerProtocolHandler.class) != null) {
                 ctx.pipeline().remove(WebSocketServerProtocolHandler.class);
             }
-            DefaultFullHttpResponse notFound = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.NOT_FOUND);
+            DefaultFullHttpResponse notFound =
+                    new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND);
             notFound.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
             ctx.writeAndFlush(notFound).addListener(ChannelFutureListener.CLOSE);
         }

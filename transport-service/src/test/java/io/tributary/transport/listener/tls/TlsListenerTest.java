@@ -3,28 +3,6 @@ package io.tributary.transport.listener.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.cert.X509Certificate;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSocket;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -40,6 +18,25 @@ import io.tributary.devstack.tls.CertificateAuthority;
 import io.tributary.transport.config.TransportProperties.Tls.ClientAuthMode;
 import io.tributary.transport.config.TransportProperties.Tls.Provider;
 import io.tributary.transport.connection.ClientCertificate;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The TLS layer of the listeners on a real socket, with both providers: protocol versions, mutual TLS, the client
@@ -63,7 +60,8 @@ class TlsListenerTest {
     void pki() throws Exception {
         ca = CertificateAuthority.create("Test CA");
         caFile = ca.writeCertificate(dir.resolve("ca.crt"));
-        serverFiles = ca.issueServer("server-1", List.of("localhost", "127.0.0.1")).written(dir, "server");
+        serverFiles =
+                ca.issueServer("server-1", List.of("localhost", "127.0.0.1")).written(dir, "server");
     }
 
     @AfterEach
@@ -80,24 +78,33 @@ class TlsListenerTest {
     }
 
     private int start(ClientAuthMode clientAuth, Provider provider) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(provider != Provider.OPENSSL || OpenSsl.isAvailable(),
-                "OpenSSL (netty-tcnative) not available here");
-        contexts = new ReloadingSslContext(new TlsContextLoader(TlsTestSupport.settings(serverFiles,
-                clientAuth == ClientAuthMode.NONE ? null : caFile, clientAuth, provider)), Duration.ofHours(1));
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                provider != Provider.OPENSSL || OpenSsl.isAvailable(), "OpenSSL (netty-tcnative) not available here");
+        contexts = new ReloadingSslContext(
+                new TlsContextLoader(TlsTestSupport.settings(
+                        serverFiles, clientAuth == ClientAuthMode.NONE ? null : caFile, clientAuth, provider)),
+                Duration.ofHours(1));
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childHandler(new TlsChannelInitializer(contexts, Duration.ofSeconds(5),
+        server = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new TlsChannelInitializer(
+                        contexts,
+                        Duration.ofSeconds(5),
                         p -> p.addLast(new ChannelInboundHandlerAdapter() {
                             @Override
                             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                                 ((ByteBuf) msg).release();
                                 ClientCertificate certificate = ClientCertificate.of(ctx.channel());
                                 seen.add(certificate == null ? "none" : certificate);
-                                ctx.writeAndFlush(Unpooled.copiedBuffer((certificate == null ? "none"
-                                        : certificate.commonName()) + "\n", StandardCharsets.UTF_8));
+                                ctx.writeAndFlush(Unpooled.copiedBuffer(
+                                        (certificate == null ? "none" : certificate.commonName()) + "\n",
+                                        StandardCharsets.UTF_8));
                             }
                         })))
-                .bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
+                .bind(new InetSocketAddress("127.0.0.1", 0))
+                .syncUninterruptibly()
+                .channel();
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
@@ -106,14 +113,14 @@ class TlsListenerTest {
         SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket("127.0.0.1", port);
         socket.setSoTimeout(5_000);
         if (protocol != null) {
-            socket.setEnabledProtocols(new String[] { protocol });
+            socket.setEnabledProtocols(new String[] {protocol});
         }
         try {
             socket.startHandshake();
             socket.getOutputStream().write('x');
             socket.getOutputStream().flush();
             StringBuilder line = new StringBuilder();
-            for (int c; (c = socket.getInputStream().read()) != '\n';) {
+            for (int c; (c = socket.getInputStream().read()) != '\n'; ) {
                 if (c < 0) {
                     throw new SSLException("closed by the server");
                 }
@@ -131,7 +138,9 @@ class TlsListenerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
+    @EnumSource(
+            value = Provider.class,
+            names = {"JDK", "OPENSSL"})
     void serves_tls_1_2_and_1_3_and_refuses_1_1(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
         SSLContext client = ca.clientContext(null);
@@ -147,22 +156,22 @@ class TlsListenerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
+    @EnumSource(
+            value = Provider.class,
+            names = {"JDK", "OPENSSL"})
     void required_client_certificates_must_come_from_the_configured_ca(Provider provider) throws Exception {
         int port = start(ClientAuthMode.REQUIRED, provider);
         CertificateAuthority.Issued good = ca.issueClient("device-42", List.of("device-42.example"));
         CertificateAuthority rogue = CertificateAuthority.create("Rogue CA");
         CertificateAuthority.Issued bad = rogue.issueClient("device-42", List.of());
 
-        assertThat(exchange(ca.clientContext(good), port, null, null))
-                .isEqualTo("device-42");
+        assertThat(exchange(ca.clientContext(good), port, null, null)).isEqualTo("device-42");
         ClientCertificate identity = (ClientCertificate) seen.poll(5, TimeUnit.SECONDS);
         assertThat(identity.commonName()).isEqualTo("device-42");
         assertThat(identity.subjectAltNames()).containsExactly("DNS:device-42.example");
         assertThat(identity.subject()).contains("CN=device-42").contains("O=Tributary Test");
 
-        for (SSLContext refused : List.of(ca.clientContext(null),
-                ca.clientContext(bad))) {
+        for (SSLContext refused : List.of(ca.clientContext(null), ca.clientContext(bad))) {
             // TLS 1.3 clients learn of the refusal at their first read (the alert follows their Finished).
             assertThatThrownBy(() -> exchange(refused, port, null, null)).isInstanceOf(IOException.class);
         }
@@ -170,18 +179,20 @@ class TlsListenerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
+    @EnumSource(
+            value = Provider.class,
+            names = {"JDK", "OPENSSL"})
     void optional_client_certificates_admit_clients_without_one(Provider provider) throws Exception {
         int port = start(ClientAuthMode.OPTIONAL, provider);
-        assertThat(exchange(ca.clientContext(null), port, null, null))
-                .isEqualTo("none");
+        assertThat(exchange(ca.clientContext(null), port, null, null)).isEqualTo("none");
         CertificateAuthority.Issued good = ca.issueClient("device-7", List.of());
-        assertThat(exchange(ca.clientContext(good), port, null, null))
-                .isEqualTo("device-7");
+        assertThat(exchange(ca.clientContext(good), port, null, null)).isEqualTo("device-7");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
+    @EnumSource(
+            value = Provider.class,
+            names = {"JDK", "OPENSSL"})
     void new_connections_get_the_new_certificate_after_the_files_change(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
         SSLContext client = ca.clientContext(null);
@@ -194,8 +205,8 @@ class TlsListenerTest {
         Path other = dir.resolve("other");
         Files.createDirectories(other);
         CertificateAuthority.Files nextFiles = next.written(other, "server");
-        Files.copy(nextFiles.certificate(), serverFiles.certificate(),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                nextFiles.certificate(), serverFiles.certificate(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertThat(contexts.check()).isFalse();
         assertThat(exchange(client, port, null, null)).isEqualTo("none");
         assertThat(contexts.certificate().getSubjectX500Principal().getName()).contains("CN=server-1");
@@ -214,7 +225,9 @@ class TlsListenerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Provider.class, names = { "JDK", "OPENSSL" })
+    @EnumSource(
+            value = Provider.class,
+            names = {"JDK", "OPENSSL"})
     void tls_1_2_sessions_are_resumed(Provider provider) throws Exception {
         int port = start(ClientAuthMode.NONE, provider);
         SSLContext client = ca.clientContext(null);
@@ -232,6 +245,8 @@ class TlsListenerTest {
     }
 
     private static String peer(SSLSocket socket) throws Exception {
-        return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+        return ((X509Certificate) socket.getSession().getPeerCertificates()[0])
+                .getSubjectX500Principal()
+                .getName();
     }
 }

@@ -2,13 +2,6 @@ package io.tributary.transport.listener.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -26,6 +19,11 @@ import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The WebSocket listener's pipeline on an EmbeddedChannel, with the MQTT codec behind it in place of the whole
@@ -39,15 +37,16 @@ class WebSocketPipelineTest {
     private EmbeddedChannel channel() {
         EmbeddedChannel channel = new EmbeddedChannel();
         new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5), p -> {
-            p.addLast(new MqttDecoder(1024));
-            p.addLast(MqttEncoder.INSTANCE);
-            p.addLast(new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    decoded.add((MqttMessage) msg);
-                }
-            });
-        }).addWebSocket(channel.pipeline());
+                    p.addLast(new MqttDecoder(1024));
+                    p.addLast(MqttEncoder.INSTANCE);
+                    p.addLast(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                            decoded.add((MqttMessage) msg);
+                        }
+                    });
+                })
+                .addWebSocket(channel.pipeline());
         return channel;
     }
 
@@ -57,7 +56,7 @@ class WebSocketPipelineTest {
                 + (protocol == null ? "" : "Sec-WebSocket-Protocol: " + protocol + "\r\n") + "\r\n";
         channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.US_ASCII));
         StringBuilder response = new StringBuilder();
-        for (ByteBuf out; (out = channel.readOutbound()) != null;) {
+        for (ByteBuf out; (out = channel.readOutbound()) != null; ) {
             response.append(out.toString(StandardCharsets.US_ASCII));
             out.release();
         }
@@ -73,16 +72,19 @@ class WebSocketPipelineTest {
         return bytes;
     }
 
-    private static final byte[] PINGREQ = { (byte) 0xC0, 0x00 };
+    private static final byte[] PINGREQ = {(byte) 0xC0, 0x00};
     /** MQTT 3.1.1 CONNECT, client id "ws1", keep alive 60. */
-    private static final byte[] CONNECT = { 0x10, 0x0F, 0x00, 0x04, 'M', 'Q', 'T', 'T', 0x04, 0x02, 0x00, 0x3C,
-            0x00, 0x03, 'w', 's', '1' };
+    private static final byte[] CONNECT = {
+        0x10, 0x0F, 0x00, 0x04, 'M', 'Q', 'T', 'T', 0x04, 0x02, 0x00, 0x3C, 0x00, 0x03, 'w', 's', '1'
+    };
 
     @Test
     void upgrades_with_the_mqtt_subprotocols() {
-        assertThat(upgrade(channel(), "/mqtt", "mqtt")).startsWith("HTTP/1.1 101")
+        assertThat(upgrade(channel(), "/mqtt", "mqtt"))
+                .startsWith("HTTP/1.1 101")
                 .containsIgnoringCase("sec-websocket-protocol: mqtt\r\n");
-        assertThat(upgrade(channel(), "/mqtt", "mqttv3.1")).startsWith("HTTP/1.1 101")
+        assertThat(upgrade(channel(), "/mqtt", "mqttv3.1"))
+                .startsWith("HTTP/1.1 101")
                 .containsIgnoringCase("sec-websocket-protocol: mqttv3.1");
     }
 
@@ -99,18 +101,23 @@ class WebSocketPipelineTest {
         upgrade(channel, "/mqtt", "mqtt");
         // CONNECT split in three: 5 bytes, then a continuation frame pair.
         channel.writeInbound(clientFrame(new BinaryWebSocketFrame(false, 0, Unpooled.wrappedBuffer(CONNECT, 0, 5))));
-        channel.writeInbound(clientFrame(new ContinuationWebSocketFrame(false, 0,
-                Unpooled.wrappedBuffer(CONNECT, 5, 6))));
+        channel.writeInbound(
+                clientFrame(new ContinuationWebSocketFrame(false, 0, Unpooled.wrappedBuffer(CONNECT, 5, 6))));
         assertThat(decoded).isEmpty();
-        channel.writeInbound(clientFrame(new ContinuationWebSocketFrame(true, 0,
-                Unpooled.wrappedBuffer(CONNECT, 11, CONNECT.length - 11))));
+        channel.writeInbound(clientFrame(
+                new ContinuationWebSocketFrame(true, 0, Unpooled.wrappedBuffer(CONNECT, 11, CONNECT.length - 11))));
         assertThat(decoded).extracting(m -> m.fixedHeader().messageType()).containsExactly(MqttMessageType.CONNECT);
         // Two PINGREQs and the first byte of a third in one frame, the rest in the next frame.
-        byte[] three = { PINGREQ[0], PINGREQ[1], PINGREQ[0], PINGREQ[1], PINGREQ[0] };
+        byte[] three = {PINGREQ[0], PINGREQ[1], PINGREQ[0], PINGREQ[1], PINGREQ[0]};
         channel.writeInbound(clientFrame(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(three))));
-        channel.writeInbound(clientFrame(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] { 0x00 }))));
-        assertThat(decoded).extracting(m -> m.fixedHeader().messageType()).containsExactly(MqttMessageType.CONNECT,
-                MqttMessageType.PINGREQ, MqttMessageType.PINGREQ, MqttMessageType.PINGREQ);
+        channel.writeInbound(clientFrame(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {0x00}))));
+        assertThat(decoded)
+                .extracting(m -> m.fixedHeader().messageType())
+                .containsExactly(
+                        MqttMessageType.CONNECT,
+                        MqttMessageType.PINGREQ,
+                        MqttMessageType.PINGREQ,
+                        MqttMessageType.PINGREQ);
         channel.finishAndReleaseAll();
     }
 
@@ -120,7 +127,7 @@ class WebSocketPipelineTest {
         upgrade(channel, "/mqtt", "mqtt");
         channel.writeAndFlush(MqttMessage.PINGRESP);
         EmbeddedChannel client = new EmbeddedChannel(new WebSocket13FrameDecoder(false, false, 1024));
-        for (Object out; (out = channel.readOutbound()) != null;) {
+        for (Object out; (out = channel.readOutbound()) != null; ) {
             client.writeInbound(out);
         }
         WebSocketFrame frame = client.readInbound();
@@ -137,7 +144,7 @@ class WebSocketPipelineTest {
         upgrade(channel, "/mqtt", "mqtt");
         channel.writeInbound(clientFrame(new TextWebSocketFrame("hello")));
         EmbeddedChannel client = new EmbeddedChannel(new WebSocket13FrameDecoder(false, false, 1024));
-        for (Object out; (out = channel.readOutbound()) != null;) {
+        for (Object out; (out = channel.readOutbound()) != null; ) {
             client.writeInbound(out);
         }
         CloseWebSocketFrame close = client.readInbound();
@@ -153,13 +160,19 @@ class WebSocketPipelineTest {
         // handlers to reach the MQTT handlers.
         List<Object> events = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel();
-        new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5),
-                p -> p.addLast(new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                        events.add(evt);
-                    }
-                })).addWebSocket(channel.pipeline());
+        new WebSocketChannelInitializer(
+                        "/mqtt",
+                        1024,
+                        null,
+                        null,
+                        Duration.ofSeconds(5),
+                        p -> p.addLast(new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                                events.add(evt);
+                            }
+                        }))
+                .addWebSocket(channel.pipeline());
         upgrade(channel, "/mqtt", "mqtt");
         channel.pipeline().fireUserEventTriggered(io.netty.handler.timeout.IdleStateEvent.READER_IDLE_STATE_EVENT);
         assertThat(events).contains(io.netty.handler.timeout.IdleStateEvent.READER_IDLE_STATE_EVENT);
