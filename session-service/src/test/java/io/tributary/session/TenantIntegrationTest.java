@@ -153,4 +153,92 @@ class TenantIntegrationTest extends ServiceTestBase {
         assertThat(global.status()).isEqualTo(200);
         assertThat(global.body().path("tenant").isNull()).isTrue();
     }
+
+    @Test
+    void a_tenants_connection_quota_refuses_new_clients_beyond_it_keeps_reconnects_and_frees_places() throws Exception {
+        Response created = sendJson("POST", "/api/v1/tenants", Map.of("id", "quota-co", "maxConnections", 2));
+        assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+        assertThat(created.body().path("maxConnections").asInt()).isEqualTo(2);
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("id", "quota-neg", "maxConnections", -1))
+                        .status())
+                .isEqualTo(400);
+        assertThat(sendJson(
+                                "POST",
+                                "/api/v1/auth/credentials",
+                                Map.of("username", "quota-dev", "password", "pw", "tenant", "quota-co"))
+                        .status())
+                .isEqualTo(201);
+
+        Response first = connect("quota-1", "quota-dev", "pw", null, true);
+        Response second = connect("quota-2", "quota-dev", "pw", null, true);
+        assertThat(first.status()).as("%s", first.body()).isEqualTo(200);
+        assertThat(second.status()).as("%s", second.body()).isEqualTo(200);
+        Response third = connect("quota-3", "quota-dev", "pw", null, true);
+        assertThat(third.status()).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
+        assertThat(third.body().path("reason").asString()).isEqualTo("QUOTA_EXCEEDED");
+        assertThat(third.body().path("message").asString()).contains("quota-co").contains("2 connection");
+        assertThat(get("/api/v1/tenants/quota-co").body().path("connections").asLong())
+                .isEqualTo(2);
+
+        // At the limit, a connected client coming back (a takeover) keeps its place.
+        Response again = connect("quota-2", "quota-dev", "pw", null, true);
+        assertThat(again.status()).as("%s", again.body()).isEqualTo(200);
+
+        // In one batch, arrival order decides: one place, two new clients, the first gets it.
+        Response out = post(
+                SessionApi.DISCONNECT,
+                new SessionApi.DisconnectRequest(
+                        "quota-1", first.body().path("epoch").asLong(), "node-tenants", 0));
+        assertThat(out.status()).as("%s", out.body()).isLessThan(300);
+        Response batch = post(
+                SessionApi.CONNECT_BATCH,
+                new SessionApi.ConnectBatch(List.of(batchRequest("quota-4"), batchRequest("quota-5"))));
+        assertThat(batch.status()).as("%s", batch.body()).isEqualTo(200);
+        assertThat(batch.body().path("outcomes").get(0).path("accepted").isObject())
+                .as("%s", batch.body())
+                .isTrue();
+        assertThat(batch.body()
+                        .path("outcomes")
+                        .get(1)
+                        .path("refused")
+                        .path("reason")
+                        .asString())
+                .isEqualTo("QUOTA_EXCEEDED");
+
+        // A raised quota admits at once; a deployment's other namespaces never counted.
+        assertThat(sendJson("PUT", "/api/v1/tenants/quota-co", Map.of("maxConnections", 3))
+                        .status())
+                .isEqualTo(200);
+        assertThat(connect("quota-5", "quota-dev", "pw", null, true).status()).isEqualTo(200);
+        assertThat(sendJson("PUT", "/api/v1/tenants/quota-co", Map.of("id", "other"))
+                        .status())
+                .isEqualTo(400);
+        assertThat(sendJson("PUT", "/api/v1/tenants/nobody", Map.of()).status()).isEqualTo(404);
+        assertThat(connect("quota-global", null, null, null, true).status()).isEqualTo(200);
+        String scrape = http.send(
+                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .GET()
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(scrape)
+                .containsPattern(
+                        "tributary_tenant_quota_refusals_total\\{[^}]*quota=\"connections\"[^}]*tenant=\"quota-co\"[^}]*} 2.0");
+    }
+
+    private SessionApi.ConnectRequest batchRequest(String clientId) {
+        return new SessionApi.ConnectRequest(
+                clientId,
+                "node-tenants",
+                true,
+                0,
+                5,
+                30,
+                "/10.1.2.3:4567",
+                "quota-dev",
+                null,
+                null,
+                "pw".getBytes(StandardCharsets.UTF_8),
+                null);
+    }
 }

@@ -187,7 +187,13 @@ public final class SessionApi {
          */
         NOT_AUTHORIZED,
         /** The client id, user name or source address is on the block list: MQTT 5 0x8A, 3.1.1 code 5. */
-        BANNED
+        BANNED,
+        /**
+         * Its tenant has as many clients connected as its quota allows: MQTT 5 0x97 (quota exceeded), 3.1.1 code 3
+         * (server unavailable: the client tries again later). A session-service that sends it needs transport nodes
+         * that know it: upgrade transport nodes first.
+         */
+        QUOTA_EXCEEDED
     }
 
     /**

@@ -53,8 +53,16 @@ final class AuthApi {
 
     /** Creates a tenant (POST /api/v1/tenants). */
     void createTenant(String id) throws Exception {
+        createTenant(id, null);
+    }
+
+    /** Creates a tenant with a connection quota (null: none). */
+    void createTenant(String id, Integer maxConnections) throws Exception {
         ObjectNode body = JSON.createObjectNode();
         body.put("id", id);
+        if (maxConnections != null) {
+            body.put("maxConnections", maxConnections);
+        }
         exchange("POST", "/api/v1/tenants", body.toString(), 201);
     }
 

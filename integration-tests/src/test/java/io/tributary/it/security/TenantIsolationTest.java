@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code #}, {@code meters/+} and a share group of the same name) get their own tenant's messages only, under the
  * names they were published with, retained ones included; a client without a tenant sees none of it and cannot name
  * the reserved namespace; Kafka records say which tenant they belong to; a client id in use by one tenant is not
- * another's.
+ * another's; a tenant's connection quota holds across both nodes.
  */
 @ExtendWith(LogsOnFailure.class)
 class TenantIsolationTest {
@@ -239,5 +239,41 @@ class TenantIsolationTest {
             }
         }
         throw new AssertionError("no record with key " + key + " within 20 s");
+    }
+
+    @Test
+    void a_tenants_connection_quota_holds_across_both_nodes_with_each_protocols_code() throws Exception {
+        String tenant = Clients.id("tq");
+        api.createTenant(tenant, 2);
+        String user = Clients.id("uq");
+        api.create(AuthApi.credential(user, PASSWORD, tenant, List.of("#")));
+        Mqtt5BlockingClient first = client(user, 0);
+        client(user, 1);
+
+        // The quota is the cluster's, not a node's: a third client is refused on either node.
+        Mqtt5BlockingClient third = Clients.hive5(cluster.mqttPort(0), Clients.id("tq"));
+        assertThat(AuthenticationTest.refusal(() -> AuthenticationTest.connect(third, user, PASSWORD)))
+                .isEqualTo(Mqtt5ConnAckReasonCode.QUOTA_EXCEEDED);
+        assertThat(AuthenticationTest.paho3Refusal(cluster.mqttPort(1), Clients.id("tq3"), user, PASSWORD))
+                .as("MQTT 3.1.1: 3, server unavailable")
+                .isEqualTo(3);
+        // Another tenant, and the global namespace, are not counted against it.
+        Clients.hive5(cluster.mqttPort(1), Clients.id("tq-global")).connect();
+
+        // A client that leaves frees its place (once its node has told session-service).
+        first.disconnect();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        Mqtt5ConnAckReasonCode last;
+        do {
+            Mqtt5BlockingClient next = Clients.hive5(cluster.mqttPort(1), Clients.id("tq"));
+            try {
+                AuthenticationTest.connect(next, user, PASSWORD);
+                return;
+            } catch (com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException e) {
+                last = e.getMqttMessage().getReasonCode();
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no place freed within 15 s; last refusal " + last);
     }
 }

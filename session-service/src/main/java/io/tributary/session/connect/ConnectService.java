@@ -11,6 +11,7 @@ import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
+import io.tributary.session.tenant.ConnectionQuotas;
 import io.tributary.sessionqueue.QueueAdmin;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,6 +53,7 @@ public class ConnectService {
     private final Clock clock;
     private final CredentialStore credentials;
     private final BlockListService blockList;
+    private final ConnectionQuotas quotas;
 
     public ConnectService(
             SessionStore sessions,
@@ -62,7 +64,8 @@ public class ConnectService {
             SessionMetrics metrics,
             Clock clock,
             CredentialStore credentials,
-            BlockListService blockList) {
+            BlockListService blockList,
+            ConnectionQuotas quotas) {
         this.sessions = sessions;
         this.resumption = resumption;
         this.sender = sender;
@@ -72,12 +75,14 @@ public class ConnectService {
         this.clock = clock;
         this.credentials = credentials;
         this.blockList = blockList;
+        this.quotas = quotas;
     }
 
     /**
      * One CONNECT: {@link #connectAll} with a batch of one.
      *
-     * @throws ConnectRefusedException when a block list entry added meanwhile matches it
+     * @throws ConnectRefusedException when a block list entry added meanwhile matches it, or its tenant's connection
+     *         quota is used up
      * @throws io.tributary.session.web.ApiException 503 when its credential changed meanwhile
      */
     @Transactional
@@ -85,8 +90,14 @@ public class ConnectService {
         SessionApi.ConnectOutcome outcome =
                 connectAll(List.of(new Admitted(request, auth))).get(0);
         if (outcome.refused() != null) {
+            if (outcome.refused().reason() == SessionApi.RefusalReason.QUOTA_EXCEEDED) {
+                // The exception rolls the transaction back, so the count registered for after commit never runs.
+                quotas.countRefusal(auth.tenant());
+            }
             throw new ConnectRefusedException(
-                    outcome.refused().reason(), "banned", outcome.refused().message());
+                    outcome.refused().reason(),
+                    outcome.refused().reason() == SessionApi.RefusalReason.QUOTA_EXCEEDED ? "quota" : "banned",
+                    outcome.refused().message());
         }
         if (outcome.unavailable() != null) {
             throw new io.tributary.session.web.ApiException(
@@ -118,7 +129,7 @@ public class ConnectService {
                 .distinct()
                 .sorted()
                 .toList());
-        List<Integer> admitted = new ArrayList<>();
+        List<Integer> passed = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Authentication auth = batch.get(i).auth();
             if (banned.get(i) != null) {
@@ -128,7 +139,21 @@ public class ConnectService {
                 outcomes[i] = SessionApi.ConnectOutcome.unavailable(
                         "credential " + auth.credentialId() + " changed during CONNECT; connect again");
             } else {
-                admitted.add(i);
+                passed.add(i);
+            }
+        }
+        // Locks the tenants with a connection quota that these clients belong to (after the credentials, as every
+        // locker of both does), counts their connections and admits up to the quota, in arrival order.
+        List<SessionApi.ConnectRefusal> overQuota = quotas.admit(passed.stream()
+                .map(i -> new ConnectionQuotas.Candidate(
+                        batch.get(i).request().clientId(), batch.get(i).auth().tenant()))
+                .toList());
+        List<Integer> admitted = new ArrayList<>();
+        for (int k = 0; k < passed.size(); k++) {
+            if (overQuota.get(k) != null) {
+                outcomes[passed.get(k)] = SessionApi.ConnectOutcome.refused(overQuota.get(k));
+            } else {
+                admitted.add(passed.get(k));
             }
         }
         for (List<Integer> round : rounds(batch, admitted)) {

@@ -34,11 +34,35 @@ public class TenantAdminService {
             throw ApiException.badRequest("request body is required");
         }
         request.check();
-        if (!tenants.insert(request.id(), request.description(), clock.instant())) {
+        if (!tenants.insert(request.id(), request.description(), request.maxConnections(), clock.instant())) {
             throw ApiException.conflict("tenant '" + request.id() + "' exists already");
         }
-        log.info("Tenant {} created", request.id());
+        log.info("Tenant {} created (connections at most {})", request.id(), quota(request.maxConnections()));
         return get(request.id());
+    }
+
+    /**
+     * Replaces a tenant's description and connection quota. A lower quota refuses new CONNECTs from then on; clients
+     * connected already stay connected.
+     */
+    public Tenant replace(String id, TenantRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("request body is required");
+        }
+        if (request.id() != null && !request.id().equals(id)) {
+            throw ApiException.badRequest(
+                    "a tenant's id cannot change ('" + id + "' in the path, '" + request.id() + "' in the body)");
+        }
+        new TenantRequest(id, request.description(), request.maxConnections()).check();
+        if (!tenants.update(id, request.description(), request.maxConnections())) {
+            throw ApiException.notFound("no tenant '" + id + "'");
+        }
+        log.info("Tenant {} changed (connections at most {})", id, quota(request.maxConnections()));
+        return get(id);
+    }
+
+    private static String quota(Integer max) {
+        return max == null ? "unlimited" : max.toString();
     }
 
     public Tenant get(String id) {

@@ -6,6 +6,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -41,6 +42,13 @@ public class TenantController {
     @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
     public Tenant getTenant(@PathVariable String id) {
         return admin.get(id);
+    }
+
+    @ApiResponse(responseCode = "404", description = "no such tenant")
+    @PutMapping(path = "/{id}", consumes = "application/json")
+    @ResponseStatus(HttpStatus.OK)
+    public Tenant replaceTenant(@PathVariable String id, @RequestBody(required = false) TenantRequest request) {
+        return admin.replace(id, request);
     }
 
     @ApiResponse(responseCode = "404", description = "no such tenant")

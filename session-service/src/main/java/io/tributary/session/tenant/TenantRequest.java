@@ -5,11 +5,15 @@ import io.tributary.session.web.ApiException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Body of {@code POST /api/v1/tenants}.
+ * Body of {@code POST /api/v1/tenants} and {@code PUT /api/v1/tenants/{id}} (where {@code id} is left out or equal).
  *
- * @param id lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
+ * @param id             lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
+ * @param maxConnections its clients connected at once across the cluster at most (0 admits none); null: no limit
  */
-public record TenantRequest(@Nullable String id, @Nullable String description) {
+public record TenantRequest(
+        @Nullable String id,
+        @Nullable String description,
+        @Nullable Integer maxConnections) {
 
     static final int MAX_DESCRIPTION = 1000;
 
@@ -21,6 +25,9 @@ public record TenantRequest(@Nullable String id, @Nullable String description) {
         }
         if (description != null && description.length() > MAX_DESCRIPTION) {
             throw ApiException.badRequest("description longer than " + MAX_DESCRIPTION + " characters");
+        }
+        if (maxConnections != null && maxConnections < 0) {
+            throw ApiException.badRequest("maxConnections must not be negative: " + maxConnections);
         }
     }
 }

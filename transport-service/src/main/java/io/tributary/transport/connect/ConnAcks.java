@@ -51,8 +51,8 @@ final class ConnAcks {
     }
 
     /**
-     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized) or
-     * 0x8A (banned: on the block list), MQTT 3.x return codes 4, 5 and 5.
+     * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized),
+     * 0x8A (banned: on the block list) or 0x97 (its tenant's quota is used up), MQTT 3.x return codes 4, 5, 5 and 3.
      */
     static Refusal refusedBySessionService(boolean v5, SessionApi.RefusalReason reason) {
         return switch (reason) {
@@ -74,6 +74,12 @@ final class ConnAcks {
                                 ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
                                 : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
                         "not_authorized");
+            case QUOTA_EXCEEDED ->
+                new Refusal(
+                        v5
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                        "quota_exceeded");
         };
     }
 

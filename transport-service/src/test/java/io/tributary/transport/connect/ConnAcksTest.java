@@ -39,6 +39,16 @@ class ConnAcksTest {
                         .byteValue())
                 .isEqualTo((byte) 5);
         assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.BANNED).metricCause())
-                .isEqualTo("banned");
+                .isEqualTo(
+                        "banned"); // A tenant's connection quota: MQTT 5 0x97; MQTT 3.x has only 3 (server unavailable:
+        // try again later).
+        assertThat(ConnAcks.refusedBySessionService(true, RefusalReason.QUOTA_EXCEEDED)
+                        .code()
+                        .byteValue())
+                .isEqualTo((byte) 0x97);
+        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.QUOTA_EXCEEDED)
+                        .code()
+                        .byteValue())
+                .isEqualTo((byte) 3);
     }
 }
