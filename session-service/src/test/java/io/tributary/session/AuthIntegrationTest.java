@@ -9,7 +9,6 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,13 +24,6 @@ import tools.jackson.databind.JsonNode;
 @Order(3)
 class AuthIntegrationTest extends ServiceTestBase {
 
-    private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path)
-                .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                .build());
-    }
-
     private long create(Map<String, Object> body) throws Exception {
         Response r = sendJson("POST", "/api/v1/auth/credentials", body);
         assertThat(r.status()).as("create: %s", r.body()).isEqualTo(201);
@@ -41,21 +33,7 @@ class AuthIntegrationTest extends ServiceTestBase {
     private Response connect(
             String clientId, String nodeId, String username, String password, SessionApi.Will will, boolean cleanStart)
             throws Exception {
-        return post(
-                SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
-                        clientId,
-                        nodeId,
-                        cleanStart,
-                        3600,
-                        5,
-                        30,
-                        "/10.1.2.3:4567",
-                        username,
-                        null,
-                        will,
-                        password == null ? null : password.getBytes(StandardCharsets.UTF_8),
-                        null));
+        return post(SessionApi.CONNECT, connectRequest(clientId, nodeId, cleanStart, 3600, username, password, will));
     }
 
     @Test

@@ -213,6 +213,37 @@ abstract class ServiceTestBase {
         return exchange(request);
     }
 
+    protected Response sendJson(String method, String path, Object body) throws Exception {
+        return exchange(request(path)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                .build());
+    }
+
+    /** A CONNECT from {@code 10.1.2.3}, keep-alive 30 s, MQTT 5, with a user name and password when given. */
+    protected static SessionApi.ConnectRequest connectRequest(
+            String clientId,
+            String nodeId,
+            boolean cleanStart,
+            long expirySeconds,
+            String username,
+            String password,
+            SessionApi.Will will) {
+        return new SessionApi.ConnectRequest(
+                clientId,
+                nodeId,
+                cleanStart,
+                expirySeconds,
+                5,
+                30,
+                "/10.1.2.3:4567",
+                username,
+                null,
+                will,
+                password == null ? null : password.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                null);
+    }
+
     protected Response get(String path) throws Exception {
         return exchange(request(path).GET().build());
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Order;
@@ -19,30 +18,10 @@ import org.junit.jupiter.api.Test;
 @Order(3)
 class TenantIntegrationTest extends ServiceTestBase {
 
-    private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path)
-                .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                .build());
-    }
-
     private Response connect(String clientId, String username, String password, SessionApi.Will will, boolean clean)
             throws Exception {
         return post(
-                SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
-                        clientId,
-                        "node-tenants",
-                        clean,
-                        3600,
-                        5,
-                        30,
-                        "/10.1.2.3:4567",
-                        username,
-                        null,
-                        will,
-                        password == null ? null : password.getBytes(StandardCharsets.UTF_8),
-                        null));
+                SessionApi.CONNECT, connectRequest(clientId, "node-tenants", clean, 3600, username, password, will));
     }
 
     @Test
@@ -226,19 +205,7 @@ class TenantIntegrationTest extends ServiceTestBase {
                         "tributary_tenant_quota_refusals_total\\{[^}]*quota=\"connections\"[^}]*tenant=\"quota-co\"[^}]*} 2.0");
     }
 
-    private SessionApi.ConnectRequest batchRequest(String clientId) {
-        return new SessionApi.ConnectRequest(
-                clientId,
-                "node-tenants",
-                true,
-                0,
-                5,
-                30,
-                "/10.1.2.3:4567",
-                "quota-dev",
-                null,
-                null,
-                "pw".getBytes(StandardCharsets.UTF_8),
-                null);
+    private static SessionApi.ConnectRequest batchRequest(String clientId) {
+        return connectRequest(clientId, "node-tenants", true, 0, "quota-dev", "pw", null);
     }
 }
