@@ -1,5 +1,6 @@
 package io.tributary.common.kafka;
 
+import io.tributary.common.tenant.TenantTopics;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -41,6 +42,10 @@ public final class PublishRecordFormat {
         h.add(new RecordHeader(RecordHeaders.PROTOCOL_VERSION, RecordHeaders.int8(protocolLevel)));
         h.add(new RecordHeader(RecordHeaders.NODE_ID, RecordHeaders.utf8(nodeId)));
         h.add(new RecordHeader(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(receivedAtMillis)));
+        String tenant = TenantTopics.tenantOf(topic);
+        if (tenant != null) {
+            h.add(new RecordHeader(RecordHeaders.TENANT, RecordHeaders.utf8(tenant)));
+        }
         if (properties == null) {
             return record;
         }

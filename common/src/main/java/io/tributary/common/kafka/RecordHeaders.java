@@ -24,6 +24,11 @@ public final class RecordHeaders {
     public static final String NODE_ID = "tributary.node-id";
     /** Publish time in epoch millis, set by the transport node that received the PUBLISH. */
     public static final String RECEIVED_AT = "tributary.received-at";
+    /**
+     * The tenant whose namespace the record's topic is in (UTF-8 tenant id), absent for the global namespace: the
+     * key carries the same as its {@code $tenant/<id>/} prefix, this spares Kafka consumers parsing it.
+     */
+    public static final String TENANT = "tributary.tenant";
 
     public static final String PAYLOAD_FORMAT = "mqtt5.payload-format";
     public static final String CONTENT_TYPE = "mqtt5.content-type";

@@ -5,7 +5,8 @@ import io.tributary.common.topic.TopicFilters;
 /**
  * The MQTT topic a Kafka-to-MQTT rule delivers a record on, built from the record: {@code devices/{key}/commands}
  * puts the record key (UTF-8) where {@code {key}} stands. A key that would change the topic's shape (a {@code /},
- * a wildcard, U+0000) or is missing gives no topic, so a record can never reach subscribers of another device.
+ * a wildcard, U+0000) or is missing gives no topic, so a record can never reach subscribers of another device; nor
+ * does one that would make the topic start with {@code $} (a tenant's namespace, {@code $SYS}).
  */
 public final class MqttTopicTemplate {
 
@@ -53,7 +54,9 @@ public final class MqttTopicTemplate {
                 || key.indexOf('\u0000') >= 0) {
             return null;
         }
-        return text.replace(KEY, key);
+        String topic = text.replace(KEY, key);
+        // A key at the front must not open a '$' level: $SYS is the broker's, $tenant/<id>/ another tenant's topics.
+        return topic.startsWith("$") ? null : topic;
     }
 
     @Override

@@ -235,20 +235,34 @@ public final class SessionApi {
      * @param authenticationExpiresAt epoch milliseconds at which the client's authentication runs out (a JWT's
      *                      expiry plus the allowed clock skew): the transport node closes the connection then (MQTT 5
      *                      DISCONNECT 0xA0). Null: it does not expire (passwords, certificates, anonymous)
+     * @param tenant        the tenant of the credential the client authenticated with: the transport node mounts
+     *                      the connection's topics under {@code $tenant/<id>/} ({@code common.tenant.TenantNamespace}).
+     *                      Null: the global namespace (no tenant, anonymous), names used as they are. The will and
+     *                      {@code subscriptions} are already in the tenant's namespace
      */
     public record ConnectResponse(
             long epoch,
             boolean sessionPresent,
             List<Subscription> subscriptions,
             Acl acl,
-            Long authenticationExpiresAt) {
+            Long authenticationExpiresAt,
+            String tenant) {
+
+        public ConnectResponse(
+                long epoch,
+                boolean sessionPresent,
+                List<Subscription> subscriptions,
+                Acl acl,
+                Long authenticationExpiresAt) {
+            this(epoch, sessionPresent, subscriptions, acl, authenticationExpiresAt, null);
+        }
 
         public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions, Acl acl) {
-            this(epoch, sessionPresent, subscriptions, acl, null);
+            this(epoch, sessionPresent, subscriptions, acl, null, null);
         }
 
         public ConnectResponse(long epoch, boolean sessionPresent, List<Subscription> subscriptions) {
-            this(epoch, sessionPresent, subscriptions, null, null);
+            this(epoch, sessionPresent, subscriptions, null, null, null);
         }
     }
 

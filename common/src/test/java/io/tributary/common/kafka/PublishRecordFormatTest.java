@@ -118,5 +118,14 @@ class PublishRecordFormatTest {
         ProducerRecord<byte[], byte[]> r =
                 PublishRecordFormat.toRecord("t", new byte[0], 0, false, "c", 4, "n", null, 1L);
         assertThat(r.headers().toArray()).hasSize(6);
+        assertThat(r.headers().lastHeader(RecordHeaders.TENANT)).isNull();
+    }
+
+    @Test
+    void a_record_of_a_tenants_namespace_names_the_tenant_in_a_header() {
+        ProducerRecord<byte[], byte[]> r =
+                PublishRecordFormat.toRecord("$tenant/acme/meters/1", new byte[0], 0, false, "c", 4, "n", null, 1L);
+        assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("$tenant/acme/meters/1");
+        assertThat(text(r, RecordHeaders.TENANT)).isEqualTo("acme");
     }
 }

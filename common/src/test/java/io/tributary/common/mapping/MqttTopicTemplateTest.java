@@ -20,6 +20,14 @@ class MqttTopicTemplateTest {
     }
 
     @Test
+    void a_key_at_the_front_cannot_open_a_dollar_level_such_as_a_tenants_namespace() {
+        MqttTopicTemplate t = MqttTopicTemplate.parse("{key}/acme/meters");
+        assertThat(t.topicFor("$tenant")).isNull();
+        assertThat(t.topicFor("$SYS")).isNull();
+        assertThat(t.topicFor("site-1")).isEqualTo("site-1/acme/meters");
+    }
+
+    @Test
     void bad_templates_are_refused() {
         assertThatThrownBy(() -> MqttTopicTemplate.parse("devices/+/commands")).hasMessageContaining("wildcard");
         assertThatThrownBy(() -> MqttTopicTemplate.parse("devices/{vin}")).hasMessageContaining("{key}");

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/tributary}, the operator CLI, run as a user runs it (its own process, the script file executed through
  * its shebang) against the integration cluster's session-service: sign-in, every command family, its TSV and JSON
- * output, and its exit codes for refused, unauthenticated and unreachable calls.
+ * output, and its exit codes for refused, unauthenticated and unreachable calls. The commands of the class share one
+ * compiled-CLI cache, as a user's commands do.
  */
 @ExtendWith(LogsOnFailure.class)
 class OperatorCliTest {
@@ -34,6 +35,9 @@ class OperatorCliTest {
     private static final Path CLI =
             Path.of("..", "bin", "tributary").toAbsolutePath().normalize();
     private static TributaryCluster cluster;
+
+    @TempDir
+    static Path cache;
 
     @TempDir
     Path config;
@@ -62,6 +66,30 @@ class OperatorCliTest {
         Run usage = cliWithToken("x", "sessions", "explode");
         assertThat(usage.exit()).isEqualTo(2);
         assertThat(usage.err()).contains("sessions: unknown subcommand 'explode'");
+    }
+
+    @Test
+    void it_is_compiled_once_into_the_cache_and_still_runs_where_the_cache_cannot_be_written() throws Exception {
+        Run first = cliWithToken("x", "sessions", "explode");
+        assertThat(first.exit()).as(first.err()).isEqualTo(2);
+        Path compiled;
+        try (var dirs = Files.list(cache.resolve("tributary"))) {
+            compiled = dirs.filter(d -> d.getFileName().toString().matches("cli-[0-9a-f]{16}"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no compiled CLI in " + cache));
+        }
+        assertThat(compiled.resolve("TributaryCli.class")).isRegularFile();
+        assertThat(cliWithToken("x", "sessions", "explode").exit()).isEqualTo(2);
+        try (var entries = Files.list(cache.resolve("tributary"))) {
+            assertThat(entries).as("one compiled copy, no staging left behind").containsExactly(compiled);
+        }
+
+        // Without a usable cache (here a file where the directory would go: even root cannot create it) the JDK's
+        // source launcher runs the same file.
+        Path notADirectory = Files.writeString(config.resolve("not-a-directory"), "");
+        Run uncached = runWithCache(notADirectory, cluster.sessionApiUrl(), "x", null, "sessions", "explode");
+        assertThat(uncached.exit()).as(uncached.err()).isEqualTo(2);
+        assertThat(uncached.err()).contains("sessions: unknown subcommand 'explode'");
     }
 
     @Test
@@ -238,12 +266,17 @@ class OperatorCliTest {
     }
 
     private Run run(String url, String token, String stdin, String... args) throws Exception {
+        return runWithCache(cache, url, token, stdin, args);
+    }
+
+    private Run runWithCache(Path cacheHome, String url, String token, String stdin, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(CLI.toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("TRIBUTARY_URL", url);
         builder.environment().put("XDG_CONFIG_HOME", config.toString());
+        builder.environment().put("XDG_CACHE_HOME", cacheHome.toString());
         builder.environment().remove("TRIBUTARY_TOKEN");
         if (token != null) {
             builder.environment().put("TRIBUTARY_TOKEN", token);

@@ -51,12 +51,30 @@ final class AuthApi {
         send("DELETE", "/credentials/" + id, null, 204);
     }
 
+    /** Creates a tenant (POST /api/v1/tenants). */
+    void createTenant(String id) throws Exception {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("id", id);
+        exchange("POST", "/api/v1/tenants", body.toString(), 201);
+    }
+
+    /** A credential of {@code tenant}'s namespace. */
+    static ObjectNode credential(String username, String password, String tenant, List<String> acl) {
+        ObjectNode body = credential(username, null, password, acl, acl);
+        body.put("tenant", tenant);
+        return body;
+    }
+
     JsonNode failures() throws Exception {
         return send("GET", "/failures?size=1000", null, 200);
     }
 
     JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
-        HttpRequest.Builder request = AdminRequests.to(sessionApiUrl, "/api/v1/auth" + path)
+        return exchange(method, "/api/v1/auth" + path, body, expectedStatus);
+    }
+
+    private JsonNode exchange(String method, String path, String body, int expectedStatus) throws Exception {
+        HttpRequest.Builder request = AdminRequests.to(sessionApiUrl, path)
                 .header("Content-Type", "application/json")
                 .method(
                         method,

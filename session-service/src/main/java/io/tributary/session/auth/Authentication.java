@@ -12,8 +12,13 @@ import java.time.Instant;
  * @param acl          resolved ACL for the connection, null when unrestricted (anonymous)
  * @param expiresAt    when the authentication stops being valid (a token's expiry plus the allowed clock skew): the
  *                     transport node closes the connection then. Null: it does not expire
+ * @param tenant       the credential's tenant, whose topic namespace the connection uses; null: the global one
  */
-public record Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt) {
+public record Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt, String tenant) {
 
-    public static final Authentication ANONYMOUS = new Authentication(null, 0, null, null);
+    public static final Authentication ANONYMOUS = new Authentication(null, 0, null, null, null);
+
+    public Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt) {
+        this(credentialId, version, acl, expiresAt, null);
+    }
 }

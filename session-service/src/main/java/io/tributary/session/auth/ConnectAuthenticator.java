@@ -225,7 +225,8 @@ public class ConnectAuthenticator {
                 publish,
                 subscribe,
                 token.subject(),
-                token.acceptedUntil());
+                token.acceptedUntil(),
+                match.map(Credential::tenant).orElse(null));
     }
 
     private Authentication decide(SessionApi.ConnectRequest request, CredentialLookup lookup) {
@@ -275,7 +276,7 @@ public class ConnectAuthenticator {
         if (!acl.configured()) {
             return Authentication.ANONYMOUS;
         }
-        return authorized(request, null, 0, acl.publish(), acl.subscribe(), null, null);
+        return authorized(request, null, 0, acl.publish(), acl.subscribe(), null, null, null);
     }
 
     /**
@@ -290,7 +291,8 @@ public class ConnectAuthenticator {
                 credential.publishAcl(),
                 credential.subscribeAcl(),
                 username,
-                null);
+                null,
+                credential.tenant());
     }
 
     private Authentication authorized(
@@ -300,7 +302,8 @@ public class ConnectAuthenticator {
             List<String> publish,
             List<String> subscribe,
             String username,
-            Instant expiresAt) {
+            Instant expiresAt,
+            String tenant) {
         String cn = request.certificateCommonName();
         SessionApi.Acl acl = new SessionApi.Acl(
                 AclPlaceholders.resolve(publish, request.clientId(), username, cn),
@@ -314,7 +317,7 @@ public class ConnectAuthenticator {
                     "will_not_authorized",
                     "will topic '" + request.will().topic() + "' is not allowed by the publish ACL");
         }
-        return new Authentication(credentialId, version, acl, expiresAt);
+        return new Authentication(credentialId, version, acl, expiresAt, tenant);
     }
 
     private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {

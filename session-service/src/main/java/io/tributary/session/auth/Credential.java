@@ -7,6 +7,7 @@ import java.util.List;
  * A stored credential. {@code username} and {@code clientId} say what it matches (at least one is set); the ACL
  * lists are templates with placeholders. {@code certificateCn}, when set, lets a mutual-TLS CONNECT presenting that
  * certificate CN in without a password; {@code passwordHash} is null for a credential usable only that way.
+ * {@code tenant} is the tenant whose namespace its clients live in, null for the global namespace.
  */
 public record Credential(
         long id,
@@ -20,7 +21,8 @@ public record Credential(
         long version,
         Instant createdAt,
         Instant updatedAt,
-        String certificateCn) {
+        String certificateCn,
+        String tenant) {
 
     /** How closely it fits a CONNECT: user name and client id both, then user name only, then client id only. */
     int specificity() {
@@ -30,6 +32,6 @@ public record Credential(
     @Override
     public String toString() {
         return "Credential[id=" + id + ", username=" + username + ", clientId=" + clientId + ", blocked=" + blocked
-                + ", certificateCn=" + certificateCn + "]";
+                + ", certificateCn=" + certificateCn + ", tenant=" + tenant + "]";
     }
 }

@@ -4,6 +4,7 @@ import io.tributary.session.admin.SessionAdminService;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.takeover.DownlinkCommands;
+import io.tributary.session.tenant.TenantStore;
 import io.tributary.session.web.ApiException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ public class CredentialAdminService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final Clock clock;
+    private final TenantStore tenants;
 
     public CredentialAdminService(
             CredentialStore credentials,
@@ -39,7 +41,9 @@ public class CredentialAdminService {
             PasswordHasher hasher,
             FeedTopics topics,
             RecordSender sender,
-            Clock clock) {
+            Clock clock,
+            TenantStore tenants) {
+        this.tenants = tenants;
         this.credentials = credentials;
         this.failures = failures;
         this.hasher = hasher;
@@ -51,6 +55,7 @@ public class CredentialAdminService {
     public CredentialView create(CredentialRequest request) {
         requireBody(request);
         request.check(true);
+        requireTenant(request);
         try {
             String hash = request.password() == null ? null : hasher.hash(request.password());
             long id = credentials.insert(values(request, hash), clock.instant());
@@ -83,6 +88,7 @@ public class CredentialAdminService {
         requireBody(request);
         request.check(false);
         Credential before = require(id);
+        requireTenant(request);
         if (request.password() == null && request.certificateCn() == null && before.passwordHash() == null) {
             throw ApiException.badRequest("password is required: the credential has none and no certificateCn");
         }
@@ -99,6 +105,7 @@ public class CredentialAdminService {
                 || !Objects.equals(before.username(), request.username())
                 || !Objects.equals(before.clientId(), request.clientId())
                 || !Objects.equals(before.certificateCn(), request.certificateCn())
+                || !Objects.equals(before.tenant(), request.tenant())
                 || !before.publishAcl().equals(request.publishOrEmpty())
                 || !before.subscribeAcl().equals(request.subscribeOrEmpty());
         if (accessChanged) {
@@ -152,7 +159,16 @@ public class CredentialAdminService {
                 r.publishOrEmpty(),
                 r.subscribeOrEmpty(),
                 r.description(),
-                r.certificateCn());
+                r.certificateCn(),
+                r.tenant());
+    }
+
+    /** A credential may name only a tenant that exists (400 otherwise: the body is wrong, not the URL). */
+    private void requireTenant(CredentialRequest request) {
+        if (request.tenant() != null && !tenants.exists(request.tenant())) {
+            throw ApiException.badRequest(
+                    "no tenant '" + request.tenant() + "': create it first (POST /api/v1/tenants)");
+        }
     }
 
     private Credential require(long id) {

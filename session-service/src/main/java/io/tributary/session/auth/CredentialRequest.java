@@ -1,6 +1,7 @@
 package io.tributary.session.auth;
 
 import io.tributary.common.acl.AclPlaceholders;
+import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.web.ApiException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param subscribe ACL templates of filters the client may subscribe within; null = none
  * @param certificateCn CN of a client certificate that authenticates without a password over mutual TLS; with it
  *                  the password is optional
+ * @param tenant    the id of the tenant the credential's clients belong to (their topics are in its namespace); null
+ *                  = the global namespace. On update, the credential moves (its connections are closed)
  */
 public record CredentialRequest(
         @Nullable String username,
@@ -24,7 +27,8 @@ public record CredentialRequest(
         @Nullable List<String> publish,
         @Nullable List<String> subscribe,
         @Nullable String description,
-        @Nullable String certificateCn) {
+        @Nullable String certificateCn,
+        @Nullable String tenant) {
 
     static final int MAX_ACL_ENTRIES = 1000;
     static final int MAX_DESCRIPTION = 1000;
@@ -52,6 +56,12 @@ public record CredentialRequest(
         acl("subscribe", subscribe);
         if (description != null && description.length() > MAX_DESCRIPTION) {
             throw ApiException.badRequest("description longer than " + MAX_DESCRIPTION + " characters");
+        }
+        if (tenant != null) {
+            String problem = TenantTopics.idProblem(tenant);
+            if (problem != null) {
+                throw ApiException.badRequest("tenant: " + problem);
+            }
         }
     }
 
@@ -104,7 +114,7 @@ public record CredentialRequest(
     @Override
     public String toString() {
         return "CredentialRequest[username=" + username + ", clientId=" + clientId + ", certificateCn="
-                + certificateCn + ", password="
+                + certificateCn + ", tenant=" + tenant + ", password="
                 + (password == null ? "none" : "***") + "]";
     }
 }

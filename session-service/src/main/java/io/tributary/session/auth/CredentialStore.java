@@ -22,7 +22,7 @@ import org.springframework.stereotype.Repository;
 public class CredentialStore {
 
     private static final String COLUMNS = "id, username, client_id, password_hash, blocked, publish_acl,"
-            + " subscribe_acl, description, version, created_at, updated_at, certificate_cn";
+            + " subscribe_acl, description, version, created_at, updated_at, certificate_cn, tenant_id";
     private static final RowMapper<Credential> ROW = CredentialStore::map;
 
     /** A live connection that authenticated with a credential. */
@@ -37,7 +37,8 @@ public class CredentialStore {
             List<String> publishAcl,
             List<String> subscribeAcl,
             String description,
-            String certificateCn) {}
+            String certificateCn,
+            String tenant) {}
 
     private final JdbcClient jdbc;
 
@@ -149,8 +150,9 @@ public class CredentialStore {
     public long insert(Values v, Instant now) {
         return jdbc.sql("""
                 INSERT INTO credentials (username, client_id, password_hash, blocked, publish_acl, subscribe_acl,
-                    description, created_at, updated_at, certificate_cn)
-                VALUES (:username, :clientId, :hash, :blocked, :publish, :subscribe, :description, :now, :now, :cn)
+                    description, created_at, updated_at, certificate_cn, tenant_id)
+                VALUES (:username, :clientId, :hash, :blocked, :publish, :subscribe, :description, :now, :now, :cn,
+                    :tenant)
                 RETURNING id""")
                 .param("username", v.username())
                 .param("clientId", v.clientId())
@@ -160,6 +162,7 @@ public class CredentialStore {
                 .param("subscribe", v.subscribeAcl().toArray(String[]::new))
                 .param("description", v.description())
                 .param("cn", v.certificateCn())
+                .param("tenant", v.tenant())
                 .param("now", Timestamps.toDb(now))
                 .query(Long.class)
                 .single();
@@ -171,7 +174,7 @@ public class CredentialStore {
                 UPDATE credentials SET username = :username, client_id = :clientId,
                     password_hash = COALESCE(:hash, password_hash), blocked = :blocked, publish_acl = :publish,
                     subscribe_acl = :subscribe, description = :description, version = version + 1,
-                    updated_at = :now, certificate_cn = :cn
+                    updated_at = :now, certificate_cn = :cn, tenant_id = :tenant
                 WHERE id = :id""")
                         .param("username", v.username())
                         .param("clientId", v.clientId())
@@ -181,6 +184,7 @@ public class CredentialStore {
                         .param("subscribe", v.subscribeAcl().toArray(String[]::new))
                         .param("description", v.description())
                         .param("cn", v.certificateCn())
+                        .param("tenant", v.tenant())
                         .param("now", Timestamps.toDb(now))
                         .param("id", id)
                         .update()
@@ -217,7 +221,8 @@ public class CredentialStore {
                 rs.getLong("version"),
                 Timestamps.read(rs, "created_at"),
                 Timestamps.read(rs, "updated_at"),
-                rs.getString("certificate_cn"));
+                rs.getString("certificate_cn"),
+                rs.getString("tenant_id"));
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -16,7 +16,8 @@ public record CredentialView(
         long version,
         Instant createdAt,
         Instant updatedAt,
-        @Nullable String certificateCn) {
+        @Nullable String certificateCn,
+        @Nullable String tenant) {
 
     static CredentialView of(Credential c) {
         return new CredentialView(
@@ -30,6 +31,7 @@ public record CredentialView(
                 c.version(),
                 c.createdAt(),
                 c.updatedAt(),
-                c.certificateCn());
+                c.certificateCn(),
+                c.tenant());
     }
 }

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -36,6 +38,8 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 public class ConnectService {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectService.class);
 
     private static final int LOCK_ATTEMPTS = 3;
 
@@ -166,9 +170,24 @@ public class ConnectService {
         Map<String, SessionStore.LockedForConnect> rows = lockOrCreate(connections, now);
         Map<String, SessionResumption.Connecting> connecting = new LinkedHashMap<>();
         Map<String, Presence> presences = new LinkedHashMap<>();
-        for (String clientId : byClient.keySet()) {
+        for (String clientId : List.copyOf(byClient.keySet())) {
             Admitted a = batch.get(byClient.get(clientId));
             SessionStore.LockedForConnect locked = rows.get(clientId);
+            if (!locked.created() && !Objects.equals(locked.tenant(), a.auth().tenant())) {
+                // Client ids are one space for all tenants: a session (its queue, subscriptions, will, live
+                // connection) belongs to the namespace that created it, and no other may resume or take it over.
+                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(new SessionApi.ConnectRefusal(
+                        SessionApi.RefusalReason.NOT_AUTHORIZED,
+                        "client id '" + clientId + "' has a session in another tenant's namespace"));
+                log.warn(
+                        "CONNECT of '{}' refused: its session belongs to {}, the client to {}",
+                        clientId,
+                        locked.tenant() == null ? "the global namespace" : "tenant " + locked.tenant(),
+                        a.auth().tenant() == null
+                                ? "the global namespace"
+                                : "tenant " + a.auth().tenant());
+                continue;
+            }
             ConnectPlan plan =
                     ConnectPlan.of(locked.row(), locked.created(), a.request().cleanStart(), now, locked.newEpoch());
             connecting.put(
@@ -200,7 +219,8 @@ public class ConnectService {
                     c.plan().sessionPresent(),
                     resumed.getOrDefault(r.clientId(), List.of()),
                     auth.acl(),
-                    auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli()));
+                    auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli(),
+                    auth.tenant()));
             boolean wasConnected = c.wasConnected();
             boolean takeover = c.plan().takeover();
             AfterCommit.run(() -> metrics.connected(wasConnected, takeover));
@@ -246,6 +266,7 @@ public class ConnectService {
                         r.username(),
                         now,
                         r.nodeIncarnation()),
-                auth.credentialId());
+                auth.credentialId(),
+                auth.tenant());
     }
 }

@@ -3,6 +3,7 @@ package io.tributary.session.connect;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.metrics.SessionMetrics;
@@ -137,9 +138,12 @@ class SessionResumption {
         String clientId = c.request().clientId();
         long epoch = c.plan().newEpoch();
         TopicPermissions permissions = TopicPermissions.of(c.auth().acl());
+        TenantNamespace namespace = TenantNamespace.of(c.auth().tenant());
         List<SessionApi.Subscription> kept = new ArrayList<>(stored.size());
         for (StoredSubscription s : stored) {
-            if (!permissions.maySubscribe(s.filter())) {
+            // Stored in the namespace's internal form; the ACL speaks the client's names. (A session is only ever
+            // resumed from its own namespace, see ConnectService: owns() is the second lock on that door.)
+            if (!namespace.owns(s.filter()) || !permissions.maySubscribe(namespace.clientFilter(s.filter()))) {
                 // Made under an ACL that has since changed: the resumed session must not keep receiving what the
                 // client may no longer subscribe to.
                 subscriptions.delete(clientId, s.filter());
@@ -171,7 +175,8 @@ class SessionResumption {
                         c.plan().newEpoch(),
                         c.request().nodeId(),
                         c.request().protocolVersion(),
-                        c.request().will()))
+                        inNamespace(
+                                c.request().will(), TenantNamespace.of(c.auth().tenant()))))
                 .toList();
         Map<String, StoredWill> pending = wills.replaceAll(next);
         pending.forEach((clientId, will) -> {
@@ -182,5 +187,19 @@ class SessionResumption {
             }
             AfterCommit.run(publish ? () -> metrics.willsPublished(1) : metrics::willCancelled);
         });
+    }
+
+    /** The will as stored and published: its topic in the connection's namespace (checked by the ACL before). */
+    private static SessionApi.Will inNamespace(SessionApi.Will will, TenantNamespace namespace) {
+        if (will == null || namespace.global()) {
+            return will;
+        }
+        return new SessionApi.Will(
+                namespace.topic(will.topic()),
+                will.payload(),
+                will.qos(),
+                will.retain(),
+                will.delaySeconds(),
+                will.properties());
     }
 }

@@ -58,8 +58,9 @@ public class SessionStore {
     /**
      * A row locked for a CONNECT by {@link #lockOrCreateForConnect}, with the epoch drawn for the new connection; for a
      * client that had no row, {@code row} is the empty placeholder a new session starts from ({@link #placeholder}).
+     * {@code tenant} is the namespace the session was created in (null: global); for a new row, the connecting one.
      */
-    public record LockedForConnect(SessionRecord row, boolean created, long newEpoch) {}
+    public record LockedForConnect(SessionRecord row, boolean created, long newEpoch, String tenant) {}
 
     /**
      * Locks the rows of these clients for their CONNECTs and draws each a new connection epoch from the
@@ -89,20 +90,20 @@ public class SessionStore {
                 """
                 INSERT INTO sessions (client_id, epoch, node_id, connected, clean_start, session_expiry_seconds,
                         protocol_version, keep_alive, remote_address, username, connected_at, node_incarnation,
-                        credential_id)
+                        credential_id, tenant_id)
                     SELECT c.client_id, 0, c.node_id, true, c.clean_start, c.session_expiry_seconds,
                         c.protocol_version, c.keep_alive, c.remote_address, c.username, ?, c.node_incarnation,
-                        c.credential_id
+                        c.credential_id, c.tenant_id
                     FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS boolean[]), CAST(? AS bigint[]),
                         CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS text[]), CAST(? AS text[]),
-                        CAST(? AS text[]), CAST(? AS bigint[]))
+                        CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS text[]))
                         AS c(client_id, node_id, clean_start, session_expiry_seconds, protocol_version, keep_alive,
-                            remote_address, username, node_incarnation, credential_id)
+                            remote_address, username, node_incarnation, credential_id, tenant_id)
                     ORDER BY c.client_id
                     ON CONFLICT (client_id) DO NOTHING
                     RETURNING client_id;
                 WITH locked AS MATERIALIZED (
-                    SELECT %s FROM sessions WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE)
+                    SELECT %s, tenant_id FROM sessions WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE)
                 SELECT locked.*, nextval('session_epochs') AS new_epoch FROM locked""".formatted(COLUMNS),
                 ps -> {
                     int n = connecting.size();
@@ -116,6 +117,7 @@ public class SessionStore {
                     String[] usernames = new String[n];
                     String[] incarnations = new String[n];
                     Long[] credentials = new Long[n];
+                    String[] tenants = new String[n];
                     for (int i = 0; i < n; i++) {
                         Connected row = connecting.get(i);
                         Connection c = row.connection();
@@ -129,6 +131,7 @@ public class SessionStore {
                         usernames[i] = c.username();
                         incarnations[i] = c.nodeIncarnation();
                         credentials[i] = row.credentialId();
+                        tenants[i] = row.tenant();
                     }
                     ps.setObject(1, Timestamps.toDb(connectedAt));
                     Object[][] columns = {
@@ -142,6 +145,7 @@ public class SessionStore {
                         usernames,
                         incarnations,
                         credentials,
+                        tenants,
                         ids
                     };
                     for (int i = 0; i < columns.length; i++) {
@@ -162,7 +166,8 @@ public class SessionStore {
                                 new LockedForConnect(
                                         isNew ? placeholder(clientId) : map(rows, n),
                                         isNew,
-                                        rows.getLong("new_epoch")));
+                                        rows.getLong("new_epoch"),
+                                        rows.getString("tenant_id")));
                     }
                 });
         return locked;
@@ -196,7 +201,7 @@ public class SessionStore {
                 UPDATE sessions SET node_id = ?, epoch = ?, connected = true, clean_start = ?,
                     session_expiry_seconds = ?, protocol_version = ?, keep_alive = ?, remote_address = ?,
                     username = ?, connected_at = ?, disconnected_at = NULL, expires_at = NULL, node_incarnation = ?,
-                    credential_id = ?
+                    credential_id = ?, tenant_id = ?
                 WHERE client_id = ?""", connected, connected.size(), (ps, row) -> {
             Connection c = row.connection();
             ps.setString(1, c.nodeId());
@@ -210,12 +215,16 @@ public class SessionStore {
             ps.setObject(9, Timestamps.toDb(c.connectedAt()));
             ps.setString(10, c.nodeIncarnation());
             ps.setObject(11, row.credentialId(), java.sql.Types.BIGINT);
-            ps.setString(12, row.clientId());
+            ps.setString(12, row.tenant());
+            ps.setString(13, row.clientId());
         });
     }
 
-    /** A connection to record with {@link #markAllConnected}; {@code credentialId} null for anonymous. */
-    public record Connected(String clientId, Connection connection, Long credentialId) {}
+    /**
+     * A connection to record with {@link #markAllConnected}; {@code credentialId} null for anonymous, {@code tenant}
+     * null for the global namespace.
+     */
+    public record Connected(String clientId, Connection connection, Long credentialId, String tenant) {}
 
     /** Locks the client's row until the end of the transaction; empty when it has no session. */
     public Optional<SessionRecord> lock(String clientId) {

@@ -12,7 +12,7 @@ class CredentialRequestTest {
 
     private static CredentialRequest request(
             String username, String clientId, String password, List<String> publish, List<String> subscribe) {
-        return new CredentialRequest(username, clientId, password, null, publish, subscribe, null, null);
+        return new CredentialRequest(username, clientId, password, null, publish, subscribe, null, null, null);
     }
 
     private static void assertBad(CredentialRequest r, boolean passwordRequired, String message) {

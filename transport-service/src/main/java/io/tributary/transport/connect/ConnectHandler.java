@@ -19,6 +19,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.sessionqueue.InboundQos2Store;
 import io.tributary.sessionqueue.SessionQueueing;
 import io.tributary.transport.backpressure.ReadGate;
@@ -266,6 +267,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                             context.properties().mqtt().topicAliasMaximum(),
                             finalWill,
                             SessionQueueing.queueBacked(expiry, response.sessionPresent()));
+                    connection.namespace(TenantNamespace.of(response.tenant()));
                     if (!incarnation.equals(context.liveness().incarnation())) {
                         // The node was fenced while session-service answered: that session was ended with the old
                         // incarnation, so this connection must not live on.

@@ -2,6 +2,7 @@ package io.tributary.transport.connect;
 
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.tributary.common.sys.SysTopics;
+import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connect.ConnectVerdict.Close;
 import io.tributary.transport.connect.ConnectVerdict.Proceed;
@@ -51,6 +52,15 @@ public final class ConnectRules {
                                 : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
                         "sys_will_topic",
                         "will topic " + f.willTopic() + " is in $SYS");
+            }
+            if (TenantTopics.isReserved(f.willTopic())) {
+                // Tenants' namespaces are mounted there; a client names topics only inside its own.
+                return new Refuse(
+                        f.mqtt5()
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
+                        "reserved_will_topic",
+                        "will topic " + f.willTopic() + " is in the reserved " + TenantTopics.ROOT + " namespace");
             }
         }
         if (!f.nodeRegistered()) {

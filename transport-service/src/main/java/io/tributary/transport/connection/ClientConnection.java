@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.AttributeKey;
 import io.tributary.common.acl.TopicPermissions;
+import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
@@ -40,6 +41,11 @@ public final class ClientConnection {
     // --- event-loop-only state ---
     /** What this connection may publish and subscribe to; set once at CONNECT, before any other packet is read. */
     private TopicPermissions permissions = TopicPermissions.UNRESTRICTED;
+    /**
+     * The topic namespace the client's names are mapped into (its tenant's, or the global one); set once at
+     * CONNECT, before the connection is registered and any other packet is read.
+     */
+    private TenantNamespace namespace = TenantNamespace.GLOBAL;
     /** The first ACL denial of a connection is logged; later ones are only counted, so a client cannot flood logs. */
     private boolean aclDenialLogged;
 
@@ -132,6 +138,18 @@ public final class ClientConnection {
 
     public void permissions(TopicPermissions permissions) {
         this.permissions = permissions;
+    }
+
+    public TenantNamespace namespace() {
+        return namespace;
+    }
+
+    /** The tenant's namespace from session-service's answer to CONNECT; the will moves into it too. */
+    public void namespace(TenantNamespace namespace) {
+        this.namespace = namespace;
+        if (will != null) {
+            will = will.inNamespace(namespace);
+        }
     }
 
     /** True the first time it is called for this connection: whether to log an ACL denial. */

@@ -1,6 +1,7 @@
 package io.tributary.transport.connection;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.tenant.TenantTopics;
 
 /**
  * One message on its way to one subscriber, kept while it waits for an in-flight slot or for the subscriber's
@@ -13,6 +14,9 @@ public final class OutboundMessage {
     private static final int[] NO_SUBSCRIPTION_IDS = new int[0];
 
     private final String topic;
+    /** The name the subscriber knows: {@code topic} without a tenant's {@code $tenant/<id>/} prefix. */
+    private final String clientTopic;
+
     private final byte[] payload;
     private final int qos;
     private final boolean retain;
@@ -38,12 +42,13 @@ public final class OutboundMessage {
     public OutboundMessage(
             String topic, byte[] payload, int qos, boolean retain, MqttProperties properties, int[] subscriptionIds) {
         this.topic = topic;
+        this.clientTopic = TenantTopics.visible(topic);
         this.payload = payload;
         this.qos = qos;
         this.retain = retain;
         this.properties = properties;
         this.subscriptionIds = subscriptionIds;
-        this.topicBytes = PublishWireSize.utf8Length(topic);
+        this.topicBytes = PublishWireSize.utf8Length(clientTopic);
         int length = PublishWireSize.propertiesLength(properties);
         for (int id : subscriptionIds) {
             length += 1 + PublishWireSize.varIntSize(id);
@@ -70,13 +75,19 @@ public final class OutboundMessage {
     public long encodedSize(boolean mqtt5, String topicOnWire, boolean withTopicAlias) {
         int topicLength = topicOnWire.isEmpty()
                 ? 0
-                : topicOnWire.equals(topic) ? topicBytes : PublishWireSize.utf8Length(topicOnWire);
+                : topicOnWire.equals(clientTopic) ? topicBytes : PublishWireSize.utf8Length(topicOnWire);
         int props = mqtt5 ? propertyBytes + (withTopicAlias ? 3 : 0) : -1;
         return PublishWireSize.packet(topicLength, qos, props, payload.length);
     }
 
+    /** The internal topic name, as routed and matched (replay seams, the node's subscriptions). */
     public String topic() {
         return topic;
+    }
+
+    /** The topic name written to the subscriber (and what its topic aliases stand for). */
+    public String clientTopic() {
+        return clientTopic;
     }
 
     public byte[] payload() {

@@ -1,6 +1,7 @@
 package io.tributary.transport.connection;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.tributary.common.tenant.TenantNamespace;
 
 /**
  * The will a client left in CONNECT, published if its connection ends without a normal DISCONNECT.
@@ -8,6 +9,11 @@ import io.netty.handler.codec.mqtt.MqttProperties;
  * @param properties the CONNECT's will properties (MQTT 5), or null for MQTT 3.x
  */
 public record WillMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties) {
+
+    /** This will with its topic mapped into {@code namespace} (as session-service stores it too). */
+    public WillMessage inNamespace(TenantNamespace namespace) {
+        return namespace.global() ? this : new WillMessage(namespace.topic(topic), payload, qos, retain, properties);
+    }
 
     /** MQTT 5 Will Delay Interval (3.1.3.2.2), 0 when absent or for MQTT 3.x. */
     public long delaySeconds() {

@@ -15,6 +15,7 @@ import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.retry.Backoff;
 import io.tributary.common.subscription.SharedTargets;
+import io.tributary.common.tenant.TenantTopics;
 import io.tributary.kafka.tracing.Hop;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.transport.connection.ClientConnection;
@@ -271,7 +272,8 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         ByteBuf frame(boolean retain) {
             int i = retain ? 1 : 0;
             if (frames[i] == null) {
-                frames[i] = SharedPublishFrame.encodeMqtt3Qos0(ByteBufAllocator.DEFAULT, topic, payload, retain);
+                frames[i] = SharedPublishFrame.encodeMqtt3Qos0(
+                        ByteBufAllocator.DEFAULT, TenantTopics.visible(topic), payload, retain);
             }
             return frames[i].retainedDuplicate();
         }

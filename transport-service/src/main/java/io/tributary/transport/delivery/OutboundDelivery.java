@@ -420,7 +420,7 @@ public final class OutboundDelivery implements QueueDelivery {
         if (connection.isMqtt5()) {
             if (wire.alias() != 0) {
                 // Assigned at write time, in write order: the first PUBLISH with a new alias also carries the topic.
-                connection.outbound().useAlias(message.topic());
+                connection.outbound().useAlias(message.clientTopic());
             }
             properties = Wire.properties(message, wire.alias());
         }

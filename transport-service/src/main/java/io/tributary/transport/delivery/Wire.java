@@ -20,7 +20,7 @@ record Wire(String topicOnWire, int alias) {
     static Wire of(ClientConnection connection, OutboundMessage message) {
         long maximum = connection.clientMaximumPacketSize();
         boolean v5 = connection.isMqtt5();
-        String topic = message.topic();
+        String topic = message.clientTopic();
         OutboundTopicAliases.Use use = v5 ? connection.outbound().peekAlias(topic) : null;
         if (use != null) {
             if (use.alias() != 0 && message.encodedSize(true, use.topicOnWire(), true) <= maximum) {

@@ -196,17 +196,20 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             carryOut(ctx, connection, admission.verdict(), qos, packetId);
             return;
         }
-        String topic = admitted.topic();
+        String clientTopic = admitted.topic();
         metrics.publishIn(qos);
         ClientLimits.Refusal limited = InboundPublishRules.checksLimits(facts)
-                ? limits.checkPublish(connection, topic, publish.payload().readableBytes())
+                ? limits.checkPublish(connection, clientTopic, publish.payload().readableBytes())
                 : null;
         byte[] payload = limited == null ? ByteBufUtil.getBytes(publish.payload()) : null;
-        PublishVerdict verdict = InboundPublishRules.afterLimits(facts, topic, limited, payload);
+        PublishVerdict verdict = InboundPublishRules.afterLimits(facts, clientTopic, limited, payload);
         if (!(verdict instanceof PublishVerdict.Accept)) {
             carryOut(ctx, connection, verdict, qos, packetId);
             return;
         }
+        // From here on the internal name: a tenant's client's topic is mounted under $tenant/<id>/ (Kafka key,
+        // routing, retained store, mapping rules, QoS 2 markers), and the record says which tenant in a header.
+        String topic = connection.namespace().topic(clientTopic);
         if (qos == 2) {
             connection.inbound().openQos2(packetId);
         }

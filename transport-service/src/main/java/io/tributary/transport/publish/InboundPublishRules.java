@@ -2,6 +2,7 @@ package io.tributary.transport.publish;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.common.sys.SysTopics;
+import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.publish.PublishVerdict.Accept;
@@ -19,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * steps, because the node's limits in between ({@link ClientLimits#checkPublish}) take a token of the client's rate
  * and count what they refuse, so they run only for a PUBLISH the protocol admits:
  * <ol>
- * <li>{@link #admit}: Subscription Identifier, topic alias, topic name, Receive Maximum, {@code $SYS}, ACL;</li>
+ * <li>{@link #admit}: Subscription Identifier, topic alias, topic name, Receive Maximum, {@code $SYS}, the
+ * reserved {@code $tenant} namespace and the ACL;</li>
  * <li>{@link #afterLimits}: the limits' answer, the payload format, QoS 2 re-sends.</li>
  * </ol>
  */
@@ -92,7 +94,8 @@ public final class InboundPublishRules {
                     "clients may not publish to " + topic,
                     false);
         }
-        if (!f.permissions().mayPublish(topic)) {
+        if (TenantTopics.isReserved(topic) || !f.permissions().mayPublish(topic)) {
+            // $tenant/... is where tenants' namespaces are mounted: no client names it, whatever its ACL says.
             // MQTT 3.x: acknowledged as usual and dropped (3.1.1 section 3.3.5 allows exactly that), so the QoS 2
             // packet id awaits its PUBREL as usual. MQTT 5: a failed PUBREC ends the exchange.
             return new Refuse(

@@ -20,6 +20,8 @@ import io.netty.handler.codec.mqtt.MqttUnsubAckMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.tenant.TenantNamespace;
+import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
@@ -163,6 +165,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         List<Integer> forwardedIndexes = new ArrayList<>();
         List<SessionApi.Subscription> forwarded = new ArrayList<>();
         int subscriptionsLeft = limits.subscriptionsLeft(connection, subscriptions.filterCount(connection));
+        TenantNamespace namespace = connection.namespace();
         int newFilters = 0;
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
@@ -188,12 +191,14 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
                 problems.add(
                         "'" + filter + "': more than " + limits.properties().maxTopicLevels() + " levels");
-            } else if (!connection.permissions().maySubscribe(filter)) {
+            } else if (TenantTopics.isReserved(SharedFilters.innerFilter(filter))
+                    || !connection.permissions().maySubscribe(filter)) {
+                // $tenant/... holds the tenants' namespaces: nobody subscribes there by name, whatever the ACL.
                 // Refused here and never sent to session-service, so it is neither stored nor ever matched.
                 codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
                 problems.add("'" + filter + "': not authorized");
                 AclDenials.subscribeDenied(metrics, connection, filter);
-            } else if (!subscriptions.holds(connection, filter) && newFilters >= subscriptionsLeft) {
+            } else if (!subscriptions.holds(connection, namespace.filter(filter)) && newFilters >= subscriptionsLeft) {
                 // Replacing a subscription the session holds is always allowed; only new ones count.
                 codes[i] = v5 ? QUOTA_EXCEEDED : FAILURE_V3;
                 problems.add("'" + filter + "': subscription limit reached");
@@ -204,13 +209,15 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 problems.add("'" + filter + "': "
                         + (replay.refused() ? replay.problem() : "replay is not offered for shared subscriptions"));
             } else {
-                if (!subscriptions.holds(connection, filter)) {
+                // Stored, routed and indexed under its internal name (mounted in the tenant's namespace).
+                String internal = namespace.filter(filter);
+                if (!subscriptions.holds(connection, internal)) {
                     newFilters++;
                 }
                 MqttSubscriptionOption o = s.option();
                 forwardedIndexes.add(i);
                 forwarded.add(new SessionApi.Subscription(
-                        filter,
+                        internal,
                         o.qos().value(),
                         v5 && o.isNoLocal(),
                         v5 && o.isRetainAsPublished(),
@@ -321,7 +328,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     retained.addAll(RetainedDeliveries.of(response.retained().get(j), code, finalSubscriptionId, now));
                 }
             } else {
-                problems.add("'" + s.filter() + "': "
+                problems.add("'" + connection.namespace().clientFilter(s.filter()) + "': "
                         + (failure != null ? "the subscription could not be recorded" : "refused"));
             }
         }
@@ -335,13 +342,19 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
 
     private void onUnsubscribe(ChannelHandlerContext ctx, ClientConnection connection, MqttUnsubscribeMessage message) {
         int packetId = message.variableHeader().messageId();
-        List<String> filters = message.payload().topics();
-        if (filters.isEmpty()) {
+        List<String> clientFilters = message.payload().topics();
+        if (clientFilters.isEmpty()) {
             // MQTT 3.1.1 section 3.10.3 / 5.0 section 3.10.3: at least one filter.
             disconnector.disconnect(
                     ctx.channel(), Disconnect.PROTOCOL_ERROR, "protocol_error", "UNSUBSCRIBE without topic filters");
             return;
         }
+        // The names the subscriptions are stored under. A reserved one ($tenant/...) was never granted: a tenant's
+        // client's maps into its own namespace, a global client's is simply not found.
+        TenantNamespace namespace = connection.namespace();
+        List<String> filters = clientFilters.stream()
+                .map(f -> isValid(f) ? namespace.filter(f) : f)
+                .toList();
         SessionApi.UnsubscribeRequest request =
                 new SessionApi.UnsubscribeRequest(connection.clientId(), connection.epoch(), filters);
         connection
@@ -368,7 +381,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                             subscriptions.remove(connection, filters.get(i));
                             Replays.forget(connection, filters.get(i));
                         } else if (codes[i] >= 0x80) {
-                            problems.add("'" + filters.get(i) + "': "
+                            problems.add("'" + clientFilters.get(i) + "': "
                                     + (failure != null ? "the unsubscription could not be recorded" : "refused"));
                         }
                     }
@@ -405,6 +418,14 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     /** One reason string for all refused filters of a packet, or null when none was refused. */
     private static String reason(List<String> problems) {
         return problems.isEmpty() ? null : String.join("; ", problems);
+    }
+
+    /** Only a well-formed filter is mapped into the namespace; a malformed one goes as sent and is not found. */
+    private static boolean isValid(String filter) {
+        return filter != null
+                && (SharedFilters.isShared(filter)
+                        ? SharedFilters.problem(filter) == null
+                        : TopicFilters.topicFilterProblem(filter) == null);
     }
 
     private static Throwable unwrap(Throwable t) {

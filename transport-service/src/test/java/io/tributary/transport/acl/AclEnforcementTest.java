@@ -16,6 +16,7 @@ import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -201,6 +202,43 @@ class AclEnforcementTest {
         assertThat(ack3.payload().reasonCodes()).containsExactly(0x80);
         assertThat(subscriptions.size()).isZero();
         assertThat(denied("subscribe")).isEqualTo(3);
+    }
+
+    @Test
+    void the_reserved_tenant_namespace_is_refused_like_a_denied_topic_whatever_the_acl() {
+        // Unrestricted (anonymous with access on), global namespace: still no way into $tenant/...
+        EmbeddedChannel v5 = channel(MqttVersion.MQTT_5);
+        ClientConnection.of(v5).permissions(TopicPermissions.UNRESTRICTED);
+        v5.writeInbound(publish("$tenant/acme/meters/1", 1, 5));
+        MqttMessage puback = v5.readOutbound();
+        assertThat(puback.fixedHeader().messageType()).isEqualTo(MqttMessageType.PUBACK);
+        assertThat(((MqttPubReplyMessageVariableHeader) puback.variableHeader()).reasonCode())
+                .isEqualTo((byte) 0x87);
+        v5.writeInbound(MqttMessageBuilders.subscribe()
+                .messageId(3)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$tenant/acme/#")
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$tenant/#")
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$tenant")
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$share/g/$tenant/acme/meters/+")
+                .build());
+        MqttSubAckMessage ack5 = v5.readOutbound();
+        assertThat(ack5.payload().reasonCodes()).containsExactly(0x87, 0x87, 0x87, 0x87);
+
+        // A tenant's client cannot climb out of its namespace into another's either; MQTT 3.1.1 gets 0x80.
+        EmbeddedChannel v3 = channel(MqttVersion.MQTT_3_1_1);
+        ClientConnection tenantClient = ClientConnection.of(v3);
+        tenantClient.permissions(TopicPermissions.UNRESTRICTED);
+        tenantClient.namespace(TenantNamespace.of("blue"));
+        v3.writeInbound(MqttMessageBuilders.subscribe()
+                .messageId(4)
+                .addSubscription(MqttQoS.AT_LEAST_ONCE, "$tenant/acme/#")
+                .build());
+        MqttSubAckMessage ack3 = v3.readOutbound();
+        assertThat(ack3.payload().reasonCodes()).containsExactly(0x80);
+        assertThat(subscriptions.size()).isZero();
+        assertThat(denied("publish")).isEqualTo(1);
+        assertThat(denied("subscribe")).isEqualTo(5);
+        assertThat(v5.isActive()).isTrue();
     }
 
     @Test

@@ -86,6 +86,12 @@ class ConnectRulesTest {
         assertThat(code(f.check())).isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED_5);
         f.mqtt5 = false;
         assertThat(code(f.check())).isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED);
+        f.willTopic = "$tenant/acme/last/will";
+        assertThat(f.check())
+                .isEqualTo(new Refuse(
+                        MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED,
+                        "reserved_will_topic",
+                        "will topic $tenant/acme/last/will is in the reserved $tenant namespace"));
         f.willTopic = "last/will";
         assertThat(f.check()).isEqualTo(new Proceed(false));
     }

@@ -135,6 +135,41 @@ class OutboundDeliveryTest {
     }
 
     @Test
+    void a_tenants_topic_goes_out_without_its_namespace_prefix_and_aliases_stand_for_the_short_name() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ClientConnection c = new ClientConnection(
+                channel,
+                "sub",
+                1,
+                MqttVersion.MQTT_5,
+                true,
+                60,
+                0,
+                new ClientCapabilities(100, 268_435_460L, 1, true),
+                10,
+                null);
+        OutboundMessage internal =
+                new OutboundMessage("$tenant/acme/meters/1", new byte[] {1}, 0, false, new MqttProperties());
+        assertThat(internal.topic())
+                .as("matched and routed by the internal name")
+                .isEqualTo("$tenant/acme/meters/1");
+        delivery.deliver(c, internal);
+        delivery.deliver(
+                c, new OutboundMessage("$tenant/acme/meters/1", new byte[] {2}, 0, false, new MqttProperties()));
+        MqttPublishMessage first = channel.readOutbound();
+        MqttPublishMessage second = channel.readOutbound();
+        assertThat(first.variableHeader().topicName()).isEqualTo("meters/1");
+        assertThat(second.variableHeader().topicName())
+                .as("the alias of meters/1")
+                .isEmpty();
+        first.release();
+        second.release();
+        // The wire size is that of the name written.
+        assertThat(internal.wireSize())
+                .isEqualTo(new OutboundMessage("meters/1", new byte[] {1}, 0, false, new MqttProperties()).wireSize());
+    }
+
+    @Test
     void no_topic_alias_for_a_client_that_accepts_none() {
         EmbeddedChannel channel = new EmbeddedChannel();
         ClientConnection c = connection(channel, 100);

@@ -1,0 +1,74 @@
+package io.tributary.session.tenant;
+
+import io.tributary.session.admin.SessionAdminService;
+import io.tributary.session.web.ApiException;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Tenants on the admin API. A tenant is a namespace and an owner of credentials; a credential joins one when it is
+ * created or replaced ({@code tenant} in the credential's body). A deployment without tenants behaves as before.
+ */
+@Service
+public class TenantAdminService {
+
+    private static final Logger log = LoggerFactory.getLogger(TenantAdminService.class);
+
+    /** A page of tenants. */
+    public record TenantPage(List<Tenant> items, int page, int size, long total) {}
+
+    private final TenantStore tenants;
+    private final Clock clock;
+
+    public TenantAdminService(TenantStore tenants, Clock clock) {
+        this.tenants = tenants;
+        this.clock = clock;
+    }
+
+    public Tenant create(TenantRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("request body is required");
+        }
+        request.check();
+        if (!tenants.insert(request.id(), request.description(), clock.instant())) {
+            throw ApiException.conflict("tenant '" + request.id() + "' exists already");
+        }
+        log.info("Tenant {} created", request.id());
+        return get(request.id());
+    }
+
+    public Tenant get(String id) {
+        return tenants.find(id).orElseThrow(() -> ApiException.notFound("no tenant '" + id + "'"));
+    }
+
+    public TenantPage list(int page, int size) {
+        if (page < 0) {
+            throw ApiException.badRequest("page must not be negative: " + page);
+        }
+        if (size < 1 || size > SessionAdminService.MAX_PAGE_SIZE) {
+            throw ApiException.badRequest("size must be 1.." + SessionAdminService.MAX_PAGE_SIZE + ": " + size);
+        }
+        return new TenantPage(tenants.page((long) page * size, size), page, size, tenants.count());
+    }
+
+    /**
+     * Deletes a tenant that owns no credential any more (409 otherwise: delete or move them first, which closes
+     * their connections), and the retained messages of its namespace, so a tenant created later with the same id
+     * starts empty.
+     */
+    @Transactional
+    public void delete(String id) {
+        long credentials =
+                tenants.lockAndCountCredentials(id).orElseThrow(() -> ApiException.notFound("no tenant '" + id + "'"));
+        if (credentials > 0) {
+            throw ApiException.conflict("tenant '" + id + "' still has " + credentials
+                    + " credential(s): delete them or move them to another tenant first");
+        }
+        tenants.delete(id);
+        log.info("Tenant {} deleted", id);
+    }
+}

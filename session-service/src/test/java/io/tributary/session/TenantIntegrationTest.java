@@ -1,0 +1,156 @@
+package io.tributary.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.common.session.SessionApi;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tenants over the admin API, and what a tenant's credential changes at CONNECT: the tenant comes back to the node,
+ * the will is stored in the tenant's namespace, a resumed session keeps its (internal) subscriptions under the
+ * credential's ACL, and a client id whose session belongs to another namespace is refused. Real PostgreSQL, Redis and
+ * Kafka, like the other integration tests of this module.
+ */
+@Order(3)
+class TenantIntegrationTest extends ServiceTestBase {
+
+    private Response sendJson(String method, String path, Object body) throws Exception {
+        return exchange(request(path)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+                .build());
+    }
+
+    private Response connect(String clientId, String username, String password, SessionApi.Will will, boolean clean)
+            throws Exception {
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        clientId,
+                        "node-tenants",
+                        clean,
+                        3600,
+                        5,
+                        30,
+                        "/10.1.2.3:4567",
+                        username,
+                        null,
+                        will,
+                        password == null ? null : password.getBytes(StandardCharsets.UTF_8),
+                        null));
+    }
+
+    @Test
+    void tenants_are_created_listed_read_and_deleted_with_400_404_409() throws Exception {
+        Response created = sendJson("POST", "/api/v1/tenants", Map.of("id", "crud-1", "description", "first"));
+        assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+        assertThat(created.body().path("id").asString()).isEqualTo("crud-1");
+        assertThat(created.body().path("credentials").asLong()).isZero();
+        assertThat(created.body().path("createdAt").isMissingNode()).isFalse();
+
+        Response duplicate = sendJson("POST", "/api/v1/tenants", Map.of("id", "crud-1"));
+        assertThat(duplicate.status()).isEqualTo(409);
+        assertThat(duplicate.body().path("error").asString()).contains("exists");
+        Response upper = sendJson("POST", "/api/v1/tenants", Map.of("id", "Crud"));
+        assertThat(upper.status()).isEqualTo(400);
+        assertThat(upper.body().path("error").asString()).contains("lower-case");
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("description", "no id"))
+                        .status())
+                .isEqualTo(400);
+
+        assertThat(get("/api/v1/tenants/crud-1").body().path("description").asString())
+                .isEqualTo("first");
+        assertThat(get("/api/v1/tenants/nobody").status()).isEqualTo(404);
+        assertThat(get("/api/v1/tenants?size=1000").body().path("items").toString())
+                .contains("crud-1");
+        assertThat(get("/api/v1/tenants?size=0").status()).isEqualTo(400);
+
+        // A credential names an existing tenant only; while it has one, the tenant stays.
+        Response unknownTenant = sendJson(
+                "POST", "/api/v1/auth/credentials", Map.of("username", "crud-u0", "password", "pw", "tenant", "none"));
+        assertThat(unknownTenant.status()).isEqualTo(400);
+        assertThat(unknownTenant.body().path("error").asString()).contains("no tenant 'none'");
+        Response credential = sendJson(
+                "POST",
+                "/api/v1/auth/credentials",
+                Map.of("username", "crud-u1", "password", "pw", "tenant", "crud-1"));
+        assertThat(credential.status()).as("%s", credential.body()).isEqualTo(201);
+        assertThat(credential.body().path("tenant").asString()).isEqualTo("crud-1");
+        assertThat(get("/api/v1/tenants/crud-1").body().path("credentials").asLong())
+                .isEqualTo(1);
+        Response inUse = send("DELETE", "/api/v1/tenants/crud-1");
+        assertThat(inUse.status()).isEqualTo(409);
+        assertThat(inUse.body().path("error").asString()).contains("1 credential");
+
+        assertThat(send(
+                                "DELETE",
+                                "/api/v1/auth/credentials/"
+                                        + credential.body().path("id").asLong())
+                        .status())
+                .isEqualTo(204);
+        assertThat(send("DELETE", "/api/v1/tenants/crud-1").status()).isEqualTo(204);
+        assertThat(send("DELETE", "/api/v1/tenants/crud-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_tenants_client_gets_its_tenant_its_will_is_mounted_and_its_client_id_is_its_own() throws Exception {
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("id", "meter-co")).status())
+                .isEqualTo(201);
+        assertThat(sendJson(
+                                "POST",
+                                "/api/v1/auth/credentials",
+                                Map.of(
+                                        "username", "meter-co-dev",
+                                        "password", "pw",
+                                        "tenant", "meter-co",
+                                        "publish", List.of("meters/#"),
+                                        "subscribe", List.of("meters/#")))
+                        .status())
+                .isEqualTo(201);
+        SessionApi.Will will = new SessionApi.Will("meters/dev-1/status", utf8("gone"), 1, false, 0, null);
+        Response accepted = connect("tenant-dev-1", "meter-co-dev", "pw", will, false);
+        assertThat(accepted.status()).as("%s", accepted.body()).isEqualTo(200);
+        assertThat(accepted.body().path("tenant").asString()).isEqualTo("meter-co");
+        // The ACL speaks the client's names; the stored will is in the tenant's namespace.
+        assertThat(jdbc.sql("SELECT topic FROM wills WHERE client_id = 'tenant-dev-1'")
+                        .query(String.class)
+                        .single())
+                .isEqualTo("$tenant/meter-co/meters/dev-1/status");
+        assertThat(jdbc.sql("SELECT tenant_id FROM sessions WHERE client_id = 'tenant-dev-1'")
+                        .query(String.class)
+                        .single())
+                .isEqualTo("meter-co");
+
+        // The node subscribes under the internal name; a resumed session gets it back (the ACL checked on the
+        // client's name, not dropped for the prefix).
+        long epoch = accepted.body().path("epoch").asLong();
+        Response subscribed = post(
+                SessionApi.SUBSCRIBE,
+                new SessionApi.SubscribeRequest(
+                        "tenant-dev-1", epoch, "node-tenants", List.of(sub("$tenant/meter-co/meters/+", 1))));
+        assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(200);
+        Response resumed = connect("tenant-dev-1", "meter-co-dev", "pw", null, false);
+        assertThat(resumed.status()).as("%s", resumed.body()).isEqualTo(200);
+        assertThat(resumed.body().path("subscriptions").toString()).contains("$tenant/meter-co/meters/+");
+
+        // Another namespace may not resume or take over the session: its queue and subscriptions are this tenant's.
+        Response anonymous = connect("tenant-dev-1", null, null, null, false);
+        assertThat(anonymous.status()).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
+        assertThat(anonymous.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
+        assertThat(anonymous.body().path("message").asString()).contains("another tenant");
+        assertThat(jdbc.sql("SELECT tenant_id FROM sessions WHERE client_id = 'tenant-dev-1'")
+                        .query(String.class)
+                        .single())
+                .isEqualTo("meter-co");
+
+        // Clients without tenants are as before: no tenant in the answer, names as sent.
+        Response global = connect("global-dev-1", null, null, null, true);
+        assertThat(global.status()).isEqualTo(200);
+        assertThat(global.body().path("tenant").isNull()).isTrue();
+    }
+}
