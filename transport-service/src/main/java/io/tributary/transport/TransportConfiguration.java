@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.kafka.tracing.HopTracing;
+import io.tributary.kafka.tracing.TracingProperties;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisSettings;
@@ -51,6 +53,7 @@ import io.tributary.transport.sessionqueue.SessionQueueReader;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.sys.SysProperties;
 import io.tributary.transport.sys.SysStatsPublisher;
+import io.tributary.transport.trace.PublishTracing;
 import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.KafkaAvailabilityHealthIndicator;
@@ -67,12 +70,14 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the transport node: one Kafka producer, one downlink consumer, one MQTT listener. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TracingProperties.class)
 public class TransportConfiguration {
 
     @Bean
@@ -371,7 +376,8 @@ public class TransportConfiguration {
             Disconnector disconnector,
             TransportMetrics metrics,
             SessionQueueReader queueReader,
-            KafkaClients kafkaClients) {
+            KafkaClients kafkaClients,
+            HopTracing hopTracing) {
         return new DownlinkConsumer(
                 properties.nodeId(),
                 kafkaClients,
@@ -380,7 +386,14 @@ public class TransportConfiguration {
                 delivery,
                 disconnector,
                 metrics,
-                queueReader);
+                queueReader,
+                hopTracing);
+    }
+
+    /** The publish and deliver spans, when tracing is on; closed (what ended exported) after the node has stopped. */
+    @Bean(destroyMethod = "close")
+    HopTracing hopTracing(TracingProperties tracing, TransportProperties properties) {
+        return HopTracing.start(tracing, "tributary-transport", properties.nodeId());
     }
 
     @Bean(destroyMethod = "close")
@@ -470,6 +483,7 @@ public class TransportConfiguration {
             MappingRules mappingRules,
             MappingRuleFollower mappingRuleFollower,
             TraceProperties trace,
+            HopTracing hopTracing,
             Qos2Beans qos2,
             Replays replays)
             throws Exception {
@@ -498,7 +512,7 @@ public class TransportConfiguration {
                         sessionQueueStore,
                         clientLimits,
                         mappingRules,
-                        trace.generate(),
+                        new PublishTracing(hopTracing, trace.generate()),
                         qos2.exactlyOnce()),
                 new SubscribeHandler(
                         nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits, replays),

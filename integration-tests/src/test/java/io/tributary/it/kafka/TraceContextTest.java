@@ -11,6 +11,8 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.OtlpReceiver;
+import io.tributary.it.support.OtlpReceiver.ReceivedSpan;
 import io.tributary.it.support.TributaryCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,9 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Utils;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
  * MQTT 5 PUBLISH become Kafka headers of the same names on the publish record and on a mapped record, and come back
  * as user properties to an MQTT 5 subscriber on the other node; a node started with {@code TRIBUTARY_TRACE_GENERATE}
  * gives a publish without one (here MQTT 3.1.1) a generated traceparent, which the subscriber gets too; the shared
- * nodes (generation off) add none.
+ * nodes (generation off) add none. With tracing on, each hop exports its span, chained by those headers.
  */
 @ExtendWith(LogsOnFailure.class)
 class TraceContextTest {
@@ -151,6 +156,110 @@ class TraceContextTest {
                 subscriber.disconnect();
             }
         }
+    }
+
+    /**
+     * With tracing on (a node and a router of their own beside the shared ones, exporting to a receiver of the test),
+     * a sampled traceparent gives one trace: the node's publish span under the publisher's span, the router's route
+     * span under it and the node's deliver span under that, each hop's context on the records it writes; a
+     * sampled-out traceparent gives no span but still a context of the same trace on the publish record.
+     */
+    @Test
+    void with_tracing_on_the_hops_export_one_chain_of_spans_and_a_sampled_out_trace_only_propagates() throws Exception {
+        String sampledOut = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+        try (OtlpReceiver receiver = new OtlpReceiver()) {
+            Map<String, Object> tracing = Map.of(
+                    "TRIBUTARY_TRACING_ENABLED", "true",
+                    "TRIBUTARY_TRACING_ENDPOINT", receiver.endpoint(),
+                    "TRIBUTARY_TRACING_EXPORT_INTERVAL", "200ms");
+            // Both at once: each takes seconds to become healthy. The router joins the shared routers' group.
+            CompletableFuture<TributaryCluster.ExtraRouter> startingRouter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return cluster.startRouter("trace-router", tracing);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try (TributaryCluster.ExtraTransport node = cluster.startTransport("trace-span-node", tracing);
+                    TributaryCluster.ExtraRouter router = startingRouter.get(150, TimeUnit.SECONDS);
+                    RecordTail publishes = new RecordTail(cluster.kafkaBootstrapServers(), "tributary.publish")) {
+                // A topic on a publish partition the tracing router owns.
+                Set<Integer> owned = RouterOwnership.await(
+                        cluster.kafkaBootstrapServers(), router.process().logFile());
+                String topic = null;
+                for (int i = 0; topic == null || !owned.contains(partitionOf(topic)); i++) {
+                    topic = "trace-spans/" + id("t") + "/" + i;
+                }
+                Mqtt5BlockingClient subscriber = Clients.hive5(node.mqttPort(), id("span-sub"));
+                subscriber.connect();
+                Mqtt5BlockingClient publisher = Clients.hive5(node.mqttPort(), id("span-pub"));
+                publisher.connect();
+                try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
+                    subscriber
+                            .subscribeWith()
+                            .topicFilter(topic)
+                            .qos(MqttQos.AT_LEAST_ONCE)
+                            .send();
+                    for (String traceparent : List.of(sampledOut, TRACEPARENT)) {
+                        publisher
+                                .publishWith()
+                                .topic(topic)
+                                .qos(MqttQos.AT_LEAST_ONCE)
+                                .payload(traceparent.getBytes(StandardCharsets.UTF_8))
+                                .userProperties()
+                                .add("traceparent", traceparent)
+                                .applyUserProperties()
+                                .send();
+                    }
+                    assertThat(received.receive(15, TimeUnit.SECONDS)).isPresent();
+                    assertThat(received.receive(15, TimeUnit.SECONDS)).isPresent();
+                } finally {
+                    publisher.disconnect();
+                    subscriber.disconnect();
+                }
+
+                String traceId = TRACEPARENT.substring(3, 35);
+                ReceivedSpan publish = span(receiver, traceId, "publish");
+                ReceivedSpan route = span(receiver, traceId, "route");
+                ReceivedSpan deliver = span(receiver, traceId, "deliver");
+                assertThat(publish.service()).isEqualTo("tributary-transport");
+                assertThat(publish.parentSpanId()).isEqualTo(TRACEPARENT.substring(36, 52));
+                assertThat(route.service()).isEqualTo("tributary-routing");
+                assertThat(route.parentSpanId()).isEqualTo(publish.spanId());
+                assertThat(deliver.service()).isEqualTo("tributary-transport");
+                assertThat(deliver.parentSpanId()).isEqualTo(route.spanId());
+                // The publish span is the parent the publish record carries.
+                String tracedTopic = topic;
+                assertThat(header(
+                                publishes.await(r -> key(r).equals(tracedTopic)
+                                        && new String(r.value(), StandardCharsets.UTF_8).equals(TRACEPARENT)),
+                                "traceparent"))
+                        .isEqualTo("00-" + traceId + "-" + publish.spanId() + "-01");
+
+                // Sampled out: a context of the same trace, not sampled, with the node's span id; no span exported.
+                String propagated = header(
+                        publishes.await(r -> key(r).equals(tracedTopic)
+                                && new String(r.value(), StandardCharsets.UTF_8).equals(sampledOut)),
+                        "traceparent");
+                assertThat(propagated).startsWith(sampledOut.substring(0, 36)).endsWith("-00");
+                assertThat(propagated).isNotEqualTo(sampledOut);
+                assertThat(receiver.spans())
+                        .as("no span of the sampled-out trace, though the sampled one's are all in")
+                        .noneMatch(s -> s.traceId().equals(sampledOut.substring(3, 35)));
+            } finally {
+                RouterOwnership.awaitSharedRouterOwnsAll(cluster.kafkaBootstrapServers());
+            }
+        }
+    }
+
+    private static ReceivedSpan span(OtlpReceiver receiver, String traceId, String name) throws InterruptedException {
+        return receiver.await(s -> s.traceId().equals(traceId) && s.name().equals(name), 20)
+                .orElseThrow(() ->
+                        new AssertionError("no " + name + " span of trace " + traceId + " among " + receiver.spans()));
+    }
+
+    private static int partitionOf(String topic) {
+        return Utils.toPositive(Utils.murmur2(topic.getBytes(StandardCharsets.UTF_8))) % 4;
     }
 
     private static List<Map.Entry<String, String>> userProperties(Mqtt5Publish publish) {

@@ -1,10 +1,14 @@
 package io.tributary.routing.fanout;
 
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.subscription.SharedTargets;
+import io.tributary.kafka.tracing.Hop;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.routing.metrics.RoutingMetrics;
 import io.tributary.routing.queue.BatchAppends;
 import io.tributary.sessionqueue.EntryHeaders;
@@ -43,6 +47,12 @@ import org.apache.kafka.common.header.Headers;
  */
 public final class DownlinkFanout {
 
+    /** The span of routing one publish: read from the publish topic to its queue and downlink writes acknowledged. */
+    public static final String SPAN = "route";
+
+    private static final AttributeKey<Long> NODES = AttributeKey.longKey("tributary.downlink_nodes");
+    private static final AttributeKey<Long> QUEUED = AttributeKey.longKey("tributary.queued_sessions");
+
     /** How often a wait for acknowledgements checks whether the service is stopping. */
     private static final long WAIT_SLICE_MS = 200;
     /**
@@ -59,6 +69,7 @@ public final class DownlinkFanout {
     private final QueueAppender queues;
     private final Duration queueTimeout;
     private final BooleanSupplier running;
+    private final HopTracing tracing;
 
     public DownlinkFanout(
             Producer<byte[], byte[]> producer,
@@ -68,7 +79,9 @@ public final class DownlinkFanout {
             Duration produceTimeout,
             QueueAppender queues,
             Duration queueTimeout,
-            BooleanSupplier running) {
+            BooleanSupplier running,
+            HopTracing tracing) {
+        this.tracing = tracing;
         this.producer = producer;
         this.queues = queues;
         this.queueTimeout = queueTimeout;
@@ -87,8 +100,20 @@ public final class DownlinkFanout {
      * @throws DeliveryFailedException when an append or a record was not acknowledged (or the service is stopping)
      */
     public Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         List<Routed> routed = new ArrayList<>(batch.count());
+        Map<TopicPartition, OffsetAndMetadata> offsets;
+        try {
+            offsets = route(batch, routed);
+        } catch (RuntimeException e) {
+            endHops(routed, e);
+            throw e;
+        }
+        endHops(routed, null);
+        return offsets;
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch, List<Routed> routed) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         BatchAppends appends = new BatchAppends(queues);
         int withoutTopic = 0;
         for (ConsumerRecord<byte[], byte[]> publish : batch) {
@@ -99,6 +124,8 @@ public final class DownlinkFanout {
                 withoutTopic++;
                 continue;
             }
+            // Before the queue entries and downlink records copy the headers: the route span becomes their parent.
+            Hop hop = tracing.continueTrace(SPAN, SpanKind.CONSUMER, publish.headers());
             String topic = new String(publish.key(), StandardCharsets.UTF_8);
             String publisher = RecordHeaders.readString(publish.headers(), RecordHeaders.CLIENT_ID);
             int qos = RecordHeaders.readQos(publish.headers());
@@ -108,7 +135,7 @@ public final class DownlinkFanout {
             for (DeliveryPlan.QueueTarget target : plan.queued()) {
                 own.add(appends.add(target.clientId(), publish, encodedHeaders, target.sharedFilters()));
             }
-            routed.add(new Routed(publish, plan, own));
+            routed.add(new Routed(publish, plan, own, hop));
         }
         if (withoutTopic > 0) {
             metrics.dropped(RoutingMetrics.DROP_NO_TOPIC, withoutTopic);
@@ -118,6 +145,7 @@ public final class DownlinkFanout {
         int unknownNodes = 0;
         for (Routed r : routed) {
             Map<String, Map<String, Long>> queuedByNode = queuedByNode(r);
+            r.hop.count(QUEUED, r.appends.size()).count(NODES, r.plan.nodes().size());
             for (Map.Entry<String, List<SharedTargets.Target>> node :
                     r.plan.nodes().entrySet()) {
                 String downlink = TopicNames.downlink(node.getKey());
@@ -165,8 +193,22 @@ public final class DownlinkFanout {
         }
     }
 
-    /** A publish of the batch with its plan and its queue appends (in the order of {@code plan.queued()}). */
-    private record Routed(ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan, List<BatchAppends.Ref> appends) {}
+    /**
+     * A publish of the batch with its plan, its queue appends (in the order of {@code plan.queued()}) and its route
+     * span ({@link Hop#NONE} when not traced).
+     */
+    private record Routed(
+            ConsumerRecord<byte[], byte[]> publish, DeliveryPlan plan, List<BatchAppends.Ref> appends, Hop hop) {}
+
+    /** The route spans end when the batch's appends and downlink records are acknowledged, or when routing failed. */
+    private void endHops(List<Routed> routed, RuntimeException failure) {
+        if (!tracing.enabled()) {
+            return;
+        }
+        for (Routed r : routed) {
+            r.hop.end(failure);
+        }
+    }
 
     /**
      * Per node, the queued clients to wake up and where their queue holds the message. A client left out (its queue

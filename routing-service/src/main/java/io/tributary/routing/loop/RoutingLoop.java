@@ -4,6 +4,7 @@ import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.TopicLayout;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.retry.Backoff;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.routing.config.KafkaSettings;
 import io.tributary.routing.config.RoutingProperties;
 import io.tributary.routing.fanout.DeliveryPlanner;
@@ -58,7 +59,8 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
             KafkaSettings kafka,
             RoutingProperties routing,
             QueueAppender queues,
-            SessionQueueProperties queueProperties) {
+            SessionQueueProperties queueProperties,
+            HopTracing tracing) {
         super("routing-loop", false, new Backoff(routing.retryBackoffMin(), routing.retryBackoffMax()), STOP_JOIN);
         this.admin = admin;
         this.layout = kafka.topicLayout();
@@ -82,7 +84,8 @@ public final class RoutingLoop extends PollLoop implements SmartLifecycle {
                 routing.produceTimeout(),
                 queues,
                 queueProperties.commandTimeout(),
-                this::isRunning);
+                this::isRunning,
+                tracing);
         this.retry = new RetryPolicy(backoff(), status, this::pause);
     }
 

@@ -2,6 +2,8 @@ package io.tributary.routing.loop;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.kafka.tracing.HopTracing;
+import io.tributary.kafka.tracing.TracingProperties;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisSettings;
@@ -16,11 +18,13 @@ import io.tributary.sessionqueue.RedisQueueAppender;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Wires the routing loop and the state it shares with metrics and health. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TracingProperties.class)
 public class RoutingLoopConfiguration {
 
     @Bean
@@ -45,9 +49,38 @@ public class RoutingLoopConfiguration {
             KafkaSettings kafka,
             RoutingProperties routing,
             QueueAppender queues,
-            SessionQueueProperties queueProperties) {
+            SessionQueueProperties queueProperties,
+            HopTracing tracing) {
         return new RoutingLoop(
-                admin, downlinkProducer, consumers, index, metrics, status, kafka, routing, queues, queueProperties);
+                admin,
+                downlinkProducer,
+                consumers,
+                index,
+                metrics,
+                status,
+                kafka,
+                routing,
+                queues,
+                queueProperties,
+                tracing);
+    }
+
+    /** The route spans, when tracing is on; closed (what ended exported) after the loop has stopped. */
+    @Bean(destroyMethod = "close")
+    public HopTracing hopTracing(TracingProperties tracing) {
+        return HopTracing.start(tracing, "tributary-routing", hostName());
+    }
+
+    private static String hostName() {
+        String host = System.getenv("HOSTNAME");
+        if (host != null && !host.isBlank()) {
+            return host;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "routing";
+        }
     }
 
     /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */

@@ -2,7 +2,10 @@ package io.tributary.routing.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicLayout;
@@ -12,6 +15,7 @@ import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.routing.RoutingServiceApplication;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,8 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +54,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The whole service against a real in-JVM Kafka: subscription feed and publishes in, downlink records out.
+ * The whole service against a real in-JVM Kafka: subscription feed and publishes in, downlink records out; with
+ * tracing on, exporting to a collector of the test.
  */
 class RoutingEndToEndTest {
 
@@ -64,6 +71,10 @@ class RoutingEndToEndTest {
     private static Admin admin;
     private static KafkaProducer<byte[], byte[]> producer;
     private static ConfigurableApplicationContext app;
+    /** The router exports its route spans here (tracing on for the whole class: spans only cost time). */
+    private static HttpServer collector;
+
+    private static final List<Span> spans = new CopyOnWriteArrayList<>();
     private static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -85,8 +96,27 @@ class RoutingEndToEndTest {
         subscribe(new SubscriptionRecord("early-client", "early/topic", "early", 1, false, false, 0, 1));
         publish("early/topic", "from before the router started", "publisher");
 
+        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            try (exchange) {
+                ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(
+                        exchange.getRequestBody().readAllBytes());
+                request.getResourceSpansList().stream()
+                        .filter(r -> r.getResource().getAttributesList().stream()
+                                .anyMatch(a -> a.getKey().equals("service.name")
+                                        && a.getValue().getStringValue().equals("tributary-routing")))
+                        .flatMap(r -> r.getScopeSpansList().stream())
+                        .forEach(scope -> spans.addAll(scope.getSpansList()));
+                exchange.sendResponseHeaders(200, -1);
+            }
+        });
+        collector.start();
         app = new SpringApplicationBuilder(RoutingServiceApplication.class)
                 .run(
+                        "--tributary.tracing.enabled=true",
+                        "--tributary.tracing.endpoint=http://127.0.0.1:"
+                                + collector.getAddress().getPort() + "/v1/traces",
+                        "--tributary.tracing.export-interval=100ms",
                         "--server.port=0",
                         "--tributary.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
                         "--tributary.kafka.topics.publish-partitions=" + PUBLISH_PARTITIONS,
@@ -100,6 +130,9 @@ class RoutingEndToEndTest {
         if (app != null) {
             app.close();
         }
+        if (collector != null) {
+            collector.stop(0);
+        }
         if (producer != null) {
             producer.close();
         }
@@ -109,6 +142,41 @@ class RoutingEndToEndTest {
         if (kafka != null) {
             kafka.close();
         }
+    }
+
+    @Test
+    void a_traced_publish_gets_a_route_span_which_is_the_parent_on_its_downlink_record() throws Exception {
+        LAYOUT.ensureDownlinkTopic(admin, "node-traced");
+        subscribe(new SubscriptionRecord("traced-client", "traced/topic", "node-traced", 1, false, false, 0, 1));
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(TopicNames.PUBLISH, utf8("traced/topic"), utf8("traced"));
+        record.headers().add(RecordHeaders.CLIENT_ID, RecordHeaders.utf8("publisher"));
+        record.headers().add("traceparent", utf8("00-" + traceId + "-00f067aa0ba902b7-01"));
+        send(record);
+
+        ConsumerRecord<byte[], byte[]> routed = readDownlink("node-traced", 1).get(0);
+        String traceparent = utf8(routed.headers().lastHeader("traceparent").value());
+        assertThat(traceparent).startsWith("00-" + traceId + "-").endsWith("-01");
+        String routeSpanId = traceparent.substring(36, 52);
+        assertThat(routeSpanId).isNotEqualTo("00f067aa0ba902b7");
+
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        Span route = null;
+        while (route == null && System.nanoTime() < deadline) {
+            route = spans.stream()
+                    .filter(s -> HexFormat.of()
+                            .formatHex(s.getSpanId().toByteArray())
+                            .equals(routeSpanId))
+                    .findFirst()
+                    .orElse(null);
+            Thread.sleep(50);
+        }
+        assertThat(route).as("the route span exported").isNotNull();
+        assertThat(route.getName()).isEqualTo("route");
+        assertThat(HexFormat.of().formatHex(route.getTraceId().toByteArray())).isEqualTo(traceId);
+        assertThat(HexFormat.of().formatHex(route.getParentSpanId().toByteArray()))
+                .isEqualTo("00f067aa0ba902b7");
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.HeaderValues;
 import io.tributary.common.kafka.KafkaClients;
@@ -14,6 +16,8 @@ import io.tributary.common.queue.QueuedNotice;
 import io.tributary.common.retry.Backoff;
 import io.tributary.common.subscription.SharedTargets;
 import io.tributary.common.tenant.TenantTopics;
+import io.tributary.kafka.tracing.Hop;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
@@ -22,6 +26,7 @@ import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.trace.PublishTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -52,6 +57,11 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(DownlinkConsumer.class);
     private static final Duration POLL = Duration.ofMillis(500);
 
+    /** The span of one downlink record: read from the downlink topic to its deliveries written to the sockets. */
+    public static final String SPAN = "deliver";
+
+    private static final AttributeKey<Long> DELIVERIES = AttributeKey.longKey("tributary.deliveries");
+
     private final String nodeId;
     private final KafkaClients kafkaClients;
     private final LocalSubscriptions subscriptions;
@@ -63,6 +73,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
 
     private final SessionQueueReader queueReader;
     private final DeliveryBatch batch;
+    private final HopTracing tracing;
     private volatile Consumer<byte[], byte[]> consumer;
 
     public DownlinkConsumer(
@@ -73,13 +84,15 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
             OutboundDelivery delivery,
             Disconnector disconnector,
             TransportMetrics metrics,
-            SessionQueueReader queueReader) {
+            SessionQueueReader queueReader,
+            HopTracing tracing) {
         super(
                 "downlink-consumer",
                 false,
                 new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
                 Duration.ofSeconds(10));
         this.queueReader = queueReader;
+        this.tracing = tracing;
         this.nodeId = nodeId;
         this.kafkaClients = kafkaClients;
         this.subscriptions = subscriptions;
@@ -171,6 +184,9 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
     }
 
     private void fanOut(String topic, ConsumerRecord<byte[], byte[]> record) {
+        // Before the delivery properties are read: an MQTT 5 subscriber gets the deliver span as its parent, unless
+        // the publisher sent a traceparent user property of its own (user properties are passed on unchanged).
+        Hop hop = tracing.continueTrace(SPAN, SpanKind.CONSUMER, record.headers());
         byte[] payload = record.value() == null ? new byte[0] : record.value();
         int qos = PublishRecords.qosOf(record.headers());
         boolean retain = RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN);
@@ -189,6 +205,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
         int partition = source == null ? -1 : source.partition();
         long offset = source == null ? -1 : source.offset();
         SharedQos0 shared = new SharedQos0(topic, payload, mqtt5);
+        int before = batch.added();
         try {
             subscriptions.matchPerClient(topic, publisher, sharedTargets, (connection, match) -> {
                 if (connection.queueBacked() && queued.containsKey(connection.clientId())) {
@@ -220,6 +237,9 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
             });
         } finally {
             shared.release();
+        }
+        if (hop != Hop.NONE) {
+            batch.trace(hop.attribute(PublishTracing.MQTT_TOPIC, topic).count(DELIVERIES, batch.added() - before));
         }
     }
 

@@ -12,8 +12,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.kafka.TraceContext;
+import io.tributary.kafka.tracing.Hop;
 import io.tributary.sessionqueue.InboundQos2Store;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.backpressure.UplinkBudget;
@@ -27,6 +26,7 @@ import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.qos2.ExactlyOnceQos2;
 import io.tributary.transport.qos2.Qos2Markers;
+import io.tributary.transport.trace.PublishTracing;
 import io.tributary.transport.uplink.PublishProducer;
 
 /**
@@ -64,7 +64,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
 
     private final ClientLimits limits;
     private final MappingRules mappings;
-    private final boolean generateTraceparent;
+    private final PublishTracing tracing;
     /** Null: QoS 2 is de-duplicated through Redis only (docs/guarantees.md). */
     private final ExactlyOnceQos2 exactlyOnce;
 
@@ -108,13 +108,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 qos2Store,
                 limits,
                 new MappingRules(),
-                false);
+                PublishTracing.OFF);
     }
 
-    /**
-     * @param generateTraceparent give records of a PUBLISH without a valid {@code traceparent} user property a new
-     *                            {@code traceparent} header
-     */
+    /** @param tracing the trace context of the records, and the {@code publish} span when tracing is on */
     public InboundPublishHandler(
             String nodeId,
             PublishProducer producer,
@@ -125,7 +122,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             InboundQos2Store qos2Store,
             ClientLimits limits,
             MappingRules mappings,
-            boolean generateTraceparent) {
+            PublishTracing tracing) {
         this(
                 nodeId,
                 producer,
@@ -136,7 +133,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 qos2Store,
                 limits,
                 mappings,
-                generateTraceparent,
+                tracing,
                 null);
     }
 
@@ -151,12 +148,12 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
             InboundQos2Store qos2Store,
             ClientLimits limits,
             MappingRules mappings,
-            boolean generateTraceparent,
+            PublishTracing tracing,
             ExactlyOnceQos2 exactlyOnce) {
         this.exactlyOnce = exactlyOnce;
         this.limits = limits;
         this.mappings = mappings;
-        this.generateTraceparent = generateTraceparent;
+        this.tracing = tracing;
         this.qos2Store = qos2Store;
         this.budget = budget;
         this.nodeId = nodeId;
@@ -226,14 +223,13 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 nodeId,
                 v5 ? properties : null,
                 System.currentTimeMillis());
-        if (generateTraceparent && record.headers().lastHeader(RecordHeaders.TRACEPARENT) == null) {
-            // Before the mapped copies are made, so they carry the same trace.
-            record.headers().add(RecordHeaders.TRACEPARENT, RecordHeaders.utf8(TraceContext.generate()));
-        }
+        // Before the mapped copies are made, so they carry the same trace context. Hop.NONE when tracing is off.
+        Hop hop = tracing.begin(record, topic, connection.clientId());
         // Mapping rules: the same message also goes to the user's Kafka topics, acknowledged only when all are stored.
         var records = mappings.recordsFor(topic, connection.clientId(), record);
         String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
         if (unavailable != null) {
+            hop.end();
             refuseUnmappable(ctx, connection, unavailable, qos, packetId);
             return;
         }
@@ -246,6 +242,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         if (qos == 0) {
             producer.sendAll(records, failure -> {
                 release.run();
+                hop.end(failure);
                 if (failure != null) {
                     metrics.dropped("kafka_qos0");
                 }
@@ -263,6 +260,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                     publish.fixedHeader().isDup(),
                     (failure, duplicate) -> {
                         release.run();
+                        hop.end(failure);
                         ctx.executor().execute(() -> {
                             if (duplicate) {
                                 // Stored by a node that died before its PUBREC: acknowledged, not stored again.
@@ -275,6 +273,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         }
         producer.sendAll(records, failure -> {
             release.run();
+            hop.end(failure);
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, failure));
         });
     }
