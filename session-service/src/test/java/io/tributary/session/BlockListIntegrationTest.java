@@ -31,13 +31,6 @@ class BlockListIntegrationTest extends ServiceTestBase {
         jdbc.sql("DELETE FROM block_list").update();
     }
 
-    private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path)
-                .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                .build());
-    }
-
     private Response connectFrom(String clientId, String nodeId, String username, String remoteAddress)
             throws Exception {
         return post(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,14 +17,6 @@ import org.junit.jupiter.api.Test;
  */
 @Order(3)
 class CertificateAuthIntegrationTest extends ServiceTestBase {
-
-    private Response sendJson(String method, String path, Object body) throws Exception {
-        return exchange(request(path)
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .method(method, java.net.http.HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-                .build());
-    }
 
     private long create(Map<String, Object> body) throws Exception {
         Response r = sendJson("POST", "/api/v1/auth/credentials", body);

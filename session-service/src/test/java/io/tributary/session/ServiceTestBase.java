@@ -215,6 +215,7 @@ abstract class ServiceTestBase {
 
     protected Response sendJson(String method, String path, Object body) throws Exception {
         return exchange(request(path)
+                .timeout(java.time.Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
                 .build());
