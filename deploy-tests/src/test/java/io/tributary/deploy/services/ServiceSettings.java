@@ -62,6 +62,8 @@ public record ServiceSettings(
             "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH",
             "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
             "MQTT_SERVER_REFERENCE",
+            // Tracing is off by default; the endpoint is needed, and checked at start, only when it is enabled.
+            "TRIBUTARY_TRACING_ENDPOINT",
             // Empty = dynamic group membership, the right choice for a Deployment whose pod names change.
             "TRIBUTARY_KAFKA_GROUP_INSTANCE_ID");
 

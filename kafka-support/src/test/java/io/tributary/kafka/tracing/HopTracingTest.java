@@ -1,6 +1,7 @@
 package io.tributary.kafka.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.common.CompletableResultCode;
@@ -132,6 +133,15 @@ class HopTracingTest {
                 .isSameAs(Hop.NONE);
         assertThat(value(headers, "traceparent")).isEqualTo("00-" + TRACE_ID + "-" + PARENT + "-01");
         assertThat(HopTracing.start(TracingProperties.OFF, "s", "i")).isSameAs(HopTracing.OFF);
+    }
+
+    @Test
+    void enabled_without_an_endpoint_refuses_to_start_and_off_needs_none() {
+        assertThatThrownBy(() -> new TracingProperties(true, "", 1.0, java.time.Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_TRACING_ENDPOINT");
+        assertThat(new TracingProperties(false, "", 1.0, java.time.Duration.ofSeconds(5)).enabled())
+                .isFalse();
     }
 
     @Test
