@@ -30,6 +30,9 @@ class TenantIntegrationTest extends ServiceTestBase {
         assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
         assertThat(created.body().path("id").asString()).isEqualTo("crud-1");
         assertThat(created.body().path("credentials").asLong()).isZero();
+        assertThat(created.body().path("maxConnections").isNull())
+                .as("no quota given: none, not 0")
+                .isTrue();
         assertThat(created.body().path("createdAt").isMissingNode()).isFalse();
 
         Response duplicate = sendJson("POST", "/api/v1/tenants", Map.of("id", "crud-1"));

@@ -139,12 +139,13 @@ public class TenantStore {
 
     private static Tenant map(ResultSet rs, int row) throws SQLException {
         int max = rs.getInt("max_connections");
+        Integer maxConnections = rs.wasNull() ? null : max; // wasNull() speaks of the last column read
         return new Tenant(
                 rs.getString("id"),
                 rs.getString("description"),
                 Timestamps.read(rs, "created_at"),
                 rs.getLong("credentials"),
-                rs.wasNull() ? null : max,
+                maxConnections,
                 rs.getLong("connections"));
     }
 }
