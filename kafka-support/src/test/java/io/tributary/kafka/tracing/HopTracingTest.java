@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -25,27 +21,13 @@ class HopTracingTest {
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String PARENT = "00f067aa0ba902b7";
 
-    private final List<SpanData> exported = new CopyOnWriteArrayList<>();
+    /** A new one per tracer: closing a tracer shuts its exporter down. */
+    private InMemorySpanExporter exporter;
+
     private HopTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()));
 
     private HopTracing tracing(Sampler sampler) {
-        SpanExporter exporter = new SpanExporter() {
-            @Override
-            public CompletableResultCode export(Collection<SpanData> spans) {
-                exported.addAll(spans);
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode flush() {
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return CompletableResultCode.ofSuccess();
-            }
-        };
+        exporter = InMemorySpanExporter.create();
         return HopTracing.using(SdkTracerProvider.builder()
                 .setSampler(sampler)
                 .addSpanProcessor(SimpleSpanProcessor.create(exporter))
@@ -76,11 +58,11 @@ class HopTracingTest {
     void a_hop_is_a_child_of_the_headers_context_and_writes_its_own_in_its_place() {
         Headers headers = headers("00-" + TRACE_ID + "-" + PARENT + "-01");
         Hop hop = tracing.continueTrace("route", SpanKind.CONSUMER, headers);
-        assertThat(exported).as("exported when it ends").isEmpty();
+        assertThat(exporter.getFinishedSpanItems()).as("exported when it ends").isEmpty();
         hop.end();
 
-        assertThat(exported).hasSize(1);
-        SpanData span = exported.get(0);
+        assertThat(exporter.getFinishedSpanItems()).hasSize(1);
+        SpanData span = exporter.getFinishedSpanItems().get(0);
         assertThat(span.getName()).isEqualTo("route");
         assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
         assertThat(span.getTraceId()).isEqualTo(TRACE_ID);
@@ -95,7 +77,8 @@ class HopTracingTest {
     void a_failed_hop_is_marked_failed() {
         tracing.continueTrace("publish", SpanKind.PRODUCER, headers("00-" + TRACE_ID + "-" + PARENT + "-01"))
                 .end(new IllegalStateException("not acknowledged"));
-        assertThat(exported.get(0).getStatus().getStatusCode()).isEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
+        assertThat(exporter.getFinishedSpanItems().get(0).getStatus().getStatusCode())
+                .isEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
     }
 
     @Test
@@ -105,7 +88,7 @@ class HopTracingTest {
         assertThat(hop.isRecording()).isFalse();
         hop.end();
 
-        assertThat(exported).isEmpty();
+        assertThat(exporter.getFinishedSpanItems()).isEmpty();
         String written = value(headers, "traceparent");
         assertThat(written).startsWith("00-" + TRACE_ID + "-").endsWith("-00");
         assertThat(written.substring(36, 52)).isNotEqualTo(PARENT);
@@ -120,7 +103,7 @@ class HopTracingTest {
         Headers invalid = headers("00-" + "0".repeat(32) + "-" + PARENT + "-01");
         assertThat(tracing.continueTrace("route", SpanKind.CONSUMER, invalid)).isSameAs(Hop.NONE);
         assertThat(value(invalid, "traceparent")).isEqualTo("00-" + "0".repeat(32) + "-" + PARENT + "-01");
-        assertThat(exported).isEmpty();
+        assertThat(exporter.getFinishedSpanItems()).isEmpty();
     }
 
     @Test
@@ -151,7 +134,7 @@ class HopTracingTest {
         Headers headers = headers(null);
         Hop hop = tracing.startTrace("publish", SpanKind.PRODUCER, headers);
         hop.end();
-        assertThat(exported).isEmpty();
+        assertThat(exporter.getFinishedSpanItems()).isEmpty();
         // Not sampled: bit 0 of the flags clear (the SDK sets bit 1, W3C level 2's "random trace id").
         assertThat(value(headers, "traceparent")).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[02]");
 
@@ -159,12 +142,17 @@ class HopTracingTest {
         tracing = tracing(Sampler.parentBased(Sampler.traceIdRatioBased(1.0)));
         Headers sampled = headers(null);
         tracing.startTrace("publish", SpanKind.PRODUCER, sampled).end();
-        assertThat(exported).hasSize(1);
-        assertThat(exported.get(0).getParentSpanId()).isEqualTo("0000000000000000");
+        assertThat(exporter.getFinishedSpanItems()).hasSize(1);
+        assertThat(exporter.getFinishedSpanItems().get(0).getParentSpanId()).isEqualTo("0000000000000000");
         assertThat(value(sampled, "traceparent"))
-                .isEqualTo("00-" + exported.get(0).getTraceId() + "-"
-                        + exported.get(0).getSpanId() + "-"
-                        + exported.get(0).getSpanContext().getTraceFlags().asHex());
-        assertThat(exported.get(0).getSpanContext().isSampled()).isTrue();
+                .isEqualTo("00-" + exporter.getFinishedSpanItems().get(0).getTraceId() + "-"
+                        + exporter.getFinishedSpanItems().get(0).getSpanId() + "-"
+                        + exporter.getFinishedSpanItems()
+                                .get(0)
+                                .getSpanContext()
+                                .getTraceFlags()
+                                .asHex());
+        assertThat(exporter.getFinishedSpanItems().get(0).getSpanContext().isSampled())
+                .isTrue();
     }
 }

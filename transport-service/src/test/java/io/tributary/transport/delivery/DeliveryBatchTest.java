@@ -16,11 +16,9 @@ import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -28,9 +26,6 @@ import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.metrics.TransportMetrics;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
@@ -162,25 +157,9 @@ class DeliveryBatchTest {
 
     @Test
     void a_records_deliver_span_ends_once_the_event_loops_have_written_its_deliveries() {
-        List<SpanData> exported = new CopyOnWriteArrayList<>();
+        InMemorySpanExporter exporter = InMemorySpanExporter.create();
         HopTracing tracing = HopTracing.using(SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(new SpanExporter() {
-                    @Override
-                    public CompletableResultCode export(Collection<SpanData> spans) {
-                        exported.addAll(spans);
-                        return CompletableResultCode.ofSuccess();
-                    }
-
-                    @Override
-                    public CompletableResultCode flush() {
-                        return CompletableResultCode.ofSuccess();
-                    }
-
-                    @Override
-                    public CompletableResultCode shutdown() {
-                        return CompletableResultCode.ofSuccess();
-                    }
-                }))
+                .addSpanProcessor(SimpleSpanProcessor.create(exporter))
                 .build());
         EmbeddedChannel channel = new EmbeddedChannel();
         ClientConnection c = mqtt3(channel, "traced");
@@ -193,19 +172,21 @@ class DeliveryBatchTest {
         batch.add(c, new OutboundMessage("t", new byte[] {1}, 1, false, null), null, 0, 1);
         batch.trace(tracing.continueTrace("deliver", SpanKind.CONSUMER, headers));
         batch.dispatch();
-        assertThat(exported).as("not before the event loop has written").isEmpty();
+        assertThat(exporter.getFinishedSpanItems())
+                .as("not before the event loop has written")
+                .isEmpty();
 
         channel.runPendingTasks();
         MqttPublishMessage written = channel.readOutbound();
         written.release();
-        assertThat(exported).hasSize(1);
-        assertThat(exported.get(0).getName()).isEqualTo("deliver");
-        assertThat(exported.get(0).getParentSpanId()).isEqualTo("00f067aa0ba902b7");
+        assertThat(exporter.getFinishedSpanItems()).hasSize(1);
+        assertThat(exporter.getFinishedSpanItems().get(0).getName()).isEqualTo("deliver");
+        assertThat(exporter.getFinishedSpanItems().get(0).getParentSpanId()).isEqualTo("00f067aa0ba902b7");
 
         // A traced record without deliveries: its span ends at the dispatch.
         batch.trace(tracing.continueTrace("deliver", SpanKind.CONSUMER, headers));
         batch.dispatch();
-        assertThat(exported).hasSize(2);
+        assertThat(exporter.getFinishedSpanItems()).hasSize(2);
         tracing.close();
     }
 }

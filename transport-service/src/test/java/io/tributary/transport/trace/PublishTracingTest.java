@@ -2,17 +2,13 @@ package io.tributary.transport.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tributary.kafka.tracing.Hop;
 import io.tributary.kafka.tracing.HopTracing;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterEach;
@@ -22,25 +18,9 @@ class PublishTracingTest {
 
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
-    private final List<SpanData> exported = new CopyOnWriteArrayList<>();
+    private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
     private final HopTracing tracing = HopTracing.using(SdkTracerProvider.builder()
-            .addSpanProcessor(SimpleSpanProcessor.create(new SpanExporter() {
-                @Override
-                public CompletableResultCode export(Collection<SpanData> spans) {
-                    exported.addAll(spans);
-                    return CompletableResultCode.ofSuccess();
-                }
-
-                @Override
-                public CompletableResultCode flush() {
-                    return CompletableResultCode.ofSuccess();
-                }
-
-                @Override
-                public CompletableResultCode shutdown() {
-                    return CompletableResultCode.ofSuccess();
-                }
-            }))
+            .addSpanProcessor(SimpleSpanProcessor.create(exporter))
             .build());
 
     @AfterEach
@@ -66,7 +46,7 @@ class PublishTracingTest {
         ProducerRecord<byte[], byte[]> record = record(TRACEPARENT);
         new PublishTracing(tracing, false).begin(record, "a/b", "c1").end();
 
-        SpanData span = exported.get(0);
+        SpanData span = exporter.getFinishedSpanItems().get(0);
         assertThat(span.getName()).isEqualTo("publish");
         assertThat(span.getParentSpanId()).isEqualTo("00f067aa0ba902b7");
         assertThat(span.getAttributes().get(PublishTracing.MQTT_TOPIC)).isEqualTo("a/b");
@@ -83,7 +63,7 @@ class PublishTracingTest {
 
         ProducerRecord<byte[], byte[]> generated = record(null);
         new PublishTracing(tracing, true).begin(generated, "a/b", "c1").end();
-        SpanData root = exported.get(0);
+        SpanData root = exporter.getFinishedSpanItems().get(0);
         assertThat(root.getParentSpanId()).isEqualTo("0000000000000000");
         assertThat(traceparent(generated))
                 .isEqualTo("00-" + root.getTraceId() + "-" + root.getSpanId() + "-"
@@ -100,6 +80,6 @@ class PublishTracingTest {
         ProducerRecord<byte[], byte[]> traced = record(TRACEPARENT);
         assertThat(PublishTracing.OFF.begin(traced, "a/b", "c1")).isSameAs(Hop.NONE);
         assertThat(traceparent(traced)).isEqualTo(TRACEPARENT);
-        assertThat(exported).isEmpty();
+        assertThat(exporter.getFinishedSpanItems()).isEmpty();
     }
 }
