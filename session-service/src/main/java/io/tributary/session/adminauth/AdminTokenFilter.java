@@ -1,5 +1,6 @@
 package io.tributary.session.adminauth;
 
+import io.tributary.session.web.AdminPrincipal;
 import io.tributary.session.web.ApiError;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -19,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Requires a valid bearer token on every request of the admin REST API ({@code /api/v1/**}; registered for that
  * path only by {@link AdminAuthConfiguration}), except {@code POST /api/v1/admin/tokens}, which issues one. Anything
  * else answers 401 with {@code {"error": "..."}} and {@code WWW-Authenticate: Bearer}. Actuator endpoints and the
- * internal API of the transport nodes ({@code /internal/**}) are not filtered.
+ * internal API of the transport nodes ({@code /internal/**}) are not filtered. An admin scoped to a tenant is let
+ * through only to what {@link TenantScopeRules} allows (403 otherwise).
  */
 public class AdminTokenFilter extends OncePerRequestFilter {
 
@@ -52,7 +54,7 @@ public class AdminTokenFilter extends OncePerRequestFilter {
                             + " and send it as 'Authorization: Bearer <token>'");
             return;
         }
-        Optional<String> admin;
+        Optional<AdminPrincipal> admin;
         try {
             admin = tokens.authenticate(token);
         } catch (TransactionException | DataAccessException e) {
@@ -64,8 +66,33 @@ public class AdminTokenFilter extends OncePerRequestFilter {
             unauthorized(response, "invalid, expired or revoked bearer token");
             return;
         }
-        request.setAttribute(ADMIN_ATTRIBUTE, admin.get());
+        AdminPrincipal principal = admin.get();
+        if (principal.scoped() && !scopeAllows(principal, request)) {
+            answer(
+                    response,
+                    HttpStatus.FORBIDDEN,
+                    "admin '" + principal.username() + "' is scoped to tenant '" + principal.tenant() + "': "
+                            + request.getMethod() + " " + request.getRequestURI()
+                            + " is for admins of the whole cluster");
+            return;
+        }
+        request.setAttribute(ADMIN_ATTRIBUTE, principal.username());
+        request.setAttribute(AdminPrincipal.ATTRIBUTE, principal);
         chain.doFilter(request, response);
+    }
+
+    /**
+     * A scoped admin gets only canonical URIs (the path the handler mapping sees equals the raw URI: no dot segments,
+     * no encoded or matrix parts), so the rules match exactly what will be dispatched.
+     */
+    private static boolean scopeAllows(AdminPrincipal principal, HttpServletRequest request) {
+        String path = applicationPath(request);
+        return (request.getContextPath() + path).equals(request.getRequestURI())
+                && TenantScopeRules.allows(principal, request.getMethod(), path);
+    }
+
+    private static String applicationPath(HttpServletRequest request) {
+        return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
     }
 
     /**
@@ -74,8 +101,7 @@ public class AdminTokenFilter extends OncePerRequestFilter {
      */
     private static boolean isTokenRequest(HttpServletRequest request) {
         return "POST".equals(request.getMethod())
-                && TOKENS_PATH.equals(
-                        request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo()))
+                && TOKENS_PATH.equals(applicationPath(request))
                 && (request.getContextPath() + TOKENS_PATH).equals(request.getRequestURI());
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.session.adminauth;
 
 import io.tributary.session.auth.PasswordHasher;
+import io.tributary.session.web.AdminPrincipal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -65,8 +66,8 @@ public class AdminTokenService {
         return Optional.of(new IssuedToken(token, "Bearer", expiresAt));
     }
 
-    /** The admin user name when the token is valid now. */
-    public Optional<String> authenticate(String token) {
+    /** The admin (name and tenant scope) when the token is valid now. */
+    public Optional<AdminPrincipal> authenticate(String token) {
         if (token == null || token.isEmpty() || token.length() > 200) {
             return Optional.empty();
         }

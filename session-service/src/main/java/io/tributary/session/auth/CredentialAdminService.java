@@ -5,6 +5,7 @@ import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.tenant.TenantStore;
+import io.tributary.session.web.AdminPrincipal;
 import io.tributary.session.web.ApiException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -52,30 +54,35 @@ public class CredentialAdminService {
         this.clock = clock;
     }
 
-    public CredentialView create(CredentialRequest request) {
-        requireBody(request);
+    public CredentialView create(CredentialRequest body, AdminPrincipal admin) {
+        requireBody(body);
+        CredentialRequest request = inScope(body, admin);
         request.check(true);
         requireTenant(request);
         try {
             String hash = request.password() == null ? null : hasher.hash(request.password());
             long id = credentials.insert(values(request, hash), clock.instant());
             log.info("Credential {} created (username {}, client id {})", id, request.username(), request.clientId());
-            return get(id);
+            return get(id, admin);
         } catch (DuplicateKeyException e) {
             throw duplicate(request);
         }
     }
 
-    public CredentialView get(long id) {
-        return CredentialView.of(require(id));
+    public CredentialView get(long id, AdminPrincipal admin) {
+        return CredentialView.of(require(id, admin));
     }
 
-    public AuthPages.CredentialPage list(int page, int size) {
+    /** A page of the credentials; for an admin scoped to a tenant, of that tenant's only. */
+    public AuthPages.CredentialPage list(int page, int size, AdminPrincipal admin) {
         checkPage(page, size);
-        List<CredentialView> items = credentials.page((long) page * size, size).stream()
-                .map(CredentialView::of)
-                .toList();
-        return new AuthPages.CredentialPage(items, page, size, credentials.count());
+        long offset = (long) page * size;
+        List<Credential> found = admin.scoped()
+                ? credentials.pageOfTenant(admin.tenant(), offset, size)
+                : credentials.page(offset, size);
+        long total = admin.scoped() ? credentials.countOfTenant(admin.tenant()) : credentials.count();
+        return new AuthPages.CredentialPage(
+                found.stream().map(CredentialView::of).toList(), page, size, total);
     }
 
     /**
@@ -84,10 +91,11 @@ public class CredentialAdminService {
      * under the new password and ACLs.
      */
     @Transactional
-    public CredentialView update(long id, CredentialRequest request) {
-        requireBody(request);
+    public CredentialView update(long id, CredentialRequest body, AdminPrincipal admin) {
+        requireBody(body);
+        CredentialRequest request = inScope(body, admin);
         request.check(false);
-        Credential before = require(id);
+        Credential before = require(id, admin);
         requireTenant(request);
         if (request.password() == null && request.certificateCn() == null && before.passwordHash() == null) {
             throw ApiException.badRequest("password is required: the credential has none and no certificateCn");
@@ -119,12 +127,13 @@ public class CredentialAdminService {
                     closed,
                     Integer.toHexString(code));
         }
-        return get(id);
+        return get(id, admin);
     }
 
     /** Deletes the credential and closes its live connections with MQTT 5 reason 0x87 (not authorized). */
     @Transactional
-    public void delete(long id) {
+    public void delete(long id, AdminPrincipal admin) {
+        require(id, admin);
         if (!credentials.delete(id)) {
             throw ApiException.notFound("no credential " + id);
         }
@@ -171,8 +180,32 @@ public class CredentialAdminService {
         }
     }
 
-    private Credential require(long id) {
-        return credentials.find(id).orElseThrow(() -> ApiException.notFound("no credential " + id));
+    /** The credential, if the admin may see it: another tenant's is "not found" to a scoped admin, as if absent. */
+    private Credential require(long id, AdminPrincipal admin) {
+        return credentials
+                .find(id)
+                .filter(c -> !admin.scoped() || admin.tenant().equals(c.tenant()))
+                .orElseThrow(() -> ApiException.notFound("no credential " + id));
+    }
+
+    /**
+     * The request as the admin may make it: an admin scoped to a tenant creates and keeps credentials in that tenant
+     * (a body without a tenant means it), and may not name another (403).
+     */
+    private static CredentialRequest inScope(CredentialRequest request, AdminPrincipal admin) {
+        if (!admin.scoped()) {
+            return request;
+        }
+        if (request.tenant() == null) {
+            return request.withTenant(admin.tenant());
+        }
+        if (!request.tenant().equals(admin.tenant())) {
+            throw new ApiException(
+                    HttpStatus.FORBIDDEN,
+                    "admin '" + admin.username() + "' is scoped to tenant '" + admin.tenant()
+                            + "' and cannot put a credential in tenant '" + request.tenant() + "'");
+        }
+        return request;
     }
 
     private static ApiException duplicate(CredentialRequest r) {

@@ -31,6 +31,13 @@ public record CredentialRequest(
         @Nullable String tenant) {
 
     static final int MAX_ACL_ENTRIES = 1000;
+
+    /** The same request for another tenant. */
+    CredentialRequest withTenant(String otherTenant) {
+        return new CredentialRequest(
+                username, clientId, password, blocked, publish, subscribe, description, certificateCn, otherTenant);
+    }
+
     static final int MAX_DESCRIPTION = 1000;
     private static final int MAX_MQTT_STRING_BYTES = 65_535;
 

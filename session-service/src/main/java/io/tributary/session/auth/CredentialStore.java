@@ -142,6 +142,24 @@ public class CredentialStore {
                 .list();
     }
 
+    /** A page of the tenant's credentials, by id. */
+    public List<Credential> pageOfTenant(String tenant, long offset, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS
+                        + " FROM credentials WHERE tenant_id = :tenant ORDER BY id LIMIT :limit OFFSET :offset")
+                .param("tenant", tenant)
+                .param("limit", limit)
+                .param("offset", offset)
+                .query(ROW)
+                .list();
+    }
+
+    public long countOfTenant(String tenant) {
+        return jdbc.sql("SELECT count(*) FROM credentials WHERE tenant_id = :tenant")
+                .param("tenant", tenant)
+                .query(Long.class)
+                .single();
+    }
+
     public long count() {
         return jdbc.sql("SELECT count(*) FROM credentials").query(Long.class).single();
     }

@@ -80,8 +80,8 @@ public class TenantAdminService {
     }
 
     /**
-     * Deletes a tenant that owns no credential any more (409 otherwise: delete or move them first, which closes
-     * their connections), and the retained messages of its namespace, so a tenant created later with the same id
+     * Deletes a tenant that owns no credential and no scoped admin user any more (409 otherwise: delete or move them
+     * first, which closes their connections), and the retained messages of its namespace, so a tenant created later with the same id
      * starts empty.
      */
     @Transactional
@@ -91,6 +91,11 @@ public class TenantAdminService {
         if (credentials > 0) {
             throw ApiException.conflict("tenant '" + id + "' still has " + credentials
                     + " credential(s): delete them or move them to another tenant first");
+        }
+        long admins = tenants.countScopedAdmins(id);
+        if (admins > 0) {
+            throw ApiException.conflict("tenant '" + id + "' still has " + admins
+                    + " admin user(s) scoped to it: delete them first (DELETE /api/v1/admin/users/{id})");
         }
         tenants.delete(id);
         log.info("Tenant {} deleted", id);

@@ -91,6 +91,14 @@ public class TenantStore {
                 .list();
     }
 
+    /** Admin users scoped to the tenant (a tenant with any cannot be deleted). */
+    public long countScopedAdmins(String id) {
+        return jdbc.sql("SELECT count(*) FROM admin_users WHERE tenant_id = :id")
+                .param("id", id)
+                .query(Long.class)
+                .single();
+    }
+
     public long count() {
         return jdbc.sql("SELECT count(*) FROM tenants").query(Long.class).single();
     }
