@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * one application context (same configuration), so the service starts once for all of them.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-abstract class ServiceTestBase {
+public abstract class ServiceTestBase {
 
     protected static final int PARTITIONS = 3;
     protected static final long NEVER = 0xFFFFFFFFL;

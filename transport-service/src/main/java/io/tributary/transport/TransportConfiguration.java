@@ -362,8 +362,9 @@ public class TransportConfiguration {
             LocalSubscriptions subscriptions,
             OutboundDelivery delivery,
             TransportMetrics metrics,
-            ConnectionRegistry registry) {
-        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry);
+            ConnectionRegistry registry,
+            HopTracing hopTracing) {
+        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry, hopTracing);
     }
 
     @Bean

@@ -192,14 +192,19 @@ class TraceContextTest {
                 }
                 Mqtt5BlockingClient subscriber = Clients.hive5(node.mqttPort(), id("span-sub"));
                 subscriber.connect();
+                // A persistent session: its QoS 1 messages come from its session queue, not the downlink.
+                Mqtt5BlockingClient persistent = Clients.hive5(node.mqttPort(), id("span-persistent"));
+                persistent.connectWith().sessionExpiryInterval(300).send();
                 Mqtt5BlockingClient publisher = Clients.hive5(node.mqttPort(), id("span-pub"));
                 publisher.connect();
-                try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL)) {
-                    subscriber
-                            .subscribeWith()
-                            .topicFilter(topic)
-                            .qos(MqttQos.AT_LEAST_ONCE)
-                            .send();
+                try (Mqtt5BlockingClient.Mqtt5Publishes received = subscriber.publishes(MqttGlobalPublishFilter.ALL);
+                        Mqtt5BlockingClient.Mqtt5Publishes queued = persistent.publishes(MqttGlobalPublishFilter.ALL)) {
+                    for (Mqtt5BlockingClient client : List.of(subscriber, persistent)) {
+                        client.subscribeWith()
+                                .topicFilter(topic)
+                                .qos(MqttQos.AT_LEAST_ONCE)
+                                .send();
+                    }
                     for (String traceparent : List.of(sampledOut, TRACEPARENT)) {
                         publisher
                                 .publishWith()
@@ -213,9 +218,12 @@ class TraceContextTest {
                     }
                     assertThat(received.receive(15, TimeUnit.SECONDS)).isPresent();
                     assertThat(received.receive(15, TimeUnit.SECONDS)).isPresent();
+                    assertThat(queued.receive(15, TimeUnit.SECONDS)).isPresent();
+                    assertThat(queued.receive(15, TimeUnit.SECONDS)).isPresent();
                 } finally {
                     publisher.disconnect();
                     subscriber.disconnect();
+                    persistent.disconnectWith().sessionExpiryInterval(0).send();
                 }
 
                 String traceId = TRACEPARENT.substring(3, 35);
@@ -228,6 +236,14 @@ class TraceContextTest {
                 assertThat(route.parentSpanId()).isEqualTo(publish.spanId());
                 assertThat(deliver.service()).isEqualTo("tributary-transport");
                 assertThat(deliver.parentSpanId()).isEqualTo(route.spanId());
+                // One deliver span per way out: the live one and the persistent session's, from its queue.
+                assertThat(receiver.await(
+                                s -> s.traceId().equals(traceId)
+                                        && s.name().equals("deliver")
+                                        && !s.spanId().equals(deliver.spanId()),
+                                20))
+                        .as("the queue-served deliver span among %s", receiver.spans())
+                        .hasValueSatisfying(s -> assertThat(s.parentSpanId()).isEqualTo(route.spanId()));
                 // The publish span is the parent the publish record carries.
                 String tracedTopic = topic;
                 assertThat(header(

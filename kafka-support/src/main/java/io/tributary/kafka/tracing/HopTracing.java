@@ -73,6 +73,22 @@ public final class HopTracing implements AutoCloseable {
                 .build());
     }
 
+    /**
+     * The instance id of a service's spans: {@code HOSTNAME} (the pod's name on Kubernetes), else the host's name,
+     * else {@code fallback}.
+     */
+    public static String hostName(String fallback) {
+        String host = System.getenv("HOSTNAME");
+        if (host != null && !host.isBlank()) {
+            return host;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return fallback;
+        }
+    }
+
     /** Spans through {@code provider} (tests give one with an exporter of their own). */
     public static HopTracing using(SdkTracerProvider provider) {
         return new HopTracing(provider);

@@ -68,19 +68,7 @@ public class RoutingLoopConfiguration {
     /** The route spans, when tracing is on; closed (what ended exported) after the loop has stopped. */
     @Bean(destroyMethod = "close")
     public HopTracing hopTracing(TracingProperties tracing) {
-        return HopTracing.start(tracing, "tributary-routing", hostName());
-    }
-
-    private static String hostName() {
-        String host = System.getenv("HOSTNAME");
-        if (host != null && !host.isBlank()) {
-            return host;
-        }
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "routing";
-        }
+        return HopTracing.start(tracing, "tributary-routing", HopTracing.hostName("routing"));
     }
 
     /** The one Redis connection of the process, for the session queues; closed after the loop has stopped. */

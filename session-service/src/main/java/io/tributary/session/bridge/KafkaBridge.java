@@ -1,11 +1,15 @@
 package io.tributary.session.bridge;
 
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.PollLoop;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.mapping.MqttTopicTemplate;
 import io.tributary.common.retry.Backoff;
+import io.tributary.kafka.tracing.Hop;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.session.kafka.KafkaUnavailableException;
 import io.tributary.session.kafka.RecordSender;
 import java.nio.charset.StandardCharsets;
@@ -39,18 +43,26 @@ final class KafkaBridge extends PollLoop {
     static final String CLIENT_ID_PREFIX = "$tributary-bridge-";
 
     private static final String NODE_ID = "kafka-bridge";
+    /** The span of one record of a rule: read from the user's topic to its publish record acknowledged. */
+    static final String SPAN = "bridge";
+
+    private static final AttributeKey<String> RULE = AttributeKey.stringKey("tributary.rule");
+    private static final AttributeKey<String> KAFKA_TOPIC = AttributeKey.stringKey("messaging.source.name");
+    private static final AttributeKey<String> MQTT_TOPIC = AttributeKey.stringKey("mqtt.topic");
 
     private final BridgeRule rule;
     private final MqttTopicTemplate template;
     private final RecordSender sender;
+    private final HopTracing tracing;
     private final Consumer<byte[], byte[]> consumer;
     private boolean subscribed;
 
-    KafkaBridge(BridgeRule rule, KafkaClients kafkaClients, RecordSender sender) {
+    KafkaBridge(BridgeRule rule, KafkaClients kafkaClients, RecordSender sender, HopTracing tracing) {
         super("kafka-bridge-" + rule.id(), true, Backoff.fixed(RETRY_PAUSE), Duration.ofSeconds(5));
         this.rule = rule;
         this.template = MqttTopicTemplate.parse(rule.mqttTopic());
         this.sender = sender;
+        this.tracing = tracing;
         Properties config = new Properties();
         config.put(ConsumerConfig.GROUP_ID_CONFIG, rule.consumerGroup());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, rule.consumerGroup());
@@ -82,18 +94,23 @@ final class KafkaBridge extends PollLoop {
         if (records.isEmpty()) {
             return;
         }
+        List<Hop> hops = new ArrayList<>();
         try {
-            sender.sendAndAwait(publishRecords(records));
-            consumer.commitSync();
-        } catch (KafkaUnavailableException e) {
-            log.warn(
-                    "Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}",
-                    rule.id(),
-                    records.count(),
-                    e.getMessage());
-            rewind(records);
+            sender.sendAndAwait(publishRecords(records, hops));
+        } catch (RuntimeException e) {
+            endHops(hops, e);
+            if (e instanceof KafkaUnavailableException) {
+                log.warn(
+                        "Kafka-to-MQTT rule {}: {} record(s) not routed, read again: {}",
+                        rule.id(),
+                        records.count(),
+                        e.getMessage());
+                rewind(records);
+            }
             throw e;
         }
+        endHops(hops, null);
+        consumer.commitSync();
     }
 
     /** Only a batch Kafka did not take is retried here; anything else ends the thread, and the next check restarts it. */
@@ -117,7 +134,15 @@ final class KafkaBridge extends PollLoop {
         consumer.close(Duration.ofSeconds(5));
     }
 
-    private List<ProducerRecord<byte[], byte[]>> publishRecords(ConsumerRecords<byte[], byte[]> records) {
+    private static void endHops(List<Hop> hops, RuntimeException failure) {
+        for (Hop hop : hops) {
+            hop.end(failure);
+        }
+    }
+
+    /** The publish records of a batch; the bridge span of each traced one is added to {@code hops}. */
+    private List<ProducerRecord<byte[], byte[]>> publishRecords(
+            ConsumerRecords<byte[], byte[]> records, List<Hop> hops) {
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.count());
         long now = System.currentTimeMillis();
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -155,6 +180,13 @@ final class KafkaBridge extends PollLoop {
                 if (h != null && h.value() != null) {
                     publish.headers().add(name, h.value());
                 }
+            }
+            // The backend's span is the bridge span's parent; the bridge span becomes the publish record's.
+            Hop hop = tracing.continueTrace(SPAN, SpanKind.CONSUMER, publish.headers());
+            if (hop != Hop.NONE) {
+                hops.add(hop.attribute(RULE, Long.toString(rule.id()))
+                        .attribute(KAFKA_TOPIC, r.topic())
+                        .attribute(MQTT_TOPIC, topic));
             }
             out.add(publish);
         }

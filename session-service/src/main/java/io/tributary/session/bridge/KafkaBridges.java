@@ -1,6 +1,7 @@
 package io.tributary.session.bridge;
 
 import io.tributary.common.kafka.KafkaClients;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.session.kafka.RecordSender;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,11 +27,13 @@ public class KafkaBridges implements DisposableBean {
     private final BridgeRuleStore store;
     private final RecordSender sender;
     private final KafkaClients kafkaClients;
+    private final HopTracing tracing;
     private final Map<Long, KafkaBridge> running = new HashMap<>();
     private boolean closed;
 
-    public KafkaBridges(BridgeRuleStore store, RecordSender sender, KafkaClients kafkaClients) {
+    public KafkaBridges(BridgeRuleStore store, RecordSender sender, KafkaClients kafkaClients, HopTracing tracing) {
         this.store = store;
+        this.tracing = tracing;
         this.sender = sender;
         this.kafkaClients = kafkaClients;
     }
@@ -56,7 +59,7 @@ public class KafkaBridges implements DisposableBean {
             }
         }
         rules.forEach((id, rule) -> running.computeIfAbsent(id, k -> {
-            KafkaBridge bridge = new KafkaBridge(rule, kafkaClients, sender);
+            KafkaBridge bridge = new KafkaBridge(rule, kafkaClients, sender, tracing);
             bridge.start();
             log.info("Kafka-to-MQTT rule {} running: Kafka '{}' -> MQTT '{}'", id, rule.kafkaTopic(), rule.mqttTopic());
             return bridge;

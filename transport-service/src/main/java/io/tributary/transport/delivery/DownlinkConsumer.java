@@ -58,7 +58,7 @@ public final class DownlinkConsumer extends PollLoop implements SmartLifecycle {
     private static final Duration POLL = Duration.ofMillis(500);
 
     /** The span of one downlink record: read from the downlink topic to its deliveries written to the sockets. */
-    public static final String SPAN = "deliver";
+    public static final String SPAN = PublishTracing.DELIVER_SPAN;
 
     private static final AttributeKey<Long> DELIVERIES = AttributeKey.longKey("tributary.deliveries");
 

@@ -1,7 +1,11 @@
 package io.tributary.transport.sessionqueue;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.kafka.tracing.Hop;
+import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.EntryHeaders;
 import io.tributary.sessionqueue.QueueReader;
 import io.tributary.sessionqueue.SessionQueueKeys;
@@ -11,6 +15,7 @@ import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
+import io.tributary.transport.trace.PublishTracing;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * client that stops acknowledging stops the reading and the queue waits in Redis, bounded by its limit.
  *
  * <p>Every method runs on the connection's event loop; Redis answers are handed back to it.
+ *
+ * <p>With tracing on, a traced entry gets a {@code deliver} span (as a live delivery does, in {@code DownlinkConsumer})
+ * under the route span its headers carry, from the entry's read to its PUBLISH written to the connection.
  */
 public final class SessionQueueReader {
 
@@ -33,19 +41,23 @@ public final class SessionQueueReader {
     private static final int MAX_FETCH = 100;
     private static final long RETRY_MIN_MS = 200;
     private static final long RETRY_MAX_MS = 5_000;
+    private static final AttributeKey<Long> QUEUE_SEQ = AttributeKey.longKey("tributary.queue.seq");
 
     private final QueueReader store;
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
+    private final HopTracing tracing;
 
     public SessionQueueReader(
             QueueReader store,
             LocalSubscriptions subscriptions,
             QueueDelivery delivery,
             TransportMetrics metrics,
-            ConnectionRegistry registry) {
+            ConnectionRegistry registry,
+            HopTracing tracing) {
         this.store = store;
+        this.tracing = tracing;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
             for (ClientConnection connection : registry.all()) {
@@ -212,28 +224,38 @@ public final class SessionQueueReader {
                 return false;
             }
             cursor.lastSeq = entry.seq();
-            OutboundMessage message = toMessage(connection, entry);
-            if (message == null) {
+            Traced traced = toMessage(connection, entry);
+            if (traced == null) {
                 log.debug("Queue of '{}': entry {} removed undelivered", connection.clientId(), entry.seq());
                 store.remove(connection.clientId(), entry.seq());
                 continue;
             }
-            if (message.qos() == 0) {
-                // Downgraded by the subscription: nothing to acknowledge, so it leaves the queue once written.
-                delivery.deliver(connection, message);
-                store.remove(connection.clientId(), entry.seq());
-            } else {
-                if (entry.seq() <= fetched.sentBefore()) {
-                    message.markDuplicate();
+            OutboundMessage message = traced.message();
+            try {
+                if (message.qos() == 0) {
+                    // Downgraded by the subscription: nothing to acknowledge, so it leaves the queue once written.
+                    delivery.deliver(connection, message);
+                    store.remove(connection.clientId(), entry.seq());
+                } else {
+                    if (entry.seq() <= fetched.sentBefore()) {
+                        message.markDuplicate();
+                    }
+                    delivery.sendQueued(connection, message, packetId);
                 }
-                delivery.sendQueued(connection, message, packetId);
+                traced.hop().end();
+            } catch (RuntimeException e) {
+                traced.hop().end(e);
+                throw e;
             }
         }
         return true;
     }
 
+    /** A queue entry as the connection receives it, with its deliver span ({@link Hop#NONE} when not traced). */
+    private record Traced(OutboundMessage message, Hop hop) {}
+
     /** The entry as this connection receives it; null when it must not be delivered (expired, unsubscribed). */
-    private OutboundMessage toMessage(ClientConnection connection, QueueReader.Entry entry) {
+    private Traced toMessage(ClientConnection connection, QueueReader.Entry entry) {
         String topic = entry.text(SessionQueueKeys.FIELD_TOPIC);
         byte[] payload = entry.fields().get(SessionQueueKeys.FIELD_PAYLOAD);
         Headers headers;
@@ -252,9 +274,12 @@ public final class SessionQueueReader {
             metrics.dropped("queue_entry_malformed");
             return null;
         }
+        // Before the delivery properties are read: an MQTT 5 subscriber gets the deliver span as its parent.
+        Hop hop = tracing.continueTrace(PublishTracing.DELIVER_SPAN, SpanKind.CONSUMER, headers);
         MqttProperties properties = PublishRecords.deliveryProperties(headers, System.currentTimeMillis());
         if (properties == null) {
             metrics.dropped("expired");
+            hop.end();
             return null;
         }
         String shared = entry.text(SessionQueueKeys.FIELD_SHARED);
@@ -263,13 +288,15 @@ public final class SessionQueueReader {
         LocalSubscriptions.Match match = subscriptions.matchOne(connection, topic, publisher, sharedFilters);
         if (match == null) {
             metrics.dropped("queue_unsubscribed");
+            hop.end();
             return null;
         }
         int qos = Math.min(PublishRecords.qosOf(headers), match.qos());
         boolean retain = RecordHeaders.readFlag(headers, RecordHeaders.RETAIN) && match.retainAsPublished();
         OutboundMessage message = new OutboundMessage(topic, payload, qos, retain, properties, match.subscriptionIds());
         message.queueSeq(entry.seq());
-        return message;
+        return new Traced(
+                message, hop.attribute(PublishTracing.MQTT_TOPIC, topic).count(QUEUE_SEQ, entry.seq()));
     }
 
     private void retryLater(ClientConnection connection, String what, Throwable error, Runnable retry) {

@@ -21,6 +21,9 @@ public final class PublishTracing {
     public static final PublishTracing OFF = new PublishTracing(HopTracing.OFF, false);
 
     public static final String SPAN = "publish";
+    /** The span of delivering one message to its subscribers on this node (live or from a session queue). */
+    public static final String DELIVER_SPAN = "deliver";
+
     public static final AttributeKey<String> MQTT_TOPIC = AttributeKey.stringKey("mqtt.topic");
     public static final AttributeKey<String> MQTT_CLIENT_ID = AttributeKey.stringKey("mqtt.client_id");
 

@@ -139,7 +139,8 @@ class ConnectHandlerTest {
                         new OutboundDelivery.Limits(10, 10, 1 << 20, SlowConsumerPolicy.DROP),
                         queueStore),
                 metrics,
-                registry);
+                registry,
+                io.tributary.kafka.tracing.HopTracing.OFF);
         context = new ConnectHandler.ConnectContext(
                 properties,
                 sessions,
