@@ -68,7 +68,7 @@ final class AuthApi {
     }
 
     /** Creates a tenant with the given quotas ({@code maxPublishRate}, {@code maxPublishBytesRate}, ...). */
-    void createTenant(String id, Map<String, ? extends Number> quotas) throws Exception {
+    void createTenantWithQuotas(String id, Map<String, ? extends Number> quotas) throws Exception {
         ObjectNode body = JSON.createObjectNode();
         body.put("id", id);
         quotas.forEach((name, value) -> body.put(name, value.longValue()));

@@ -94,8 +94,8 @@ class TenantPublishQuotaTest {
     void clients_of_one_tenant_on_both_nodes_share_its_rate_and_nothing_refused_reaches_kafka() throws Exception {
         String limited = Clients.id("pq-a");
         String other = Clients.id("pq-b");
-        api.createTenant(limited, Map.of("maxPublishRate", RATE));
-        api.createTenant(other, Map.of("maxPublishRate", 100_000));
+        api.createTenantWithQuotas(limited, Map.of("maxPublishRate", RATE));
+        api.createTenantWithQuotas(other, Map.of("maxPublishRate", 100_000));
         String userA = Clients.id("upa");
         String userB = Clients.id("upb");
         api.create(AuthApi.credential(userA, PASSWORD, limited, List.of("#")));

@@ -111,7 +111,9 @@ public final class TenantPublishQuotas {
             refused = PUBLISH_BYTES;
         }
         if (refused == null) {
-            connection.channel().attr(REFUSING).set(null);
+            if (connection.channel().hasAttr(REFUSING)) {
+                connection.channel().attr(REFUSING).set(null); // the episode is over
+            }
             return null;
         }
         String cause = PUBLISH_RATE.equals(refused)
