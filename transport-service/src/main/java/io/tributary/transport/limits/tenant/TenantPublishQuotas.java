@@ -124,11 +124,7 @@ public final class TenantPublishQuotas {
         refusals.computeIfAbsent(tenant + '\n' + refused, k -> counter(tenant, k.substring(k.indexOf('\n') + 1)))
                 .increment();
         if (connection.channel().attr(REFUSING).setIfAbsent(Boolean.TRUE) == null) {
-            log.warn(
-                    "Refusing publishes of {} (tenant '{}') until its tenant has room again: {}",
-                    connection,
-                    tenant,
-                    cause);
+            log.warn("Refusing publishes of {} until its tenant has room again: {}", connection, cause);
         }
         return new ClientLimits.Refusal(REASON, QUOTA_EXCEEDED, cause);
     }
