@@ -211,4 +211,44 @@ class TenantIntegrationTest extends ServiceTestBase {
     private static SessionApi.ConnectRequest batchRequest(String clientId) {
         return connectRequest(clientId, "node-tenants", true, 0, "quota-dev", "pw", null);
     }
+
+    @Test
+    void publish_quotas_are_set_shown_replaced_and_handed_to_transport_nodes() throws Exception {
+        Response created = sendJson(
+                "POST",
+                "/api/v1/tenants",
+                Map.of("id", "pubq-co", "maxPublishRate", 100, "maxPublishBytesRate", 50_000_000_000L));
+        assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+        assertThat(created.body().path("maxPublishRate").asInt()).isEqualTo(100);
+        assertThat(created.body().path("maxPublishBytesRate").asLong())
+                .as("bytes per second beyond 2^31")
+                .isEqualTo(50_000_000_000L);
+        Response plain = sendJson("POST", "/api/v1/tenants", Map.of("id", "pubq-none"));
+        assertThat(plain.body().path("maxPublishRate").isNull())
+                .as("none, not 0")
+                .isTrue();
+        assertThat(plain.body().path("maxPublishBytesRate").isNull()).isTrue();
+        Response negative = sendJson("POST", "/api/v1/tenants", Map.of("id", "pubq-neg", "maxPublishRate", -1));
+        assertThat(negative.status()).isEqualTo(400);
+        assertThat(negative.body().path("error").asString()).contains("maxPublishRate");
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("id", "pubq-neg", "maxPublishBytesRate", -5))
+                        .status())
+                .isEqualTo(400);
+
+        Response replaced =
+                sendJson("PUT", "/api/v1/tenants/pubq-co", Map.of("maxPublishRate", 0, "description", "stopped"));
+        assertThat(replaced.status()).as("%s", replaced.body()).isEqualTo(200);
+        assertThat(replaced.body().path("maxPublishRate").asInt()).isZero();
+        assertThat(replaced.body().path("maxPublishBytesRate").isNull())
+                .as("PUT replaces: left out is no limit")
+                .isTrue();
+        assertThat(get("/api/v1/tenants/pubq-co").body().path("maxPublishRate").asInt())
+                .isZero();
+
+        Response quotas = get(SessionApi.TENANT_PUBLISH_QUOTAS);
+        assertThat(quotas.status()).isEqualTo(200);
+        assertThat(quotas.body().path("tenants").toString())
+                .contains("{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null}")
+                .doesNotContain("pubq-none");
+    }
 }

@@ -32,6 +32,9 @@ import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.limits.ConnectAdmission;
 import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.limits.LimitsProperties;
+import io.tributary.transport.limits.tenant.RedisQuotaCounters;
+import io.tributary.transport.limits.tenant.TenantPublishQuotas;
+import io.tributary.transport.limits.tenant.TenantQuotaPoller;
 import io.tributary.transport.listener.DrainProperties;
 import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
@@ -441,9 +444,23 @@ public class TransportConfiguration {
         return new ConnectAdmission(limits, System::nanoTime);
     }
 
+    /** The tenants' publish quotas, leased from counters in the node's Redis connection. */
     @Bean
-    ClientLimits clientLimits(LimitsProperties limits, LimitRefusals refusals) {
-        return new ClientLimits(limits, refusals, System::nanoTime);
+    TenantPublishQuotas tenantPublishQuotas(
+            ManagedRedisConnection<byte[], byte[]> sessionQueueRedis, MeterRegistry registry) {
+        return new TenantPublishQuotas(new RedisQuotaCounters(sessionQueueRedis), registry);
+    }
+
+    @Bean
+    TenantQuotaPoller tenantQuotaPoller(
+            SessionServiceClient sessions, TenantPublishQuotas tenantPublishQuotas, LimitsProperties limits) {
+        return new TenantQuotaPoller(sessions, tenantPublishQuotas, limits.tenantQuotaRefresh());
+    }
+
+    @Bean
+    ClientLimits clientLimits(
+            LimitsProperties limits, LimitRefusals refusals, TenantPublishQuotas tenantPublishQuotas) {
+        return new ClientLimits(limits, refusals, System::nanoTime, tenantPublishQuotas);
     }
 
     @Bean

@@ -33,6 +33,8 @@ public final class SessionApi {
     public static final String HEARTBEAT = "/internal/v1/nodes/heartbeat";
     /** GET, optional query parameter {@code version}: the IP entries of the block list ({@link BlockedIps}). */
     public static final String BLOCKED_IPS = "/internal/v1/blocklist/ips";
+    /** GET: the publish quotas of every tenant that has one ({@link TenantPublishQuotas}). */
+    public static final String TENANT_PUBLISH_QUOTAS = "/internal/v1/tenants/publish-quotas";
 
     private SessionApi() {}
 
@@ -202,6 +204,17 @@ public final class SessionApi {
      * version it has, a node gets {@code ranges} null when nothing changed.
      */
     public record BlockedIps(String version, List<String> ranges) {}
+
+    /**
+     * A tenant's publish quotas, summed over its clients on every transport node.
+     *
+     * @param maxPublishRate      PUBLISH packets per second; null: no limit
+     * @param maxPublishBytesRate payload bytes per second; null: no limit
+     */
+    public record TenantPublishQuota(String tenant, Integer maxPublishRate, Long maxPublishBytesRate) {}
+
+    /** Every tenant with a publish quota; a tenant not listed has none. */
+    public record TenantPublishQuotas(List<TenantPublishQuota> tenants) {}
 
     /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */
     public record ConnectRefusal(RefusalReason reason, String message) {}

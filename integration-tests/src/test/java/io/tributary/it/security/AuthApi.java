@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -63,6 +64,14 @@ final class AuthApi {
         if (maxConnections != null) {
             body.put("maxConnections", maxConnections);
         }
+        exchange("POST", "/api/v1/tenants", body.toString(), 201);
+    }
+
+    /** Creates a tenant with the given quotas ({@code maxPublishRate}, {@code maxPublishBytesRate}, ...). */
+    void createTenantWithQuotas(String id, Map<String, ? extends Number> quotas) throws Exception {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("id", id);
+        quotas.forEach((name, value) -> body.put(name, value.longValue()));
         exchange("POST", "/api/v1/tenants", body.toString(), 201);
     }
 

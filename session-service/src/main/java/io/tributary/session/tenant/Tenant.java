@@ -11,6 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param credentials    how many credentials belong to it
  * @param maxConnections its clients connected at once across the cluster at most; null: no limit
  * @param connections    its clients connected now (sessions marked connected, on every node)
+ * @param maxPublishRate PUBLISH packets per second its clients may send together, across the cluster; null: no limit
+ * @param maxPublishBytesRate payload bytes per second its clients may send together, across the cluster; null: no
+ *                       limit
  */
 public record Tenant(
         String id,
@@ -18,4 +21,6 @@ public record Tenant(
         Instant createdAt,
         long credentials,
         @Nullable Integer maxConnections,
-        long connections) {}
+        long connections,
+        @Nullable Integer maxPublishRate,
+        @Nullable Long maxPublishBytesRate) {}

@@ -1,5 +1,6 @@
 package io.tributary.session.tenant;
 
+import io.tributary.common.session.SessionApi;
 import io.tributary.session.admin.SessionAdminService;
 import io.tributary.session.web.ApiException;
 import java.time.Clock;
@@ -34,16 +35,17 @@ public class TenantAdminService {
             throw ApiException.badRequest("request body is required");
         }
         request.check();
-        if (!tenants.insert(request.id(), request.description(), request.maxConnections(), clock.instant())) {
+        if (!tenants.insert(request, clock.instant())) {
             throw ApiException.conflict("tenant '" + request.id() + "' exists already");
         }
-        log.info("Tenant {} created (connections at most {})", request.id(), quota(request.maxConnections()));
+        log.info("Tenant {} created ({})", request.id(), quotas(request));
         return get(request.id());
     }
 
     /**
-     * Replaces a tenant's description and connection quota. A lower quota refuses new CONNECTs from then on; clients
-     * connected already stay connected.
+     * Replaces a tenant's description and quotas. A lower connection quota refuses new CONNECTs from then on; clients
+     * connected already stay connected. Publish quotas reach the transport nodes with their next poll
+     * ({@code TRIBUTARY_TENANT_QUOTA_REFRESH}).
      */
     public Tenant replace(String id, TenantRequest request) {
         if (request == null) {
@@ -53,16 +55,32 @@ public class TenantAdminService {
             throw ApiException.badRequest(
                     "a tenant's id cannot change ('" + id + "' in the path, '" + request.id() + "' in the body)");
         }
-        new TenantRequest(id, request.description(), request.maxConnections()).check();
-        if (!tenants.update(id, request.description(), request.maxConnections())) {
+        TenantRequest replacement = new TenantRequest(
+                id,
+                request.description(),
+                request.maxConnections(),
+                request.maxPublishRate(),
+                request.maxPublishBytesRate());
+        replacement.check();
+        if (!tenants.update(replacement)) {
             throw ApiException.notFound("no tenant '" + id + "'");
         }
-        log.info("Tenant {} changed (connections at most {})", id, quota(request.maxConnections()));
+        log.info("Tenant {} changed ({})", id, quotas(replacement));
         return get(id);
     }
 
-    private static String quota(Integer max) {
+    private static String quotas(TenantRequest r) {
+        return "connections at most " + quota(r.maxConnections()) + ", publishes per second at most "
+                + quota(r.maxPublishRate()) + ", payload bytes per second at most " + quota(r.maxPublishBytesRate());
+    }
+
+    private static String quota(Number max) {
         return max == null ? "unlimited" : max.toString();
+    }
+
+    /** The publish quotas of every tenant that has one, for the transport nodes (internal API). */
+    public SessionApi.TenantPublishQuotas publishQuotas() {
+        return new SessionApi.TenantPublishQuotas(tenants.publishQuotas());
     }
 
     public Tenant get(String id) {

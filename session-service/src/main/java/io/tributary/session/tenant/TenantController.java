@@ -1,6 +1,7 @@
 package io.tributary.session.tenant;
 
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.tributary.common.session.SessionApi;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -13,9 +14,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Tenants on the admin REST API, {@code /api/v1/tenants} (bearer token, like all of {@code /api/v1}). */
+/**
+ * Tenants on the admin REST API, {@code /api/v1/tenants} (bearer token, like all of {@code /api/v1}), and their
+ * publish quotas for transport nodes on the internal API.
+ */
 @RestController
-@RequestMapping(path = "/api/v1/tenants", produces = "application/json")
+@RequestMapping(produces = "application/json")
 public class TenantController {
 
     private final TenantAdminService admin;
@@ -25,35 +29,41 @@ public class TenantController {
     }
 
     @ApiResponse(responseCode = "409", description = "a tenant with that id exists")
-    @PostMapping(consumes = "application/json")
+    @PostMapping(path = "/api/v1/tenants", consumes = "application/json")
     @ResponseStatus(HttpStatus.CREATED)
     public Tenant createTenant(@RequestBody(required = false) TenantRequest request) {
         return admin.create(request);
     }
 
-    @GetMapping
+    @GetMapping("/api/v1/tenants")
     public TenantAdminService.TenantPage listTenants(
             @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
         return admin.list(page, size);
     }
 
     @ApiResponse(responseCode = "404", description = "no such tenant")
-    @GetMapping("/{id}")
+    @GetMapping("/api/v1/tenants/{id}")
     @ResponseStatus(HttpStatus.OK) // with @ApiResponse errors declared, springdoc lists the 200 only so
     public Tenant getTenant(@PathVariable String id) {
         return admin.get(id);
     }
 
     @ApiResponse(responseCode = "404", description = "no such tenant")
-    @PutMapping(path = "/{id}", consumes = "application/json")
+    @PutMapping(path = "/api/v1/tenants/{id}", consumes = "application/json")
     @ResponseStatus(HttpStatus.OK)
     public Tenant replaceTenant(@PathVariable String id, @RequestBody(required = false) TenantRequest request) {
         return admin.replace(id, request);
     }
 
+    /** Internal API (transport nodes): the publish quotas of every tenant that has one. */
+    @GetMapping(SessionApi.TENANT_PUBLISH_QUOTAS)
+    public SessionApi.TenantPublishQuotas tenantPublishQuotas() {
+        return admin.publishQuotas();
+    }
+
     @ApiResponse(responseCode = "404", description = "no such tenant")
     @ApiResponse(responseCode = "409", description = "the tenant still has credentials")
-    @DeleteMapping("/{id}")
+    @DeleteMapping("/api/v1/tenants/{id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     public void deleteTenant(@PathVariable String id) {
         admin.delete(id);

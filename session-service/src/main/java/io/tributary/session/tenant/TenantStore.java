@@ -1,5 +1,6 @@
 package io.tributary.session.tenant;
 
+import io.tributary.common.session.SessionApi;
 import io.tributary.common.tenant.TenantTopics;
 import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
@@ -19,6 +20,7 @@ import org.springframework.stereotype.Repository;
 public class TenantStore {
 
     private static final String SELECT = "SELECT t.id, t.description, t.created_at, t.max_connections,"
+            + " t.max_publish_rate, t.max_publish_bytes_rate,"
             + " (SELECT count(*) FROM credentials c WHERE c.tenant_id = t.id) AS credentials,"
             + " (SELECT count(*) FROM sessions s WHERE s.tenant_id = t.id AND s.connected) AS connections"
             + " FROM tenants t";
@@ -30,23 +32,29 @@ public class TenantStore {
     }
 
     /** Inserts a tenant; false when one with that id exists already. */
-    public boolean insert(String id, String description, Integer maxConnections, Instant now) {
-        return jdbc.sql("INSERT INTO tenants (id, description, max_connections, created_at)"
-                                + " VALUES (:id, :description, :max, :now) ON CONFLICT (id) DO NOTHING")
-                        .param("id", id)
-                        .param("description", description)
-                        .param("max", maxConnections, Types.INTEGER)
+    public boolean insert(TenantRequest tenant, Instant now) {
+        return jdbc.sql("INSERT INTO tenants (id, description, max_connections, max_publish_rate,"
+                                + " max_publish_bytes_rate, created_at)"
+                                + " VALUES (:id, :description, :max, :rate, :bytes, :now) ON CONFLICT (id) DO NOTHING")
+                        .param("id", tenant.id())
+                        .param("description", tenant.description())
+                        .param("max", tenant.maxConnections(), Types.INTEGER)
+                        .param("rate", tenant.maxPublishRate(), Types.INTEGER)
+                        .param("bytes", tenant.maxPublishBytesRate(), Types.BIGINT)
                         .param("now", Timestamps.toDb(now))
                         .update()
                 == 1;
     }
 
-    /** Replaces a tenant's description and quota; false when there is no such tenant. */
-    public boolean update(String id, String description, Integer maxConnections) {
-        return jdbc.sql("UPDATE tenants SET description = :description, max_connections = :max WHERE id = :id")
-                        .param("id", id)
-                        .param("description", description)
-                        .param("max", maxConnections, Types.INTEGER)
+    /** Replaces a tenant's description and quotas; false when there is no such tenant. */
+    public boolean update(TenantRequest tenant) {
+        return jdbc.sql("UPDATE tenants SET description = :description, max_connections = :max,"
+                                + " max_publish_rate = :rate, max_publish_bytes_rate = :bytes WHERE id = :id")
+                        .param("id", tenant.id())
+                        .param("description", tenant.description())
+                        .param("max", tenant.maxConnections(), Types.INTEGER)
+                        .param("rate", tenant.maxPublishRate(), Types.INTEGER)
+                        .param("bytes", tenant.maxPublishBytesRate(), Types.BIGINT)
                         .update()
                 == 1;
     }
@@ -66,6 +74,15 @@ public class TenantStore {
                     quotas.put(rs.getString(1), rs.getInt(2));
                 });
         return quotas;
+    }
+
+    /** The publish quotas of the tenants that have one (either). */
+    public List<SessionApi.TenantPublishQuota> publishQuotas() {
+        return jdbc.sql("SELECT id, max_publish_rate, max_publish_bytes_rate FROM tenants"
+                        + " WHERE max_publish_rate IS NOT NULL OR max_publish_bytes_rate IS NOT NULL ORDER BY id")
+                .query((rs, row) -> new SessionApi.TenantPublishQuota(
+                        rs.getString(1), rs.getObject(2, Integer.class), rs.getObject(3, Long.class)))
+                .list();
     }
 
     public Optional<Tenant> find(String id) {
@@ -154,6 +171,8 @@ public class TenantStore {
                 Timestamps.read(rs, "created_at"),
                 rs.getLong("credentials"),
                 maxConnections,
-                rs.getLong("connections"));
+                rs.getLong("connections"),
+                rs.getObject("max_publish_rate", Integer.class),
+                rs.getObject("max_publish_bytes_rate", Long.class));
     }
 }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.AttributeKey;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,17 +33,27 @@ public final class ClientLimits {
     private final LimitsProperties limits;
     private final LimitRefusals refusals;
     private final LongSupplier nanoTime;
+    private final TenantPublishQuotas tenantQuotas;
 
     public ClientLimits(LimitsProperties limits, LimitRefusals refusals, LongSupplier nanoTime) {
+        this(limits, refusals, nanoTime, TenantPublishQuotas.NONE);
+    }
+
+    /** @param tenantQuotas the publish quotas of the clients' tenants, checked after the client's own limits */
+    public ClientLimits(
+            LimitsProperties limits, LimitRefusals refusals, LongSupplier nanoTime, TenantPublishQuotas tenantQuotas) {
         this.limits = limits;
         this.refusals = refusals;
         this.nanoTime = nanoTime;
+        this.tenantQuotas = tenantQuotas;
     }
 
     /**
      * Null when the PUBLISH may go on, else why not: too many topic levels (0x90), payload too large or the
      * client over its publish rate (0x97 quota exceeded; MQTT 5 has no "message rate too high" for PUBACK, 0x96
-     * exists only in DISCONNECT). The rate is checked last, so a PUBLISH refused for another reason takes no token.
+     * exists only in DISCONNECT). The rate is checked last of the client's own limits, so a PUBLISH refused for
+     * another reason takes no token; then its tenant's publish quotas ({@link TenantPublishQuotas}, 0x97 too, counted
+     * and logged there), so a PUBLISH the client's own limits refuse takes nothing from its tenant's.
      */
     public Refusal checkPublish(ClientConnection connection, String topic, int payloadBytes) {
         if (limits.maxTopicLevels() > 0 && TopicFilters.levels(topic) > limits.maxTopicLevels()) {
@@ -76,7 +87,7 @@ public final class ClientLimits {
                                 + ")");
             }
         }
-        return null;
+        return tenantQuotas.check(connection, payloadBytes);
     }
 
     /** True when a SUBSCRIBE filter has more levels than allowed (counted and logged here). */

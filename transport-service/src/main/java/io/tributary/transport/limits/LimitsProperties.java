@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxSubscriptions        topic filters one session may hold (those it resumed count too)
  * @param maxTopicLevels          levels of a PUBLISH topic, a will topic or a SUBSCRIBE filter
  * @param blockListRefresh        how often the node fetches the IP entries of the block list from session-service
+ * @param tenantQuotaRefresh      how often the node fetches the tenants' publish quotas from session-service: a
+ *                                changed quota holds on this node at most this much (plus one second) later
  */
 @Validated
 @ConfigurationProperties("tributary.transport.limits")
@@ -39,15 +41,21 @@ public record LimitsProperties(
         @Min(0) int maxPayloadSize,
         @Min(0) int maxSubscriptions,
         @Min(0) int maxTopicLevels,
-        @NotNull Duration blockListRefresh) {
+        @NotNull Duration blockListRefresh,
+        @NotNull Duration tenantQuotaRefresh) {
 
     /** No limit at all (unit tests of handlers that are not about limits). */
     public static LimitsProperties none() {
-        return new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, Duration.ofSeconds(5));
+        return new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     @AssertTrue(message = "tributary.transport.limits.block-list-refresh must be at least 100ms")
     public boolean isRefreshValid() {
         return blockListRefresh == null || blockListRefresh.toMillis() >= 100;
+    }
+
+    @AssertTrue(message = "tributary.transport.limits.tenant-quota-refresh must be at least 100ms")
+    public boolean isTenantQuotaRefreshValid() {
+        return tenantQuotaRefresh == null || tenantQuotaRefresh.toMillis() >= 100;
     }
 }

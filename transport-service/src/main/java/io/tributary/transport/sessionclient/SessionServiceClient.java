@@ -291,6 +291,25 @@ public final class SessionServiceClient {
                 });
     }
 
+    /** The publish quotas of every tenant that has one. */
+    public CompletableFuture<SessionApi.TenantPublishQuotas> tenantPublishQuotas() {
+        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.TENANT_PUBLISH_QUOTAS))
+                        .timeout(timeout)
+                        .header("Accept", "application/json")
+                        .header(SessionApi.TOKEN_HEADER, token)
+                        .GET()
+                        .build())
+                .thenApply(response -> {
+                    if (response.statusCode() != 200) {
+                        throw new UnavailableException(
+                                "session-service answered " + response.statusCode() + " to "
+                                        + SessionApi.TENANT_PUBLISH_QUOTAS,
+                                null);
+                    }
+                    return json.readValue(response.body(), SessionApi.TenantPublishQuotas.class);
+                });
+    }
+
     private <T> CompletableFuture<T> post(String path, Object body, Class<T> responseType) {
         byte[] bytes;
         try {

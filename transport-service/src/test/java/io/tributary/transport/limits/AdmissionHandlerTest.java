@@ -25,7 +25,20 @@ class AdmissionHandlerTest {
     private final Disconnector disconnector = new Disconnector(new TransportMetrics(registry));
 
     private static LimitsProperties limits(int maxConnections, double rate, int burst, int maxLevels) {
-        return new LimitsProperties(maxConnections, rate, burst, 0, 1, 1, 0, 1, 0, 0, maxLevels, Duration.ofSeconds(5));
+        return new LimitsProperties(
+                maxConnections,
+                rate,
+                burst,
+                0,
+                1,
+                1,
+                0,
+                1,
+                0,
+                0,
+                maxLevels,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5));
     }
 
     /** A channel with the admission check in front of a stand-in for the CONNECT handler that keeps what it gets. */

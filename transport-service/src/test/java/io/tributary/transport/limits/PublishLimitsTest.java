@@ -13,15 +13,19 @@ import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.session.SessionApi;
+import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
@@ -69,12 +73,17 @@ class PublishLimitsTest {
     }
 
     private EmbeddedChannel channel(MqttVersion version, int maxPayload, int maxLevels) {
-        LimitsProperties limits =
-                new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels, Duration.ofSeconds(5));
+        LimitsProperties limits = new LimitsProperties(
+                0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels, Duration.ofSeconds(5), Duration.ofSeconds(5));
         return channel(version, limits);
     }
 
     private EmbeddedChannel channel(MqttVersion version, LimitsProperties limits) {
+        return channel(version, limits, TenantPublishQuotas.NONE, null);
+    }
+
+    private EmbeddedChannel channel(
+            MqttVersion version, LimitsProperties limits, TenantPublishQuotas tenantQuotas, String tenant) {
         TransportMetrics metrics = new TransportMetrics(registry);
         InboundPublishHandler handler = new InboundPublishHandler(
                 "node-t",
@@ -84,20 +93,23 @@ class PublishLimitsTest {
                 100,
                 new UplinkBudget(1 << 20, 16 << 20, metrics),
                 null,
-                new ClientLimits(limits, refusals, now::get));
+                new ClientLimits(limits, refusals, now::get, tenantQuotas));
         EmbeddedChannel channel = new EmbeddedChannel(handler);
+        ClientConnection connection;
         channel.attr(ClientConnection.KEY)
-                .set(new ClientConnection(
-                        channel,
-                        "c",
-                        1,
-                        version,
-                        true,
-                        60,
-                        0,
-                        new ClientCapabilities(10, 268_435_460L, 0, true),
-                        10,
-                        null));
+                .set(
+                        connection = new ClientConnection(
+                                channel,
+                                "c",
+                                1,
+                                version,
+                                true,
+                                60,
+                                0,
+                                new ClientCapabilities(10, 268_435_460L, 0, true),
+                                10,
+                                null));
+        connection.namespace(TenantNamespace.of(tenant));
         return channel;
     }
 
@@ -132,7 +144,8 @@ class PublishLimitsTest {
 
     @Test
     void over_the_publish_rate_mqtt5_gets_0x97_and_qos0_is_dropped_and_counted() {
-        LimitsProperties limits = new LimitsProperties(0, 0, 1, 0, 1, 1, 10, 1, 0, 0, 0, Duration.ofSeconds(5));
+        LimitsProperties limits =
+                new LimitsProperties(0, 0, 1, 0, 1, 1, 10, 1, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
         EmbeddedChannel channel = channel(MqttVersion.MQTT_5, limits);
         // The one token of the burst goes to a PUBLISH that is then held for Kafka (nowhere): no answer yet.
         channel.writeInbound(publish("a", 0, 0, 1));
@@ -159,5 +172,50 @@ class PublishLimitsTest {
                 .isNull();
         assertThat(channel.isActive()).isFalse();
         assertThat(refusals.count(LimitRefusals.PAYLOAD_SIZE)).isEqualTo(2);
+    }
+
+    /** A tenant whose publish quota is used up (a quota of 0 needs no counter). */
+    private EmbeddedChannel tenantOverQuota(MqttVersion version) {
+        TenantPublishQuotas quotas = new TenantPublishQuotas(
+                (tenant, quota) -> (limit, want, owed) -> {
+                    throw new AssertionError("a quota of 0 asks no counter");
+                },
+                registry,
+                now::get);
+        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 0, null)));
+        return channel(version, LimitsProperties.none(), quotas, "acme");
+    }
+
+    private double tenantRefusals() {
+        var counter = registry.find("tributary.tenant.quota.refusals")
+                .tag("tenant", "acme")
+                .tag("quota", "publish_rate")
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void over_the_tenant_quota_mqtt5_qos1_and_2_get_0x97_and_qos0_is_dropped_and_counted() {
+        // MQTT 5 section 3.4.2.1 / 3.5.2.1: 0x97 Quota exceeded, the connection stays.
+        EmbeddedChannel channel = tenantOverQuota(MqttVersion.MQTT_5);
+        channel.writeInbound(publish("a", 0, 0, 1));
+        assertThat((Object) channel.readOutbound()).as("QoS 0 has no answer").isNull();
+        channel.writeInbound(publish("a", 1, 5, 1));
+        assertThat(ackCode(channel, MqttMessageType.PUBACK)).isEqualTo(0x97);
+        channel.writeInbound(publish("a", 2, 6, 1));
+        assertThat(ackCode(channel, MqttMessageType.PUBREC)).isEqualTo(0x97);
+        assertThat(channel.isActive()).isTrue();
+        assertThat(tenantRefusals()).isEqualTo(3);
+    }
+
+    @Test
+    void over_the_tenant_quota_mqtt311_qos1_closes_the_connection_unacknowledged() {
+        EmbeddedChannel channel = tenantOverQuota(MqttVersion.MQTT_3_1_1);
+        channel.writeInbound(publish("a", 0, 0, 1));
+        assertThat(channel.isActive()).as("QoS 0 dropped").isTrue();
+        channel.writeInbound(publish("a", 1, 3, 1));
+        assertThat((Object) channel.readOutbound()).isNull();
+        assertThat(channel.isActive()).isFalse();
+        assertThat(tenantRefusals()).isEqualTo(2);
     }
 }

@@ -1,0 +1,178 @@
+package io.tributary.transport.limits.tenant;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.handler.codec.mqtt.MqttReasonCodes;
+import io.netty.util.AttributeKey;
+import io.tributary.common.session.SessionApi;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.limits.ClientLimits;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tenants' publish quotas on this node: PUBLISH packets and payload bytes per second of all of a tenant's
+ * clients on every node, each spent from a {@link QuotaLease} of the cluster-wide counter. The quotas themselves come
+ * from session-service ({@link TenantQuotaPoller}); a tenant not known to have one is not limited.
+ *
+ * <p>A refusal is counted in {@code tributary_tenant_quota_refusals_total{tenant,quota}} and logged once per
+ * episode of each connection: the first refused PUBLISH after an accepted one (or the connection's first) writes one
+ * line naming the client and the tenant, the rest of the episode only counts.
+ */
+public final class TenantPublishQuotas {
+
+    private static final Logger log = LoggerFactory.getLogger(TenantPublishQuotas.class);
+
+    public static final String PUBLISH_RATE = "publish_rate";
+    public static final String PUBLISH_BYTES = "publish_bytes";
+
+    /** Metric reason of {@link ClientLimits.Refusal}; the MQTT 5 code is 0x97 Quota exceeded, as for PUBACK. */
+    public static final String REASON = "tenant_quota";
+
+    private static final byte QUOTA_EXCEEDED = MqttReasonCodes.PubAck.QUOTA_EXCEEDED.byteValue();
+    private static final AttributeKey<Boolean> REFUSING = AttributeKey.valueOf("tributary.tenantQuotaRefusing");
+
+    /** No tenant quotas (handlers in unit tests). */
+    public static final TenantPublishQuotas NONE =
+            new TenantPublishQuotas((tenant, quota) -> null, new SimpleMeterRegistry(), System::nanoTime);
+
+    private record Leases(QuotaLease rate, QuotaLease bytes) {}
+
+    private final BiFunction<String, String, QuotaLease.QuotaCounter> counters;
+    private final MeterRegistry registry;
+    private final LongSupplier nanoTime;
+    private final ConcurrentMap<String, Counter> refusals = new ConcurrentHashMap<>();
+    private final AtomicBoolean counterFailing = new AtomicBoolean();
+    private final QuotaLease.Health health = new QuotaLease.Health() {
+        @Override
+        public void failed(Throwable error) {
+            if (counterFailing.compareAndSet(false, true)) {
+                log.warn(
+                        "Tenant publish quotas: Redis does not answer ({}); each node admits at most each tenant's"
+                                + " quota by itself until it does",
+                        error.toString());
+            }
+        }
+
+        @Override
+        public void answered() {
+            if (counterFailing.compareAndSet(true, false)) {
+                log.info("Tenant publish quotas: Redis answers again, quotas hold across the cluster");
+            }
+        }
+    };
+
+    /** Written by the poller only, read by every event loop. */
+    private volatile Map<String, Leases> leases = Map.of();
+
+    /**
+     * @param counters the cluster-wide counter of a tenant's quota ({@link RedisQuotaCounters#counter})
+     * @param registry where refusals are counted
+     */
+    public TenantPublishQuotas(
+            BiFunction<String, String, QuotaLease.QuotaCounter> counters,
+            MeterRegistry registry,
+            LongSupplier nanoTime) {
+        this.counters = counters;
+        this.registry = registry;
+        this.nanoTime = nanoTime;
+    }
+
+    public TenantPublishQuotas(RedisQuotaCounters counters, MeterRegistry registry) {
+        this(counters::counter, registry, System::nanoTime);
+    }
+
+    /**
+     * Null when the connection's tenant has room for one more PUBLISH of {@code payloadBytes}, else the refusal
+     * (0x97), counted and logged here. Never waits: the tokens are this node's leased slice.
+     */
+    public ClientLimits.Refusal check(ClientConnection connection, int payloadBytes) {
+        String tenant = connection.namespace().tenant();
+        Leases quotas = tenant == null ? null : leases.get(tenant);
+        if (quotas == null) {
+            return null;
+        }
+        String refused = null;
+        if (quotas.rate() != null && !quotas.rate().tryTake(1)) {
+            refused = PUBLISH_RATE;
+        } else if (quotas.bytes() != null && payloadBytes > 0 && !quotas.bytes().tryTake(payloadBytes)) {
+            if (quotas.rate() != null) {
+                quotas.rate().giveBack(1);
+            }
+            refused = PUBLISH_BYTES;
+        }
+        if (refused == null) {
+            if (connection.channel().hasAttr(REFUSING)) {
+                connection.channel().attr(REFUSING).set(null); // the episode is over
+            }
+            return null;
+        }
+        String cause = PUBLISH_RATE.equals(refused)
+                ? "tenant '" + tenant + "' is over its quota of "
+                        + quotas.rate().limit() + " publishes per second"
+                : "tenant '" + tenant + "' is over its quota of "
+                        + quotas.bytes().limit() + " payload bytes per second";
+        refusals.computeIfAbsent(tenant + '\n' + refused, k -> counter(tenant, k.substring(k.indexOf('\n') + 1)))
+                .increment();
+        if (connection.channel().attr(REFUSING).setIfAbsent(Boolean.TRUE) == null) {
+            log.warn("Refusing publishes of {} until its tenant has room again: {}", connection, cause);
+        }
+        return new ClientLimits.Refusal(REASON, QUOTA_EXCEEDED, cause);
+    }
+
+    private Counter counter(String tenant, String quota) {
+        return Counter.builder("tributary.tenant.quota.refusals")
+                .description("PUBLISHes refused because their tenant's quota was used up")
+                .tag("tenant", tenant)
+                .tag("quota", quota)
+                .register(registry);
+    }
+
+    /**
+     * The quotas session-service has now: known tenants keep their leases (with the new limits), new ones get
+     * leases, tenants no longer listed (quota removed, tenant deleted) are no longer limited.
+     */
+    public void update(List<SessionApi.TenantPublishQuota> quotas) {
+        Map<String, Leases> old = leases;
+        Map<String, Leases> next = new HashMap<>();
+        for (SessionApi.TenantPublishQuota q : quotas) {
+            Leases had = old.get(q.tenant());
+            QuotaLease rate = lease(
+                    q.tenant(),
+                    PUBLISH_RATE,
+                    had == null ? null : had.rate(),
+                    q.maxPublishRate() == null ? null : q.maxPublishRate().longValue());
+            QuotaLease bytes =
+                    lease(q.tenant(), PUBLISH_BYTES, had == null ? null : had.bytes(), q.maxPublishBytesRate());
+            if (rate != null || bytes != null) {
+                next.put(q.tenant(), new Leases(rate, bytes));
+            }
+        }
+        leases = Map.copyOf(next);
+    }
+
+    private QuotaLease lease(String tenant, String quota, QuotaLease had, Long limit) {
+        if (limit == null) {
+            return null;
+        }
+        if (had != null) {
+            had.limit(limit);
+            return had;
+        }
+        return new QuotaLease(limit, counters.apply(tenant, quota), health, nanoTime);
+    }
+
+    /** Tenants with a publish quota on this node now. */
+    public int tenants() {
+        return leases.size();
+    }
+}
