@@ -34,16 +34,16 @@ public class TenantAdminService {
             throw ApiException.badRequest("request body is required");
         }
         request.check();
-        if (!tenants.insert(request.id(), request.description(), request.maxConnections(), clock.instant())) {
+        if (!tenants.insert(request, clock.instant())) {
             throw ApiException.conflict("tenant '" + request.id() + "' exists already");
         }
-        log.info("Tenant {} created (connections at most {})", request.id(), quota(request.maxConnections()));
+        log.info("Tenant {} created (at most: {})", request.id(), request.quotas());
         return get(request.id());
     }
 
     /**
-     * Replaces a tenant's description and connection quota. A lower quota refuses new CONNECTs from then on; clients
-     * connected already stay connected.
+     * Replaces a tenant's description and quotas. A lower quota refuses from then on; what its clients hold already
+     * (connections, sessions, subscriptions) stays.
      */
     public Tenant replace(String id, TenantRequest request) {
         if (request == null) {
@@ -53,16 +53,13 @@ public class TenantAdminService {
             throw ApiException.badRequest(
                     "a tenant's id cannot change ('" + id + "' in the path, '" + request.id() + "' in the body)");
         }
-        new TenantRequest(id, request.description(), request.maxConnections()).check();
-        if (!tenants.update(id, request.description(), request.maxConnections())) {
+        TenantRequest replacement = request.withId(id);
+        replacement.check();
+        if (!tenants.update(replacement)) {
             throw ApiException.notFound("no tenant '" + id + "'");
         }
-        log.info("Tenant {} changed (connections at most {})", id, quota(request.maxConnections()));
+        log.info("Tenant {} changed (at most: {})", id, replacement.quotas());
         return get(id);
-    }
-
-    private static String quota(Integer max) {
-        return max == null ? "unlimited" : max.toString();
     }
 
     public Tenant get(String id) {

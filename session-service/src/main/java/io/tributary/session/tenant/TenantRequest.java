@@ -6,16 +6,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Body of {@code POST /api/v1/tenants} and {@code PUT /api/v1/tenants/{id}} (where {@code id} is left out or equal).
+ * Each quota is null for no limit; 0 admits none.
  *
- * @param id             lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
- * @param maxConnections its clients connected at once across the cluster at most (0 admits none); null: no limit
+ * @param id               lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
+ * @param maxConnections   its clients connected at once across the cluster at most
+ * @param maxSessions      persistent sessions (session expiry above 0, MQTT 3.x clean session false) stored for its
+ *                         clients at most: a CONNECT that would create one more is refused (resuming one never is)
+ * @param maxSubscriptions subscriptions stored for its clients in total at most: a SUBSCRIBE filter that would add
+ *                         one more is refused (replacing one never is)
+ * @param connectRate      CONNECTs per second of all its clients across the cluster at most
  */
 public record TenantRequest(
         @Nullable String id,
         @Nullable String description,
-        @Nullable Integer maxConnections) {
+        @Nullable Integer maxConnections,
+        @Nullable Integer maxSessions,
+        @Nullable Integer maxSubscriptions,
+        @Nullable Integer connectRate) {
 
     static final int MAX_DESCRIPTION = 1000;
+
+    /** The same request for tenant {@code id}. */
+    TenantRequest withId(String id) {
+        return new TenantRequest(id, description, maxConnections, maxSessions, maxSubscriptions, connectRate);
+    }
 
     /** @throws ApiException 400 naming the problem */
     void check() {
@@ -26,8 +40,25 @@ public record TenantRequest(
         if (description != null && description.length() > MAX_DESCRIPTION) {
             throw ApiException.badRequest("description longer than " + MAX_DESCRIPTION + " characters");
         }
-        if (maxConnections != null && maxConnections < 0) {
-            throw ApiException.badRequest("maxConnections must not be negative: " + maxConnections);
+        notNegative("maxConnections", maxConnections);
+        notNegative("maxSessions", maxSessions);
+        notNegative("maxSubscriptions", maxSubscriptions);
+        notNegative("connectRate", connectRate);
+    }
+
+    private static void notNegative(String name, @Nullable Integer value) {
+        if (value != null && value < 0) {
+            throw ApiException.badRequest(name + " must not be negative: " + value);
         }
+    }
+
+    /** The quotas for a log line. */
+    String quotas() {
+        return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
+                + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate);
+    }
+
+    private static String limit(@Nullable Integer max) {
+        return max == null ? "unlimited" : max.toString();
     }
 }
