@@ -66,6 +66,19 @@ final class AuthApi {
         exchange("POST", "/api/v1/tenants", body.toString(), 201);
     }
 
+    /** Creates a tenant with quotas (maxConnections, maxSessions, maxSubscriptions, connectRate). */
+    void createTenantWithQuotas(String id, java.util.Map<String, Integer> quotas) throws Exception {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("id", id);
+        quotas.forEach(body::put);
+        exchange("POST", "/api/v1/tenants", body.toString(), 201);
+    }
+
+    /** A tenant as the admin API shows it, its usage included. */
+    JsonNode tenant(String id) throws Exception {
+        return exchange("GET", "/api/v1/tenants/" + id, null, 200);
+    }
+
     /** A credential of {@code tenant}'s namespace. */
     static ObjectNode credential(String username, String password, String tenant, List<String> acl) {
         ObjectNode body = credential(username, null, password, acl, acl);
