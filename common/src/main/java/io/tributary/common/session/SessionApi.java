@@ -193,9 +193,15 @@ public final class SessionApi {
         /**
          * Its tenant has as many clients connected as its quota allows: MQTT 5 0x97 (quota exceeded), 3.1.1 code 3
          * (server unavailable: the client tries again later). A session-service that sends it needs transport nodes
-         * that know it: upgrade transport nodes first.
+         * that know it: upgrade transport nodes first. Also sent when a new persistent session would exceed its
+         * tenant's session quota.
          */
-        QUOTA_EXCEEDED
+        QUOTA_EXCEEDED,
+        /**
+         * Its tenant connected as many clients this second as its CONNECT rate allows: MQTT 5 0x9F (connection rate
+         * exceeded), 3.1.1 code 3 (server unavailable). Like {@link #QUOTA_EXCEEDED}, upgrade transport nodes first.
+         */
+        CONNECTION_RATE_EXCEEDED
     }
 
     /**

@@ -75,6 +75,11 @@ final class AuthApi {
         exchange("POST", "/api/v1/tenants", body.toString(), 201);
     }
 
+    /** A tenant as the admin API shows it, its usage included. */
+    JsonNode tenant(String id) throws Exception {
+        return exchange("GET", "/api/v1/tenants/" + id, null, 200);
+    }
+
     /** A credential of {@code tenant}'s namespace. */
     static ObjectNode credential(String username, String password, String tenant, List<String> acl) {
         ObjectNode body = credential(username, null, password, acl, acl);

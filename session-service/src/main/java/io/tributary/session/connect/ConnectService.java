@@ -11,7 +11,7 @@ import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
-import io.tributary.session.tenant.ConnectionQuotas;
+import io.tributary.session.tenant.quota.ConnectionQuotas;
 import io.tributary.sessionqueue.QueueAdmin;
 import java.time.Clock;
 import java.time.Instant;
@@ -81,22 +81,23 @@ public class ConnectService {
     /**
      * One CONNECT: {@link #connectAll} with a batch of one.
      *
-     * @throws ConnectRefusedException when a block list entry added meanwhile matches it, or its tenant's connection
-     *         quota is used up
+     * @throws ConnectRefusedException when a block list entry added meanwhile matches it, or one of its tenant's
+     *         quotas (connections, persistent sessions, CONNECT rate) is used up
      * @throws io.tributary.session.web.ApiException 503 when its credential changed meanwhile
      */
     @Transactional
     public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
+        ConnectionQuotas.Refused[] overQuota = new ConnectionQuotas.Refused[1];
         SessionApi.ConnectOutcome outcome =
-                connectAll(List.of(new Admitted(request, auth))).get(0);
+                connectAll(List.of(new Admitted(request, auth)), overQuota).get(0);
         if (outcome.refused() != null) {
-            if (outcome.refused().reason() == SessionApi.RefusalReason.QUOTA_EXCEEDED) {
+            if (overQuota[0] != null) {
                 // The exception rolls the transaction back, so the count registered for after commit never runs.
-                quotas.countRefusal(auth.tenant());
+                quotas.countRefusal(auth.tenant(), overQuota[0].quota());
             }
             throw new ConnectRefusedException(
                     outcome.refused().reason(),
-                    outcome.refused().reason() == SessionApi.RefusalReason.QUOTA_EXCEEDED ? "quota" : "banned",
+                    overQuota[0] != null ? "quota" : "banned",
                     outcome.refused().message());
         }
         if (outcome.unavailable() != null) {
@@ -115,6 +116,11 @@ public class ConnectService {
      */
     @Transactional
     public List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch) {
+        return connectAll(batch, new ConnectionQuotas.Refused[batch.size()]);
+    }
+
+    /** {@link #connectAll(List)}, noting in {@code overQuota} which requests a tenant's quota refused. */
+    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch, ConnectionQuotas.Refused[] overQuota) {
         Instant now = clock.instant();
         SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
         // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
@@ -142,16 +148,21 @@ public class ConnectService {
                 passed.add(i);
             }
         }
-        // Locks the tenants with a connection quota that these clients belong to (after the credentials, as every
-        // locker of both does), counts their connections and admits up to the quota, in arrival order.
-        List<SessionApi.ConnectRefusal> overQuota = quotas.admit(passed.stream()
+        // Takes the CONNECT rate of these clients' tenants from Redis, locks the tenants with a connection or session
+        // quota (after the credentials, as every locker of both does), counts their connections and persistent
+        // sessions and admits up to the quotas, in arrival order.
+        List<ConnectionQuotas.Refused> refusals = quotas.admit(passed.stream()
                 .map(i -> new ConnectionQuotas.Candidate(
-                        batch.get(i).request().clientId(), batch.get(i).auth().tenant()))
+                        batch.get(i).request().clientId(),
+                        batch.get(i).auth().tenant(),
+                        batch.get(i).request().sessionExpirySeconds() > 0))
                 .toList());
         List<Integer> admitted = new ArrayList<>();
         for (int k = 0; k < passed.size(); k++) {
-            if (overQuota.get(k) != null) {
-                outcomes[passed.get(k)] = SessionApi.ConnectOutcome.refused(overQuota.get(k));
+            if (refusals.get(k) != null) {
+                outcomes[passed.get(k)] =
+                        SessionApi.ConnectOutcome.refused(refusals.get(k).refusal());
+                overQuota[passed.get(k)] = refusals.get(k);
             } else {
                 admitted.add(passed.get(k));
             }

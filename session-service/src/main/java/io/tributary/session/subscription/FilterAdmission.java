@@ -9,6 +9,8 @@ public final class FilterAdmission {
     public static final int SUCCESS = 0x00;
     public static final int NO_SUBSCRIPTION_EXISTED = 0x11;
     public static final int TOPIC_FILTER_INVALID = 0x8F;
+    /** The client's tenant holds as many subscriptions as its quota allows (MQTT 3.x nodes answer 0x80). */
+    public static final int QUOTA_EXCEEDED = 0x97;
     /** Highest QoS this broker grants. */
     public static final int MAX_QOS = 2;
 

@@ -8,6 +8,7 @@ import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.store.SessionRecord;
 import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SubscriptionStore;
+import io.tributary.session.tenant.quota.SubscriptionQuotas;
 import io.tributary.session.web.ApiException;
 import java.time.Clock;
 import java.time.Instant;
@@ -34,18 +35,21 @@ public class SubscriptionService {
     private final FeedTopics topics;
     private final RecordSender sender;
     private final Clock clock;
+    private final SubscriptionQuotas quotas;
 
     public SubscriptionService(
             SessionStore sessions,
             SubscriptionStore subscriptions,
             FeedTopics topics,
             RecordSender sender,
-            Clock clock) {
+            Clock clock,
+            SubscriptionQuotas quotas) {
         this.sessions = sessions;
         this.subscriptions = subscriptions;
         this.topics = topics;
         this.sender = sender;
         this.clock = clock;
+        this.quotas = quotas;
     }
 
     /**
@@ -65,7 +69,8 @@ public class SubscriptionService {
     }
 
     /**
-     * Many SUBSCRIBEs (of distinct or repeated clients) in one transaction: the sessions locked in client id order,
+     * Many SUBSCRIBEs (of distinct or repeated clients) in one transaction: the tenants with a subscription quota
+     * locked and their filters admitted ({@link SubscriptionQuotas}), the sessions locked in client id order,
      * the subscriptions upserted in one statement per round (a (client, filter) pair repeated in the batch goes in a
      * later round, as if it had come later), the feed records of all awaited once.
      *
@@ -73,6 +78,8 @@ public class SubscriptionService {
      */
     @Transactional
     public List<Object> subscribeAll(List<SessionApi.SubscribeRequest> requests) {
+        // Tenants before sessions, as CONNECT locks them: the subscription quotas of the batch's tenants.
+        SubscriptionQuotas.Locked tenants = quotas.lock(requests);
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
                 requests.stream().map(SessionApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
@@ -80,9 +87,7 @@ public class SubscriptionService {
         Object[] results = new Object[requests.size()];
         Integer[][] codes = new Integer[requests.size()][];
         Boolean[][] created = new Boolean[requests.size()][];
-        // Flattened accepted subscriptions, assigned to rounds by (client, filter) occurrence.
-        List<List<int[]>> rounds = new ArrayList<>();
-        Map<String, Integer> seen = new HashMap<>();
+        List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
         for (int r = 0; r < requests.size(); r++) {
             SessionApi.SubscribeRequest request = requests.get(r);
             String stale =
@@ -103,12 +108,26 @@ public class SubscriptionService {
                     continue;
                 }
                 codes[r][i] = FilterAdmission.grantedQos(s.qos());
-                int round = seen.merge(request.clientId() + '\u0000' + s.filter(), 1, Integer::sum) - 1;
-                if (round == rounds.size()) {
-                    rounds.add(new ArrayList<>());
-                }
-                rounds.get(round).add(new int[] {r, i});
+                valid.add(new SubscriptionQuotas.Candidate(r, i));
             }
+        }
+        Set<SubscriptionQuotas.Candidate> overQuota = quotas.refused(tenants, requests, valid);
+        // Flattened accepted subscriptions, assigned to rounds by (client, filter) occurrence.
+        List<List<int[]>> rounds = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (SubscriptionQuotas.Candidate c : valid) {
+            if (overQuota.contains(c)) {
+                codes[c.request()][c.index()] = FilterAdmission.QUOTA_EXCEEDED;
+                created[c.request()][c.index()] = false;
+                continue;
+            }
+            SessionApi.SubscribeRequest request = requests.get(c.request());
+            String filter = request.subscriptions().get(c.index()).filter();
+            int round = seen.merge(request.clientId() + '\u0000' + filter, 1, Integer::sum) - 1;
+            if (round == rounds.size()) {
+                rounds.add(new ArrayList<>());
+            }
+            rounds.get(round).add(new int[] {c.request(), c.index()});
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (List<int[]> round : rounds) {

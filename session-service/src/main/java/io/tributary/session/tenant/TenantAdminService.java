@@ -38,13 +38,13 @@ public class TenantAdminService {
         if (!tenants.insert(request, clock.instant())) {
             throw ApiException.conflict("tenant '" + request.id() + "' exists already");
         }
-        log.info("Tenant {} created ({})", request.id(), quotas(request));
+        log.info("Tenant {} created (at most: {})", request.id(), request.quotas());
         return get(request.id());
     }
 
     /**
-     * Replaces a tenant's description and quotas. A lower connection quota refuses new CONNECTs from then on; clients
-     * connected already stay connected. Publish quotas reach the transport nodes with their next poll
+     * Replaces a tenant's description and quotas. A lower quota refuses from then on; what its clients hold already
+     * (connections, sessions, subscriptions) stays. Publish quotas reach the transport nodes with their next poll
      * ({@code TRIBUTARY_TENANT_QUOTA_REFRESH}).
      */
     public Tenant replace(String id, TenantRequest request) {
@@ -55,27 +55,13 @@ public class TenantAdminService {
             throw ApiException.badRequest(
                     "a tenant's id cannot change ('" + id + "' in the path, '" + request.id() + "' in the body)");
         }
-        TenantRequest replacement = new TenantRequest(
-                id,
-                request.description(),
-                request.maxConnections(),
-                request.maxPublishRate(),
-                request.maxPublishBytesRate());
+        TenantRequest replacement = request.withId(id);
         replacement.check();
         if (!tenants.update(replacement)) {
             throw ApiException.notFound("no tenant '" + id + "'");
         }
-        log.info("Tenant {} changed ({})", id, quotas(replacement));
+        log.info("Tenant {} changed (at most: {})", id, replacement.quotas());
         return get(id);
-    }
-
-    private static String quotas(TenantRequest r) {
-        return "connections at most " + quota(r.maxConnections()) + ", publishes per second at most "
-                + quota(r.maxPublishRate()) + ", payload bytes per second at most " + quota(r.maxPublishBytesRate());
-    }
-
-    private static String quota(Number max) {
-        return max == null ? "unlimited" : max.toString();
     }
 
     /** The publish quotas of every tenant that has one, for the transport nodes (internal API). */

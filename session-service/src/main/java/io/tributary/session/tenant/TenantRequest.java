@@ -6,26 +6,42 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Body of {@code POST /api/v1/tenants} and {@code PUT /api/v1/tenants/{id}} (where {@code id} is left out or equal).
+ * Each quota is null for no limit; 0 admits none.
  *
- * @param id             lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
- * @param maxConnections its clients connected at once across the cluster at most (0 admits none); null: no limit
- * @param maxPublishRate PUBLISH packets per second its clients may send together across the cluster (0 admits
- *                       none); null: no limit
- * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster; null: no
- *                       limit
+ * @param id                  lower-case letters, digits and '-', 1 to 63 characters, starting with a letter or digit
+ * @param maxConnections      its clients connected at once across the cluster at most
+ * @param maxSessions         persistent sessions (session expiry above 0, MQTT 3.x clean session false) stored for its
+ *                            clients at most: a CONNECT that would create one more is refused (resuming one never is)
+ * @param maxSubscriptions    subscriptions stored for its clients in total at most: a SUBSCRIBE filter that would add
+ *                            one more is refused (replacing one never is)
+ * @param connectRate         CONNECTs per second of all its clients across the cluster at most
+ * @param maxPublishRate      PUBLISH packets per second its clients may send together across the cluster
+ * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster
  */
 public record TenantRequest(
         @Nullable String id,
         @Nullable String description,
         @Nullable Integer maxConnections,
+        @Nullable Integer maxSessions,
+        @Nullable Integer maxSubscriptions,
+        @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
         @Nullable Long maxPublishBytesRate) {
 
-    public TenantRequest(@Nullable String id, @Nullable String description, @Nullable Integer maxConnections) {
-        this(id, description, maxConnections, null, null);
-    }
-
     static final int MAX_DESCRIPTION = 1000;
+
+    /** The same request for tenant {@code id}. */
+    TenantRequest withId(String id) {
+        return new TenantRequest(
+                id,
+                description,
+                maxConnections,
+                maxSessions,
+                maxSubscriptions,
+                connectRate,
+                maxPublishRate,
+                maxPublishBytesRate);
+    }
 
     /** @throws ApiException 400 naming the problem */
     void check() {
@@ -36,14 +52,29 @@ public record TenantRequest(
         if (description != null && description.length() > MAX_DESCRIPTION) {
             throw ApiException.badRequest("description longer than " + MAX_DESCRIPTION + " characters");
         }
-        if (maxConnections != null && maxConnections < 0) {
-            throw ApiException.badRequest("maxConnections must not be negative: " + maxConnections);
+        notNegative("maxConnections", maxConnections);
+        notNegative("maxSessions", maxSessions);
+        notNegative("maxSubscriptions", maxSubscriptions);
+        notNegative("connectRate", connectRate);
+        notNegative("maxPublishRate", maxPublishRate);
+        notNegative("maxPublishBytesRate", maxPublishBytesRate);
+    }
+
+    private static void notNegative(String name, @Nullable Number value) {
+        if (value != null && value.longValue() < 0) {
+            throw ApiException.badRequest(name + " must not be negative: " + value);
         }
-        if (maxPublishRate != null && maxPublishRate < 0) {
-            throw ApiException.badRequest("maxPublishRate must not be negative: " + maxPublishRate);
-        }
-        if (maxPublishBytesRate != null && maxPublishBytesRate < 0) {
-            throw ApiException.badRequest("maxPublishBytesRate must not be negative: " + maxPublishBytesRate);
-        }
+    }
+
+    /** The quotas for a log line. */
+    String quotas() {
+        return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
+                + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate)
+                + ", PUBLISHes per second " + limit(maxPublishRate) + ", payload bytes per second "
+                + limit(maxPublishBytesRate);
+    }
+
+    private static String limit(@Nullable Number max) {
+        return max == null ? "unlimited" : max.toString();
     }
 }

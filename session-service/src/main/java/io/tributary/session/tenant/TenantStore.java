@@ -7,10 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -19,11 +16,18 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class TenantStore {
 
-    private static final String SELECT = "SELECT t.id, t.description, t.created_at, t.max_connections,"
-            + " t.max_publish_rate, t.max_publish_bytes_rate,"
-            + " (SELECT count(*) FROM credentials c WHERE c.tenant_id = t.id) AS credentials,"
-            + " (SELECT count(*) FROM sessions s WHERE s.tenant_id = t.id AND s.connected) AS connections"
-            + " FROM tenants t";
+    /** The usage counts are those the quotas count, through the same partial indexes (V14, V15). */
+    private static final String SELECT = """
+            SELECT t.id, t.description, t.created_at, t.max_connections, t.max_sessions, t.max_subscriptions,
+                t.connect_rate, t.max_publish_rate, t.max_publish_bytes_rate,
+                (SELECT count(*) FROM credentials c WHERE c.tenant_id = t.id) AS credentials,
+                (SELECT count(*) FROM sessions s
+                 WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL AND s.connected) AS connections,
+                (SELECT count(*) FROM sessions s
+                 WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL AND s.session_expiry_seconds > 0) AS sessions,
+                (SELECT count(*) FROM sessions s JOIN subscriptions sub ON sub.client_id = s.client_id
+                 WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL) AS subscriptions
+            FROM tenants t""";
 
     private final JdbcClient jdbc;
 
@@ -32,48 +36,40 @@ public class TenantStore {
     }
 
     /** Inserts a tenant; false when one with that id exists already. */
-    public boolean insert(TenantRequest tenant, Instant now) {
-        return jdbc.sql("INSERT INTO tenants (id, description, max_connections, max_publish_rate,"
-                                + " max_publish_bytes_rate, created_at)"
-                                + " VALUES (:id, :description, :max, :rate, :bytes, :now) ON CONFLICT (id) DO NOTHING")
-                        .param("id", tenant.id())
-                        .param("description", tenant.description())
-                        .param("max", tenant.maxConnections(), Types.INTEGER)
-                        .param("rate", tenant.maxPublishRate(), Types.INTEGER)
-                        .param("bytes", tenant.maxPublishBytesRate(), Types.BIGINT)
+    public boolean insert(TenantRequest t, Instant now) {
+        return jdbc.sql("INSERT INTO tenants (id, description, max_connections, max_sessions, max_subscriptions,"
+                                + " connect_rate, max_publish_rate, max_publish_bytes_rate, created_at) VALUES (:id,"
+                                + " :description, :connections, :sessions, :subscriptions, :rate, :publishRate,"
+                                + " :publishBytes, :now) ON CONFLICT (id) DO NOTHING")
+                        .param("id", t.id())
+                        .param("description", t.description())
+                        .param("connections", t.maxConnections(), Types.INTEGER)
+                        .param("sessions", t.maxSessions(), Types.INTEGER)
+                        .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
+                        .param("rate", t.connectRate(), Types.INTEGER)
+                        .param("publishRate", t.maxPublishRate(), Types.INTEGER)
+                        .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
                         .param("now", Timestamps.toDb(now))
                         .update()
                 == 1;
     }
 
     /** Replaces a tenant's description and quotas; false when there is no such tenant. */
-    public boolean update(TenantRequest tenant) {
-        return jdbc.sql("UPDATE tenants SET description = :description, max_connections = :max,"
-                                + " max_publish_rate = :rate, max_publish_bytes_rate = :bytes WHERE id = :id")
-                        .param("id", tenant.id())
-                        .param("description", tenant.description())
-                        .param("max", tenant.maxConnections(), Types.INTEGER)
-                        .param("rate", tenant.maxPublishRate(), Types.INTEGER)
-                        .param("bytes", tenant.maxPublishBytesRate(), Types.BIGINT)
+    public boolean update(TenantRequest t) {
+        return jdbc.sql("UPDATE tenants SET description = :description, max_connections = :connections,"
+                                + " max_sessions = :sessions, max_subscriptions = :subscriptions,"
+                                + " connect_rate = :rate, max_publish_rate = :publishRate,"
+                                + " max_publish_bytes_rate = :publishBytes WHERE id = :id")
+                        .param("id", t.id())
+                        .param("description", t.description())
+                        .param("connections", t.maxConnections(), Types.INTEGER)
+                        .param("sessions", t.maxSessions(), Types.INTEGER)
+                        .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
+                        .param("rate", t.connectRate(), Types.INTEGER)
+                        .param("publishRate", t.maxPublishRate(), Types.INTEGER)
+                        .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
                         .update()
                 == 1;
-    }
-
-    /**
-     * The connection quotas of those of {@code ids} that have one, their rows locked until the end of the
-     * transaction (in id order, so two batches never wait for each other crosswise): CONNECTs of one tenant with a
-     * quota are admitted one transaction at a time, whichever session-service instance runs them. NO KEY UPDATE:
-     * credentials joining the tenant meanwhile (their foreign key's KEY SHARE) do not wait for it.
-     */
-    public Map<String, Integer> lockConnectionQuotas(Collection<String> ids) {
-        Map<String, Integer> quotas = new HashMap<>();
-        jdbc.sql("SELECT id, max_connections FROM tenants WHERE id = ANY(:ids) AND max_connections IS NOT NULL"
-                        + " ORDER BY id FOR NO KEY UPDATE")
-                .param("ids", ids.toArray(String[]::new))
-                .query(rs -> {
-                    quotas.put(rs.getString(1), rs.getInt(2));
-                });
-        return quotas;
     }
 
     /** The publish quotas of the tenants that have one (either). */
@@ -129,31 +125,6 @@ public class TenantStore {
                 .optional();
     }
 
-    /** Per tenant of {@code ids} with a client connected, how many are (sessions marked connected, any node). */
-    public Map<String, Long> countConnected(Collection<String> ids) {
-        Map<String, Long> counts = new HashMap<>();
-        jdbc.sql("SELECT tenant_id, count(*) FROM sessions WHERE connected AND tenant_id = ANY(:ids)"
-                        + " GROUP BY tenant_id")
-                .param("ids", ids.toArray(String[]::new))
-                .query(rs -> {
-                    counts.put(rs.getString(1), rs.getLong(2));
-                });
-        return counts;
-    }
-
-    /** Those of {@code clientIds} connected now with a session in one of the tenants {@code ids}. */
-    public List<String> connectedClients(Collection<String> clientIds, Collection<String> ids) {
-        if (clientIds.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.sql("SELECT client_id FROM sessions WHERE client_id = ANY(:clients) AND connected"
-                        + " AND tenant_id = ANY(:ids)")
-                .param("clients", clientIds.toArray(String[]::new))
-                .param("ids", ids.toArray(String[]::new))
-                .query(String.class)
-                .list();
-    }
-
     /** Deletes the tenant and the retained messages of its namespace; its credentials must be gone already. */
     public void delete(String id) {
         jdbc.sql("DELETE FROM retained_messages WHERE starts_with(topic, :prefix)")
@@ -163,15 +134,18 @@ public class TenantStore {
     }
 
     private static Tenant map(ResultSet rs, int row) throws SQLException {
-        int max = rs.getInt("max_connections");
-        Integer maxConnections = rs.wasNull() ? null : max; // wasNull() speaks of the last column read
         return new Tenant(
                 rs.getString("id"),
                 rs.getString("description"),
                 Timestamps.read(rs, "created_at"),
                 rs.getLong("credentials"),
-                maxConnections,
+                rs.getObject("max_connections", Integer.class),
                 rs.getLong("connections"),
+                rs.getObject("max_sessions", Integer.class),
+                rs.getLong("sessions"),
+                rs.getObject("max_subscriptions", Integer.class),
+                rs.getLong("subscriptions"),
+                rs.getObject("connect_rate", Integer.class),
                 rs.getObject("max_publish_rate", Integer.class),
                 rs.getObject("max_publish_bytes_rate", Long.class));
     }

@@ -52,7 +52,8 @@ final class ConnAcks {
 
     /**
      * Session-service refused the client: MQTT 5 CONNACK 0x86 (bad user name or password), 0x87 (not authorized),
-     * 0x8A (banned: on the block list) or 0x97 (its tenant's quota is used up), MQTT 3.x return codes 4, 5, 5 and 3.
+     * 0x8A (banned: on the block list), 0x97 (its tenant's connection or session quota is used up) or 0x9F (its
+     * tenant's CONNECT rate is), MQTT 3.x return codes 4, 5, 5, 3 and 3.
      */
     static Refusal refusedBySessionService(boolean v5, SessionApi.RefusalReason reason) {
         return switch (reason) {
@@ -80,6 +81,12 @@ final class ConnAcks {
                                 ? MqttConnectReturnCode.CONNECTION_REFUSED_QUOTA_EXCEEDED
                                 : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
                         "quota_exceeded");
+            case CONNECTION_RATE_EXCEEDED ->
+                new Refusal(
+                        v5
+                                ? MqttConnectReturnCode.CONNECTION_REFUSED_CONNECTION_RATE_EXCEEDED
+                                : MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
+                        "connection_rate_exceeded");
         };
     }
 

@@ -51,4 +51,15 @@ class ConnAcksTest {
                         .byteValue())
                 .isEqualTo((byte) 3);
     }
+
+    @Test
+    void test_a_tenants_connect_rate_is_connection_rate_exceeded_for_mqtt5_and_server_unavailable_for_3x() {
+        ConnAcks.Refusal v5 = ConnAcks.refusedBySessionService(true, RefusalReason.CONNECTION_RATE_EXCEEDED);
+        assertThat(v5.code().byteValue()).isEqualTo((byte) 0x9F);
+        assertThat(v5.metricCause()).isEqualTo("connection_rate_exceeded");
+        assertThat(ConnAcks.refusedBySessionService(false, RefusalReason.CONNECTION_RATE_EXCEEDED)
+                        .code()
+                        .byteValue())
+                .isEqualTo((byte) 3);
+    }
 }
