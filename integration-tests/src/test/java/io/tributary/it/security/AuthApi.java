@@ -66,6 +66,11 @@ final class AuthApi {
         exchange("POST", "/api/v1/tenants", body.toString(), 201);
     }
 
+    /** The tenant's metered usage (GET /api/v1/tenants/{id}/usage, the default 24 hours). */
+    JsonNode usage(String tenant) throws Exception {
+        return exchange("GET", "/api/v1/tenants/" + tenant + "/usage", null, 200);
+    }
+
     /** A credential of {@code tenant}'s namespace. */
     static ObjectNode credential(String username, String password, String tenant, List<String> acl) {
         ObjectNode body = credential(username, null, password, acl, acl);
