@@ -12,12 +12,12 @@ import java.util.List;
  * @param hours  the hours of the range with a row, oldest first (hours without usage are left out)
  * @param totals the sums over {@code hours}
  */
-public record TenantUsage(String tenant, Instant from, Instant to, List<HourlyUsage> hours, Totals totals) {
+public record TenantUsage(String tenant, Instant from, Instant to, List<HourlyUsage> hours, UsageSums totals) {
 
     /**
      * @param storedByteHours the hourly samples of stored bytes added up: bytes kept times hours
      */
-    public record Totals(
+    public record UsageSums(
             long messagesIn,
             long bytesIn,
             long messagesOut,
@@ -35,6 +35,6 @@ public record TenantUsage(String tenant, Instant from, Instant to, List<HourlyUs
             cs += h.connectionSeconds();
             sb += h.storedBytes();
         }
-        return new TenantUsage(tenant, from, to, hours, new Totals(mi, bi, mo, bo, cs, sb));
+        return new TenantUsage(tenant, from, to, hours, new UsageSums(mi, bi, mo, bo, cs, sb));
     }
 }
