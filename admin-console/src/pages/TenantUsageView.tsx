@@ -73,7 +73,7 @@ export function TenantUsageView({ tenant }: { tenant: string }) {
           </thead>
           <tbody>
             {usage.hours.map((h) => (
-              <tr key={h.hour}>
+              <tr key={h.hour} data-hour={h.hour}>
                 <td>{formatTime(h.hour)}</td>
                 <td>{formatCount(h.messagesIn)}</td>
                 <td>{formatBytes(h.bytesIn)}</td>
@@ -88,9 +88,9 @@ export function TenantUsageView({ tenant }: { tenant: string }) {
             <tfoot>
               <tr>
                 <th>total</th>
-                <th>{formatCount(t.messagesIn)}</th>
-                <th>{formatBytes(t.bytesIn)}</th>
-                <th>{formatCount(t.messagesOut)}</th>
+                <th data-testid="usage-total-messages-in">{formatCount(t.messagesIn)}</th>
+                <th data-testid="usage-total-bytes-in">{formatBytes(t.bytesIn)}</th>
+                <th data-testid="usage-total-messages-out">{formatCount(t.messagesOut)}</th>
                 <th>{formatBytes(t.bytesOut)}</th>
                 <th>{formatSeconds(t.connectionSeconds)}</th>
                 <th title="stored bytes times hours">{formatBytes(t.storedByteHours)}·h</th>
