@@ -9,6 +9,7 @@ import { RetainedPage } from './pages/RetainedPage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { KafkaPage } from './pages/KafkaPage';
 import { MappingRulesPage } from './pages/MappingRulesPage';
+import { TenantsPage } from './pages/TenantsPage';
 // The MQTT client library is most of the bundle: loaded only when its page is opened.
 const MqttClientPage = lazy(() => import('./pages/MqttClientPage').then((m) => ({ default: m.MqttClientPage })));
 
@@ -22,6 +23,8 @@ function Page({ path }: { path: PagePath }) {
       return <RetainedPage />;
     case 'credentials':
       return <CredentialsPage />;
+    case 'tenants':
+      return <TenantsPage />;
     case 'kafka':
       return <KafkaPage />;
     case 'rules':

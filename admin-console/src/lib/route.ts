@@ -6,6 +6,7 @@ export const PAGES = [
   { path: 'subscriptions', title: 'Subscriptions' },
   { path: 'retained', title: 'Retained' },
   { path: 'credentials', title: 'Credentials & ACLs' },
+  { path: 'tenants', title: 'Tenants' },
   { path: 'kafka', title: 'Kafka' },
   { path: 'rules', title: 'Kafka rules' },
   { path: 'mqtt', title: 'MQTT client' },

@@ -40,6 +40,12 @@ export type KafkaGroup = Schemas['GroupView'];
 export type MappingRule = Schemas['MappingRuleView'];
 export type MappingRuleRequest = Schemas['MappingRuleRequest'];
 
+/** A tenant (/api/v1/tenants) and its metered usage per hour (/api/v1/tenants/{id}/usage). */
+export type Tenant = Schemas['Tenant'];
+export type TenantPage = Schemas['TenantPage'];
+export type TenantUsage = Schemas['TenantUsage'];
+export type HourlyUsage = Schemas['HourlyUsage'];
+
 /** A Kafka-to-MQTT rule (/api/v1/rules/kafka-to-mqtt). qos / retain null: from the record's headers. */
 export type BridgeRule = Schemas['BridgeRule'];
 export type BridgeRuleRequest = Schemas['BridgeRuleRequest'];

@@ -43,6 +43,9 @@ import io.tributary.transport.liveness.NodeHeartbeat;
 import io.tributary.transport.liveness.NodeRegistrationHealthIndicator;
 import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
+import io.tributary.transport.metering.MeteringProperties;
+import io.tributary.transport.metering.MeteringPublisher;
+import io.tributary.transport.metering.TenantMeters;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
 import io.tributary.transport.qos2.ExactlyOnceQos2;
@@ -177,8 +180,21 @@ public class TransportConfiguration {
     }
 
     @Bean
-    ConnectionRegistry connectionRegistry() {
-        return new ConnectionRegistry();
+    ConnectionRegistry connectionRegistry(TenantMeters tenantMeters) {
+        return new ConnectionRegistry(tenantMeters);
+    }
+
+    /** This process's tenant usage counters; its start time tells its deltas from an earlier process's. */
+    @Bean
+    TenantMeters tenantMeters(TransportProperties properties) {
+        return new TenantMeters(properties.nodeId(), System.currentTimeMillis(), System::currentTimeMillis);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    MeteringPublisher meteringPublisher(
+            TenantMeters tenantMeters, Producer<byte[], byte[]> publishKafkaProducer, MeteringProperties metering) {
+        return new MeteringPublisher(
+                tenantMeters, publishKafkaProducer, metering.interval(), System::currentTimeMillis);
     }
 
     /** Silent clients are closed at most half a second after 1.5 x their keep alive (the shortest is 1.5 s). */

@@ -29,7 +29,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * storage and PUBREL), and a node checks one partition's high watermark to know every earlier transaction is decided.
  *
  * @param publishPartitions partitions of {@link TopicNames#PUBLISH} and {@link TopicNames#SUBSCRIPTIONS_EXACT}
- * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}
+ * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}, and of the metering topics
+ *        ({@link TopicNames#METERING_DELTAS}, {@link TopicNames#METERING}): both carry little, keyed by tenant
  * @param downlinkPartitions partitions of each node's downlink topic
  * @param replicationFactor replication factor of every topic (3 in production, 1 on a single broker)
  * @param downlinkRetention how long undelivered downlink records are kept; they only serve live connections
@@ -88,7 +89,7 @@ public record TopicLayout(
                 Creation.CREATE);
     }
 
-    /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules. */
+    /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules, QoS 2 markers, metering. */
     public void ensureSharedTopics(Admin admin) {
         Map<String, String> compacted = configs(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         List<NewTopic> topics = new ArrayList<>();
@@ -106,6 +107,13 @@ public record TopicLayout(
                         TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
                         TopicConfig.RETENTION_MS_CONFIG,
                         Long.toString(Duration.ofDays(7).toMillis()))));
+        // Metering (io.tributary.common.metering): the nodes' deltas are kept a week (session-service adds them into
+        // PostgreSQL within seconds); the hourly totals are compacted, one live record per tenant and hour.
+        topics.add(new NewTopic(TopicNames.METERING_DELTAS, wildcardPartitions, replicationFactor)
+                .configs(configs(
+                        TopicConfig.RETENTION_MS_CONFIG,
+                        Long.toString(Duration.ofDays(7).toMillis()))));
+        topics.add(new NewTopic(TopicNames.METERING, wildcardPartitions, replicationFactor).configs(compacted));
         provision(admin, topics);
         Map<String, TopicDescription> described =
                 describe(admin, Set.of(TopicNames.PUBLISH, TopicNames.SUBSCRIPTIONS_EXACT));

@@ -37,6 +37,20 @@ public final class TopicNames {
      */
     public static final String QOS2_MARKERS = "tributary.qos2-markers";
 
+    /**
+     * Usage deltas of the transport nodes: one record per tenant with activity per node per metering interval, key =
+     * tenant id, value = {@link io.tributary.common.metering.UsageDelta} as JSON. Read by session-service, which adds
+     * them into PostgreSQL exactly once. Deleted after a week.
+     */
+    public static final String METERING_DELTAS = "tributary.metering.deltas";
+
+    /**
+     * Hourly usage totals per tenant, written by session-service. Compacted: key {@code <tenant>|<hour>} (the hour as
+     * ISO-8601, e.g. {@code acme|2026-11-26T13:00:00Z}), value {@link io.tributary.common.metering.UsageTotals} as
+     * JSON; the last record of a key holds that hour's totals so far. Billing systems read it with a plain consumer.
+     */
+    public static final String METERING = "tributary.metering";
+
     /** Prefix of the per-transport-node downlink topics: deliveries and control commands for that node. */
     public static final String DOWNLINK_PREFIX = "tributary.downlink.";
 

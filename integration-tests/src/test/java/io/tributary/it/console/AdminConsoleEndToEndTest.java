@@ -124,4 +124,84 @@ class AdminConsoleEndToEndTest {
             chromium.screenshot("04-after-disconnect");
         }
     }
+
+    /**
+     * A tenant's client publishes; the operator opens Tenants, then the tenant's Usage, and reads the messages and
+     * bytes it sent in the hour's row and the totals (the same figures as the admin API, metering's source).
+     */
+    @Test
+    void operator_reads_a_tenants_usage_per_hour() throws Exception {
+        String tenant = Clients.id("console-tenant");
+        String user = Clients.id("console-user");
+        admin("POST", "/api/v1/tenants", "{\"id\": \"" + tenant + "\"}", 201);
+        admin(
+                "POST",
+                "/api/v1/auth/credentials",
+                "{\"username\": \"" + user + "\", \"password\": \"pw\", \"tenant\": \"" + tenant
+                        + "\", \"publish\": [\"#\"], \"subscribe\": [\"#\"]}",
+                201);
+        Mqtt5BlockingClient client = Clients.hive5(cluster.mqttPort(1), Clients.id("console-usage"));
+        client.connectWith()
+                .simpleAuth()
+                .username(user)
+                .password("pw".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .applySimpleAuth()
+                .send();
+        for (int i = 0; i < 3; i++) {
+            client.publishWith()
+                    .topic("meters/" + i)
+                    .qos(com.hivemq.client.mqtt.datatypes.MqttQos.AT_LEAST_ONCE)
+                    .payload(new byte[1000])
+                    .send();
+        }
+        client.disconnect();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!admin("GET", "/api/v1/tenants/" + tenant + "/usage", null, 200).contains("\"messagesIn\":3")
+                && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+        }
+
+        try (HeadlessChromium chromium = HeadlessChromium.start(SCREENSHOTS)) {
+            ChromeDriver browser = chromium.driver();
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            browser.get(cluster.sessionApiUrl() + "/console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("username")));
+            browser.findElement(By.name("username")).sendKeys(TributaryCluster.ADMIN_USER);
+            browser.findElement(By.name("password")).sendKeys(TributaryCluster.ADMIN_PASSWORD);
+            browser.findElement(By.cssSelector("button[type=submit]")).click();
+
+            wait.until(ExpectedConditions.elementToBeClickable(By.linkText("Tenants")))
+                    .click();
+            wait.until(ExpectedConditions.elementToBeClickable(
+                            By.xpath("//tr[td[text()='" + tenant + "']]//a[text()='Usage']")))
+                    .click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(
+                    By.cssSelector("[data-testid=usage-total-messages-in]"), "3"));
+            assertThat(browser.findElement(By.cssSelector("[data-testid=usage-total-bytes-in]"))
+                            .getText())
+                    .isEqualTo("2.9 KiB");
+            assertThat(browser.findElements(By.cssSelector("tbody tr[data-hour]")))
+                    .isNotEmpty();
+            chromium.screenshot("05-tenant-usage");
+        }
+    }
+
+    /** An admin API call with the cluster's admin token; returns the body. */
+    private static String admin(String method, String path, String body, int expected) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        io.tributary.it.support.AdminRequests.to(cluster.sessionApiUrl(), path)
+                                .header("Content-Type", "application/json")
+                                .method(
+                                        method,
+                                        body == null
+                                                ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                                                : java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode())
+                .as(method + " " + path + " -> " + response.body())
+                .isEqualTo(expected);
+        return response.body();
+    }
 }

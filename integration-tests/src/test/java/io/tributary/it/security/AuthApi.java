@@ -80,6 +80,11 @@ final class AuthApi {
         return exchange("GET", "/api/v1/tenants/" + id, null, 200);
     }
 
+    /** The tenant's metered usage (GET /api/v1/tenants/{id}/usage, the default 24 hours). */
+    JsonNode usage(String tenant) throws Exception {
+        return exchange("GET", "/api/v1/tenants/" + tenant + "/usage", null, 200);
+    }
+
     /** A credential of {@code tenant}'s namespace. */
     static ObjectNode credential(String username, String password, String tenant, List<String> acl) {
         ObjectNode body = credential(username, null, password, acl, acl);

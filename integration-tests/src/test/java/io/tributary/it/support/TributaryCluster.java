@@ -40,6 +40,8 @@ public final class TributaryCluster {
     public static final Duration NODE_CHECK_INTERVAL = Duration.ofMillis(500);
     /** $SYS statistics every second, so a test sees figures that include its own clients quickly. */
     public static final Duration SYS_INTERVAL = Duration.ofSeconds(1);
+    /** How often the nodes send their tenants' usage deltas (TenantMeteringTest waits for them). */
+    public static final Duration METERING_INTERVAL = Duration.ofSeconds(1);
 
     private static TributaryCluster shared;
     /**
@@ -131,6 +133,7 @@ public final class TributaryCluster {
                 .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
                 .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
+                .env("TRIBUTARY_METERING_SAMPLE_INTERVAL", "2s")
                 .build();
         routingHttpPort = Ports.freePort();
         routing = service("routing", "tributary.jars.routing")
@@ -158,6 +161,7 @@ public final class TributaryCluster {
                     .env("SESSION_SERVICE_URL", sessionApiUrl())
                     .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
                     .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
+                    .env("TRIBUTARY_METERING_INTERVAL", METERING_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
                     .env("KAFKA_DELIVERY_TIMEOUT", "6s")
                     // Every test client connects from 127.0.0.1, and the fuzz and hostile tests open connections

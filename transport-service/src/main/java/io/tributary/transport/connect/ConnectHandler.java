@@ -371,6 +371,9 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                                 "session taken over by a newer connection (epoch " + connection.epoch() + ")");
             });
         }
+        // Metered from here (connection time) until the channel closes (ConnectionLifecycleHandler).
+        connection.meter(
+                context.registry().meters().connected(connection.namespace().tenant()));
         for (SessionApi.Subscription s : response.subscriptions()) {
             context.subscriptions()
                     .add(

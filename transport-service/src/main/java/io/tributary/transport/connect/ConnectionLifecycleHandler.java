@@ -55,6 +55,7 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
         if (connection != null) {
             subscriptions.removeAll(connection);
             registry.unregister(connection);
+            connection.meter().disconnected();
             int undelivered = connection.outbound().undelivered();
             for (int i = 0; i < undelivered; i++) {
                 metrics.dropped("connection_closed");

@@ -8,6 +8,7 @@ import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.alias.OutboundTopicAliases;
 import io.tributary.transport.backpressure.UplinkBudget;
+import io.tributary.transport.metering.TenantMeter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -46,6 +47,8 @@ public final class ClientConnection {
      * CONNECT, before the connection is registered and any other packet is read.
      */
     private TenantNamespace namespace = TenantNamespace.GLOBAL;
+    /** Counts the tenant's usage on this node (metering); {@link TenantMeter#NONE} without a tenant. */
+    private volatile TenantMeter meter = TenantMeter.NONE;
     /** The first ACL denial of a connection is logged; later ones are only counted, so a client cannot flood logs. */
     private boolean aclDenialLogged;
 
@@ -150,6 +153,16 @@ public final class ClientConnection {
         if (will != null) {
             will = will.inNamespace(namespace);
         }
+    }
+
+    /** The tenant's meter, read on the event loop and on the Kafka producer's thread. */
+    public TenantMeter meter() {
+        return meter;
+    }
+
+    /** Set once the connection is accepted (and counted as connected). */
+    public void meter(TenantMeter meter) {
+        this.meter = meter;
     }
 
     /** True the first time it is called for this connection: whether to log an ACL denial. */

@@ -1,5 +1,6 @@
 package io.tributary.transport.connection;
 
+import io.tributary.transport.metering.TenantMeters;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -8,6 +9,22 @@ import java.util.concurrent.ConcurrentMap;
 public final class ConnectionRegistry {
 
     private final ConcurrentMap<String, ClientConnection> byClientId = new ConcurrentHashMap<>();
+    private final TenantMeters meters;
+
+    /** A registry whose tenants' usage is counted but sent nowhere (tests). */
+    public ConnectionRegistry() {
+        this(TenantMeters.unmetered());
+    }
+
+    /** @param meters where the accepted connections' tenants' usage is counted */
+    public ConnectionRegistry(TenantMeters meters) {
+        this.meters = meters;
+    }
+
+    /** The usage counters of this node's tenants. */
+    public TenantMeters meters() {
+        return meters;
+    }
 
     /**
      * Registers {@code connection}, returning the older connection of the same client id it displaced (which the

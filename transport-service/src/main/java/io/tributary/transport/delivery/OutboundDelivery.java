@@ -202,6 +202,7 @@ public final class OutboundDelivery implements QueueDelivery {
             }
             if (frame != null && wire.alias() == 0) {
                 channel.write(frame);
+                connection.meter().out(1, message.payload().length);
                 if (flush) {
                     channel.flush();
                     metrics.publishOut(0);
@@ -427,6 +428,7 @@ public final class OutboundDelivery implements QueueDelivery {
         MqttPublishVariableHeader variable =
                 new MqttPublishVariableHeader(topic, message.qos() == 0 ? -1 : message.packetId(), properties);
         MqttPublishMessage publish = new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload()));
+        connection.meter().out(1, message.payload().length);
         if (flush) {
             connection.channel().writeAndFlush(publish);
             metrics.publishOut(message.qos());

@@ -245,6 +245,8 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 hop.end(failure);
                 if (failure != null) {
                     metrics.dropped("kafka_qos0");
+                } else {
+                    connection.meter().in(payload.length);
                 }
             });
             return;
@@ -261,6 +263,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                     (failure, duplicate) -> {
                         release.run();
                         hop.end(failure);
+                        if (failure == null && !duplicate) {
+                            // A duplicate was stored (and metered) by the node that took the first copy.
+                            connection.meter().in(payload.length);
+                        }
                         ctx.executor().execute(() -> {
                             if (duplicate) {
                                 // Stored by a node that died before its PUBREC: acknowledged, not stored again.
@@ -274,6 +280,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         producer.sendAll(records, failure -> {
             release.run();
             hop.end(failure);
+            if (failure == null) {
+                // Metered once Kafka has stored it: what the PUBACK / PUBREC will acknowledge.
+                connection.meter().in(payload.length);
+            }
             ctx.executor().execute(() -> settle(ctx, connection, slot, packetId, qos, failure));
         });
     }
