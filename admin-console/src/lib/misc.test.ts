@@ -1,5 +1,5 @@
 import { query } from './api';
-import { pageOf } from './route';
+import { pageOf, pagesFor } from './route';
 import { noCriteria, sessionPath, sessionSearchPath } from './sessionSearch';
 import { defaultWebSocketUrl } from './wsUrl';
 
@@ -28,6 +28,15 @@ describe('routes', () => {
     expect(pageOf('#/sessions?x=1')).toBe('sessions');
     expect(pageOf('')).toBe('overview');
     expect(pageOf('#/nope')).toBe('overview');
+  });
+
+  it('give an admin scoped to a tenant its credentials and usage only, credentials by default', () => {
+    expect(pagesFor('acme').map((p) => p.path)).toEqual(['credentials', 'tenants']);
+    expect(pagesFor(null)).toHaveLength(9);
+    expect(pageOf('#/tenants', 'acme')).toBe('tenants');
+    expect(pageOf('#/sessions', 'acme')).toBe('credentials');
+    expect(pageOf('', 'acme')).toBe('credentials');
+    expect(pageOf('#/sessions', null)).toBe('sessions');
   });
 });
 

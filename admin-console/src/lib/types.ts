@@ -8,6 +8,7 @@ type Schemas = components['schemas'];
 
 export type ApiErrorBody = Schemas['ApiError'];
 export type IssuedToken = Schemas['IssuedToken'];
+export type AdminPrincipal = Schemas['AdminPrincipal'];
 
 export type Session = Schemas['SessionView'];
 export type SessionDetails = Schemas['SessionDetails'];
