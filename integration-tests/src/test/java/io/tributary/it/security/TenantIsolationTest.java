@@ -14,19 +14,16 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.PublishTopicTail;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -121,7 +118,7 @@ class TenantIsolationTest {
         api.create(AuthApi.credential(userA, PASSWORD, a, List.of("#")));
         api.create(AuthApi.credential(userB, PASSWORD, b, List.of("#")));
 
-        try (KafkaConsumer<byte[], byte[]> kafka = tail()) {
+        try (KafkaConsumer<byte[], byte[]> kafka = PublishTopicTail.fromEnd(cluster.kafkaBootstrapServers())) {
             // Retained first, each tenant on another node.
             Mqtt5BlockingClient pubA = client(userA, 0);
             Mqtt5BlockingClient pubB = client(userB, 1);
@@ -207,26 +204,6 @@ class TenantIsolationTest {
             global.disconnect();
             globalPub.disconnect();
         }
-    }
-
-    /** A plain consumer of every partition of the publish topic, from its end now. */
-    private static KafkaConsumer<byte[], byte[]> tail() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.kafkaBootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"));
-        List<TopicPartition> partitions = consumer.partitionsFor("tributary.publish", Duration.ofSeconds(20)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition()))
-                .toList();
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
-        return consumer;
     }
 
     private static ConsumerRecord<byte[], byte[]> await(KafkaConsumer<byte[], byte[]> consumer, String key) {

@@ -8,6 +8,7 @@ import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5PubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.PublishTopicTail;
 import io.tributary.it.support.TributaryCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,11 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -115,7 +113,7 @@ class TenantPublishQuotaTest {
         List<Mqtt5PubAckReasonCode> otherCodes = new ArrayList<>();
         long measureNanos = TimeUnit.SECONDS.toNanos(4);
         ExecutorService threads = Executors.newFixedThreadPool(2);
-        try (KafkaConsumer<byte[], byte[]> kafka = tail()) {
+        try (KafkaConsumer<byte[], byte[]> kafka = PublishTopicTail.fromEnd(cluster.kafkaBootstrapServers())) {
             long start = System.nanoTime();
             List<Future<?>> flooders = new ArrayList<>();
             for (int node = 0; node < 2; node++) {
@@ -208,25 +206,5 @@ class TenantPublishQuotaTest {
                         && l.contains("tenant=\"" + tenant + "\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                 .sum();
-    }
-
-    /** A plain consumer of every partition of the publish topic, from its end now. */
-    private static KafkaConsumer<byte[], byte[]> tail() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.kafkaBootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"));
-        List<TopicPartition> partitions = consumer.partitionsFor("tributary.publish", Duration.ofSeconds(20)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition()))
-                .toList();
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
-        return consumer;
     }
 }

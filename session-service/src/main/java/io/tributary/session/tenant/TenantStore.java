@@ -35,20 +35,21 @@ public class TenantStore {
         this.jdbc = jdbc;
     }
 
+    private static final String INSERT = """
+            INSERT INTO tenants (id, description, max_connections, max_sessions, max_subscriptions, connect_rate,
+                max_publish_rate, max_publish_bytes_rate, created_at)
+            VALUES (:id, :description, :connections, :sessions, :subscriptions, :rate, :publishRate, :publishBytes, :now)
+            ON CONFLICT (id) DO NOTHING""";
+
+    private static final String UPDATE = """
+            UPDATE tenants SET description = :description, max_connections = :connections, max_sessions = :sessions,
+                max_subscriptions = :subscriptions, connect_rate = :rate, max_publish_rate = :publishRate,
+                max_publish_bytes_rate = :publishBytes
+            WHERE id = :id""";
+
     /** Inserts a tenant; false when one with that id exists already. */
     public boolean insert(TenantRequest t, Instant now) {
-        return jdbc.sql("INSERT INTO tenants (id, description, max_connections, max_sessions, max_subscriptions,"
-                                + " connect_rate, max_publish_rate, max_publish_bytes_rate, created_at) VALUES (:id,"
-                                + " :description, :connections, :sessions, :subscriptions, :rate, :publishRate,"
-                                + " :publishBytes, :now) ON CONFLICT (id) DO NOTHING")
-                        .param("id", t.id())
-                        .param("description", t.description())
-                        .param("connections", t.maxConnections(), Types.INTEGER)
-                        .param("sessions", t.maxSessions(), Types.INTEGER)
-                        .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
-                        .param("rate", t.connectRate(), Types.INTEGER)
-                        .param("publishRate", t.maxPublishRate(), Types.INTEGER)
-                        .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
+        return withValues(jdbc.sql(INSERT), t)
                         .param("now", Timestamps.toDb(now))
                         .update()
                 == 1;
@@ -56,20 +57,20 @@ public class TenantStore {
 
     /** Replaces a tenant's description and quotas; false when there is no such tenant. */
     public boolean update(TenantRequest t) {
-        return jdbc.sql("UPDATE tenants SET description = :description, max_connections = :connections,"
-                                + " max_sessions = :sessions, max_subscriptions = :subscriptions,"
-                                + " connect_rate = :rate, max_publish_rate = :publishRate,"
-                                + " max_publish_bytes_rate = :publishBytes WHERE id = :id")
-                        .param("id", t.id())
-                        .param("description", t.description())
-                        .param("connections", t.maxConnections(), Types.INTEGER)
-                        .param("sessions", t.maxSessions(), Types.INTEGER)
-                        .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
-                        .param("rate", t.connectRate(), Types.INTEGER)
-                        .param("publishRate", t.maxPublishRate(), Types.INTEGER)
-                        .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
-                        .update()
-                == 1;
+        return withValues(jdbc.sql(UPDATE), t).update() == 1;
+    }
+
+    /** Binds a tenant's id, description and quotas, by the names insert and update use. */
+    private static JdbcClient.StatementSpec withValues(JdbcClient.StatementSpec statement, TenantRequest t) {
+        return statement
+                .param("id", t.id())
+                .param("description", t.description())
+                .param("connections", t.maxConnections(), Types.INTEGER)
+                .param("sessions", t.maxSessions(), Types.INTEGER)
+                .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
+                .param("rate", t.connectRate(), Types.INTEGER)
+                .param("publishRate", t.maxPublishRate(), Types.INTEGER)
+                .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT);
     }
 
     /** The publish quotas of the tenants that have one (either). */
