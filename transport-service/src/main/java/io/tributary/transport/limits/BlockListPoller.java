@@ -4,15 +4,13 @@ import io.tributary.common.net.IpRange;
 import io.tributary.common.net.IpRangeSet;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.sessionclient.SessionServicePoller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps the node's copy of the block list's IP entries, fetched from session-service every {@code refresh} (with the
@@ -23,85 +21,47 @@ import org.springframework.context.SmartLifecycle;
  * compacted Kafka topic read by every node: no extra topic and consumer per node, no catch-up at start-up, and the
  * list is small.
  */
-public final class BlockListPoller implements SmartLifecycle {
+public final class BlockListPoller extends SessionServicePoller<SessionApi.BlockedIps> {
 
     private static final Logger log = LoggerFactory.getLogger(BlockListPoller.class);
 
     private final SessionServiceClient sessions;
     private final ConnectAdmission admission;
-    private final Duration refresh;
-    private ScheduledExecutorService timer;
     private volatile String version;
-    private volatile boolean failing;
 
     public BlockListPoller(SessionServiceClient sessions, ConnectAdmission admission, Duration refresh) {
+        super("Block list", "block-list-poller", refresh);
         this.sessions = sessions;
         this.admission = admission;
-        this.refresh = refresh;
     }
 
     @Override
-    public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "block-list-poller");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::poll, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+    protected CompletableFuture<SessionApi.BlockedIps> fetch() {
+        return sessions.blockedIps(version);
     }
 
-    /** One fetch; waits for the answer (on the poller's own thread) so fetches never overlap. */
-    void poll() {
-        try {
-            SessionApi.BlockedIps answer =
-                    sessions.blockedIps(version).get(refresh.toMillis() + 10_000, TimeUnit.MILLISECONDS);
-            if (failing) {
-                failing = false;
-                log.info("Block list: session-service answers again");
-            }
-            if (answer.ranges() == null) {
-                return;
-            }
-            List<IpRange> ranges = new ArrayList<>(answer.ranges().size());
-            for (String r : answer.ranges()) {
-                try {
-                    ranges.add(IpRange.parse(r));
-                } catch (IllegalArgumentException e) {
-                    log.warn("Block list: entry '{}' is not an IP range, ignored: {}", r, e.getMessage());
-                }
-            }
-            admission.blockedIps(new IpRangeSet(ranges));
-            if (version != null || !ranges.isEmpty()) {
-                log.info("Block list: {} IP entries (version {})", ranges.size(), answer.version());
-            }
-            version = answer.version();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            if (!failing) {
-                failing = true;
-                if (version == null) {
-                    // Usual while session-service starts too; session-service checks every CONNECT anyway.
-                    log.info("Block list: not fetched yet ({}), retrying every {}", e.toString(), refresh);
-                } else {
-                    log.warn(
-                            "Block list: could not fetch the IP entries, keeping the {} known: {}",
-                            admission.blockedIps().size(),
-                            e.toString());
-                }
+    @Override
+    protected void apply(SessionApi.BlockedIps answer, boolean first) {
+        if (answer.ranges() == null) {
+            return; // unchanged since the version sent
+        }
+        List<IpRange> ranges = new ArrayList<>(answer.ranges().size());
+        for (String r : answer.ranges()) {
+            try {
+                ranges.add(IpRange.parse(r));
+            } catch (IllegalArgumentException e) {
+                log.warn("Block list: entry '{}' is not an IP range, ignored: {}", r, e.getMessage());
             }
         }
-    }
-
-    @Override
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
+        admission.blockedIps(new IpRangeSet(ranges));
+        if (version != null || !ranges.isEmpty()) {
+            log.info("Block list: {} IP entries (version {})", ranges.size(), answer.version());
         }
+        version = answer.version();
     }
 
     @Override
-    public boolean isRunning() {
-        return timer != null && !timer.isShutdown();
+    protected int known() {
+        return admission.blockedIps().size();
     }
 }
