@@ -1,4 +1,4 @@
-import { base64ToBytes, formatAgo, formatCount, formatRate, formatSeconds, formatTime, hexDump, protocolName } from './format';
+import { base64ToBytes, formatAgo, formatCount, formatMillis, formatRate, formatSeconds, formatTime, hexDump, protocolName } from './format';
 
 describe('format', () => {
   it('counts with separators and a dash for nothing', () => {
@@ -12,6 +12,13 @@ describe('format', () => {
     expect(formatRate(99.94)).toBe('99.9/s');
     expect(formatRate(1234.5)).toBe('1,235/s');
     expect(formatRate(null)).toBe('–');
+  });
+
+  it('milliseconds keep more decimals the smaller they are', () => {
+    expect(formatMillis(0.4567)).toBe('0.46 ms');
+    expect(formatMillis(62.53)).toBe('62.5 ms');
+    expect(formatMillis(1234.4)).toBe('1,234 ms');
+    expect(formatMillis(null)).toBe('–');
   });
 
   it('seconds read as the two largest units, and MQTT never as never', () => {

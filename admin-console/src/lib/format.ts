@@ -95,3 +95,13 @@ export function hexDump(bytes: Uint8Array): string {
   }
   return lines.join('\n');
 }
+
+/** Milliseconds: two decimals below 10 ms, one below 1,000, none above; null -> "–". */
+export function formatMillis(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) {
+    return '–';
+  }
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${ms.toFixed(1)} ms`;
+  return `${formatCount(ms)} ms`;
+}

@@ -6,7 +6,7 @@ function node(nodeId: string, received: number, sent: number, statsAt: string, a
 }
 
 function overview(...nodes: TransportNode[]): Overview {
-  return { at: '2030-01-01T00:00:00Z', sessions: 0, connections: 0, messagesReceived: 0, messagesSent: 0, transportNodes: nodes, routing: null, sessionService: null, problems: [] };
+  return { at: '2030-01-01T00:00:00Z', sessions: 0, connections: 0, messagesReceived: 0, messagesSent: 0, transportNodes: nodes, routing: null, sessionService: null, latency: [], problems: [] };
 }
 
 describe('nextRates', () => {

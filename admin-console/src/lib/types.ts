@@ -31,6 +31,7 @@ export type GroupMember = Schemas['MemberView'];
 export type GroupHealth = Schemas['GroupHealth'];
 export type TransportNode = Schemas['TransportNode'];
 export type Overview = Schemas['ClusterOverview'];
+export type HopLatency = Schemas['HopLatency'];
 
 export type KafkaPartition = Schemas['PartitionView'];
 export type KafkaTopic = Schemas['TopicView'];

@@ -6,6 +6,7 @@ import { formatAgo, formatCount, formatRate } from '../lib/format';
 import { usePolling } from '../lib/usePolling';
 import { LineChart } from '../components/LineChart';
 import { ErrorLine, message } from '../components/ErrorLine';
+import { DataPathLatency } from './DataPathLatency';
 
 const POLL_MS = 3000;
 const HISTORY = 200; // 10 minutes at 3 s
@@ -154,6 +155,7 @@ export function OverviewPage() {
             </tbody>
           </table>
         </section>
+        <DataPathLatency hops={overview?.latency ?? []} />
         <GroupTable title="Routing instances" group={overview?.routing ?? null} />
         <GroupTable title="Session-service instances" group={overview?.sessionService ?? null} />
       </div>

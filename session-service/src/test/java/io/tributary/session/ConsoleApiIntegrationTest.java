@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.sys.DataPathHop;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.retained.RetainedHeaders;
 import java.net.URLEncoder;
@@ -159,13 +160,55 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
                 SysTopics.node("node-ovw", SysTopics.CLIENTS_CONNECTED),
                 SysTopics.node("node-ovw", SysTopics.MESSAGES_RECEIVED),
                 SysTopics.node("node-ovw", SysTopics.MESSAGES_SENT));
+        // Latency figures: the live node's, two routers' (one fresh, one last heard of an hour ago), a dead node's
+        List<String> latency = List.of(
+                SysTopics.node("node-ovw", DataPathHop.PUBLISH_ACK.statistic(DataPathHop.P50)),
+                SysTopics.node("node-ovw", DataPathHop.PUBLISH_ACK.statistic(DataPathHop.P99)),
+                SysTopics.node("node-ovw", DataPathHop.NODE_TO_SOCKET.statistic(DataPathHop.P99)),
+                SysTopics.node("node-ovw-dead", DataPathHop.PUBLISH_ACK.statistic(DataPathHop.P99)),
+                SysTopics.router("router-ovw", DataPathHop.ROUTE.statistic(DataPathHop.P50)),
+                SysTopics.router("router-ovw", DataPathHop.ROUTE.statistic(DataPathHop.P99)),
+                SysTopics.router("router-ovw-gone", DataPathHop.ROUTE.statistic(DataPathHop.P99)),
+                // a hop a router does not measure, and a cleared figure: both ignored
+                SysTopics.router("router-ovw", DataPathHop.PUBLISH_ACK.statistic(DataPathHop.P99)),
+                SysTopics.router("router-ovw", DataPathHop.PUBLISH_TO_ROUTER.statistic(DataPathHop.P99)));
         retain(topics.get(0), "3");
         retain(topics.get(1), "120");
         retain(topics.get(2), "not a count");
+        retain(latency.get(0), "1.250");
+        retain(latency.get(1), "7.500");
+        retain(latency.get(2), "0.400");
+        retain(latency.get(3), "999.000");
+        retain(latency.get(4), "2.000");
+        retain(latency.get(5), "30.125");
+        retain(latency.get(6), "500.000");
+        retain(latency.get(7), "900.000");
+        retain(latency.get(8), "");
+        jdbc.sql("UPDATE retained_messages SET updated_at = now() - interval '1 hour' WHERE topic = :topic")
+                .param("topic", latency.get(6))
+                .update();
         try {
             overviewShowsNode();
+            JsonNode hops = get("/api/v1/overview").body().get("latency");
+            assertThat(hops.valueStream().map(h -> h.get("hop").asString()))
+                    .containsExactly("publish-ack", "publish-to-router", "route", "downlink-to-node", "node-to-socket");
+            JsonNode ack = hops.get(0);
+            assertThat(ack.get("measuredBy").asString()).isEqualTo("transport");
+            assertThat(ack.get("p50Millis").asDouble()).isEqualTo(1.25);
+            assertThat(ack.get("p99Millis").asDouble()).isEqualTo(7.5);
+            assertThat(ack.get("instances").asInt()).isEqualTo(1);
+            assertThat(hops.get(1).get("instances").asInt()).isZero();
+            assertThat(hops.get(1).get("p99Millis").isNull()).isTrue();
+            JsonNode route = hops.get(2);
+            assertThat(route.get("measuredBy").asString()).isEqualTo("routing");
+            assertThat(route.get("p50Millis").asDouble()).isEqualTo(2.0);
+            assertThat(route.get("p99Millis").asDouble()).isEqualTo(30.125);
+            assertThat(route.get("instances").asInt()).isEqualTo(1);
+            assertThat(hops.get(4).get("p50Millis").isNull()).isTrue();
+            assertThat(hops.get(4).get("p99Millis").asDouble()).isEqualTo(0.4);
         } finally {
             unretain(topics);
+            unretain(latency);
         }
     }
 

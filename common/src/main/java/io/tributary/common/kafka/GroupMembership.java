@@ -78,7 +78,12 @@ public record GroupMembership(
      * group's member list tell the instances apart.
      */
     public String clientId(String prefix, String role) {
-        return prefix + "-" + role + "-" + (isStatic() ? instanceId : processName());
+        return prefix + "-" + role + "-" + instanceName();
+    }
+
+    /** What tells this process apart from the other instances of its service: the instance id, or the process name. */
+    public String instanceName() {
+        return isStatic() ? instanceId : processName();
     }
 
     /** Host name and process id: unique on a host, and pod names are unique in a cluster. */

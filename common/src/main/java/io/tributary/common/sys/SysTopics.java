@@ -15,7 +15,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  *
  * <ul>
  *   <li>Each transport node publishes what only it knows — its connections, the PUBLISH packets it received and
- *       sent, its uptime — under {@code $SYS/broker/nodes/<nodeId>/...}.</li>
+ *       sent, its uptime, the latency of the hops it measures ({@link DataPathHop}) — under
+ *       {@code $SYS/broker/nodes/<nodeId>/...}.</li>
+ *   <li>Each router publishes the latency of the hops it measures under {@code $SYS/broker/routers/<routerId>/...}.
+ *       </li>
  *   <li>Session-service publishes the cluster-wide figures under {@code $SYS/broker/...}: sessions (connected,
  *       disconnected, total), subscriptions, retained messages and live transport nodes from PostgreSQL, and the
  *       message counters summed over the live nodes' latest published figures.</li>
@@ -28,6 +31,7 @@ public final class SysTopics {
     public static final String ROOT = "$SYS";
     public static final String BROKER = "$SYS/broker/";
     public static final String NODES = BROKER + "nodes/";
+    public static final String ROUTERS = BROKER + "routers/";
 
     public static final String CLIENTS_CONNECTED = "clients/connected";
     public static final String CLIENTS_DISCONNECTED = "clients/disconnected";
@@ -55,6 +59,11 @@ public final class SysTopics {
     /** Statistic of one transport node, e.g. {@code $SYS/broker/nodes/transport-1/clients/connected}. */
     public static String node(String nodeId, String statistic) {
         return NODES + nodeId + "/" + statistic;
+    }
+
+    /** Statistic of one router, e.g. {@code $SYS/broker/routers/router-a/latency/route/p99}. */
+    public static String router(String routerId, String statistic) {
+        return ROUTERS + routerId + "/" + statistic;
     }
 
     /** True for {@code $SYS} and every topic below it: clients may read them, never write them. */

@@ -8,12 +8,15 @@ import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.NodeProbe;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,16 +32,21 @@ import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code $SYS} statistics: each transport node publishes its own under {@code $SYS/broker/nodes/<node>/}, one
  * session-service instance the cluster-wide ones under {@code $SYS/broker/}, as retained messages through Kafka, so a
  * subscriber to {@code $SYS/#} on any node gets them with plausible values; {@code #} does not match them; clients
- * cannot publish to {@code $SYS}. The cluster publishes every {@link TributaryCluster#SYS_INTERVAL}.
+ * cannot publish to {@code $SYS}. Routers publish their hops' latency under {@code $SYS/broker/routers/<router>/},
+ * and the admin API's overview puts every hop together. The cluster publishes every {@link TributaryCluster#SYS_INTERVAL}.
  */
 @ExtendWith(LogsOnFailure.class)
 class SysTopicsTest {
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static TributaryCluster cluster;
 
     @BeforeAll
@@ -133,6 +141,74 @@ class SysTopicsTest {
             hashSubscriber.disconnect();
             hashSubscriber.close();
         }
+    }
+
+    @Test
+    void routers_publish_their_hop_latencies_and_the_overview_shows_every_hop_of_the_data_path() throws Exception {
+        Mqtt5BlockingClient sys = hive5(cluster.mqttPort(0), id("sysl"));
+        sys.connect();
+        Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(1), id("publ"));
+        publisher.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes in = sys.publishes(MqttGlobalPublishFilter.ALL)) {
+            String topic = "it/sys-latency/" + id("t");
+            sys.subscribeWith().topicFilter(topic).qos(MqttQos.AT_LEAST_ONCE).send();
+            sys.subscribeWith().topicFilter("$SYS/broker/routers/+/latency/#").send();
+            // Traffic through every hop: node 1 → Kafka → router → node 0's downlink → the subscriber's socket.
+            Map<String, String> latest = new HashMap<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            JsonNode hops = null;
+            while (System.nanoTime() < deadline) {
+                publisher
+                        .publishWith()
+                        .topic(topic)
+                        .payload(new byte[] {1})
+                        .qos(MqttQos.AT_LEAST_ONCE)
+                        .send();
+                Optional<Mqtt5Publish> next = in.receive(200, TimeUnit.MILLISECONDS);
+                next.filter(p -> p.getTopic().toString().startsWith("$SYS/"))
+                        .ifPresent(p -> latest.put(
+                                p.getTopic().toString(), new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8)));
+                hops = overview().get("latency");
+                if (latest.keySet().stream().anyMatch(t -> t.endsWith("/latency/route/p99"))
+                        && hops.valueStream().allMatch(h -> h.get("instances").asInt() > 0)) {
+                    break;
+                }
+            }
+            assertThat(latest.keySet())
+                    .as("router figures over MQTT")
+                    .anyMatch(t -> t.matches("\\$SYS/broker/routers/[^/]+/latency/route/p99"));
+            assertThat(latest.values()).allMatch(v -> v.matches("\\d+\\.\\d{3}"));
+            assertThat(hops.valueStream().map(h -> h.get("hop").asString()))
+                    .containsExactly("publish-ack", "publish-to-router", "route", "downlink-to-node", "node-to-socket");
+            for (JsonNode hop : hops) {
+                assertThat(hop.get("instances").asInt())
+                        .as("instances of %s", hop)
+                        .isPositive();
+                // The two hops measured from Kafka record timestamps have millisecond resolution: 0 is possible.
+                boolean millisecondClock = hop.get("hop").asString().endsWith("-to-router")
+                        || hop.get("hop").asString().equals("downlink-to-node");
+                assertThat(hop.get("p99Millis").asDouble())
+                        .as("p99 of %s", hop)
+                        .isGreaterThanOrEqualTo(millisecondClock ? 0 : 0.001)
+                        .isLessThan(60_000);
+            }
+            assertThat(hops.get(0).get("instances").asInt())
+                    .as("both nodes publish")
+                    .isEqualTo(2);
+        } finally {
+            publisher.disconnect();
+            sys.disconnect();
+        }
+    }
+
+    private static JsonNode overview() throws Exception {
+        HttpResponse<String> response = HTTP.send(
+                AdminRequests.to(cluster.sessionApiUrl(), "/api/v1/overview")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
     }
 
     @Test

@@ -139,6 +139,7 @@ public final class TributaryCluster {
         routing = service("routing", "tributary.jars.routing")
                 .env("HTTP_PORT", routingHttpPort)
                 .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT)
+                .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 .build();
         for (int i = 0; i < NODE_IDS.length; i++) {
             mqttPorts[i] = Ports.freePort();

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.tributary.common.sys.DataPathHop;
 import io.tributary.kafka.support.KafkaClientMeters;
 import io.tributary.routing.index.SubscriptionIndex;
 import java.time.Duration;
@@ -115,6 +116,11 @@ public class RoutingMetrics {
         Gauge.builder("tributary.routing.consumer.lag", lag, ConsumerLag::records)
                 .description("Records of tributary.publish not yet read by this router, over its partitions")
                 .register(registry);
+    }
+
+    /** The timers of the data-path hops a router measures, for its {@code $SYS} latency figures. */
+    public Map<DataPathHop, Timer> hopTimers() {
+        return Map.of(DataPathHop.PUBLISH_TO_ROUTER, publishConsumeLatency, DataPathHop.ROUTE, batchLatency);
     }
 
     /** The publish consumer whose lag the gauge reports (each routing worker has its own). */

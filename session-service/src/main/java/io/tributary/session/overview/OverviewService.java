@@ -3,12 +3,15 @@ package io.tributary.session.overview;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafkaview.KafkaInspector;
 import io.tributary.session.overview.ClusterOverview.GroupHealth;
+import io.tributary.session.overview.ClusterOverview.HopLatency;
 import io.tributary.session.overview.ClusterOverview.TransportNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -26,6 +29,7 @@ public class OverviewService {
 
     private final JdbcClient jdbc;
     private final TransportNodeStats nodes;
+    private final DataPathLatency latency;
     private final KafkaInspector kafka;
     private final SessionServiceProperties properties;
     private final ConsoleProperties console;
@@ -35,11 +39,13 @@ public class OverviewService {
     public OverviewService(
             JdbcClient jdbc,
             TransportNodeStats nodes,
+            DataPathLatency latency,
             KafkaInspector kafka,
             SessionServiceProperties properties,
             ConsoleProperties console) {
         this.jdbc = jdbc;
         this.nodes = nodes;
+        this.latency = latency;
         this.kafka = kafka;
         this.properties = properties;
         this.console = console;
@@ -68,10 +74,14 @@ public class OverviewService {
         }
         Long sessions = null;
         List<TransportNode> transport = List.of();
+        List<HopLatency> hops = List.of();
         try {
             sessions =
                     jdbc.sql("SELECT count(*) FROM sessions").query(Long.class).single();
             transport = nodes.nodes(properties.liveness().nodeTimeout());
+            Set<String> live = new HashSet<>();
+            transport.stream().filter(TransportNode::alive).forEach(n -> live.add(n.nodeId()));
+            hops = latency.hops(live, now);
         } catch (RuntimeException e) {
             problems.add("PostgreSQL: " + e.getMessage());
         }
@@ -107,6 +117,7 @@ public class OverviewService {
                 transport,
                 health(views.get(routingGroup)),
                 health(views.get(sessionGroup)),
+                hops,
                 problems);
     }
 

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import io.tributary.common.sys.DataPathHop;
 import io.tributary.kafka.support.KafkaClientMeters;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -169,6 +171,14 @@ public final class TransportMetrics {
     }
 
     /** A batch of downlink records was written to the sockets of one event loop {@code nanos} after its poll. */
+    /** The timers of the data-path hops this node measures, for its {@code $SYS} latency figures. */
+    public Map<DataPathHop, Timer> hopTimers() {
+        return Map.of(
+                DataPathHop.PUBLISH_ACK, produceLatency,
+                DataPathHop.DOWNLINK_TO_NODE, downlinkConsumeLatency,
+                DataPathHop.NODE_TO_SOCKET, downlinkToSocket);
+    }
+
     public void downlinkToSocket(long nanos) {
         downlinkToSocket.record(nanos, TimeUnit.NANOSECONDS);
     }

@@ -1,6 +1,7 @@
 package io.tributary.transport.sys;
 
 import io.tributary.common.sys.SysTopics;
+import io.tributary.kafka.sys.HopLatencyStatistics;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes this node's statistics every {@code TRIBUTARY_SYS_INTERVAL} as retained QoS 0 messages on
  * {@code $SYS/broker/nodes/<node>/...}: connected clients, PUBLISH packets received and sent since the node started,
- * uptime and version. Only the node knows these (its connections and counters live in its memory); the cluster-wide
+ * uptime, version, and the recent p50 / p99 of the data-path hops the node measures ({@code latency/<hop>/p50}, in
+ * milliseconds; the console's overview shows them next to the routers'). Only the node knows these (its connections and counters live in its memory); the cluster-wide
  * figures come from session-service. The records take the normal publish path (Kafka {@code tributary.publish}), so
  * every node's subscribers, the retained store and any Kafka consumer get them.
  *
@@ -32,6 +34,7 @@ public final class SysStatsPublisher implements AutoCloseable {
     private final PublishProducer producer;
     private final TransportMetrics metrics;
     private final IntSupplier connections;
+    private final HopLatencyStatistics latencies;
     private final long startedAtNanos = System.nanoTime();
     private final ScheduledExecutorService timer;
     private volatile boolean failing;
@@ -47,6 +50,7 @@ public final class SysStatsPublisher implements AutoCloseable {
         this.producer = producer;
         this.metrics = metrics;
         this.connections = connections;
+        this.latencies = new HopLatencyStatistics(metrics.hopTimers());
         this.timer = interval.isZero()
                 ? null
                 : Executors.newSingleThreadScheduledExecutor(r -> {
@@ -75,6 +79,7 @@ public final class SysStatsPublisher implements AutoCloseable {
                 SysTopics.node(nodeId, SysTopics.UPTIME),
                 SysTopics.uptime(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAtNanos)));
         stats.put(SysTopics.node(nodeId, SysTopics.VERSION), SysTopics.version());
+        latencies.statistics().forEach((statistic, value) -> stats.put(SysTopics.node(nodeId, statistic), value));
         return stats;
     }
 

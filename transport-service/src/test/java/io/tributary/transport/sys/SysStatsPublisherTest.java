@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -41,6 +42,7 @@ class SysStatsPublisherTest {
         metrics.publishIn(1);
         metrics.publishIn(2);
         metrics.publishOut(1);
+        metrics.downlinkToSocket(TimeUnit.MILLISECONDS.toNanos(3));
         SysStatsPublisher publisher = new SysStatsPublisher(
                 "node-7", Duration.ofSeconds(10), new PublishProducer(kafka, metrics, availability), metrics, () -> 4);
 
@@ -56,7 +58,16 @@ class SysStatsPublisherTest {
                 .containsEntry("$SYS/broker/nodes/node-7/messages/received", "3")
                 .containsEntry("$SYS/broker/nodes/node-7/messages/sent", "1")
                 .containsKeys("$SYS/broker/nodes/node-7/uptime", "$SYS/broker/nodes/node-7/version")
-                .hasSize(5);
+                .containsEntry("$SYS/broker/nodes/node-7/latency/publish-ack/p50", "0.000")
+                .containsKeys(
+                        "$SYS/broker/nodes/node-7/latency/publish-ack/p99",
+                        "$SYS/broker/nodes/node-7/latency/downlink-to-node/p50",
+                        "$SYS/broker/nodes/node-7/latency/downlink-to-node/p99",
+                        "$SYS/broker/nodes/node-7/latency/node-to-socket/p99")
+                .hasSize(11);
+        // Micrometer's percentiles are histogram estimates: 3 ms reads as about 3 ms, not exactly.
+        assertThat(Double.parseDouble(byTopic.get("$SYS/broker/nodes/node-7/latency/node-to-socket/p50")))
+                .isBetween(2.5, 3.5);
         assertThat(byTopic.get("$SYS/broker/nodes/node-7/uptime")).matches("\\d+ seconds");
         assertThat(byTopic.get("$SYS/broker/nodes/node-7/version")).startsWith("tributary ");
         for (ProducerRecord<byte[], byte[]> r : records) {

@@ -1,0 +1,123 @@
+package io.tributary.routing.sys;
+
+import io.tributary.common.sys.SysTopics;
+import io.tributary.kafka.sys.HopLatencyStatistics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Producer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes this router's latency figures every {@code TRIBUTARY_SYS_INTERVAL} as retained QoS 0 messages on
+ * {@code $SYS/broker/routers/<router>/latency/<hop>/p50|p99}: only a router sees a publish record arrive and its
+ * downlink records acknowledged, so only it can say what those hops take. Like a transport node's figures they are
+ * ordinary records on {@code tributary.publish}; session-service reads them from the retained store for the console.
+ *
+ * <p>Router ids are per process (pod name or host and pid), so a router that stops clears its topics (empty
+ * retained payloads) rather than leave figures of an instance that no longer exists. Its own thread; a failed send
+ * (Kafka down) is logged once and the next interval publishes fresh figures.
+ */
+public final class RouterSysPublisher implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RouterSysPublisher.class);
+    private static final Duration CLEAR_TIMEOUT = Duration.ofSeconds(2);
+
+    private final String routerId;
+    private final Duration interval;
+    private final Producer<byte[], byte[]> producer;
+    private final HopLatencyStatistics latencies;
+    private final ScheduledExecutorService timer;
+    private volatile boolean failing;
+
+    public RouterSysPublisher(
+            String routerId, Duration interval, Producer<byte[], byte[]> producer, HopLatencyStatistics latencies) {
+        // A topic level: no separators or wildcards from a configured instance id.
+        this.routerId = routerId.replaceAll("[/+#]", "_");
+        this.interval = interval;
+        this.producer = producer;
+        this.latencies = latencies;
+        this.timer = interval.isZero()
+                ? null
+                : Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-sys");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /** Starts the periodic publishing; does nothing when the interval is 0. */
+    public void start() {
+        if (timer == null) {
+            log.info("$SYS figures of this router disabled (TRIBUTARY_SYS_INTERVAL=0)");
+            return;
+        }
+        timer.scheduleAtFixedRate(this::publishOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public String routerId() {
+        return routerId;
+    }
+
+    /** The figures as they stand now, topic → payload. */
+    public Map<String, String> statistics() {
+        Map<String, String> stats = new java.util.LinkedHashMap<>();
+        latencies.statistics().forEach((statistic, value) -> stats.put(SysTopics.router(routerId, statistic), value));
+        return stats;
+    }
+
+    void publishOnce() {
+        try {
+            long now = System.currentTimeMillis();
+            statistics()
+                    .forEach((topic, value) -> producer.send(
+                            SysTopics.record(topic, value, routerId, now), (metadata, failure) -> sent(failure)));
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again: keep publishing at the next interval.
+            log.warn("Could not publish this router's $SYS figures: {}", e.toString());
+        }
+    }
+
+    private void sent(Exception failure) {
+        if (failure != null && !failing) {
+            failing = true;
+            log.warn(
+                    "$SYS figures of this router not stored by Kafka (retried every {}): {}",
+                    interval,
+                    failure.toString());
+        } else if (failure == null && failing) {
+            failing = false;
+            log.info("$SYS figures of this router published again");
+        }
+    }
+
+    /** Stops publishing and clears this router's topics (bounded wait: a stop never hangs on Kafka). */
+    @Override
+    public void close() {
+        if (timer == null) {
+            return;
+        }
+        timer.shutdownNow();
+        long now = System.currentTimeMillis();
+        List<Future<?>> cleared = new ArrayList<>();
+        try {
+            for (String topic : statistics().keySet()) {
+                cleared.add(producer.send(SysTopics.record(topic, "", routerId, now)));
+            }
+            long deadline = System.nanoTime() + CLEAR_TIMEOUT.toNanos();
+            for (Future<?> f : cleared) {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.info("This router's $SYS topics were not cleared on stop: {}", e.toString());
+        }
+    }
+}

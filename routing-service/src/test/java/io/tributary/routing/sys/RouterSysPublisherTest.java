@@ -1,0 +1,85 @@
+package io.tributary.routing.sys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.TopicNames;
+import io.tributary.kafka.sys.HopLatencyStatistics;
+import io.tributary.routing.index.SubscriptionIndex;
+import io.tributary.routing.metrics.RoutingMetrics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** A router's $SYS latency figures: what one round publishes, and that a router that stops clears them. */
+class RouterSysPublisherTest {
+
+    private final MockProducer<byte[], byte[]> kafka =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    private final RoutingMetrics metrics = new RoutingMetrics(new SimpleMeterRegistry(), new SubscriptionIndex());
+
+    private RouterSysPublisher publisher(String routerId) {
+        return new RouterSysPublisher(
+                routerId, Duration.ofSeconds(10), kafka, new HopLatencyStatistics(metrics.hopTimers()));
+    }
+
+    private static Map<String, String> byTopic(List<ProducerRecord<byte[], byte[]>> records) {
+        return records.stream()
+                .collect(Collectors.toMap(
+                        r -> new String(r.key(), StandardCharsets.UTF_8),
+                        r -> new String(r.value(), StandardCharsets.UTF_8),
+                        (a, b) -> b));
+    }
+
+    @Test
+    void one_round_publishes_the_routers_two_hops_as_retained_qos0_records_in_milliseconds() {
+        metrics.publishConsumed(4);
+        metrics.batchRouted(TimeUnit.MICROSECONDS.toNanos(1500));
+        RouterSysPublisher publisher = publisher("routing-7f-123");
+
+        publisher.publishOnce();
+
+        Map<String, String> stats = byTopic(kafka.history());
+        assertThat(stats)
+                .containsOnlyKeys(
+                        "$SYS/broker/routers/routing-7f-123/latency/publish-to-router/p50",
+                        "$SYS/broker/routers/routing-7f-123/latency/publish-to-router/p99",
+                        "$SYS/broker/routers/routing-7f-123/latency/route/p50",
+                        "$SYS/broker/routers/routing-7f-123/latency/route/p99");
+        // Micrometer's percentiles are histogram estimates: close to the one sample, not exactly it.
+        assertThat(Double.parseDouble(stats.get("$SYS/broker/routers/routing-7f-123/latency/publish-to-router/p50")))
+                .isBetween(3.5, 4.5);
+        assertThat(Double.parseDouble(stats.get("$SYS/broker/routers/routing-7f-123/latency/route/p99")))
+                .isBetween(1.3, 1.7);
+        assertThat(stats.values()).allMatch(v -> v.matches("\\d+\\.\\d{3}"));
+        for (ProducerRecord<byte[], byte[]> r : kafka.history()) {
+            assertThat(r.topic()).isEqualTo(TopicNames.PUBLISH);
+            assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN))
+                    .isTrue();
+            assertThat(RecordHeaders.readQos(r.headers())).isZero();
+        }
+        publisher.close();
+    }
+
+    @Test
+    void a_router_that_stops_clears_its_topics_and_an_instance_id_cannot_add_topic_levels() {
+        RouterSysPublisher publisher = publisher("pod/a+#");
+        assertThat(publisher.routerId()).isEqualTo("pod_a__");
+
+        publisher.close();
+
+        Map<String, String> cleared = byTopic(kafka.history());
+        assertThat(cleared).hasSize(4).allSatisfy((topic, value) -> {
+            assertThat(topic).startsWith("$SYS/broker/routers/pod_a__/latency/");
+            assertThat(value).isEmpty();
+        });
+    }
+}
