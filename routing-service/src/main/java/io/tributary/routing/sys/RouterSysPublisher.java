@@ -2,13 +2,13 @@ package io.tributary.routing.sys;
 
 import io.tributary.common.sys.SysTopics;
 import io.tributary.kafka.sys.HopLatencyStatistics;
+import io.tributary.kafka.sys.PeriodicSysFigures;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * ordinary records on {@code tributary.publish}; session-service reads them from the retained store for the console.
  *
  * <p>Router ids are per process (pod name or host and pid), so a router that stops clears its topics (empty
- * retained payloads) rather than leave figures of an instance that no longer exists. Its own thread; a failed send
- * (Kafka down) is logged once and the next interval publishes fresh figures.
+ * retained payloads) rather than leave figures of an instance that no longer exists. Its own thread
+ * ({@link PeriodicSysFigures}); a failed send (Kafka down) is logged once and the next interval publishes fresh
+ * figures.
  */
 public final class RouterSysPublisher implements AutoCloseable {
 
@@ -33,8 +34,7 @@ public final class RouterSysPublisher implements AutoCloseable {
     private final Duration interval;
     private final Producer<byte[], byte[]> producer;
     private final HopLatencyStatistics latencies;
-    private final ScheduledExecutorService timer;
-    private volatile boolean failing;
+    private final PeriodicSysFigures schedule;
 
     public RouterSysPublisher(
             String routerId, Duration interval, Producer<byte[], byte[]> producer, HopLatencyStatistics latencies) {
@@ -43,22 +43,17 @@ public final class RouterSysPublisher implements AutoCloseable {
         this.interval = interval;
         this.producer = producer;
         this.latencies = latencies;
-        this.timer = interval.isZero()
-                ? null
-                : Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "tributary-sys");
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.schedule = new PeriodicSysFigures(
+                "this router",
+                interval,
+                this::statistics,
+                (topic, payload, now) -> SysTopics.record(topic, payload, this.routerId, now),
+                (record, outcome) -> producer.send(record, (metadata, failure) -> outcome.accept(failure)));
     }
 
-    /** Starts the periodic publishing; does nothing when the interval is 0. */
+    /** Starts the periodic publishing after one interval; does nothing when the interval is 0. */
     public void start() {
-        if (timer == null) {
-            log.info("$SYS figures of this router disabled (TRIBUTARY_SYS_INTERVAL=0)");
-            return;
-        }
-        timer.scheduleAtFixedRate(this::publishOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        schedule.start(interval);
     }
 
     public String routerId() {
@@ -67,43 +62,22 @@ public final class RouterSysPublisher implements AutoCloseable {
 
     /** The figures as they stand now, topic → payload. */
     public Map<String, String> statistics() {
-        Map<String, String> stats = new java.util.LinkedHashMap<>();
+        Map<String, String> stats = new LinkedHashMap<>();
         latencies.statistics().forEach((statistic, value) -> stats.put(SysTopics.router(routerId, statistic), value));
         return stats;
     }
 
     void publishOnce() {
-        try {
-            long now = System.currentTimeMillis();
-            statistics()
-                    .forEach((topic, value) -> producer.send(
-                            SysTopics.record(topic, value, routerId, now), (metadata, failure) -> sent(failure)));
-        } catch (RuntimeException e) {
-            // A scheduled task that throws is never run again: keep publishing at the next interval.
-            log.warn("Could not publish this router's $SYS figures: {}", e.toString());
-        }
-    }
-
-    private void sent(Exception failure) {
-        if (failure != null && !failing) {
-            failing = true;
-            log.warn(
-                    "$SYS figures of this router not stored by Kafka (retried every {}): {}",
-                    interval,
-                    failure.toString());
-        } else if (failure == null && failing) {
-            failing = false;
-            log.info("$SYS figures of this router published again");
-        }
+        schedule.publishOnce();
     }
 
     /** Stops publishing and clears this router's topics (bounded wait: a stop never hangs on Kafka). */
     @Override
     public void close() {
-        if (timer == null) {
+        if (!schedule.enabled()) {
             return;
         }
-        timer.shutdownNow();
+        schedule.close();
         long now = System.currentTimeMillis();
         List<Future<?>> cleared = new ArrayList<>();
         try {

@@ -2,17 +2,14 @@ package io.tributary.transport.sys;
 
 import io.tributary.common.sys.SysTopics;
 import io.tributary.kafka.sys.HopLatencyStatistics;
+import io.tributary.kafka.sys.PeriodicSysFigures;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Publishes this node's statistics every {@code TRIBUTARY_SYS_INTERVAL} as retained QoS 0 messages on
@@ -22,22 +19,17 @@ import org.slf4j.LoggerFactory;
  * figures come from session-service. The records take the normal publish path (Kafka {@code tributary.publish}), so
  * every node's subscribers, the retained store and any Kafka consumer get them.
  *
- * <p>Runs on its own thread, never on an event loop; a send that fails (Kafka down) is logged once and the next
- * interval simply publishes fresh figures.
+ * <p>Runs on its own thread, never on an event loop ({@link PeriodicSysFigures}); a send that fails (Kafka down) is
+ * logged once and the next interval simply publishes fresh figures.
  */
 public final class SysStatsPublisher implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(SysStatsPublisher.class);
-
     private final String nodeId;
-    private final Duration interval;
-    private final PublishProducer producer;
     private final TransportMetrics metrics;
     private final IntSupplier connections;
     private final HopLatencyStatistics latencies;
     private final long startedAtNanos = System.nanoTime();
-    private final ScheduledExecutorService timer;
-    private volatile boolean failing;
+    private final PeriodicSysFigures schedule;
 
     public SysStatsPublisher(
             String nodeId,
@@ -46,27 +38,20 @@ public final class SysStatsPublisher implements AutoCloseable {
             TransportMetrics metrics,
             IntSupplier connections) {
         this.nodeId = nodeId;
-        this.interval = interval;
-        this.producer = producer;
         this.metrics = metrics;
         this.connections = connections;
         this.latencies = new HopLatencyStatistics(metrics.hopTimers());
-        this.timer = interval.isZero()
-                ? null
-                : Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "tributary-sys");
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.schedule = new PeriodicSysFigures(
+                "this node",
+                interval,
+                this::statistics,
+                (topic, payload, now) -> SysTopics.record(topic, payload, nodeId, now),
+                (record, outcome) -> producer.send(record, outcome::accept));
     }
 
-    /** Starts the periodic publishing; does nothing when the interval is 0. */
+    /** Starts the periodic publishing at once; does nothing when the interval is 0. */
     public void start() {
-        if (timer == null) {
-            log.info("$SYS statistics disabled (TRIBUTARY_SYS_INTERVAL=0)");
-            return;
-        }
-        timer.scheduleAtFixedRate(this::publishOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        schedule.start(Duration.ZERO);
     }
 
     /** The statistics as they stand now, topic → payload, in publishing order. */
@@ -84,31 +69,11 @@ public final class SysStatsPublisher implements AutoCloseable {
     }
 
     void publishOnce() {
-        try {
-            long now = System.currentTimeMillis();
-            for (Map.Entry<String, String> stat : statistics().entrySet()) {
-                producer.send(SysTopics.record(stat.getKey(), stat.getValue(), nodeId, now), this::sent);
-            }
-        } catch (RuntimeException e) {
-            // A scheduled task that throws is never run again: keep publishing at the next interval.
-            log.warn("Could not publish $SYS statistics: {}", e.toString());
-        }
-    }
-
-    private void sent(Exception failure) {
-        if (failure != null && !failing) {
-            failing = true;
-            log.warn("$SYS statistics not stored by Kafka (retried every {}): {}", interval, failure.toString());
-        } else if (failure == null && failing) {
-            failing = false;
-            log.info("$SYS statistics published again");
-        }
+        schedule.publishOnce();
     }
 
     @Override
     public void close() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
+        schedule.close();
     }
 }
