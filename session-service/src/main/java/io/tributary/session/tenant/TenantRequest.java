@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param connectRate         CONNECTs per second of all its clients across the cluster at most
  * @param maxPublishRate      PUBLISH packets per second its clients may send together across the cluster
  * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster
+ * @param maxRetained         retained messages stored for its namespace at most: a retained PUBLISH to a topic
+ *                            that has none yet is not stored beyond it (replacing or deleting one always is)
  */
 public record TenantRequest(
         @Nullable String id,
@@ -26,7 +28,8 @@ public record TenantRequest(
         @Nullable Integer maxSubscriptions,
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
-        @Nullable Long maxPublishBytesRate) {
+        @Nullable Long maxPublishBytesRate,
+        @Nullable Integer maxRetained) {
 
     static final int MAX_DESCRIPTION = 1000;
 
@@ -40,7 +43,8 @@ public record TenantRequest(
                 maxSubscriptions,
                 connectRate,
                 maxPublishRate,
-                maxPublishBytesRate);
+                maxPublishBytesRate,
+                maxRetained);
     }
 
     /** @throws ApiException 400 naming the problem */
@@ -58,6 +62,7 @@ public record TenantRequest(
         notNegative("connectRate", connectRate);
         notNegative("maxPublishRate", maxPublishRate);
         notNegative("maxPublishBytesRate", maxPublishBytesRate);
+        notNegative("maxRetained", maxRetained);
     }
 
     private static void notNegative(String name, @Nullable Number value) {
@@ -71,7 +76,7 @@ public record TenantRequest(
         return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
                 + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate)
                 + ", PUBLISHes per second " + limit(maxPublishRate) + ", payload bytes per second "
-                + limit(maxPublishBytesRate);
+                + limit(maxPublishBytesRate) + ", retained messages " + limit(maxRetained);
     }
 
     private static String limit(@Nullable Number max) {
