@@ -179,7 +179,7 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         int[] stored = {0};
         int[] deleted = {0};
         RetainedQuotas.Batch admitted = transactions.execute(status -> {
-            // Tenants' retained quotas: exact, under a lock per tenant with one (none: no query).
+            // Tenants' retained quotas: exact, under a lock per tenant with one (no tenant topic: no query).
             RetainedQuotas.Batch batch = quotas.begin(topics, now);
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 if (record.key() == null || !RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
