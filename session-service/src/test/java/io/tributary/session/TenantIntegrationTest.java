@@ -249,7 +249,7 @@ class TenantIntegrationTest extends ServiceTestBase {
         assertThat(quotas.status()).isEqualTo(200);
         assertThat(quotas.body().path("tenants").toString())
                 .contains(
-                        "{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null,\"retainedFull\":false}")
+                        "{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null,\"retainedFull\":false,\"maxQueuedMessages\":null}")
                 .doesNotContain("pubq-none");
     }
 }

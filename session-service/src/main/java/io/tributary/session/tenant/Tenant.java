@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  *                         limit
  * @param maxRetained      retained messages (topics with one) stored for its namespace at most; null: no limit
  * @param retained         its unexpired retained messages stored now
+ * @param maxQueuedMessages messages each of its persistent sessions' queues holds at most (below the global
+ *                         {@code TRIBUTARY_QUEUE_LIMIT}); null: the global limit
  */
 public record Tenant(
         String id,
@@ -39,4 +41,5 @@ public record Tenant(
         @Nullable Integer maxPublishRate,
         @Nullable Long maxPublishBytesRate,
         @Nullable Integer maxRetained,
-        long retained) {}
+        long retained,
+        @Nullable Integer maxQueuedMessages) {}

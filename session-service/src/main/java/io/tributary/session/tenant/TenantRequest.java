@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster
  * @param maxRetained         retained messages stored for its namespace at most: a retained PUBLISH to a topic
  *                            that has none yet is not stored beyond it (replacing or deleting one always is)
+ * @param maxQueuedMessages   messages each of its persistent sessions' queues holds at most, at least 1; the global
+ *                            {@code TRIBUTARY_QUEUE_LIMIT} still applies when lower
  */
 public record TenantRequest(
         @Nullable String id,
@@ -29,7 +31,8 @@ public record TenantRequest(
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
         @Nullable Long maxPublishBytesRate,
-        @Nullable Integer maxRetained) {
+        @Nullable Integer maxRetained,
+        @Nullable Integer maxQueuedMessages) {
 
     static final int MAX_DESCRIPTION = 1000;
 
@@ -44,7 +47,8 @@ public record TenantRequest(
                 connectRate,
                 maxPublishRate,
                 maxPublishBytesRate,
-                maxRetained);
+                maxRetained,
+                maxQueuedMessages);
     }
 
     /** @throws ApiException 400 naming the problem */
@@ -63,6 +67,9 @@ public record TenantRequest(
         notNegative("maxPublishRate", maxPublishRate);
         notNegative("maxPublishBytesRate", maxPublishBytesRate);
         notNegative("maxRetained", maxRetained);
+        if (maxQueuedMessages != null && maxQueuedMessages < 1) {
+            throw ApiException.badRequest("maxQueuedMessages must be at least 1: " + maxQueuedMessages);
+        }
     }
 
     private static void notNegative(String name, @Nullable Number value) {
@@ -76,7 +83,9 @@ public record TenantRequest(
         return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
                 + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate)
                 + ", PUBLISHes per second " + limit(maxPublishRate) + ", payload bytes per second "
-                + limit(maxPublishBytesRate) + ", retained messages " + limit(maxRetained);
+                + limit(maxPublishBytesRate) + ", retained messages " + limit(maxRetained)
+                + ", queued messages per session "
+                + (maxQueuedMessages == null ? "the global limit" : maxQueuedMessages.toString());
     }
 
     private static String limit(@Nullable Number max) {
