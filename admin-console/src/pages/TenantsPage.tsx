@@ -60,6 +60,7 @@ export function TenantsPage() {
             <th>connections</th>
             <th>max connections</th>
             <th title="unexpired retained messages stored for the tenant, against its quota">retained</th>
+            <th title="messages each of the tenant's persistent sessions' queues holds at most">queue per session</th>
             <th />
           </tr>
         </thead>
@@ -74,6 +75,7 @@ export function TenantsPage() {
               <td className={t.maxRetained != null && t.retained >= t.maxRetained ? 'error' : undefined}>
                 {ofQuota(t.retained, t.maxRetained)}
               </td>
+              <td>{t.maxQueuedMessages ?? 'global limit'}</td>
               <td>
                 <a href={`#/tenants?usage=${encodeURIComponent(t.id)}`}>Usage</a>
               </td>
