@@ -10,11 +10,12 @@ afterEach(() => {
 
 const tenants = {
   items: [
-    { id: 'acme', description: 'Acme', createdAt: '2026-11-25T00:00:00Z', credentials: 2, maxConnections: null, connections: 1 },
+    { id: 'acme', description: 'Acme', createdAt: '2026-11-25T00:00:00Z', credentials: 2, maxConnections: null, connections: 1, maxRetained: 5, retained: 5, maxQueuedMessages: 250 },
+    { id: 'open', description: null, createdAt: '2026-11-25T00:00:00Z', credentials: 0, maxConnections: 3, connections: 0, maxRetained: null, retained: 7, maxQueuedMessages: null },
   ],
   page: 0,
   size: 50,
-  total: 1,
+  total: 2,
 };
 
 const usage = {
@@ -45,8 +46,13 @@ describe('TenantsPage', () => {
     render(<TenantsPage />);
     await screen.findByText('acme');
     expect(urls[0]).toBe('/api/v1/tenants?page=0&size=50');
+    // Retained messages against the quota, marked when it is full.
+    expect(screen.getByText('5 / 5').className).toBe('error');
+    expect(screen.getByText('7 (no limit)').className).toBe('');
+    expect(screen.getByText('250')).toBeTruthy();
+    expect(screen.getByText('global limit')).toBeTruthy();
 
-    const link = screen.getByRole('link', { name: 'Usage' });
+    const link = screen.getAllByRole('link', { name: 'Usage' })[0];
     expect(link.getAttribute('href')).toBe('#/tenants?usage=acme');
     window.location.hash = '#/tenants?usage=acme';
     fireEvent(window, new HashChangeEvent('hashchange'));

@@ -13,6 +13,11 @@ export function usageTenantOf(hash: string): string | null {
   return q < 0 ? null : new URLSearchParams(hash.slice(q + 1)).get('usage');
 }
 
+/** A count against its quota: "3 / 5", or "3" and no limit. */
+export function ofQuota(used: number, max: number | null | undefined): string {
+  return max == null ? `${used} (no limit)` : `${used} / ${max}`;
+}
+
 /** The tenants, each with a link to its metered usage per hour. */
 export function TenantsPage() {
   const [page, setPage] = useState(0);
@@ -54,6 +59,8 @@ export function TenantsPage() {
             <th>credentials</th>
             <th>connections</th>
             <th>max connections</th>
+            <th title="unexpired retained messages stored for the tenant, against its quota">retained</th>
+            <th title="messages each of the tenant's persistent sessions' queues holds at most">queue per session</th>
             <th />
           </tr>
         </thead>
@@ -65,6 +72,10 @@ export function TenantsPage() {
               <td>{t.credentials}</td>
               <td>{t.connections}</td>
               <td>{t.maxConnections ?? 'no limit'}</td>
+              <td className={t.maxRetained != null && t.retained >= t.maxRetained ? 'error' : undefined}>
+                {ofQuota(t.retained, t.maxRetained)}
+              </td>
+              <td>{t.maxQueuedMessages ?? 'global limit'}</td>
               <td>
                 <a href={`#/tenants?usage=${encodeURIComponent(t.id)}`}>Usage</a>
               </td>

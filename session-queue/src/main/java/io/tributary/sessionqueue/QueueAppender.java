@@ -42,9 +42,16 @@ public interface QueueAppender {
      * {@code clientId} in one step: all or nothing, so the per-partition high-water offset that makes appends
      * idempotent never runs ahead of an append that failed.
      *
+     * @param limit most messages this queue may hold, at most the appender's own limit (a tenant's
+     *              {@code maxQueuedMessages}); {@link Integer#MAX_VALUE}: the appender's limit
      * @return one outcome per message, in order; a failed future when Redis did not answer (route the batch again)
      */
-    CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages);
+    CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages, int limit);
+
+    /** {@link #appendAll(String, int, List, int)} within the appender's own limit. */
+    default CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages) {
+        return appendAll(clientId, partition, messages, Integer.MAX_VALUE);
+    }
 
     /** Appends one publish to the queue of {@code clientId}, encoding the record's headers itself. */
     default CompletableFuture<Appended> append(

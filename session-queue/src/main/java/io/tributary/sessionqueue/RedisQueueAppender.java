@@ -13,7 +13,8 @@ public final class RedisQueueAppender implements QueueAppender {
     private static final byte[] EMPTY = new byte[0];
 
     private final ManagedRedisConnection<byte[], byte[]> redis;
-    private final byte[] limit;
+    private final int limit;
+    private final byte[] limitArgument;
     private final byte[] policy;
 
     /**
@@ -25,16 +26,21 @@ public final class RedisQueueAppender implements QueueAppender {
             throw new IllegalArgumentException("limit must be at least 1: " + limit);
         }
         this.redis = redis;
-        this.limit = bytes(Integer.toString(limit));
+        this.limit = limit;
+        this.limitArgument = bytes(Integer.toString(limit));
         this.policy = bytes(fullPolicy.scriptArgument());
     }
 
     @Override
-    public CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages) {
+    public CompletableFuture<List<Appended>> appendAll(
+            String clientId, int partition, List<Message> messages, int queueLimit) {
+        if (queueLimit < 1) {
+            throw new IllegalArgumentException("a queue limit is at least 1: " + queueLimit);
+        }
         byte[][] keys = {bytes(SessionQueueKeys.queue(clientId)), bytes(SessionQueueKeys.meta(clientId))};
         byte[][] args = new byte[3 + 5 * messages.size()][];
         args[0] = bytes(SessionQueueKeys.partitionField(partition));
-        args[1] = limit;
+        args[1] = queueLimit >= limit ? limitArgument : bytes(Integer.toString(queueLimit));
         args[2] = policy;
         int i = 3;
         for (Message m : messages) {

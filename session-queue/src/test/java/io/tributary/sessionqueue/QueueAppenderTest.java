@@ -167,6 +167,22 @@ class QueueAppenderTest {
     }
 
     @Test
+    void a_lower_limit_for_one_append_caps_that_queue_and_a_higher_one_is_capped_by_the_appenders() throws Exception {
+        createQueue("c-tenant");
+        createQueue("c-global");
+        QueueAppender appender = appender(4, QueueFullPolicy.DROP_OLDEST);
+        for (int i = 0; i < 6; i++) {
+            appender.appendAll("c-tenant", 0, List.of(message(publish(0, i, "t" + i))), 2)
+                    .get();
+            appender.appendAll("c-global", 0, List.of(message(publish(0, i, "g" + i))), 1000)
+                    .get();
+        }
+        assertThat(payloads("c-tenant")).containsExactly("t4", "t5");
+        assertThat(payloads("c-global")).containsExactly("g2", "g3", "g4", "g5");
+        assertThat(commands.hget(SessionQueueKeys.meta("c-tenant"), "dropped")).isEqualTo("4");
+    }
+
+    @Test
     void drop_newest_refuses_what_does_not_fit() throws Exception {
         createQueue("c-newest");
         QueueAppender appender = appender(2, QueueFullPolicy.DROP_NEWEST);

@@ -248,7 +248,8 @@ class TenantIntegrationTest extends ServiceTestBase {
         Response quotas = get(SessionApi.TENANT_PUBLISH_QUOTAS);
         assertThat(quotas.status()).isEqualTo(200);
         assertThat(quotas.body().path("tenants").toString())
-                .contains("{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null}")
+                .contains(
+                        "{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null,\"retainedFull\":false,\"maxQueuedMessages\":null}")
                 .doesNotContain("pubq-none");
     }
 }

@@ -253,4 +253,25 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
             epoch(connectAs("q-rate", "qr-" + i, true, 0));
         }
     }
+
+    @Test
+    void the_queued_message_quota_is_validated_shown_and_listed_for_the_routers() throws Exception {
+        Response created = sendJson("POST", "/api/v1/tenants", Map.of("id", "q-queue", "maxQueuedMessages", 50));
+        assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+        assertThat(created.body().path("maxQueuedMessages").asInt()).isEqualTo(50);
+        Response zero = sendJson("PUT", "/api/v1/tenants/q-queue", Map.of("maxQueuedMessages", 0));
+        assertThat(zero.status()).isEqualTo(400);
+        assertThat(zero.body().path("error").asString())
+                .contains("maxQueuedMessages")
+                .contains("at least 1");
+        JsonNode listed = null;
+        for (JsonNode t : get(SessionApi.TENANT_PUBLISH_QUOTAS).body().path("tenants")) {
+            if (t.path("tenant").asString().equals("q-queue")) {
+                listed = t;
+            }
+        }
+        assertThat(listed).as("listed for the routers").isNotNull();
+        assertThat(listed.path("maxQueuedMessages").asInt()).isEqualTo(50);
+        assertThat(listed.path("maxPublishRate").isNull()).isTrue();
+    }
 }

@@ -216,10 +216,32 @@ public final class SessionApi {
      *
      * @param maxPublishRate      PUBLISH packets per second; null: no limit
      * @param maxPublishBytesRate payload bytes per second; null: no limit
+     * @param retainedFull        the tenant has a retained-message quota and holds that many retained messages: a
+     *                            node refuses its retained PUBLISHes with a payload (0x97). False (or absent, from a
+     *                            session-service older than the retained quota) otherwise.
+     * @param maxQueuedMessages   messages each of the tenant's persistent sessions' queues holds at most, for the
+     *                            routers (the global queue limit applies when lower); null: the global limit
      */
-    public record TenantPublishQuota(String tenant, Integer maxPublishRate, Long maxPublishBytesRate) {}
+    public record TenantPublishQuota(
+            String tenant,
+            Integer maxPublishRate,
+            Long maxPublishBytesRate,
+            boolean retainedFull,
+            Integer maxQueuedMessages) {
 
-    /** Every tenant with a publish quota; a tenant not listed has none. */
+        /** A tenant with publish rates only. */
+        public TenantPublishQuota(String tenant, Integer maxPublishRate, Long maxPublishBytesRate) {
+            this(tenant, maxPublishRate, maxPublishBytesRate, false, null);
+        }
+
+        /** A tenant with publish rates and a retained quota, without a queued-message quota. */
+        public TenantPublishQuota(
+                String tenant, Integer maxPublishRate, Long maxPublishBytesRate, boolean retainedFull) {
+            this(tenant, maxPublishRate, maxPublishBytesRate, retainedFull, null);
+        }
+    }
+
+    /** Every tenant with a publish, retained-message or queued-message quota; a tenant not listed has none. */
     public record TenantPublishQuotas(List<TenantPublishQuota> tenants) {}
 
     /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */

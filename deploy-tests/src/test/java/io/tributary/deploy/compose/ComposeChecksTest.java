@@ -74,9 +74,16 @@ class ComposeChecksTest {
                 .anyMatch(f -> f.startsWith("transport-1: MQTT_KEEPALIVE_MAX is not read by transport-service"));
     }
 
+    /** {@link #replace} in the service {@code service} and after it (routing has SESSION_SERVICE_URL too). */
+    private static String replaceFrom(String text, String service, String from, String to) {
+        int at = text.indexOf("\n  " + service + ":\n");
+        assertThat(at).as("the file still has service %s", service).isNotNegative();
+        return text.substring(0, at) + replace(text.substring(at), from, to);
+    }
+
     @Test
     void aMissingRequiredVariableIsCaught() {
-        String drifted = replace(compose(), "      SESSION_SERVICE_URL: http://session:8080\n", "");
+        String drifted = replaceFrom(compose(), "transport-1", "      SESSION_SERVICE_URL: http://session:8080\n", "");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL must be set"));
     }
@@ -100,8 +107,11 @@ class ComposeChecksTest {
 
     @Test
     void anAddressToAPortNothingListensOnIsCaught() {
-        String drifted = replace(
-                compose(), "SESSION_SERVICE_URL: http://session:8080", "SESSION_SERVICE_URL: http://session:8081");
+        String drifted = replaceFrom(
+                compose(),
+                "transport-1",
+                "SESSION_SERVICE_URL: http://session:8080",
+                "SESSION_SERVICE_URL: http://session:8081");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL uses port 8081 of session"));
     }

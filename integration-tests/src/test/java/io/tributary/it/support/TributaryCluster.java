@@ -140,6 +140,8 @@ public final class TributaryCluster {
                 .env("HTTP_PORT", routingHttpPort)
                 .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT)
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
+                // the tenants' queued-message quotas
+                .env("SESSION_SERVICE_URL", sessionApiUrl())
                 .build();
         for (int i = 0; i < NODE_IDS.length; i++) {
             mqttPorts[i] = Ports.freePort();

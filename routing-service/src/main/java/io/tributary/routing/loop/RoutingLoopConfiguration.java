@@ -13,6 +13,9 @@ import io.tributary.routing.feed.FeedConsumers;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
 import io.tributary.routing.queue.SessionQueueProperties;
+import io.tributary.routing.queue.TenantQueueLimits;
+import io.tributary.routing.queue.TenantQueuePoller;
+import io.tributary.routing.queue.TenantQueueProperties;
 import io.tributary.sessionqueue.QueueAppender;
 import io.tributary.sessionqueue.RedisQueueAppender;
 import java.time.Clock;
@@ -21,6 +24,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the routing loop and the state it shares with metrics and health. */
 @Configuration(proxyBeanMethods = false)
@@ -81,9 +85,16 @@ public class RoutingLoopConfiguration {
                 meters);
     }
 
+    /** The session queues, each with its tenant's queued-message quota when lower than the global limit. */
     @Bean
-    public QueueAppender sessionQueueAppender(
+    public TenantQueueLimits sessionQueueAppender(
             ManagedRedisConnection<byte[], byte[]> sessionQueueRedis, SessionQueueProperties properties) {
-        return new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy());
+        return new TenantQueueLimits(
+                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()));
+    }
+
+    @Bean
+    public TenantQueuePoller tenantQueuePoller(TenantQueueProperties properties, TenantQueueLimits limits) {
+        return new TenantQueuePoller(properties, limits, JsonMapper.builder().build());
     }
 }

@@ -8,10 +8,12 @@ import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.retry.Backoff;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
+import io.tributary.session.tenant.quota.RetainedQuotas;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +56,7 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
     private final RetainedStore store;
     private final RetainedProgress progress;
     private final RetainedMetrics metrics;
+    private final RetainedQuotas quotas;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
@@ -70,6 +73,7 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
             RetainedStore store,
             RetainedProgress progress,
             RetainedMetrics metrics,
+            RetainedQuotas quotas,
             TransactionTemplate transactions,
             Clock clock,
             FeedTopics topics,
@@ -85,6 +89,7 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         this.store = store;
         this.progress = progress;
         this.metrics = metrics;
+        this.quotas = quotas;
         this.transactions = transactions;
         this.clock = clock;
         this.sessionMetrics = sessionMetrics;
@@ -165,14 +170,17 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
     }
 
     private void apply(ConsumerRecords<byte[], byte[]> records) {
-        if (!anyRetained(records)) {
+        List<String> topics = retainedTopics(records);
+        if (topics.isEmpty()) {
             // Most publishes are not retained: no transaction (and no pooled connection) for a batch of them.
             return;
         }
         Instant now = clock.instant();
         int[] stored = {0};
         int[] deleted = {0};
-        transactions.executeWithoutResult(status -> {
+        RetainedQuotas.Batch admitted = transactions.execute(status -> {
+            // Tenants' retained quotas: exact, under a lock per tenant with one (no tenant topic: no query).
+            RetainedQuotas.Batch batch = quotas.begin(topics, now);
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 if (record.key() == null || !RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
                     continue;
@@ -180,9 +188,12 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
                 String topic = new String(record.key(), StandardCharsets.UTF_8);
                 if (record.value() == null || record.value().length == 0) {
                     // MQTT section 3.3.1.3: a zero-byte retained payload removes the topic's retained message.
-                    store.deleteFromRecord(topic, record.partition(), record.offset());
+                    batch.deleted(topic, store.deleteFromRecord(topic, record.partition(), record.offset()));
                     deleted[0]++;
                     continue;
+                }
+                if (!batch.admitStore(topic)) {
+                    continue; // a new topic beyond its tenant's quota: reported after the commit
                 }
                 store.upsert(
                         topic,
@@ -195,17 +206,21 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
                         record.offset());
                 stored[0]++;
             }
+            return batch;
         });
         metrics.applied(stored[0], deleted[0]);
+        admitted.report();
     }
 
-    private static boolean anyRetained(ConsumerRecords<byte[], byte[]> records) {
+    /** The topics of the batch's retained records, stores and deletions (what the quotas look at). */
+    private static List<String> retainedTopics(ConsumerRecords<byte[], byte[]> records) {
+        List<String> topics = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             if (record.key() != null && RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
-                return true;
+                topics.add(new String(record.key(), StandardCharsets.UTF_8));
             }
         }
-        return false;
+        return topics;
     }
 
     /** Commits the positions and waits: before partitions are revoked and on close. */

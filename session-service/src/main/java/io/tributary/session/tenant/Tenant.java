@@ -21,6 +21,10 @@ import org.jspecify.annotations.Nullable;
  *                         limit
  * @param maxPublishBytesRate payload bytes per second its clients may send together, across the cluster; null: no
  *                         limit
+ * @param maxRetained      retained messages (topics with one) stored for its namespace at most; null: no limit
+ * @param retained         its unexpired retained messages stored now
+ * @param maxQueuedMessages messages each of its persistent sessions' queues holds at most (below the global
+ *                         {@code TRIBUTARY_QUEUE_LIMIT}); null: the global limit
  */
 public record Tenant(
         String id,
@@ -35,4 +39,7 @@ public record Tenant(
         long subscriptions,
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
-        @Nullable Long maxPublishBytesRate) {}
+        @Nullable Long maxPublishBytesRate,
+        @Nullable Integer maxRetained,
+        long retained,
+        @Nullable Integer maxQueuedMessages) {}

@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * @param connectRate         CONNECTs per second of all its clients across the cluster at most
  * @param maxPublishRate      PUBLISH packets per second its clients may send together across the cluster
  * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster
+ * @param maxRetained         retained messages stored for its namespace at most: a retained PUBLISH to a topic
+ *                            that has none yet is not stored beyond it (replacing or deleting one always is)
+ * @param maxQueuedMessages   messages each of its persistent sessions' queues holds at most, at least 1; the global
+ *                            {@code TRIBUTARY_QUEUE_LIMIT} still applies when lower
  */
 public record TenantRequest(
         @Nullable String id,
@@ -26,7 +30,9 @@ public record TenantRequest(
         @Nullable Integer maxSubscriptions,
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
-        @Nullable Long maxPublishBytesRate) {
+        @Nullable Long maxPublishBytesRate,
+        @Nullable Integer maxRetained,
+        @Nullable Integer maxQueuedMessages) {
 
     static final int MAX_DESCRIPTION = 1000;
 
@@ -40,7 +46,9 @@ public record TenantRequest(
                 maxSubscriptions,
                 connectRate,
                 maxPublishRate,
-                maxPublishBytesRate);
+                maxPublishBytesRate,
+                maxRetained,
+                maxQueuedMessages);
     }
 
     /** @throws ApiException 400 naming the problem */
@@ -58,6 +66,10 @@ public record TenantRequest(
         notNegative("connectRate", connectRate);
         notNegative("maxPublishRate", maxPublishRate);
         notNegative("maxPublishBytesRate", maxPublishBytesRate);
+        notNegative("maxRetained", maxRetained);
+        if (maxQueuedMessages != null && maxQueuedMessages < 1) {
+            throw ApiException.badRequest("maxQueuedMessages must be at least 1: " + maxQueuedMessages);
+        }
     }
 
     private static void notNegative(String name, @Nullable Number value) {
@@ -71,7 +83,9 @@ public record TenantRequest(
         return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
                 + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate)
                 + ", PUBLISHes per second " + limit(maxPublishRate) + ", payload bytes per second "
-                + limit(maxPublishBytesRate);
+                + limit(maxPublishBytesRate) + ", retained messages " + limit(maxRetained)
+                + ", queued messages per session "
+                + (maxQueuedMessages == null ? "the global limit" : maxQueuedMessages.toString());
     }
 
     private static String limit(@Nullable Number max) {

@@ -16,17 +16,24 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class TenantStore {
 
-    /** The usage counts are those the quotas count, through the same partial indexes (V14, V15). */
+    /**
+     * The usage counts are those the quotas count, through the same partial indexes (V14, V15); retained messages
+     * as a range of the COLLATE "C" topic index (V8), as {@code RetainedQuotas} counts them.
+     */
     private static final String SELECT = """
             SELECT t.id, t.description, t.created_at, t.max_connections, t.max_sessions, t.max_subscriptions,
-                t.connect_rate, t.max_publish_rate, t.max_publish_bytes_rate,
+                t.connect_rate, t.max_publish_rate, t.max_publish_bytes_rate, t.max_retained,
+                t.max_queued_messages,
                 (SELECT count(*) FROM credentials c WHERE c.tenant_id = t.id) AS credentials,
                 (SELECT count(*) FROM sessions s
                  WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL AND s.connected) AS connections,
                 (SELECT count(*) FROM sessions s
                  WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL AND s.session_expiry_seconds > 0) AS sessions,
                 (SELECT count(*) FROM sessions s JOIN subscriptions sub ON sub.client_id = s.client_id
-                 WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL) AS subscriptions
+                 WHERE s.tenant_id = t.id AND s.tenant_id IS NOT NULL) AS subscriptions,
+                (SELECT count(*) FROM retained_messages r
+                 WHERE r.topic COLLATE "C" >= '$tenant/' || t.id || '/' AND r.topic COLLATE "C" < '$tenant/' || t.id || '0'
+                    AND (r.expires_at IS NULL OR r.expires_at > now())) AS retained
             FROM tenants t""";
 
     private final JdbcClient jdbc;
@@ -37,14 +44,16 @@ public class TenantStore {
 
     private static final String INSERT = """
             INSERT INTO tenants (id, description, max_connections, max_sessions, max_subscriptions, connect_rate,
-                max_publish_rate, max_publish_bytes_rate, created_at)
-            VALUES (:id, :description, :connections, :sessions, :subscriptions, :rate, :publishRate, :publishBytes, :now)
+                max_publish_rate, max_publish_bytes_rate, max_retained, max_queued_messages, created_at)
+            VALUES (:id, :description, :connections, :sessions, :subscriptions, :rate, :publishRate, :publishBytes,
+                :retained, :queued, :now)
             ON CONFLICT (id) DO NOTHING""";
 
     private static final String UPDATE = """
             UPDATE tenants SET description = :description, max_connections = :connections, max_sessions = :sessions,
                 max_subscriptions = :subscriptions, connect_rate = :rate, max_publish_rate = :publishRate,
-                max_publish_bytes_rate = :publishBytes
+                max_publish_bytes_rate = :publishBytes, max_retained = :retained,
+                max_queued_messages = :queued
             WHERE id = :id""";
 
     /** Inserts a tenant; false when one with that id exists already. */
@@ -70,15 +79,37 @@ public class TenantStore {
                 .param("subscriptions", t.maxSubscriptions(), Types.INTEGER)
                 .param("rate", t.connectRate(), Types.INTEGER)
                 .param("publishRate", t.maxPublishRate(), Types.INTEGER)
-                .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT);
+                .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
+                .param("retained", t.maxRetained(), Types.INTEGER)
+                .param("queued", t.maxQueuedMessages(), Types.INTEGER);
     }
 
-    /** The publish quotas of the tenants that have one (either). */
+    /**
+     * The publish quotas of the tenants that have one (a rate, a bytes rate, a retained or a queued-message quota;
+     * the list serves transport nodes and routers), each with whether
+     * it holds as many unexpired retained messages as its retained quota: counted up to the quota only, so a poll
+     * costs at most the quota's rows per tenant.
+     */
     public List<SessionApi.TenantPublishQuota> publishQuotas() {
-        return jdbc.sql("SELECT id, max_publish_rate, max_publish_bytes_rate FROM tenants"
-                        + " WHERE max_publish_rate IS NOT NULL OR max_publish_bytes_rate IS NOT NULL ORDER BY id")
+        return jdbc.sql("""
+                        SELECT t.id, t.max_publish_rate, t.max_publish_bytes_rate,
+                            t.max_retained IS NOT NULL AND (SELECT count(*) FROM (
+                                SELECT 1 FROM retained_messages r
+                                WHERE r.topic COLLATE "C" >= '$tenant/' || t.id || '/'
+                                    AND r.topic COLLATE "C" < '$tenant/' || t.id || '0'
+                                    AND (r.expires_at IS NULL OR r.expires_at > now())
+                                LIMIT t.max_retained) held) >= t.max_retained,
+                            t.max_queued_messages
+                        FROM tenants t
+                        WHERE t.max_publish_rate IS NOT NULL OR t.max_publish_bytes_rate IS NOT NULL
+                            OR t.max_retained IS NOT NULL OR t.max_queued_messages IS NOT NULL
+                        ORDER BY t.id""")
                 .query((rs, row) -> new SessionApi.TenantPublishQuota(
-                        rs.getString(1), rs.getObject(2, Integer.class), rs.getObject(3, Long.class)))
+                        rs.getString(1),
+                        rs.getObject(2, Integer.class),
+                        rs.getObject(3, Long.class),
+                        rs.getBoolean(4),
+                        rs.getObject(5, Integer.class)))
                 .list();
     }
 
@@ -148,6 +179,9 @@ public class TenantStore {
                 rs.getLong("subscriptions"),
                 rs.getObject("connect_rate", Integer.class),
                 rs.getObject("max_publish_rate", Integer.class),
-                rs.getObject("max_publish_bytes_rate", Long.class));
+                rs.getObject("max_publish_bytes_rate", Long.class),
+                rs.getObject("max_retained", Integer.class),
+                rs.getLong("retained"),
+                rs.getObject("max_queued_messages", Integer.class));
     }
 }

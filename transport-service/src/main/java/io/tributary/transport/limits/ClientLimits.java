@@ -53,9 +53,10 @@ public final class ClientLimits {
      * client over its publish rate (0x97 quota exceeded; MQTT 5 has no "message rate too high" for PUBACK, 0x96
      * exists only in DISCONNECT). The rate is checked last of the client's own limits, so a PUBLISH refused for
      * another reason takes no token; then its tenant's publish quotas ({@link TenantPublishQuotas}, 0x97 too, counted
-     * and logged there), so a PUBLISH the client's own limits refuse takes nothing from its tenant's.
+     * and logged there, with its retained-message quota when {@code retain}), so a PUBLISH the client's own limits
+     * refuse takes nothing from its tenant's.
      */
-    public Refusal checkPublish(ClientConnection connection, String topic, int payloadBytes) {
+    public Refusal checkPublish(ClientConnection connection, String topic, int payloadBytes, boolean retain) {
         if (limits.maxTopicLevels() > 0 && TopicFilters.levels(topic) > limits.maxTopicLevels()) {
             return refused(
                     connection,
@@ -87,7 +88,7 @@ public final class ClientLimits {
                                 + ")");
             }
         }
-        return tenantQuotas.check(connection, payloadBytes);
+        return tenantQuotas.check(connection, payloadBytes, retain);
     }
 
     /** True when a SUBSCRIBE filter has more levels than allowed (counted and logged here). */

@@ -199,7 +199,11 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
         String clientTopic = admitted.topic();
         metrics.publishIn(qos);
         ClientLimits.Refusal limited = InboundPublishRules.checksLimits(facts)
-                ? limits.checkPublish(connection, clientTopic, publish.payload().readableBytes())
+                ? limits.checkPublish(
+                        connection,
+                        clientTopic,
+                        publish.payload().readableBytes(),
+                        publish.fixedHeader().isRetain())
                 : null;
         byte[] payload = limited == null ? ByteBufUtil.getBytes(publish.payload()) : null;
         PublishVerdict verdict = InboundPublishRules.afterLimits(facts, clientTopic, limited, payload);

@@ -123,6 +123,17 @@ class PublishLimitsTest {
                 .build();
     }
 
+    private static MqttPublishMessage retained(String topic, int qos, int packetId, int payloadBytes) {
+        return MqttMessageBuilders.publish()
+                .topicName(topic)
+                .qos(MqttQoS.valueOf(qos))
+                .retained(true)
+                .messageId(packetId)
+                .properties(MqttProperties.NO_PROPERTIES)
+                .payload(Unpooled.wrappedBuffer(new byte[payloadBytes]))
+                .build();
+    }
+
     private static int ackCode(EmbeddedChannel channel, MqttMessageType type) {
         MqttMessage ack = channel.readOutbound();
         assertThat(ack).isNotNull();
@@ -217,5 +228,61 @@ class PublishLimitsTest {
         assertThat((Object) channel.readOutbound()).isNull();
         assertThat(channel.isActive()).isFalse();
         assertThat(tenantRefusals()).isEqualTo(2);
+    }
+
+    /** A tenant that holds its retained-message quota, as session-service's list says; no publish rate. */
+    private EmbeddedChannel tenantRetainedFull(MqttVersion version) {
+        TenantPublishQuotas quotas = new TenantPublishQuotas(
+                (tenant, quota) -> (limit, want, owed) -> {
+                    throw new AssertionError("no rate quota, no counter");
+                },
+                registry,
+                now::get);
+        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", null, null, true)));
+        return channel(version, LimitsProperties.none(), quotas, "acme");
+    }
+
+    private double retainedRefusals() {
+        var counter = registry.find("tributary.tenant.quota.refusals")
+                .tag("tenant", "acme")
+                .tag("quota", TenantPublishQuotas.RETAINED)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void a_tenant_holding_its_retained_quota_gets_0x97_for_retained_publishes_and_deletions_pass() {
+        EmbeddedChannel channel = tenantRetainedFull(MqttVersion.MQTT_5);
+        channel.writeInbound(retained("r", 0, 0, 1));
+        assertThat((Object) channel.readOutbound())
+                .as("QoS 0 dropped, no answer")
+                .isNull();
+        channel.writeInbound(retained("r", 1, 5, 1));
+        assertThat(ackCode(channel, MqttMessageType.PUBACK)).isEqualTo(0x97);
+        channel.writeInbound(retained("r", 2, 6, 1));
+        assertThat(ackCode(channel, MqttMessageType.PUBREC)).isEqualTo(0x97);
+        assertThat(channel.isActive()).isTrue();
+        assertThat(retainedRefusals()).isEqualTo(3);
+
+        // A deletion (empty retained payload) goes on to Kafka (here unreachable, which the handler deals with as
+        // such): no 0x97, nothing counted.
+        channel.writeInbound(retained("r", 1, 7, 0));
+        for (Object out; (out = channel.readOutbound()) != null; ) {
+            if (out instanceof MqttMessage ack && ack.variableHeader() instanceof MqttPubReplyMessageVariableHeader v) {
+                assertThat(v.reasonCode() & 0xFF).isNotEqualTo(0x97);
+            }
+        }
+        assertThat(retainedRefusals()).isEqualTo(3);
+    }
+
+    @Test
+    void a_tenant_holding_its_retained_quota_closes_an_mqtt311_qos1_retained_publish_unacknowledged() {
+        EmbeddedChannel channel = tenantRetainedFull(MqttVersion.MQTT_3_1_1);
+        channel.writeInbound(retained("r", 0, 0, 1));
+        assertThat(channel.isActive()).as("QoS 0 dropped").isTrue();
+        channel.writeInbound(retained("r", 1, 3, 1));
+        assertThat((Object) channel.readOutbound()).isNull();
+        assertThat(channel.isActive()).isFalse();
+        assertThat(retainedRefusals()).isEqualTo(2);
     }
 }

@@ -13,7 +13,8 @@ public class QuotaRefusals {
         CONNECTIONS("connections"),
         SESSIONS("sessions"),
         SUBSCRIPTIONS("subscriptions"),
-        CONNECT_RATE("connect_rate");
+        CONNECT_RATE("connect_rate"),
+        RETAINED("retained");
 
         private final String label;
 
@@ -32,10 +33,12 @@ public class QuotaRefusals {
         this.registry = registry;
     }
 
-    /** Counts one CONNECT (or SUBSCRIBE filter) that {@code tenant}'s {@code quota} refused. */
+    /** Counts one CONNECT, SUBSCRIBE filter or retained message that {@code tenant}'s {@code quota} refused. */
     public void count(String tenant, Quota quota) {
         Counter.builder("tributary.tenant.quota.refusals")
-                .description("CONNECTs and SUBSCRIBE filters refused because their tenant's quota was used up")
+                .description(
+                        "CONNECTs, SUBSCRIBE filters and retained messages refused because their tenant's quota was"
+                                + " used up")
                 .tag("tenant", tenant)
                 .tag("quota", quota.label())
                 .register(registry)

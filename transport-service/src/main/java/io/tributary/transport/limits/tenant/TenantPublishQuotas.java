@@ -9,8 +9,10 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.limits.ClientLimits;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * clients on every node, each spent from a {@link QuotaLease} of the cluster-wide counter. The quotas themselves come
  * from session-service ({@link TenantQuotaPoller}); a tenant not known to have one is not limited.
  *
+ * <p>A tenant that holds as many retained messages as its retained-message quota (as session-service last said) has
+ * its retained PUBLISHes with a payload refused too, before they take anything from its rates; deletions (an empty
+ * retained payload) always pass. This is approximate, as old as the last poll: session-service's retained consumer
+ * enforces the quota exactly and does not store a new topic beyond it, whatever a node let through.
+ *
  * <p>A refusal is counted in {@code tributary_tenant_quota_refusals_total{tenant,quota}} and logged once per
  * episode of each connection: the first refused PUBLISH after an accepted one (or the connection's first) writes one
  * line naming the client and the tenant, the rest of the episode only counts.
@@ -34,6 +41,7 @@ public final class TenantPublishQuotas {
 
     public static final String PUBLISH_RATE = "publish_rate";
     public static final String PUBLISH_BYTES = "publish_bytes";
+    public static final String RETAINED = "retained";
 
     /** Metric reason of {@link ClientLimits.Refusal}; the MQTT 5 code is 0x97 Quota exceeded, as for PUBACK. */
     public static final String REASON = "tenant_quota";
@@ -73,6 +81,8 @@ public final class TenantPublishQuotas {
 
     /** Written by the poller only, read by every event loop. */
     private volatile Map<String, Leases> leases = Map.of();
+    /** The tenants holding their retained-message quota; written by the poller only. */
+    private volatile Set<String> retainedFull = Set.of();
 
     /**
      * @param counters the cluster-wide counter of a tenant's quota ({@link RedisQuotaCounters#counter})
@@ -92,12 +102,23 @@ public final class TenantPublishQuotas {
     }
 
     /**
-     * Null when the connection's tenant has room for one more PUBLISH of {@code payloadBytes}, else the refusal
-     * (0x97), counted and logged here. Never waits: the tokens are this node's leased slice.
+     * Null when the connection's tenant has room for one more PUBLISH of {@code payloadBytes} ({@code retain}: a
+     * retained one), else the refusal (0x97), counted and logged here. Never waits: the tokens are this node's leased
+     * slice.
      */
-    public ClientLimits.Refusal check(ClientConnection connection, int payloadBytes) {
+    public ClientLimits.Refusal check(ClientConnection connection, int payloadBytes, boolean retain) {
         String tenant = connection.namespace().tenant();
-        Leases quotas = tenant == null ? null : leases.get(tenant);
+        if (tenant == null) {
+            return null;
+        }
+        if (retain && payloadBytes > 0 && retainedFull.contains(tenant)) {
+            return refuse(
+                    connection,
+                    tenant,
+                    RETAINED,
+                    "tenant '" + tenant + "' holds its quota of retained messages (delete one to store another)");
+        }
+        Leases quotas = leases.get(tenant);
         if (quotas == null) {
             return null;
         }
@@ -121,6 +142,10 @@ public final class TenantPublishQuotas {
                         + quotas.rate().limit() + " publishes per second"
                 : "tenant '" + tenant + "' is over its quota of "
                         + quotas.bytes().limit() + " payload bytes per second";
+        return refuse(connection, tenant, refused, cause);
+    }
+
+    private ClientLimits.Refusal refuse(ClientConnection connection, String tenant, String refused, String cause) {
         refusals.computeIfAbsent(tenant + '\n' + refused, k -> counter(tenant, k.substring(k.indexOf('\n') + 1)))
                 .increment();
         if (connection.channel().attr(REFUSING).setIfAbsent(Boolean.TRUE) == null) {
@@ -139,12 +164,17 @@ public final class TenantPublishQuotas {
 
     /**
      * The quotas session-service has now: known tenants keep their leases (with the new limits), new ones get
-     * leases, tenants no longer listed (quota removed, tenant deleted) are no longer limited.
+     * leases, tenants no longer listed (quota removed, tenant deleted) are no longer limited; those listed as
+     * retained-full have their retained PUBLISHes refused until a list says otherwise.
      */
     public void update(List<SessionApi.TenantPublishQuota> quotas) {
         Map<String, Leases> old = leases;
         Map<String, Leases> next = new HashMap<>();
+        Set<String> full = new HashSet<>();
         for (SessionApi.TenantPublishQuota q : quotas) {
+            if (q.retainedFull()) {
+                full.add(q.tenant());
+            }
             Leases had = old.get(q.tenant());
             QuotaLease rate = lease(
                     q.tenant(),
@@ -158,6 +188,7 @@ public final class TenantPublishQuotas {
             }
         }
         leases = Map.copyOf(next);
+        retainedFull = Set.copyOf(full);
     }
 
     private QuotaLease lease(String tenant, String quota, QuotaLease had, Long limit) {
@@ -174,5 +205,10 @@ public final class TenantPublishQuotas {
     /** Tenants with a publish quota on this node now. */
     public int tenants() {
         return leases.size();
+    }
+
+    /** Tenants whose retained PUBLISHes this node refuses now (they hold their retained-message quota). */
+    public int retainedFull() {
+        return retainedFull.size();
     }
 }

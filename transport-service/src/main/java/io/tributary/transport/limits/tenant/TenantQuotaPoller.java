@@ -36,9 +36,13 @@ public final class TenantQuotaPoller extends SessionServicePoller<SessionApi.Ten
     @Override
     protected void apply(SessionApi.TenantPublishQuotas answer, boolean first) {
         int before = quotas.tenants();
+        int fullBefore = quotas.retainedFull();
         quotas.update(answer.tenants());
-        if (first || before != quotas.tenants()) {
-            log.info("Tenant publish quotas: {} tenants with a publish quota", quotas.tenants());
+        if (first || before != quotas.tenants() || fullBefore != quotas.retainedFull()) {
+            log.info(
+                    "Tenant publish quotas: {} tenants with a publish quota, {} holding their retained-message quota",
+                    quotas.tenants(),
+                    quotas.retainedFull());
         }
     }
 

@@ -59,7 +59,7 @@ class TenantPublishQuotasTest {
     private static int accepted(ClientConnection client, int attempts, int bytes, TenantPublishQuotas quotas) {
         int accepted = 0;
         for (int i = 0; i < attempts; i++) {
-            if (quotas.check(client, bytes) == null) {
+            if (quotas.check(client, bytes, false) == null) {
                 accepted++;
             }
         }
@@ -81,7 +81,7 @@ class TenantPublishQuotasTest {
         ClientConnection b = client("b", "acme");
         int accepted = accepted(a, 15, 1, quotas) + accepted(b, 15, 1, quotas);
         assertThat(accepted).isEqualTo(20);
-        ClientLimits.Refusal refusal = quotas.check(a, 1);
+        ClientLimits.Refusal refusal = quotas.check(a, 1, false);
         assertThat(refusal).isNotNull();
         assertThat(refusal.code()).isEqualTo((byte) 0x97);
         assertThat(refusal.cause()).contains("acme").contains("20 publishes per second");
@@ -123,5 +123,30 @@ class TenantPublishQuotasTest {
         quotas.update(List.of());
         assertThat(quotas.tenants()).isZero();
         assertThat(accepted(a, 50, 1, quotas)).isEqualTo(50);
+    }
+
+    @Test
+    void a_tenant_listed_as_retained_full_has_retained_payloads_refused_before_its_rate_is_spent() {
+        quotas.update(List.of(
+                new SessionApi.TenantPublishQuota("acme", 10, null, true),
+                new SessionApi.TenantPublishQuota("roomy", null, null, false)));
+        ClientConnection a = client("a", "acme");
+        for (int i = 0; i < 5; i++) {
+            ClientLimits.Refusal refusal = quotas.check(a, 10, true);
+            assertThat(refusal).isNotNull();
+            assertThat(refusal.code()).isEqualTo((byte) 0x97);
+            assertThat(refusal.cause()).contains("acme").contains("retained");
+        }
+        assertThat(refusals("acme", TenantPublishQuotas.RETAINED)).isEqualTo(5);
+        assertThat(used).as("a refused retained PUBLISH takes no rate token").isEmpty();
+        assertThat(quotas.check(a, 0, true)).as("a deletion passes").isNull();
+        assertThat(quotas.check(a, 10, false)).as("not retained").isNull();
+        assertThat(accepted(client("r", "roomy"), 50, 10, quotas)).isEqualTo(50);
+        assertThat(quotas.check(client("r2", "roomy"), 10, true)).isNull();
+        assertThat(quotas.check(client("g", null), 10, true)).isNull();
+
+        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 10, null, false)));
+        assertThat(quotas.retainedFull()).isZero();
+        assertThat(quotas.check(a, 10, true)).as("room again").isNull();
     }
 }

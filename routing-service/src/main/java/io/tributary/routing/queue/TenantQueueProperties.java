@@ -1,0 +1,35 @@
+package io.tributary.routing.queue;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Where the routers learn the tenants' queued-message quotas ({@code maxQueuedMessages}): session-service's internal
+ * quota list, fetched every {@code refresh}. Without a URL the routers fetch nothing and every queue has the global
+ * limit ({@code TRIBUTARY_QUEUE_LIMIT}).
+ *
+ * @param sessionServiceUrl session-service base URL; empty: tenant queue quotas are not applied
+ * @param internalToken     the internal API's shared secret (required with a URL)
+ * @param refresh           how often the list is fetched: a changed quota holds that much later at most
+ */
+@Validated
+@ConfigurationProperties("tributary.routing.tenant-quotas")
+public record TenantQueueProperties(
+        String sessionServiceUrl,
+        String internalToken,
+        @NotNull @DurationMin(millis = 100) Duration refresh) {
+
+    /** Whether the routers fetch the tenants' queue quotas. */
+    public boolean enabled() {
+        return sessionServiceUrl != null && !sessionServiceUrl.isBlank();
+    }
+
+    @AssertTrue(message = "TRIBUTARY_INTERNAL_TOKEN (at least 16 characters) is required with SESSION_SERVICE_URL")
+    public boolean isTokenGivenWithUrl() {
+        return !enabled() || (internalToken != null && internalToken.length() >= 16);
+    }
+}

@@ -1,0 +1,140 @@
+package io.tributary.routing.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.session.SessionApi;
+import io.tributary.devstack.redis.EmbeddedRedisServer;
+import io.tributary.redis.ManagedRedisConnection;
+import io.tributary.redis.RedisClientFactory;
+import io.tributary.redis.RedisSettings;
+import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueAppender;
+import io.tributary.sessionqueue.QueueFullPolicy;
+import io.tributary.sessionqueue.RedisQueueAppender;
+import io.tributary.sessionqueue.SessionQueueKeys;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A tenant's queued-message quota on a real Redis: its sessions' queues hold at most the lower of its quota and the
+ * global limit, other tenants' and global sessions' the global limit; the quota list comes from session-service's
+ * internal API (here a real HTTP server answering as it does), with the internal token.
+ */
+class TenantQueueLimitsTest {
+
+    private static EmbeddedRedisServer redis;
+    private static ManagedRedisConnection<byte[], byte[]> connection;
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = EmbeddedRedisServer.start(Files.createTempDirectory("tenant-queue-redis"));
+        connection = RedisClientFactory.open(
+                RedisSettings.of(redis.url(), Duration.ofSeconds(2), "test"),
+                ByteArrayCodec.INSTANCE,
+                new SimpleMeterRegistry());
+    }
+
+    @AfterAll
+    static void stop() {
+        connection.close();
+        redis.close();
+    }
+
+    private static QueueAppender.Message message(String topic, long offset) {
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                "tributary.publish",
+                0,
+                offset,
+                topic.getBytes(StandardCharsets.UTF_8),
+                ("m" + offset).getBytes(StandardCharsets.UTF_8));
+        record.headers().add(new RecordHeader(RecordHeaders.QOS, new byte[] {1}));
+        return new QueueAppender.Message(record, EntryHeaders.encode(record.headers()), "");
+    }
+
+    /** Appends six messages on {@code topic}, one call each, to a new queue of {@code client}; its length after. */
+    private static long fill(QueueAppender appender, String client, String topic) throws Exception {
+        connection
+                .connection()
+                .sync()
+                .hset(bytes(SessionQueueKeys.meta(client)), bytes(SessionQueueKeys.CREATED), bytes("now"));
+        for (int i = 0; i < 6; i++) {
+            appender.appendAll(client, 0, List.of(message(topic, i))).get();
+        }
+        return connection.connection().sync().xlen(bytes(SessionQueueKeys.queue(client)));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void a_tenants_sessions_queue_at_most_its_quota_others_the_global_limit() throws Exception {
+        TenantQueueLimits limits =
+                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST));
+        limits.update(List.of(
+                new SessionApi.TenantPublishQuota("small", null, null, false, 2),
+                new SessionApi.TenantPublishQuota("large", null, null, false, 100),
+                new SessionApi.TenantPublishQuota("rated", 10, null, false, null)));
+        assertThat(limits.tenants()).isEqualTo(2);
+        assertThat(fill(limits, "q-small", "$tenant/small/a")).isEqualTo(2);
+        assertThat(fill(limits, "q-large", "$tenant/large/a"))
+                .as("the global limit is lower")
+                .isEqualTo(4);
+        assertThat(fill(limits, "q-rated", "$tenant/rated/a")).isEqualTo(4);
+        assertThat(fill(limits, "q-global", "a")).isEqualTo(4);
+        assertThat(fill(limits, "q-sys", "$SYS/broker/uptime")).isEqualTo(4);
+
+        limits.update(List.of());
+        assertThat(fill(limits, "q-small-2", "$tenant/small/a"))
+                .as("quota removed")
+                .isEqualTo(4);
+    }
+
+    @Test
+    void the_poller_fetches_the_list_with_the_internal_token() throws Exception {
+        AtomicReference<String> token = new AtomicReference<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] body = JsonMapper.builder()
+                .build()
+                .writeValueAsBytes(new SessionApi.TenantPublishQuotas(
+                        List.of(new SessionApi.TenantPublishQuota("small", null, null, false, 3))));
+        server.createContext(SessionApi.TENANT_PUBLISH_QUOTAS, exchange -> {
+            token.set(exchange.getRequestHeaders().getFirst(SessionApi.TOKEN_HEADER));
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            TenantQueueLimits limits =
+                    new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST));
+            TenantQueuePoller poller = new TenantQueuePoller(
+                    new TenantQueueProperties(
+                            "http://127.0.0.1:" + server.getAddress().getPort() + "/",
+                            "routing-test-token-0123456789",
+                            Duration.ofSeconds(5)),
+                    limits,
+                    JsonMapper.builder().build());
+            poller.poll();
+            assertThat(token.get()).isEqualTo("routing-test-token-0123456789");
+            assertThat(limits.tenants()).isEqualTo(1);
+            assertThat(fill(limits, "q-polled", "$tenant/small/x")).isEqualTo(3);
+        } finally {
+            server.stop(0);
+        }
+    }
+}
