@@ -1,26 +1,24 @@
 package io.tributary.routing.queue;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.kafka.sessionclient.SessionServicePoller;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Fetches the tenants' quota list from session-service ({@link SessionApi#TENANT_PUBLISH_QUOTAS}, the one transport
- * nodes poll too) on a thread of its own every {@code refresh}, and hands the queue quotas to
- * {@link TenantQueueLimits}. A router that cannot reach session-service keeps what it knows; the failure is logged
- * once, and so is the recovery. Never on the routing loop's thread.
+ * nodes poll too) every {@code refresh} and hands the queue quotas to {@link TenantQueueLimits}. Never on the
+ * routing loop's thread; a router that cannot reach session-service keeps what it knows
+ * ({@link SessionServicePoller}).
  */
-public final class TenantQueuePoller implements SmartLifecycle {
+public final class TenantQueuePoller extends SessionServicePoller<SessionApi.TenantPublishQuotas> {
 
     private static final Logger log = LoggerFactory.getLogger(TenantQueuePoller.class);
 
@@ -28,11 +26,9 @@ public final class TenantQueuePoller implements SmartLifecycle {
     private final TenantQueueLimits limits;
     private final JsonMapper json;
     private final HttpClient http;
-    private ScheduledExecutorService timer;
-    private volatile boolean fetched;
-    private volatile boolean failing;
 
     public TenantQueuePoller(TenantQueueProperties properties, TenantQueueLimits limits, JsonMapper json) {
+        super("Tenant queue quotas", "tenant-queue-poller", properties.refresh());
         this.properties = properties;
         this.limits = limits;
         this.json = json;
@@ -46,61 +42,36 @@ public final class TenantQueuePoller implements SmartLifecycle {
             log.info("Tenant queue quotas: no SESSION_SERVICE_URL, every session queue has the global limit");
             return;
         }
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tenant-queue-poller");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::poll, 0, properties.refresh().toMillis(), TimeUnit.MILLISECONDS);
+        super.start();
     }
 
-    /** One fetch, waiting for the answer on the poller's thread. */
-    public void poll() {
-        try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(
-                            properties.sessionServiceUrl().replaceAll("/+$", "") + SessionApi.TENANT_PUBLISH_QUOTAS))
-                    .header(SessionApi.TOKEN_HEADER, properties.internalToken())
-                    .timeout(properties.refresh().plusSeconds(10))
-                    .GET()
-                    .build();
-            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    @Override
+    protected CompletableFuture<SessionApi.TenantPublishQuotas> fetch() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(
+                        properties.sessionServiceUrl().replaceAll("/+$", "") + SessionApi.TENANT_PUBLISH_QUOTAS))
+                .header(SessionApi.TOKEN_HEADER, properties.internalToken())
+                .timeout(properties.refresh().plusSeconds(10))
+                .GET()
+                .build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("HTTP " + response.statusCode());
             }
-            SessionApi.TenantPublishQuotas answer =
-                    json.readValue(response.body(), SessionApi.TenantPublishQuotas.class);
-            int before = limits.tenants();
-            limits.update(answer.tenants());
-            if (failing) {
-                failing = false;
-                log.info("Tenant queue quotas: session-service answers again");
-            }
-            if (!fetched || before != limits.tenants()) {
-                log.info("Tenant queue quotas: {} tenants with a queued-message quota", limits.tenants());
-            }
-            fetched = true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            if (!failing) {
-                failing = true;
-                log.warn(
-                        "Tenant queue quotas: could not fetch from session-service, keeping the {} known: {}",
-                        limits.tenants(),
-                        e.toString());
-            }
+            return json.readValue(response.body(), SessionApi.TenantPublishQuotas.class);
+        });
+    }
+
+    @Override
+    protected void apply(SessionApi.TenantPublishQuotas answer, boolean first) {
+        int before = limits.tenants();
+        limits.update(answer.tenants());
+        if (first || before != limits.tenants()) {
+            log.info("Tenant queue quotas: {} tenants with a queued-message quota", limits.tenants());
         }
     }
 
     @Override
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null && !timer.isShutdown();
+    protected int known() {
+        return limits.tenants();
     }
 }

@@ -1,8 +1,8 @@
 package io.tributary.transport.limits.tenant;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.kafka.sessionclient.SessionServicePoller;
 import io.tributary.transport.sessionclient.SessionServiceClient;
-import io.tributary.transport.sessionclient.SessionServicePoller;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.tributary.transport.sessionclient;
+package io.tributary.kafka.sessionclient;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +11,7 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * A copy of something session-service holds (the block list, the tenants' publish quotas), fetched on a thread of
- * its own every {@code refresh} and at start. A node that cannot reach session-service keeps what it has; the
+ * its own every {@code refresh} and at start. A node or router that cannot reach session-service keeps what it has; the
  * failure is logged once (INFO before the first answer, while session-service may be starting too; WARN after), and
  * so is the recovery.
  *
