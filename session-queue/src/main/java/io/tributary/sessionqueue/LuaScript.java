@@ -22,6 +22,9 @@ final class LuaScript {
     static final LuaScript RELEASE = load("release.lua");
     static final LuaScript RECORD_INBOUND_QOS2 = load("record-inbound-qos2.lua");
     static final LuaScript STATS = load("stats.lua");
+    static final LuaScript HOLD = load("hold.lua");
+    static final LuaScript APPEND_HISTORY = load("append-history.lua");
+    static final LuaScript RELEASE_HOLD = load("release-hold.lua");
 
     private final byte[] body;
     private final String digest;

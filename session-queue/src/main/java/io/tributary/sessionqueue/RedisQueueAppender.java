@@ -31,7 +31,13 @@ public final class RedisQueueAppender implements QueueAppender {
 
     @Override
     public CompletableFuture<List<Appended>> appendAll(String clientId, int partition, List<Message> messages) {
-        byte[][] keys = {bytes(SessionQueueKeys.queue(clientId)), bytes(SessionQueueKeys.meta(clientId))};
+        byte[][] keys = {
+            bytes(SessionQueueKeys.queue(clientId)),
+            bytes(SessionQueueKeys.meta(clientId)),
+            bytes(SessionQueueKeys.hold(clientId)),
+            bytes(SessionQueueKeys.held(clientId)),
+            bytes(SessionQueueKeys.covered(clientId))
+        };
         byte[][] args = new byte[3 + 5 * messages.size()][];
         args[0] = bytes(SessionQueueKeys.partitionField(partition));
         args[1] = limit;
@@ -79,6 +85,9 @@ public final class RedisQueueAppender implements QueueAppender {
         }
         if (first == -1) {
             return new Appended(Status.REPLAYED, second, 0);
+        }
+        if (first == -3) {
+            return new Appended(Status.HELD, second, 0);
         }
         if (first == -2) {
             return new Appended(Status.REFUSED_FULL, 0, 1);
