@@ -1,8 +1,7 @@
 -- A replay for a queue-backed session holds its queue: from now on append.lua diverts new entries to the hold stream,
 -- so the replayed history can be appended to the queue before them (append-history.lua, then release-hold.lua).
 -- KEYS: hold key, queue stream, meta hash, covered hash, hold stream. ARGV: token, time to live in ms (crash safety:
--- a hold whose
--- replay died ends by itself).
+-- a hold whose replay died ends by itself).
 -- Records each entry in the queue in the covered hash as 'q<seq>': a history entry at the same position takes its
 -- place, in history order, while it has not been handed out; once handed out, the history leaves it out.
 -- Returns 1 (held), 0 (held already, or an expired hold not released yet), -1 (no queue: the session is gone).

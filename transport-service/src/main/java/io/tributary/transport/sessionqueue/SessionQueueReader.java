@@ -7,6 +7,7 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.kafka.tracing.Hop;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueHold;
 import io.tributary.sessionqueue.QueueReader;
 import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.connection.ClientConnection;
@@ -16,6 +17,7 @@ import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.trace.PublishTracing;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,8 @@ public final class SessionQueueReader {
     private static final AttributeKey<Long> QUEUE_SEQ = AttributeKey.longKey("tributary.queue.seq");
 
     private final QueueReader store;
+    private final QueueHold hold;
+    private final Duration holdTtl;
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
@@ -56,7 +60,26 @@ public final class SessionQueueReader {
             TransportMetrics metrics,
             ConnectionRegistry registry,
             HopTracing tracing) {
+        this(store, null, Duration.ZERO, subscriptions, delivery, metrics, registry, tracing);
+    }
+
+    /**
+     * @param hold    the replays' holds of session queues ({@code replay.QueueReplay}); null when the node joins no
+     *                replay to a queue
+     * @param holdTtl how long a replay's hold lasts at most
+     */
+    public SessionQueueReader(
+            QueueReader store,
+            QueueHold hold,
+            Duration holdTtl,
+            LocalSubscriptions subscriptions,
+            QueueDelivery delivery,
+            TransportMetrics metrics,
+            ConnectionRegistry registry,
+            HopTracing tracing) {
         this.store = store;
+        this.hold = hold;
+        this.holdTtl = holdTtl;
         this.tracing = tracing;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
@@ -94,8 +117,75 @@ public final class SessionQueueReader {
                         delivery.resendRelease(connection, packetId);
                     }
                     cursor.started = true;
+                    releaseDeadHold(connection);
                     fetch(connection);
                 }));
+    }
+
+    /**
+     * A replay is joining its history to the queue: entries already handed out go on, no new one is handed out until
+     * {@link #resume}.
+     */
+    public void pause(ClientConnection connection) {
+        QueueCursor cursor = QueueCursor.of(connection);
+        if (cursor != null) {
+            cursor.paused = true;
+        }
+    }
+
+    /** The replay's history is in the queue (or the replay ended): read on. */
+    public void resume(ClientConnection connection) {
+        QueueCursor cursor = QueueCursor.of(connection);
+        if (cursor == null || !cursor.paused) {
+            return;
+        }
+        cursor.paused = false;
+        cursor.moreMayExist = true;
+        fetch(connection);
+    }
+
+    /**
+     * A replay whose node died mid-way leaves its hold until the hold's time runs out, and routing keeps appending
+     * behind it: once it has run out, this moves what was held into the queue (nothing is lost) and reads on.
+     */
+    private void releaseDeadHold(ClientConnection connection) {
+        if (hold == null || !connection.channel().isActive()) {
+            return;
+        }
+        hold.release(connection.clientId(), null, holdTtl)
+                .whenComplete((released, error) -> connection
+                        .channel()
+                        .eventLoop()
+                        .execute(() -> {
+                            if (!connection.channel().isActive()) {
+                                return;
+                            }
+                            if (error != null) {
+                                // Tried again at the next connection; until then routing keeps the held entries.
+                                log.warn(
+                                        "Could not release a replay's hold of the session queue of '{}': {}",
+                                        connection.clientId(),
+                                        error.toString());
+                                return;
+                            }
+                            if (!released.done()) {
+                                connection
+                                        .channel()
+                                        .eventLoop()
+                                        .schedule(
+                                                () -> releaseDeadHold(connection),
+                                                released.stillHeldMillis() + 50,
+                                                TimeUnit.MILLISECONDS);
+                                return;
+                            }
+                            if (released.moved() > 0) {
+                                log.info(
+                                        "Queue of '{}': {} entries held by an ended replay moved into the queue",
+                                        connection.clientId(),
+                                        released.moved());
+                                wake(connection, Long.MAX_VALUE);
+                            }
+                        }));
     }
 
     /**
@@ -148,6 +238,7 @@ public final class SessionQueueReader {
     private void fetch(ClientConnection connection) {
         QueueCursor cursor = QueueCursor.of(connection);
         if (!cursor.started
+                || cursor.paused
                 || cursor.fetching
                 || cursor.retryScheduled
                 || !connection.channel().isActive()
