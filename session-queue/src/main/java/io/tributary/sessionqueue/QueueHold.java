@@ -1,7 +1,9 @@
 package io.tributary.sessionqueue;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -53,5 +55,19 @@ public interface QueueHold {
      * Ends the hold of {@code token} (null: only a hold whose time ran out), moving the held entries behind the
      * history; the positions the history covered are remembered for {@code coveredFor}.
      */
-    CompletableFuture<Released> release(String clientId, String token, Duration coveredFor);
+    default CompletableFuture<Released> release(String clientId, String token, Duration coveredFor) {
+        return release(clientId, token, coveredFor, List.of(), Map.of());
+    }
+
+    /**
+     * Ends the hold of {@code token} as {@link #release(String, String, Duration)} does, and drops the held entries
+     * that belong to the history: below their publish partition's end offset in {@code endOffsets} (taken after the
+     * hold) on a topic one of {@code filters} matches — the history has them, or did not ask for them.
+     */
+    CompletableFuture<Released> release(
+            String clientId,
+            String token,
+            Duration coveredFor,
+            Collection<String> filters,
+            Map<Integer, Long> endOffsets);
 }

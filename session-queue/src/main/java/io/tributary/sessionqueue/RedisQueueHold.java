@@ -4,7 +4,10 @@ import io.lettuce.core.ScriptOutputType;
 import io.tributary.redis.ManagedRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** {@link QueueHold} over one Redis connection; asynchronous, never blocking the caller. */
@@ -70,7 +73,12 @@ public final class RedisQueueHold implements QueueHold {
     }
 
     @Override
-    public CompletableFuture<Released> release(String clientId, String token, Duration coveredFor) {
+    public CompletableFuture<Released> release(
+            String clientId,
+            String token,
+            Duration coveredFor,
+            Collection<String> filters,
+            Map<Integer, Long> endOffsets) {
         byte[][] keys = keys(
                 SessionQueueKeys.hold(clientId),
                 SessionQueueKeys.held(clientId),
@@ -82,11 +90,24 @@ public final class RedisQueueHold implements QueueHold {
                         redis.connection().async(),
                         ScriptOutputType.MULTI,
                         keys,
-                        token == null ? EMPTY : bytes(token),
-                        bytes(Long.toString(Math.max(1, coveredFor.toMillis()))))
+                        releaseArgs(token, coveredFor, filters, endOffsets))
                 .thenApply(r -> r.get(0) < 0
                         ? new Released(Math.max(1, r.get(1)), 0, 0, 0)
                         : new Released(0, r.get(0), r.get(1), r.get(2))));
+    }
+
+    private static byte[][] releaseArgs(
+            String token, Duration coveredFor, Collection<String> filters, Map<Integer, Long> endOffsets) {
+        List<byte[]> args = new ArrayList<>();
+        args.add(token == null ? EMPTY : bytes(token));
+        args.add(bytes(Long.toString(Math.max(1, coveredFor.toMillis()))));
+        args.add(bytes(Integer.toString(filters.size())));
+        filters.forEach(f -> args.add(bytes(f)));
+        endOffsets.forEach((partition, end) -> {
+            args.add(bytes(Integer.toString(partition)));
+            args.add(bytes(Long.toString(end)));
+        });
+        return args.toArray(byte[][]::new);
     }
 
     private interface Call<T> {

@@ -62,11 +62,15 @@ class QueueHoldTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(int partition, long offset) {
+        return publish(partition, offset, "a/b");
+    }
+
+    private static ConsumerRecord<byte[], byte[]> publish(int partition, long offset, String topic) {
         ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
                 "tributary.publish",
                 partition,
                 offset,
-                "a/b".getBytes(StandardCharsets.UTF_8),
+                topic.getBytes(StandardCharsets.UTF_8),
                 name(partition, offset).getBytes(StandardCharsets.UTF_8));
         record.headers().add(new RecordHeader(RecordHeaders.QOS, new byte[] {1}));
         return record;
@@ -139,6 +143,25 @@ class QueueHoldTest {
         // After the hold: appended directly again.
         assertThat(route("h-seam", 0, 4)).isEqualTo(Status.APPENDED);
         assertThat(queue("h-seam")).containsExactly("0/1", "1/5", "0/2", "0/3", "0/4");
+    }
+
+    @Test
+    void held_entries_below_the_end_offsets_on_a_replayed_topic_belong_to_the_history() throws Exception {
+        createQueue("h-ends");
+        hold.hold("h-ends", "r1", MINUTE).get();
+        // A router that was behind routes older records once the subscription is in its index.
+        appender.append("h-ends", publish(0, 5, "a/b"), "").get();
+        appender.append("h-ends", publish(1, 3, "c/d"), "").get();
+        appender.append("h-ends", publish(2, 4, "$sys/x"), "").get();
+        appender.append("h-ends", publish(0, 9, "a/b"), "").get();
+        Released released = hold.release(
+                        "h-ends", "r1", MINUTE, List.of("a/+", "+/x", "c/#"), java.util.Map.of(0, 8L, 2, 6L))
+                .get();
+        assertThat(queue("h-ends"))
+                .as("0/5 is below the end offset 8 on a/b: the history's; 0/9 is past it; partition 1 was not read"
+                        + " (c/d), and no wildcard first level matches $sys/x")
+                .containsExactly("1/3", "2/4", "0/9");
+        assertThat(released.dropped()).isEqualTo(1);
     }
 
     @Test

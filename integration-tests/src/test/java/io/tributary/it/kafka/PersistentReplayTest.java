@@ -45,7 +45,7 @@ class PersistentReplayTest {
 
     /** Publishers keep publishing to their topics, about 200 a second each, until stopped. */
     private record Running(AtomicBoolean stop, List<CompletableFuture<Void>> tasks) {
-        void stop() throws Exception {
+        void end() throws Exception {
             stop.set(true);
             CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
         }
@@ -104,7 +104,7 @@ class PersistentReplayTest {
                     .as("a persistent session is granted its replay")
                     .containsExactly(Mqtt5SubAckReasonCode.GRANTED_QOS_1);
             Thread.sleep(1500);
-            running.stop();
+            running.end();
             int total = published.values().stream().mapToInt(Integer::intValue).sum();
             assertThat(total).as("publishes acknowledged").isGreaterThan(3 * 25);
 
@@ -154,7 +154,7 @@ class PersistentReplayTest {
             Mqtt5SubAck ack = back.subscribe(replay(y, "replay-last", "5"));
             assertThat(ack.getReasonCodes()).containsExactly(Mqtt5SubAckReasonCode.GRANTED_QOS_1);
             Thread.sleep(1500);
-            running.stop();
+            running.end();
             int xTotal = published.get(x);
             int yTotal = published.get(y);
             // y: at least the last 5 before the SUBSCRIBE, then everything after it; the seam's exact place is the
@@ -176,7 +176,7 @@ class PersistentReplayTest {
             List<Integer> ys = got.get(y);
             int firstY = ys.get(0);
             assertThat(firstY)
-                    .as("the last 5 of y before the SUBSCRIBE took effect")
+                    .as("the last 5 of y before the SUBSCRIBE took effect (y before %d, got %s)", yBefore, got)
                     .isGreaterThanOrEqualTo(yBefore - 5)
                     .isLessThanOrEqualTo(yTotal - 5);
             List<Integer> expected = new ArrayList<>();

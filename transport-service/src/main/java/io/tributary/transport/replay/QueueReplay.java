@@ -1,5 +1,7 @@
 package io.tributary.transport.replay;
 
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.sessionqueue.EntryHeaders;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,17 +26,22 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * The part of a replay that joins a persistent (queue-backed) session's queue, whose QoS 1/2 messages come from Redis.
- * The session queue reader stops handing out new entries from the SUBSCRIBE on ({@link #pause}); before the end
- * offsets are taken the queue is {@link #hold held}, so routing puts what it appends meanwhile into a hold stream;
- * the QoS 1/2 part of the history goes into the queue ({@link #appendHistory}), each entry with its publish position,
- * skipping what the queue holds already; {@link #release} moves the held entries behind it, dropping those the history
- * has (the seam's duplicates), and the reader goes on. The QoS 0 part goes through the {@link ReplaySeam} as for any
- * connection. Everything but {@link #pause} and {@link #resume} runs on a replay thread and waits for Redis there.
+ * At the SUBSCRIBE ({@link #begin}), before its subscriptions can take effect, the session queue reader stops handing
+ * out new entries and the queue is held: routing puts what it appends from then on into a hold stream. The QoS 1/2
+ * part of the history goes into the queue ({@link #appendHistory}), each entry with its publish position, taking the
+ * place of a not yet sent entry at the same position and leaving out one already sent; {@link #release} moves the held
+ * entries behind it, dropping those the history has (the seam's duplicates) or did not ask for (below the end offsets
+ * on a replayed topic); the reader goes on ({@link #end}). The QoS 0 part goes through the {@link ReplaySeam} as for
+ * any connection. {@link #awaitHold}, {@link #appendHistory} and {@link #release} run on a replay thread and wait for
+ * Redis there; the others run on the event loop.
  */
 public final class QueueReplay {
 
     /** History entries per script call: bounded work for Redis, few round trips. */
     static final int BATCH = 100;
+
+    private static final AttributeKey<CompletableFuture<String>> PENDING =
+            AttributeKey.valueOf("tributary.replayQueueHold");
 
     private final QueueHold hold;
     private final SessionQueueReader reader;
@@ -58,25 +66,51 @@ public final class QueueReplay {
         return replay.timeout().multipliedBy(2);
     }
 
-    /** Event loop: the SUBSCRIBE asks for a replay; the queue reader hands out no new entry until {@link #resume}. */
-    void pause(ClientConnection connection) {
+    /**
+     * Event loop, at the SUBSCRIBE, before its subscriptions can take effect: the queue reader hands out no new entry
+     * until {@link #end}, and the queue is held (the script goes out on the node's Redis connection ahead of the
+     * subscription's way through session-service and the feed to the routers, so nothing routed for it comes before).
+     *
+     * @return false when a replay of this connection holds its queue already
+     */
+    boolean begin(ClientConnection connection) {
+        Attribute<CompletableFuture<String>> pending = connection.channel().attr(PENDING);
+        if (pending.get() != null) {
+            return false;
+        }
         reader.pause(connection);
-    }
-
-    /** Event loop: the replay joined the queue (or will not run): the reader goes on. */
-    void resume(ClientConnection connection) {
-        reader.resume(connection);
-    }
-
-    /** Holds the queue; returns the hold's token. Replay thread. */
-    String hold(String clientId, long deadlineNanos) {
         String token = UUID.randomUUID().toString();
-        QueueHold.Held held = await(hold.hold(clientId, token, holdTtl), deadlineNanos);
-        return switch (held) {
+        pending.set(hold.hold(connection.clientId(), token, holdTtl).thenApply(held -> switch (held) {
             case HELD -> token;
             case BUSY -> throw new IllegalStateException("the session queue is held by another replay");
             case NO_QUEUE -> throw new IllegalStateException("the session has no queue");
-        };
+        }));
+        return true;
+    }
+
+    /** Replay thread: the token of the hold {@link #begin} asked for, once Redis has granted it. */
+    String awaitHold(ClientConnection connection, long deadlineNanos) {
+        return await(connection.channel().attr(PENDING).get(), deadlineNanos);
+    }
+
+    /** Event loop: the replay is over (its history joined, or failed): the reader goes on. */
+    void end(ClientConnection connection) {
+        connection.channel().attr(PENDING).set(null);
+        reader.resume(connection);
+    }
+
+    /** The replay will not run, or failed: its hold ends as soon as it is granted. Any thread. */
+    void abandonHold(ClientConnection connection) {
+        CompletableFuture<String> held = connection.channel().attr(PENDING).get();
+        if (held != null) {
+            held.thenAccept(token -> hold.release(connection.clientId(), token, holdTtl));
+        }
+    }
+
+    /** Event loop: the SUBSCRIBE's replay will not run (no filter granted, or the SUBSCRIBE failed). */
+    void abandon(ClientConnection connection) {
+        abandonHold(connection);
+        end(connection);
     }
 
     /** Appends the QoS 1/2 history to the held queue, in batches. Replay thread. */
@@ -87,14 +121,13 @@ public final class QueueReplay {
         }
     }
 
-    /** Ends the hold: the held entries go behind the history. Replay thread. */
-    QueueHold.Released release(String clientId, String token, long deadlineNanos) {
-        return await(hold.release(clientId, token, holdTtl), deadlineNanos);
-    }
-
-    /** Ends the hold of a failed replay without waiting; if Redis cannot be told, the hold runs out by itself. */
-    void releaseQuietly(String clientId, String token) {
-        hold.release(clientId, token, holdTtl);
+    /**
+     * Ends the hold: the held entries go behind the history, those below the end offsets on a replayed topic are
+     * dropped (the history's). Replay thread.
+     */
+    QueueHold.Released release(
+            String clientId, String token, Set<String> filters, Map<Integer, Long> endOffsets, long deadlineNanos) {
+        return await(hold.release(clientId, token, holdTtl, filters, endOffsets), deadlineNanos);
     }
 
     /**

@@ -110,9 +110,10 @@ public final class Replays implements OutboundDelivery.LiveGate {
                     ReplayRequest.QUOTA_EXCEEDED,
                     "this node runs " + limits.maxConcurrent() + " replays already");
         }
-        if (connection.queueBacked()) {
-            // Nothing routed from now on is handed out of the queue before the history is in it.
-            queueReplay.pause(connection);
+        if (connection.queueBacked() && !queueReplay.begin(connection)) {
+            running.decrementAndGet();
+            return new ReplayRequest.Verdict(
+                    null, ReplayRequest.QUOTA_EXCEEDED, "a replay is already joining this session's queue");
         }
         return verdict;
     }
@@ -121,7 +122,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
     public void release(ClientConnection connection) {
         running.decrementAndGet();
         if (connection.queueBacked() && queueReplay != null) {
-            queueReplay.resume(connection);
+            queueReplay.abandon(connection);
         }
     }
 
@@ -147,11 +148,10 @@ public final class Replays implements OutboundDelivery.LiveGate {
         boolean queued = connection.queueBacked();
         try {
             threads.execute(() -> {
-                String token = null;
                 try {
                     // Held before the end offsets are taken: whatever routing appends from then on waits behind
                     // the history.
-                    token = queued ? queueReplay.hold(connection.clientId(), deadline) : null;
+                    String token = queued ? queueReplay.awaitHold(connection, deadline) : null;
                     HistoryReader.History history = reader.read(
                             granted.keySet(),
                             keep,
@@ -165,8 +165,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
                         QueueReplay.Split split =
                                 QueueReplay.split(history.records(), granted, connection.clientId(), mark);
                         queueReplay.appendHistory(connection.clientId(), token, split.queued(), deadline);
-                        QueueHold.Released released = queueReplay.release(connection.clientId(), token, deadline);
-                        token = null;
+                        QueueHold.Released released = queueReplay.release(
+                                connection.clientId(), token, granted.keySet(), history.endOffsets(), deadline);
                         log.info(
                                 "Replay for '{}': {} QoS 1/2 messages joined to its session queue; {} routed meanwhile"
                                         + " moved behind them, {} of those already in the history",
@@ -184,17 +184,17 @@ public final class Replays implements OutboundDelivery.LiveGate {
                     }
                     connection.channel().eventLoop().execute(() -> {
                         if (queued) {
-                            queueReplay.resume(connection);
+                            queueReplay.end(connection);
                         }
                         historyRead(connection, seam, messages, history.endOffsets());
                     });
                 } catch (RuntimeException e) {
-                    if (token != null) {
-                        queueReplay.releaseQuietly(connection.clientId(), token);
+                    if (queued) {
+                        queueReplay.abandonHold(connection);
                     }
                     executeOrDrop(connection, () -> {
                         if (queued) {
-                            queueReplay.resume(connection);
+                            queueReplay.end(connection);
                         }
                         failed(connection, seam, e);
                     });
@@ -205,7 +205,7 @@ public final class Replays implements OutboundDelivery.LiveGate {
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
             if (queued) {
-                queueReplay.resume(connection);
+                queueReplay.abandon(connection);
             }
             failed(connection, seam, e);
         }
