@@ -4,7 +4,8 @@
 -- ('' when none). Every entry carries its publish position 's' = '<partition>:<offset>'.
 -- While a replay holds the queue (hold key set, or its hold stream not yet moved back), entries go to the hold stream,
 -- moved behind the replayed history by release-hold.lua. A position a replay's history already put into the queue
--- (covered hash value 'h...') is not appended again: a router lagging behind the replay.
+-- (covered hash value 'h...'), or one inside a recent replay's seam (seams.lua), is not appended: a router lagging
+-- behind the replay.
 -- Returns two numbers per message: sequence and drops (appended), -1 and the last sequence (appended before, or in a
 -- replay's history), -2 and 1 (refused, queue full), -3 and the last sequence (at least 1: held behind a replay);
 -- or a single 0 when the session has no queue ('created' missing).
@@ -14,6 +15,7 @@ end
 local limit = tonumber(ARGV[2])
 local partition = string.sub(ARGV[1], 2)
 local last = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
+local seams = tributary_seams(KEYS[5])
 local held = redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[4]) == 1
 local length = redis.call('XLEN', KEYS[1]) + redis.call('XLEN', KEYS[4])
 local out = {}
@@ -23,7 +25,7 @@ for i = 4, #ARGV, 5 do
   local covered = false
   if offset > last then
     local c = redis.call('HGET', KEYS[5], position)
-    covered = c ~= false and string.sub(c, 1, 1) == 'h'
+    covered = (c ~= false and string.sub(c, 1, 1) == 'h') or tributary_in_seams(seams, ARGV[i + 1], position)
   end
   if offset <= last or covered then
     if offset > last then

@@ -3,62 +3,18 @@
 -- lagging behind the replay appends none of them again.
 -- KEYS: hold key, hold stream, queue stream, meta hash, covered hash. ARGV: token ('' = only a hold that expired),
 -- covered time to live in ms, the number of replayed filters, the filters, then pairs of publish partition and end
--- offset: a held entry below its partition's end offset on a topic a replayed filter matches is the history's (which
--- has it, or did not ask for it), as live deliveries below the end offsets are for a replay without a queue.
+-- offset: a held entry inside that seam (seams.lua) is the history's.
 -- Returns {-1, ms left} when another (or, with '', any) replay still holds the queue; otherwise {moved, dropped,
 -- last sequence}.
-local function split(s)
-  local parts = {}
-  local from = 1
-  while true do
-    local slash = string.find(s, '/', from, true)
-    if not slash then
-      parts[#parts + 1] = string.sub(s, from)
-      return parts
-    end
-    parts[#parts + 1] = string.sub(s, from, slash - 1)
-    from = slash + 1
-  end
-end
--- MQTT topic filter matching, as common's TopicFilters.matches: '+' one level, '#' the rest (and the parent), no
--- wildcard first level for a '$' topic.
-local function matches(filter, topic)
-  local t = split(topic)
-  if string.sub(topic, 1, 1) == '$' and (filter[1] == '+' or filter[1] == '#') then
-    return false
-  end
-  for i = 1, #filter do
-    if filter[i] == '#' then
-      return true
-    end
-    if i > #t or (filter[i] ~= '+' and filter[i] ~= t[i]) then
-      return false
-    end
-  end
-  return #filter == #t
-end
-local filters = {}
 local count = tonumber(ARGV[3] or '0')
+local seam = {f = {}, e = {}}
 for i = 1, count do
-  filters[i] = split(ARGV[3 + i])
+  seam.f[i] = ARGV[3 + i]
 end
-local ends = {}
 for i = 4 + count, #ARGV - 1, 2 do
-  ends[ARGV[i]] = tonumber(ARGV[i + 1])
+  seam.e[ARGV[i]] = tonumber(ARGV[i + 1])
 end
-local function replayed(topic, position)
-  local colon = string.find(position, ':', 1, true)
-  local e = ends[string.sub(position, 1, colon - 1)]
-  if e == nil or tonumber(string.sub(position, colon + 1)) >= e then
-    return false
-  end
-  for _, f in ipairs(filters) do
-    if matches(f, topic) then
-      return true
-    end
-  end
-  return false
-end
+local seams = tributary_seams(KEYS[5])
 local holder = redis.call('GET', KEYS[1])
 if holder and (ARGV[1] == '' or holder ~= ARGV[1]) then
   return {-1, redis.call('PTTL', KEYS[1])}
@@ -82,7 +38,7 @@ if redis.call('HEXISTS', KEYS[4], 'created') == 1 then
       end
     end
     if not covered and position ~= nil then
-      covered = replayed(topic, position)
+      covered = tributary_in_seams({seam}, topic, position)
     end
     if covered then
       dropped = dropped + 1
@@ -92,6 +48,14 @@ if redis.call('HEXISTS', KEYS[4], 'created') == 1 then
       moved = moved + 1
     end
   end
+end
+if count > 0 then
+  -- Remembered with the last 15 others, so a router lagging behind the replay appends none of its history later.
+  seams[#seams + 1] = seam
+  while #seams > 16 do
+    table.remove(seams, 1)
+  end
+  redis.call('HSET', KEYS[5], '~seams', cjson.encode(seams))
 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('PEXPIRE', KEYS[5], ARGV[2])

@@ -162,6 +162,16 @@ class QueueHoldTest {
                         + " (c/d), and no wildcard first level matches $sys/x")
                 .containsExactly("1/3", "2/4", "0/9");
         assertThat(released.dropped()).isEqualTo(1);
+
+        // A router still further behind, after the release: the seam is remembered.
+        assertThat(route("h-ends", 0, 10)).isEqualTo(Status.APPENDED);
+        assertThat(appender.append("h-ends", publish(2, 5, "z/x"), "").get().status())
+                .as("below the end offset 6 on a topic +/x matches")
+                .isEqualTo(Status.REPLAYED);
+        assertThat(appender.append("h-ends", publish(1, 4, "c/d/e"), "").get().status())
+                .as("partition 1 was not read by the replay")
+                .isEqualTo(Status.APPENDED);
+        assertThat(queue("h-ends")).containsExactly("1/3", "2/4", "0/9", "0/10", "1/4");
     }
 
     @Test
