@@ -46,8 +46,8 @@ public final class SessionQueueReader {
     private static final AttributeKey<Long> QUEUE_SEQ = AttributeKey.longKey("tributary.queue.seq");
 
     private final QueueReader store;
-    private final QueueHold hold;
-    private final Duration holdTtl;
+    /** Null when the node joins no replay to a queue. */
+    private final DeadHoldRelease deadHolds;
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
@@ -78,8 +78,7 @@ public final class SessionQueueReader {
             ConnectionRegistry registry,
             HopTracing tracing) {
         this.store = store;
-        this.hold = hold;
-        this.holdTtl = holdTtl;
+        this.deadHolds = hold == null ? null : new DeadHoldRelease(hold, holdTtl);
         this.tracing = tracing;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
@@ -117,7 +116,9 @@ public final class SessionQueueReader {
                         delivery.resendRelease(connection, packetId);
                     }
                     cursor.started = true;
-                    releaseDeadHold(connection);
+                    if (deadHolds != null) {
+                        deadHolds.release(connection, () -> wake(connection, Long.MAX_VALUE));
+                    }
                     fetch(connection);
                 }));
     }
@@ -142,50 +143,6 @@ public final class SessionQueueReader {
         cursor.paused = false;
         cursor.moreMayExist = true;
         fetch(connection);
-    }
-
-    /**
-     * A replay whose node died mid-way leaves its hold until the hold's time runs out, and routing keeps appending
-     * behind it: once it has run out, this moves what was held into the queue (nothing is lost) and reads on.
-     */
-    private void releaseDeadHold(ClientConnection connection) {
-        if (hold == null || !connection.channel().isActive()) {
-            return;
-        }
-        hold.release(connection.clientId(), null, holdTtl)
-                .whenComplete((released, error) -> connection
-                        .channel()
-                        .eventLoop()
-                        .execute(() -> {
-                            if (!connection.channel().isActive()) {
-                                return;
-                            }
-                            if (error != null) {
-                                // Tried again at the next connection; until then routing keeps the held entries.
-                                log.warn(
-                                        "Could not release a replay's hold of the session queue of '{}': {}",
-                                        connection.clientId(),
-                                        error.toString());
-                                return;
-                            }
-                            if (!released.done()) {
-                                connection
-                                        .channel()
-                                        .eventLoop()
-                                        .schedule(
-                                                () -> releaseDeadHold(connection),
-                                                released.stillHeldMillis() + 50,
-                                                TimeUnit.MILLISECONDS);
-                                return;
-                            }
-                            if (released.moved() > 0) {
-                                log.info(
-                                        "Queue of '{}': {} entries held by an ended replay moved into the queue",
-                                        connection.clientId(),
-                                        released.moved());
-                                wake(connection, Long.MAX_VALUE);
-                            }
-                        }));
     }
 
     /**
