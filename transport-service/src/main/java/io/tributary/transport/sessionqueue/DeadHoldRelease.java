@@ -30,35 +30,38 @@ final class DeadHoldRelease {
             return;
         }
         hold.release(connection.clientId(), null, holdTtl)
-                .whenComplete((released, error) -> connection.channel().eventLoop().execute(() -> {
-                    if (!connection.channel().isActive()) {
-                        return;
-                    }
-                    if (error != null) {
-                        // Tried again at the next connection; until then routing keeps the held entries.
-                        log.warn(
-                                "Could not release a replay's hold of the session queue of '{}': {}",
-                                connection.clientId(),
-                                error.toString());
-                        return;
-                    }
-                    if (!released.done()) {
-                        connection
-                                .channel()
-                                .eventLoop()
-                                .schedule(
-                                        () -> release(connection, moved),
-                                        released.stillHeldMillis() + 50,
-                                        TimeUnit.MILLISECONDS);
-                        return;
-                    }
-                    if (released.moved() > 0) {
-                        log.info(
-                                "Queue of '{}': {} entries held by an ended replay moved into the queue",
-                                connection.clientId(),
-                                released.moved());
-                        moved.run();
-                    }
-                }));
+                .whenComplete((released, error) -> connection
+                        .channel()
+                        .eventLoop()
+                        .execute(() -> {
+                            if (!connection.channel().isActive()) {
+                                return;
+                            }
+                            if (error != null) {
+                                // Tried again at the next connection; until then routing keeps the held entries.
+                                log.warn(
+                                        "Could not release a replay's hold of the session queue of '{}': {}",
+                                        connection.clientId(),
+                                        error.toString());
+                                return;
+                            }
+                            if (!released.done()) {
+                                connection
+                                        .channel()
+                                        .eventLoop()
+                                        .schedule(
+                                                () -> release(connection, moved),
+                                                released.stillHeldMillis() + 50,
+                                                TimeUnit.MILLISECONDS);
+                                return;
+                            }
+                            if (released.moved() > 0) {
+                                log.info(
+                                        "Queue of '{}': {} entries held by an ended replay moved into the queue",
+                                        connection.clientId(),
+                                        released.moved());
+                                moved.run();
+                            }
+                        }));
     }
 }

@@ -48,6 +48,7 @@ public final class SessionQueueReader {
     private final QueueReader store;
     /** Null when the node joins no replay to a queue. */
     private final DeadHoldRelease deadHolds;
+
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;

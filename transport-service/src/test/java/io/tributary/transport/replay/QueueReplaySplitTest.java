@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class QueueReplaySplitTest {
 
-    private static ConsumerRecord<byte[], byte[]> record(int partition, long offset, String topic, int qos, String from) {
+    private static ConsumerRecord<byte[], byte[]> record(
+            int partition, long offset, String topic, int qos, String from) {
         ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(
                 "tributary.publish",
                 partition,
@@ -71,7 +72,9 @@ class QueueReplaySplitTest {
 
         QueueReplay.Split qos0First = QueueReplay.split(
                 List.of(record(0, 1, "a/1", 0, "p"), record(0, 2, "a/2", 1, "p")), granted, "me", true);
-        assertThat(qos0First.markedInQueue()).as("marked by the seam's first message instead").isFalse();
+        assertThat(qos0First.markedInQueue())
+                .as("marked by the seam's first message instead")
+                .isFalse();
         assertThat(marks(qos0First.queued().get(0))).isEmpty();
     }
 
