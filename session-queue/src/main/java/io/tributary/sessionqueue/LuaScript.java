@@ -2,6 +2,7 @@ package io.tributary.sessionqueue;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,11 +18,14 @@ import java.util.concurrent.CompletableFuture;
  */
 final class LuaScript {
 
-    static final LuaScript APPEND = load("append.lua");
+    static final LuaScript APPEND = load("seams.lua", "append.lua");
     static final LuaScript FETCH = load("fetch.lua");
     static final LuaScript RELEASE = load("release.lua");
     static final LuaScript RECORD_INBOUND_QOS2 = load("record-inbound-qos2.lua");
     static final LuaScript STATS = load("stats.lua");
+    static final LuaScript HOLD = load("hold.lua");
+    static final LuaScript APPEND_HISTORY = load("append-history.lua");
+    static final LuaScript RELEASE_HOLD = load("seams.lua", "release-hold.lua");
 
     private final byte[] body;
     private final String digest;
@@ -31,15 +35,21 @@ final class LuaScript {
         this.digest = digest(body);
     }
 
-    static LuaScript load(String resource) {
-        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing script " + resource);
+    /** A script made of {@code resources} one after the other (shared functions first, then the script's body). */
+    static LuaScript load(String... resources) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (String resource : resources) {
+            try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing script " + resource);
+                }
+                body.writeBytes(in.readAllBytes());
+                body.write('\n');
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            return new LuaScript(in.readAllBytes());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        return new LuaScript(body.toByteArray());
     }
 
     /**

@@ -23,6 +23,11 @@ public interface QueueAppender {
         APPENDED,
         /** Appended before (replayed batch); {@code seq} is the queue's last sequence, a safe wake-up hint. */
         REPLAYED,
+        /**
+         * Held behind a replay ({@link QueueHold}): moved into the queue after the history; {@code seq} is the queue's
+         * last sequence (at least 1), a safe wake-up hint that keeps the message off the live path.
+         */
+        HELD,
         /** Refused: the queue was full and the policy drops the newest. */
         REFUSED_FULL,
         /** No queue: the session is gone or not persistent. */

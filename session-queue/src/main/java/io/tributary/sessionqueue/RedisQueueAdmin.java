@@ -62,7 +62,10 @@ public final class RedisQueueAdmin implements QueueAdmin {
             SessionQueueKeys.queue(clientId),
             SessionQueueKeys.meta(clientId),
             SessionQueueKeys.released(clientId),
-            SessionQueueKeys.inboundQos2(clientId)
+            SessionQueueKeys.inboundQos2(clientId),
+            SessionQueueKeys.hold(clientId),
+            SessionQueueKeys.held(clientId),
+            SessionQueueKeys.covered(clientId)
         };
     }
 

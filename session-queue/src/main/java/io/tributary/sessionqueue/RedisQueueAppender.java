@@ -37,7 +37,13 @@ public final class RedisQueueAppender implements QueueAppender {
         if (queueLimit < 1) {
             throw new IllegalArgumentException("a queue limit is at least 1: " + queueLimit);
         }
-        byte[][] keys = {bytes(SessionQueueKeys.queue(clientId)), bytes(SessionQueueKeys.meta(clientId))};
+        byte[][] keys = {
+            bytes(SessionQueueKeys.queue(clientId)),
+            bytes(SessionQueueKeys.meta(clientId)),
+            bytes(SessionQueueKeys.hold(clientId)),
+            bytes(SessionQueueKeys.held(clientId)),
+            bytes(SessionQueueKeys.covered(clientId))
+        };
         byte[][] args = new byte[3 + 5 * messages.size()][];
         args[0] = bytes(SessionQueueKeys.partitionField(partition));
         args[1] = queueLimit >= limit ? limitArgument : bytes(Integer.toString(queueLimit));
@@ -85,6 +91,9 @@ public final class RedisQueueAppender implements QueueAppender {
         }
         if (first == -1) {
             return new Appended(Status.REPLAYED, second, 0);
+        }
+        if (first == -3) {
+            return new Appended(Status.HELD, second, 0);
         }
         if (first == -2) {
             return new Appended(Status.REFUSED_FULL, 0, 1);

@@ -25,6 +25,11 @@ import java.nio.charset.StandardCharsets;
  *       any node) is acknowledged again, not stored twice (MQTT 4.3.3). Written by the transport node before PUBREC,
  *       only while {@link #CREATED} is set.</li>
  * </ul>
+ * and, while a replay joins history to the queue ({@link QueueHold}), three more: {@link #hold} (the replay's token,
+ * with a time to live), {@link #held} (a stream of the entries routed meanwhile, moved behind the history when the
+ * hold ends) and {@link #covered} (publish position to {@code q<seq>}, an entry waiting in the queue at hold time, or
+ * {@code h<token>}, put there by a replay's history: kept a while after the hold, so that a router lagging behind the
+ * replay appends none of them again).
  */
 public final class SessionQueueKeys {
 
@@ -38,6 +43,8 @@ public final class SessionQueueKeys {
 
     public static final String FIELD_PAYLOAD = "p";
     public static final String FIELD_HEADERS = "h";
+    /** The publish record's position, {@code <partition>:<offset>}: what joins a replay's history to the queue. */
+    public static final String FIELD_POSITION = "s";
     /** The full {@code $share/g/f} filter when a share group chose this session for the message; absent otherwise. */
     public static final String FIELD_SHARED = "g";
 
@@ -64,6 +71,23 @@ public final class SessionQueueKeys {
 
     public static String inboundQos2(String clientId) {
         return "tributary:qos2-in:{" + clientId + "}";
+    }
+
+    public static String hold(String clientId) {
+        return "tributary:queue-hold:{" + clientId + "}";
+    }
+
+    public static String held(String clientId) {
+        return "tributary:queue-held:{" + clientId + "}";
+    }
+
+    public static String covered(String clientId) {
+        return "tributary:queue-covered:{" + clientId + "}";
+    }
+
+    /** The {@link #FIELD_POSITION} of a publish record. */
+    public static String position(int partition, long offset) {
+        return partition + ":" + offset;
     }
 
     public static byte[] bytes(String key) {

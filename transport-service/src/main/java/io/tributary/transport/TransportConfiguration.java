@@ -10,6 +10,7 @@ import io.tributary.kafka.tracing.TracingProperties;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
 import io.tributary.redis.RedisSettings;
+import io.tributary.sessionqueue.RedisQueueHold;
 import io.tributary.sessionqueue.RedisQueueReader;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.config.TransportProperties;
@@ -52,6 +53,7 @@ import io.tributary.transport.qos2.ExactlyOnceQos2;
 import io.tributary.transport.qos2.Qos2MarkerIndex;
 import io.tributary.transport.qos2.Qos2Properties;
 import io.tributary.transport.qos2.TransactionalUplink;
+import io.tributary.transport.replay.QueueReplay;
 import io.tributary.transport.replay.ReplayProperties;
 import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
@@ -375,15 +377,31 @@ public class TransportConfiguration {
                 sessionQueueStore);
     }
 
+    /** Replays' holds of session queues (see {@link QueueReplay}). */
+    @Bean
+    RedisQueueHold sessionQueueHold(ManagedRedisConnection<byte[], byte[]> sessionQueueRedis) {
+        return new RedisQueueHold(sessionQueueRedis);
+    }
+
     @Bean
     SessionQueueReader sessionQueueReader(
             RedisQueueReader sessionQueueStore,
+            RedisQueueHold sessionQueueHold,
+            ReplayProperties replay,
             LocalSubscriptions subscriptions,
             OutboundDelivery delivery,
             TransportMetrics metrics,
             ConnectionRegistry registry,
             HopTracing hopTracing) {
-        return new SessionQueueReader(sessionQueueStore, subscriptions, delivery, metrics, registry, hopTracing);
+        return new SessionQueueReader(
+                sessionQueueStore,
+                sessionQueueHold,
+                QueueReplay.holdTtl(replay),
+                subscriptions,
+                delivery,
+                metrics,
+                registry,
+                hopTracing);
     }
 
     @Bean
@@ -423,7 +441,9 @@ public class TransportConfiguration {
             OutboundDelivery delivery,
             Disconnector disconnector,
             TransportMetrics metrics,
-            KafkaClients kafkaClients) {
+            KafkaClients kafkaClients,
+            RedisQueueHold sessionQueueHold,
+            SessionQueueReader queueReader) {
         // Live messages held behind a history: as many as may wait behind a subscriber's in-flight window.
         return new Replays(
                 properties.nodeId(),
@@ -432,7 +452,8 @@ public class TransportConfiguration {
                 properties.mqtt().maxQueuedPerConnection(),
                 delivery,
                 disconnector,
-                metrics);
+                metrics,
+                new QueueReplay(sessionQueueHold, queueReader, QueueReplay.holdTtl(replay)));
     }
 
     @Bean

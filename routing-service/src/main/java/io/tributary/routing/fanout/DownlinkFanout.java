@@ -226,6 +226,7 @@ public final class DownlinkFanout {
             switch (appended.status()) {
                 case APPENDED -> metrics.queued(appended.dropped());
                 case REPLAYED -> metrics.queueReplaySkipped();
+                case HELD -> metrics.queued(0);
                 case REFUSED_FULL -> metrics.queueDropped(1);
                 case NO_SESSION -> metrics.dropped(RoutingMetrics.DROP_NO_QUEUE, 1);
             }

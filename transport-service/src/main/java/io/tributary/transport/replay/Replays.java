@@ -3,18 +3,13 @@ package io.tributary.transport.replay;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.kafka.KafkaClients;
-import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.topic.TopicFilters;
+import io.tributary.sessionqueue.QueueHold;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.metrics.TransportMetrics;
-import io.tributary.transport.publish.PublishRecords;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +33,13 @@ public final class Replays implements OutboundDelivery.LiveGate {
 
     private static final Logger log = LoggerFactory.getLogger(Replays.class);
     private static final int SENT_PER_TASK = 256;
-    private static final int[] NONE = new int[0];
 
     private final ReplayProperties limits;
     private final OutboundDelivery delivery;
     private final Disconnector disconnector;
     private final TransportMetrics metrics;
     private final HistoryReader reader;
+    private final QueueReplay queueReplay;
     /** Live messages held per connection behind its history at most; beyond, the client is disconnected. */
     private final int maxHeld;
 
@@ -59,6 +54,20 @@ public final class Replays implements OutboundDelivery.LiveGate {
             OutboundDelivery delivery,
             Disconnector disconnector,
             TransportMetrics metrics) {
+        this(nodeId, kafkaClients, limits, maxHeld, delivery, disconnector, metrics, null);
+    }
+
+    /** @param queueReplay joins replays to session queues; null: queue-backed sessions are refused a replay */
+    public Replays(
+            String nodeId,
+            KafkaClients kafkaClients,
+            ReplayProperties limits,
+            int maxHeld,
+            OutboundDelivery delivery,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            QueueReplay queueReplay) {
+        this.queueReplay = queueReplay;
         this.limits = limits;
         this.maxHeld = maxHeld;
         this.delivery = delivery;
@@ -83,8 +92,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
         if (verdict == null || verdict.refused()) {
             return verdict;
         }
-        if (connection.queueBacked()) {
-            // Its QoS 1/2 messages come from its session queue, which is not joined to a replay.
+        if (connection.queueBacked() && queueReplay == null) {
+            // Its QoS 1/2 messages come from its session queue, and this node cannot join a replay to it.
             return new ReplayRequest.Verdict(
                     null,
                     ReplayRequest.NOT_ACCEPTED,
@@ -101,12 +110,20 @@ public final class Replays implements OutboundDelivery.LiveGate {
                     ReplayRequest.QUOTA_EXCEEDED,
                     "this node runs " + limits.maxConcurrent() + " replays already");
         }
+        if (connection.queueBacked() && !queueReplay.begin(connection)) {
+            running.decrementAndGet();
+            return new ReplayRequest.Verdict(
+                    null, ReplayRequest.QUOTA_EXCEEDED, "a replay is already joining this session's queue");
+        }
         return verdict;
     }
 
     /** Gives back the slot of a granted verdict that will not run (no filter of the SUBSCRIBE was granted). */
-    public void release() {
+    public void release(ClientConnection connection) {
         running.decrementAndGet();
+        if (connection.queueBacked() && queueReplay != null) {
+            queueReplay.abandon(connection);
+        }
     }
 
     /**
@@ -128,32 +145,68 @@ public final class Replays implements OutboundDelivery.LiveGate {
         long deadline = System.nanoTime() + limits.timeout().toNanos();
         metrics.replay("started");
         log.debug("Replay for '{}' of {} ({}) starts", connection.clientId(), granted.keySet(), request);
+        boolean queued = connection.queueBacked();
         try {
             threads.execute(() -> {
                 try {
+                    // Held before the end offsets are taken: whatever routing appends from then on waits behind
+                    // the history.
+                    String token = queued ? queueReplay.awaitHold(connection, deadline) : null;
                     HistoryReader.History history = reader.read(
                             granted.keySet(),
                             keep,
                             from,
                             deadline,
                             () -> !connection.channel().isActive());
-                    List<OutboundMessage> messages =
-                            messages(history.records(), granted, connection.clientId(), System.currentTimeMillis());
-                    if (request.last() == 0 && (history.truncated() || history.retentionMayHaveCut())) {
-                        markTruncated(messages, connection.clientId(), request, history.truncated());
+                    boolean mark = request.last() == 0 && (history.truncated() || history.retentionMayHaveCut());
+                    List<ConsumerRecord<byte[], byte[]>> direct = history.records();
+                    boolean markedInQueue = false;
+                    if (token != null) {
+                        QueueReplay.Split split =
+                                QueueReplay.split(history.records(), granted, connection.clientId(), mark);
+                        queueReplay.appendHistory(connection.clientId(), token, split.queued(), deadline);
+                        QueueHold.Released released = queueReplay.release(
+                                connection.clientId(), token, granted.keySet(), history.endOffsets(), deadline);
+                        log.info(
+                                "Replay for '{}': {} QoS 1/2 messages joined to its session queue; {} routed meanwhile"
+                                        + " moved behind them, {} of those already in the history",
+                                connection.clientId(),
+                                split.queued().size(),
+                                released.moved(),
+                                released.dropped());
+                        direct = split.qos0();
+                        markedInQueue = split.markedInQueue();
                     }
-                    connection
-                            .channel()
-                            .eventLoop()
-                            .execute(() -> historyRead(connection, seam, messages, history.endOffsets()));
+                    List<OutboundMessage> messages =
+                            HistoryMessages.of(direct, granted, connection.clientId(), System.currentTimeMillis());
+                    if (mark) {
+                        markTruncated(messages, markedInQueue, connection.clientId(), request, history.truncated());
+                    }
+                    connection.channel().eventLoop().execute(() -> {
+                        if (queued) {
+                            queueReplay.end(connection);
+                        }
+                        historyRead(connection, seam, messages, history.endOffsets());
+                    });
                 } catch (RuntimeException e) {
-                    executeOrDrop(connection, () -> failed(connection, seam, e));
+                    if (queued) {
+                        queueReplay.abandonHold(connection);
+                    }
+                    executeOrDrop(connection, () -> {
+                        if (queued) {
+                            queueReplay.end(connection);
+                        }
+                        failed(connection, seam, e);
+                    });
                 } finally {
                     running.decrementAndGet();
                 }
             });
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
+            if (queued) {
+                queueReplay.abandon(connection);
+            }
             failed(connection, seam, e);
         }
     }
@@ -287,60 +340,16 @@ public final class Replays implements OutboundDelivery.LiveGate {
     }
 
     /**
-     * Outbound messages for the records of a history, as a live delivery would make them: one copy per record, at
-     * the highest QoS of the matching subscriptions (at most the published one), RETAIN only where Retain As
-     * Published, the remaining message expiry (expired ones left out), no-local honoured, their identifiers.
-     */
-    static List<OutboundMessage> messages(
-            List<ConsumerRecord<byte[], byte[]>> records,
-            Map<String, SubscriptionOptions> granted,
-            String clientId,
-            long nowMillis) {
-        List<OutboundMessage> out = new ArrayList<>(records.size());
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            String topic = new String(r.key(), StandardCharsets.UTF_8);
-            String publisher = RecordHeaders.readString(r.headers(), RecordHeaders.CLIENT_ID);
-            int qos = -1;
-            boolean retainAsPublished = false;
-            int[] ids = NONE;
-            for (Map.Entry<String, SubscriptionOptions> e : granted.entrySet()) {
-                SubscriptionOptions o = e.getValue();
-                if (!TopicFilters.matches(e.getKey(), topic) || (o.noLocal() && clientId.equals(publisher))) {
-                    continue;
-                }
-                qos = Math.max(qos, o.qos());
-                retainAsPublished |= o.retainAsPublished();
-                if (o.subscriptionId() != 0) {
-                    ids = Arrays.copyOf(ids, ids.length + 1);
-                    ids[ids.length - 1] = o.subscriptionId();
-                }
-            }
-            if (qos < 0) {
-                continue;
-            }
-            MqttProperties properties = PublishRecords.deliveryProperties(r.headers(), nowMillis);
-            if (properties == null) {
-                continue;
-            }
-            boolean retain = retainAsPublished && RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN);
-            out.add(new OutboundMessage(
-                    topic,
-                    r.value() == null ? new byte[0] : r.value(),
-                    Math.min(qos, PublishRecords.qosOf(r.headers())),
-                    retain,
-                    properties,
-                    ids));
-        }
-        return out;
-    }
-
-    /**
      * A {@code replay-from} matched more than the node delivers, or Kafka's retention may already have deleted part of
      * its time range: its first message says so, so the client knows the history it got may not reach back to the
      * time it asked for ({@code replay-last} gets the last N still in Kafka, which is what it asked for).
      */
     private void markTruncated(
-            List<OutboundMessage> messages, String clientId, ReplayRequest request, boolean overLimit) {
+            List<OutboundMessage> messages,
+            boolean markedInQueue,
+            String clientId,
+            ReplayRequest request,
+            boolean overLimit) {
         metrics.replay(overLimit ? "truncated" : "retention_cut");
         if (overLimit) {
             log.info(
@@ -359,20 +368,8 @@ public final class Replays implements OutboundDelivery.LiveGate {
                     request.from(),
                     ReplayRequest.TRUNCATED);
         }
-        if (!messages.isEmpty()) {
-            OutboundMessage first = messages.get(0);
-            MqttProperties marked = new MqttProperties();
-            first.properties().listAll().forEach(marked::add);
-            marked.add(new MqttProperties.UserProperty(ReplayRequest.TRUNCATED, "true"));
-            messages.set(
-                    0,
-                    new OutboundMessage(
-                            first.topic(),
-                            first.payload(),
-                            first.qos(),
-                            first.retain(),
-                            marked,
-                            first.subscriptionIds()));
+        if (!markedInQueue) {
+            HistoryMessages.markFirst(messages);
         }
     }
 

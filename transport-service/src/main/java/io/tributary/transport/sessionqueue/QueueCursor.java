@@ -26,6 +26,8 @@ public final class QueueCursor {
     int generation;
     /** Consecutive failed fetches (Redis unreachable), for the retry delay. */
     int failures;
+    /** A replay is joining its history to the queue: nothing new is handed out meanwhile. */
+    boolean paused;
     /** A retry of a failed fetch is scheduled. */
     boolean retryScheduled;
 

@@ -7,6 +7,7 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.kafka.tracing.Hop;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.EntryHeaders;
+import io.tributary.sessionqueue.QueueHold;
 import io.tributary.sessionqueue.QueueReader;
 import io.tributary.sessionqueue.SessionQueueKeys;
 import io.tributary.transport.connection.ClientConnection;
@@ -16,6 +17,7 @@ import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.trace.PublishTracing;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,9 @@ public final class SessionQueueReader {
     private static final AttributeKey<Long> QUEUE_SEQ = AttributeKey.longKey("tributary.queue.seq");
 
     private final QueueReader store;
+    /** Null when the node joins no replay to a queue. */
+    private final DeadHoldRelease deadHolds;
+
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
@@ -56,7 +61,25 @@ public final class SessionQueueReader {
             TransportMetrics metrics,
             ConnectionRegistry registry,
             HopTracing tracing) {
+        this(store, null, Duration.ZERO, subscriptions, delivery, metrics, registry, tracing);
+    }
+
+    /**
+     * @param hold    the replays' holds of session queues ({@code replay.QueueReplay}); null when the node joins no
+     *                replay to a queue
+     * @param holdTtl how long a replay's hold lasts at most
+     */
+    public SessionQueueReader(
+            QueueReader store,
+            QueueHold hold,
+            Duration holdTtl,
+            LocalSubscriptions subscriptions,
+            QueueDelivery delivery,
+            TransportMetrics metrics,
+            ConnectionRegistry registry,
+            HopTracing tracing) {
         this.store = store;
+        this.deadHolds = hold == null ? null : new DeadHoldRelease(hold, holdTtl);
         this.tracing = tracing;
         store.onReconnected(() -> {
             log.info("Reconnected to Redis: reading every session queue of this node from its start again");
@@ -94,8 +117,33 @@ public final class SessionQueueReader {
                         delivery.resendRelease(connection, packetId);
                     }
                     cursor.started = true;
+                    if (deadHolds != null) {
+                        deadHolds.release(connection, () -> wake(connection, Long.MAX_VALUE));
+                    }
                     fetch(connection);
                 }));
+    }
+
+    /**
+     * A replay is joining its history to the queue: entries already handed out go on, no new one is handed out until
+     * {@link #resume}.
+     */
+    public void pause(ClientConnection connection) {
+        QueueCursor cursor = QueueCursor.of(connection);
+        if (cursor != null) {
+            cursor.paused = true;
+        }
+    }
+
+    /** The replay's history is in the queue (or the replay ended): read on. */
+    public void resume(ClientConnection connection) {
+        QueueCursor cursor = QueueCursor.of(connection);
+        if (cursor == null || !cursor.paused) {
+            return;
+        }
+        cursor.paused = false;
+        cursor.moreMayExist = true;
+        fetch(connection);
     }
 
     /**
@@ -148,6 +196,7 @@ public final class SessionQueueReader {
     private void fetch(ClientConnection connection) {
         QueueCursor cursor = QueueCursor.of(connection);
         if (!cursor.started
+                || cursor.paused
                 || cursor.fetching
                 || cursor.retryScheduled
                 || !connection.channel().isActive()

@@ -179,7 +179,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                         "protocol_error",
                         "No Local set on the shared subscription '" + filter + "'");
                 if (replay != null && !replay.refused()) {
-                    replays.release();
+                    replays.release(connection);
                 }
                 return;
             }
@@ -228,7 +228,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         boolean replayGranted = replay != null && !replay.refused();
         if (forwarded.isEmpty()) {
             if (replayGranted) {
-                replays.release();
+                replays.release(connection);
             }
             ctx.writeAndFlush(subAck(connection, packetId, codes, problems));
             SubscriptionBarrier.settled(ctx.channel());
@@ -262,7 +262,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                     } finally {
                         if (replayGranted) {
                             if (!answered || replayed.isEmpty()) {
-                                replays.release();
+                                replays.release(connection);
                             } else {
                                 replays.start(connection, replayed, replay.request());
                             }
