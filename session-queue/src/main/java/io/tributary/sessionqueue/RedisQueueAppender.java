@@ -1,8 +1,10 @@
 package io.tributary.sessionqueue;
 
+import static io.tributary.sessionqueue.RedisCalls.bytes;
+import static io.tributary.sessionqueue.RedisCalls.keys;
+
 import io.lettuce.core.ScriptOutputType;
 import io.tributary.redis.ManagedRedisConnection;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -99,9 +101,5 @@ public final class RedisQueueAppender implements QueueAppender {
             return new Appended(Status.REFUSED_FULL, 0, 1);
         }
         return new Appended(Status.NO_SESSION, 0, 0);
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,8 +1,11 @@
 package io.tributary.sessionqueue;
 
+import static io.tributary.sessionqueue.RedisCalls.bytes;
+import static io.tributary.sessionqueue.RedisCalls.call;
+import static io.tributary.sessionqueue.RedisCalls.keys;
+
 import io.lettuce.core.ScriptOutputType;
 import io.tributary.redis.ManagedRedisConnection;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -108,30 +111,5 @@ public final class RedisQueueHold implements QueueHold {
             args.add(bytes(Long.toString(end)));
         });
         return args.toArray(byte[][]::new);
-    }
-
-    private interface Call<T> {
-        CompletableFuture<T> run();
-    }
-
-    private static <T> CompletableFuture<T> call(Call<T> call) {
-        try {
-            return call.run();
-        } catch (RuntimeException e) {
-            // Not connected (Redis down): an ordinary failed future.
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static byte[][] keys(String... keys) {
-        byte[][] out = new byte[keys.length][];
-        for (int i = 0; i < keys.length; i++) {
-            out[i] = bytes(keys[i]);
-        }
-        return out;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

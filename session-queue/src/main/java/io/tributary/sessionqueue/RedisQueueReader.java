@@ -1,5 +1,9 @@
 package io.tributary.sessionqueue;
 
+import static io.tributary.sessionqueue.RedisCalls.bytes;
+import static io.tributary.sessionqueue.RedisCalls.call;
+import static io.tributary.sessionqueue.RedisCalls.keys;
+
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.tributary.redis.ManagedRedisConnection;
@@ -117,27 +121,6 @@ public final class RedisQueueReader implements QueueReader, InboundQos2Store {
         return redis.connection().async();
     }
 
-    private interface Call<T> {
-        CompletableFuture<T> run();
-    }
-
-    private static <T> CompletableFuture<T> call(Call<T> call) {
-        try {
-            return call.run();
-        } catch (RuntimeException e) {
-            // Not connected (Redis down): the caller's retry logic sees an ordinary failed future.
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static byte[][] keys(String... keys) {
-        byte[][] out = new byte[keys.length][];
-        for (int i = 0; i < keys.length; i++) {
-            out[i] = bytes(keys[i]);
-        }
-        return out;
-    }
-
     private static List<Integer> packetIds(Set<byte[]> members) {
         List<Integer> ids = new ArrayList<>(members.size());
         for (byte[] m : members) {
@@ -167,9 +150,5 @@ public final class RedisQueueReader implements QueueReader, InboundQos2Store {
             entries.add(new Entry(seq, fields));
         }
         return new Fetched(sent, entries);
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
