@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /** What the fuzz workers sent and saw, shared by all of them; {@link #failures} are what the test asserts on. */
@@ -15,6 +16,12 @@ final class FuzzStats {
     final LongAdder probes = new LongAdder();
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
     final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+    /** The longest a well-formed pipelined stream took to be answered, in nanoseconds. */
+    final LongAccumulator slowestStream = new LongAccumulator(Math::max, 0);
+
+    void streamAnswered(long nanos) {
+        slowestStream.accumulate(nanos);
+    }
 
     void count(String what) {
         counts.computeIfAbsent(what, k -> new LongAdder()).increment();

@@ -20,6 +20,11 @@ import java.util.Random;
 final class FuzzWorker implements Runnable {
 
     private static final int CLOSE_WITHIN_MS = 5_000;
+    /**
+     * How long a well-formed pipelined stream (up to ~420 packets, SUBSCRIBEs and QoS 2 flows among them) may take
+     * to be answered before a probe: longer is a stalled connection, not a slow one.
+     */
+    private static final int STREAM_ANSWERED_WITHIN_MS = 60_000;
 
     private final int port;
     private final long seed;
@@ -56,6 +61,7 @@ final class FuzzWorker implements Runnable {
     /** What the server did with one connection, as seen from the socket. */
     private static final class Seen {
         int lastDisconnectReason = -1;
+        int pingResponses;
         boolean closed;
         boolean reset;
         final ByteArrayOutputStream pending = new ByteArrayOutputStream();
@@ -114,9 +120,14 @@ final class FuzzWorker implements Runnable {
                 return;
             }
             int count = 20 + random.nextInt(400);
+            int pings = 0;
+            long streamStarted = System.nanoTime();
             ByteArrayOutputStream batch = new ByteArrayOutputStream();
             for (int i = 0; i < count && !seen.closed; i++) {
                 byte[] packet = packets.any(v5);
+                if (clean && (packet[0] & 0xFF) == 0xC0) {
+                    pings++;
+                }
                 if (!clean && random.nextInt(8) == 0) {
                     Mutator.Mutation m = mutator.mutate(packet);
                     packet = m.bytes();
@@ -137,6 +148,9 @@ final class FuzzWorker implements Runnable {
             if (seen.closed) {
                 stats.count(seen.reset ? "closed during stream (reset)" : "closed during stream");
                 checkReason(v5, clean, null, seen, clientId);
+                return;
+            }
+            if (clean && !streamAnswered(socket, out, seen, pings + 1, streamStarted, clientId)) {
                 return;
             }
             Probes probe = Probes.values()[random.nextInt(Probes.values().length)];
@@ -179,6 +193,35 @@ final class FuzzWorker implements Runnable {
         } else if (seen.lastDisconnectReason >= 0 && seen.lastDisconnectReason < 0x80) {
             stats.fail(clientId + ": server DISCONNECT with a non-error reason " + seen.lastDisconnectReason);
         }
+    }
+
+    /**
+     * Sends one more PINGREQ and waits for the answers to every PINGREQ of the stream. The server handles a
+     * connection's packets in order, so once they are in, everything before the probe has been handled, and the probe's
+     * {@link #CLOSE_WITHIN_MS} measures the answer to the violation alone, not the time a pipelined stream of
+     * SUBSCRIBEs and QoS 2 flows takes (reported as the slowest stream). A stream not answered within
+     * {@link #STREAM_ANSWERED_WITHIN_MS} is a stalled connection: a failure.
+     */
+    private boolean streamAnswered(
+            Socket socket, OutputStream out, Seen seen, int pings, long streamStarted, String clientId) {
+        if (!send(out, new byte[] {(byte) 0xC0, 0}, seen)) {
+            return false;
+        }
+        long deadline = System.nanoTime() + STREAM_ANSWERED_WITHIN_MS * 1_000_000L;
+        while (seen.pingResponses < pings && !seen.closed && System.nanoTime() < deadline) {
+            drain(socket, seen, 200);
+        }
+        if (seen.closed) {
+            stats.count("closed during stream");
+            return false;
+        }
+        if (seen.pingResponses < pings) {
+            stats.fail(clientId + ": a well-formed stream not answered within " + STREAM_ANSWERED_WITHIN_MS
+                    + " ms (PINGRESP " + seen.pingResponses + " of " + pings + ")");
+            return false;
+        }
+        stats.streamAnswered(System.nanoTime() - streamStarted);
+        return true;
     }
 
     /** Writes; false (and closed) when the server has already closed the connection. */
@@ -261,6 +304,8 @@ final class FuzzWorker implements Runnable {
         while ((packet = next(seen)) != null) {
             if ((packet[0] & 0xF0) == 0xE0) {
                 seen.lastDisconnectReason = packet.length > 1 ? packet[1] & 0xFF : 0;
+            } else if ((packet[0] & 0xFF) == 0xD0) {
+                seen.pingResponses++;
             }
         }
     }

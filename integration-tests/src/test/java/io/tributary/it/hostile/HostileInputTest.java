@@ -99,6 +99,9 @@ class HostileInputTest {
                 seconds,
                 WORKERS);
         stats.counts().forEach((k, v) -> System.out.println("[fuzz]   " + k + ": " + v));
+        System.out.printf(
+                "[fuzz] slowest well-formed pipelined stream answered in %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(stats.slowestStream.get()));
         System.out.println(
                 "[fuzz] node closes by cause (tributary_protocol_errors_total, delta): " + causes(before, after));
         System.out.printf(
