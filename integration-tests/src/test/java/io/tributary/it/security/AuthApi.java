@@ -96,6 +96,11 @@ final class AuthApi {
         return send("GET", "/failures?size=1000", null, 200);
     }
 
+    /** {@code GET /api/v1/sessions/{clientId}}: the session and its presence. */
+    JsonNode session(String clientId) throws Exception {
+        return exchange("GET", "/api/v1/sessions/" + clientId, null, 200);
+    }
+
     JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
         return exchange(method, "/api/v1/auth" + path, body, expectedStatus);
     }

@@ -52,12 +52,19 @@ class TenantQueueQuotaTest {
     }
 
     /** Subscribes a persistent session of {@code user}, goes offline, has {@code SENT} messages published to it. */
-    private static String offlineWithTraffic(String user) {
+    private static String offlineWithTraffic(String user) throws Exception {
         String clientId = Clients.id("qq");
         Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(0), clientId);
         connect(subscriber, user, true);
         subscriber.subscribeWith().topicFilter("q/#").qos(MqttQos.AT_LEAST_ONCE).send();
         subscriber.disconnect();
+        // Offline as far as the cluster knows: a message routed while the node still had the connection would be
+        // sent on it, stay unacknowledged and so be kept (and re-sent) beside the queue's latest QUOTA.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (api.session(clientId).path("session").path("connected").asBoolean(true)) {
+            assertThat(System.nanoTime()).as("session %s offline", clientId).isLessThan(deadline);
+            Thread.sleep(100);
+        }
         Mqtt5BlockingClient publisher = Clients.hive5(cluster.mqttPort(1), Clients.id("qp"));
         connect(publisher, user, true);
         for (int i = 0; i < SENT; i++) {
