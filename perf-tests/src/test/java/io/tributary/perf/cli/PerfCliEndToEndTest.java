@@ -68,6 +68,8 @@ class PerfCliEndToEndTest {
 
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         RunResult result = ResultFiles.read(json);
+        // Before the progress lines' "conn 4/4": the embedded Moquette sometimes refuses one of the four CONNECTs.
+        assumeBrokerKeptEveryConnection(result);
         assertThat(dir.resolve("out/cli-result.html")).isRegularFile();
         assertThat(r.out())
                 .contains(
@@ -77,7 +79,6 @@ class PerfCliEndToEndTest {
         assertThat(r.out())
                 .containsPattern("\\[ *\\ds] measure +\\d+% 0:0\\d left \\| conn 4/4 .* sent \\d+," + " received \\d+");
         assertThat(r.out()).doesNotContain("\r");
-        assumeBrokerKeptEveryConnection(result);
         assertThat(loggedCount(dir.resolve("out/cli-result.e2e.hlog")))
                 .isEqualTo(result.endToEnd().count())
                 .isPositive();
