@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.Mqtt5Packets.Property;
+import io.tributary.it.support.NodeProbe;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
 import java.io.ByteArrayOutputStream;
@@ -140,9 +141,62 @@ class PipeliningTest {
     }
 
     /**
+     * A client that subscribes to many filters without waiting for SUBACKs gets one SUBACK per SUBSCRIBE, in the
+     * order it sent them, each with its packet identifier (MQTT 3.1.1 sections 3.8.4 and 4.6), and a PUBLISH written
+     * behind them is matched by the last; the node carries the SUBSCRIBEs to session-service together, not in a call
+     * (a round trip, a transaction) each.
+     */
+    @Test
+    void many_pipelined_subscribes_are_answered_in_order_and_go_to_session_service_together() throws Exception {
+        int filters = 60;
+        String prefix = "it/pipe/" + id("many");
+        byte[] payload = "behind-sixty-subscribes".getBytes(StandardCharsets.UTF_8);
+        NodeProbe node = new NodeProbe(cluster, 0);
+        try (RawMqtt raw = new RawMqtt(cluster.mqttPort(0))) {
+            Wire wire = new Wire(raw);
+            raw.send(RawMqtt.connect311(id("many"), 30));
+            assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK").isNotNull();
+            byte[][] packets = new byte[filters + 1][];
+            for (int i = 0; i < filters; i++) {
+                packets[i] = RawMqtt.subscribe311(i + 1, prefix + "/" + i + "/#", 1);
+            }
+            packets[filters] = RawMqtt.publish311(prefix + "/" + (filters - 1) + "/x", 1, filters + 1, payload);
+            String before = node.scrape();
+
+            raw.send(concat(packets));
+
+            assertThat(wire.await(Wire.publishWithPayload(payload, false), 20_000))
+                    .as("the publish behind the SUBSCRIBEs, delivered to the last of them")
+                    .isNotNull();
+            assertThat(wire.awaitSeen(Wire.SUBACK, filters, 20_000))
+                    .as("%d SUBACKs", filters)
+                    .isTrue();
+            List<byte[]> subacks = wire.seen(Wire.SUBACK);
+            for (int i = 0; i < filters; i++) {
+                byte[] suback = subacks.get(i); // first byte, packet identifier, return code (no length)
+                assertThat(((suback[1] & 0xFF) << 8) | (suback[2] & 0xFF))
+                        .as("packet identifier of SUBACK %d", i)
+                        .isEqualTo(i + 1);
+                assertThat(suback[3] & 0xFF).as("granted QoS of SUBACK %d", i).isEqualTo(1);
+            }
+            String after = node.scrape();
+            double requests = NodeProbe.sum(after, "tributary_session_call_requests_sum", "call=\"subscribe\"")
+                    - NodeProbe.sum(before, "tributary_session_call_requests_sum", "call=\"subscribe\"");
+            double calls = NodeProbe.sum(after, "tributary_session_call_requests_count", "call=\"subscribe\"")
+                    - NodeProbe.sum(before, "tributary_session_call_requests_count", "call=\"subscribe\"");
+            System.out.printf("pipelined subscribes: %d SUBSCRIBEs in %.0f subscribe calls%n", filters, calls);
+            assertThat(requests).as("SUBSCRIBEs carried by subscribe calls").isGreaterThanOrEqualTo(filters);
+            assertThat(calls)
+                    .as("subscribe calls to session-service for %d pipelined SUBSCRIBEs", filters)
+                    .isPositive()
+                    .isLessThanOrEqualTo(filters / 10.0);
+        }
+    }
+
+    /**
      * SUBSCRIBE, UNSUBSCRIBE and SUBSCRIBE of one filter and a PUBLISH to it, written in one go by many clients at
      * once (MQTT 3.1.1 and 5, both nodes), so that the UNSUBSCRIBEs of different clients share session-service batch
-     * calls while each client's SUBSCRIBEs go in calls of their own: every client ends subscribed and gets the
+     * calls while each client's SUBSCRIBEs, split by its UNSUBSCRIBE, go in calls of their own: every client ends subscribed and gets the
      * publish, and an MQTT 5 client's UNSUBACK says the subscription existed (0x00).
      */
     @Test

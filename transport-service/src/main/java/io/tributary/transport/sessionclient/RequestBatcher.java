@@ -14,6 +14,10 @@ import java.util.function.LongSupplier;
  * call when one completes. At a trickle each request travels alone with no added delay; in a storm a call carries up
  * to {@code maxBatch} requests, so the cost per request (a round trip, a database commit) is shared.
  *
+ * <p>{@link #submitAll} hands over a group: requests that must be answered in the order given, such as the
+ * SUBSCRIBEs one client pipelined. A group is never split: it travels whole in one call (which may then carry up to
+ * a group more than {@code maxBatch}), so the callee sees its requests next to each other, in order.
+ *
  * <p>Overload is refused fast, never queued without bound: a request beyond {@code maxQueued} waiting ones, or one that
  * waited longer than {@code maxWaitNanos} before its call could go out, fails with {@link OverloadedException}.
  * Thread-safe and lock-free; results complete on the thread that completes the call's future.
@@ -38,7 +42,8 @@ public final class RequestBatcher<Q, R> {
         CallListener NONE = (requests, nanos, failed) -> {};
     }
 
-    private record Pending<Q, R>(Q request, CompletableFuture<R> result, long queuedAt) {}
+    /** A group of requests submitted together (one, mostly): they go in the same call, in order. */
+    private record Pending<Q, R>(List<Q> requests, List<CompletableFuture<R>> results, long queuedAt) {}
 
     private final String name;
     private final Function<List<Q>, CompletableFuture<List<R>>> call;
@@ -81,15 +86,31 @@ public final class RequestBatcher<Q, R> {
     }
 
     public CompletableFuture<R> submit(Q request) {
-        if (queued.incrementAndGet() > maxQueued) {
-            queued.decrementAndGet();
-            return CompletableFuture.failedFuture(new OverloadedException(
-                    maxQueued + " " + name + " requests are waiting for session-service already"));
+        return submitAll(List.of(request)).get(0);
+    }
+
+    /**
+     * Requests to be sent in one call, next to each other and in this order.
+     *
+     * @return one answer per request, in order
+     */
+    public List<CompletableFuture<R>> submitAll(List<Q> requests) {
+        int n = requests.size();
+        List<CompletableFuture<R>> results = new ArrayList<>(n);
+        if (queued.addAndGet(n) > maxQueued) {
+            queued.addAndGet(-n);
+            for (int i = 0; i < n; i++) {
+                results.add(CompletableFuture.failedFuture(new OverloadedException(
+                        maxQueued + " " + name + " requests are waiting for session-service already")));
+            }
+            return results;
         }
-        CompletableFuture<R> result = new CompletableFuture<>();
-        queue.add(new Pending<>(request, result, nanoTime.getAsLong()));
+        for (int i = 0; i < n; i++) {
+            results.add(new CompletableFuture<>());
+        }
+        queue.add(new Pending<>(List.copyOf(requests), results, nanoTime.getAsLong()));
         drain();
-        return result;
+        return results;
     }
 
     public void listener(CallListener listener) {
@@ -127,24 +148,30 @@ public final class RequestBatcher<Q, R> {
     private List<Pending<Q, R>> take() {
         long now = nanoTime.getAsLong();
         List<Pending<Q, R>> batch = new ArrayList<>(Math.min(maxBatch, Math.max(1, queued.get())));
+        int requests = 0;
         Pending<Q, R> p;
-        while (batch.size() < maxBatch && (p = queue.poll()) != null) {
-            queued.decrementAndGet();
+        while (requests < maxBatch && (p = queue.poll()) != null) {
+            queued.addAndGet(-p.requests().size());
             if (now - p.queuedAt() > maxWaitNanos) {
                 // Its client has most likely given up; serving it would only delay those still waiting.
-                p.result()
-                        .completeExceptionally(new OverloadedException(
-                                name + " request waited over " + maxWaitNanos / 1_000_000 + " ms for session-service"));
+                OverloadedException late = new OverloadedException(
+                        name + " request waited over " + maxWaitNanos / 1_000_000 + " ms for session-service");
+                p.results().forEach(r -> r.completeExceptionally(late));
                 continue;
             }
             batch.add(p);
+            requests += p.requests().size();
         }
         return batch;
     }
 
     private void send(List<Pending<Q, R>> batch) {
-        List<Q> requests = new ArrayList<>(batch.size());
-        batch.forEach(p -> requests.add(p.request()));
+        List<Q> requests = new ArrayList<>();
+        List<CompletableFuture<R>> results = new ArrayList<>();
+        for (Pending<Q, R> p : batch) {
+            requests.addAll(p.requests());
+            results.addAll(p.results());
+        }
         long started = nanoTime.getAsLong();
         CompletableFuture<List<R>> answers;
         try {
@@ -153,18 +180,19 @@ public final class RequestBatcher<Q, R> {
         } catch (RuntimeException e) {
             answers = CompletableFuture.failedFuture(e);
         }
-        answers.whenComplete((results, failure) -> {
-            listener.completed(batch.size(), nanoTime.getAsLong() - started, failure != null);
+        answers.whenComplete((answered, failure) -> {
+            listener.completed(requests.size(), nanoTime.getAsLong() - started, failure != null);
             try {
-                for (int i = 0; i < batch.size(); i++) {
-                    CompletableFuture<R> result = batch.get(i).result();
+                for (int i = 0; i < results.size(); i++) {
+                    CompletableFuture<R> result = results.get(i);
                     if (failure != null) {
                         result.completeExceptionally(failure);
-                    } else if (results == null || results.size() != batch.size()) {
-                        result.completeExceptionally(new IllegalStateException(name + " batch of " + batch.size()
-                                + " answered with " + (results == null ? "nothing" : results.size() + " results")));
+                    } else if (answered == null || answered.size() != requests.size()) {
+                        result.completeExceptionally(new IllegalStateException(name + " batch of "
+                                + requests.size() + " answered with "
+                                + (answered == null ? "nothing" : answered.size() + " results")));
                     } else {
-                        result.complete(results.get(i));
+                        result.complete(answered.get(i));
                     }
                 }
             } finally {

@@ -222,6 +222,19 @@ public final class SessionServiceClient {
         return subscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
     }
 
+    /**
+     * SUBSCRIBEs one client pipelined, in the order it sent them: they go in the same batch call, next to each
+     * other, and session-service applies them one after the other.
+     *
+     * @return one answer per request, in order; each fails as {@link #subscribe} does
+     */
+    public List<CompletableFuture<SessionApi.SubscribeResponse>> subscribeAll(
+            List<SessionApi.SubscribeRequest> requests) {
+        return subscribes.submitAll(requests).stream()
+                .map(f -> f.thenApply(o -> done(o.done(), o.stale(), o.unavailable())))
+                .toList();
+    }
+
     private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
             List<SessionApi.SubscribeRequest> batch) {
         return post(
@@ -239,6 +252,18 @@ public final class SessionServiceClient {
      */
     public CompletableFuture<SessionApi.UnsubscribeResponse> unsubscribe(SessionApi.UnsubscribeRequest request) {
         return unsubscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
+    }
+
+    /**
+     * UNSUBSCRIBEs one client pipelined, in the order it sent them: in the same batch call, applied in order.
+     *
+     * @return one answer per request, in order; each fails as {@link #unsubscribe} does
+     */
+    public List<CompletableFuture<SessionApi.UnsubscribeResponse>> unsubscribeAll(
+            List<SessionApi.UnsubscribeRequest> requests) {
+        return unsubscribes.submitAll(requests).stream()
+                .map(f -> f.thenApply(o -> done(o.done(), o.stale(), o.unavailable())))
+                .toList();
     }
 
     private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
 /**
  * SUBSCRIBE and UNSUBSCRIBE. Session-service records the change durably and publishes it to the routers before
  * it answers, so by the time SUBACK leaves, messages published afterwards reach the new subscriber. Packets the
- * client pipelined behind it wait in {@link SubscriptionBarrier} until this handler reports it settled. The local
+ * client pipelined behind it wait in {@link SubscriptionBarrier} until this handler reports it settled; SUBSCRIBEs
+ * (or UNSUBSCRIBEs) pipelined one behind the other go to session-service together ({@link PipelinedCalls}). The local
  * index is updated first-thing on the answer, on the event loop. The answer also carries the retained messages each
  * granted subscription must get (session-service applied Retain Handling); they are sent right after SUBACK.
  * Shared subscriptions ({@code $share/g/f}, MQTT 5 section 4.8.2, also from 3.x clients) go the same way; which
@@ -74,7 +75,10 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(SubscribeHandler.class);
 
     private final String nodeId;
-    private final SessionServiceClient sessions;
+    /** SUBSCRIBEs and UNSUBSCRIBEs a client pipelined go to session-service together, in order. */
+    private final PipelinedCalls<SessionApi.SubscribeRequest, SessionApi.SubscribeResponse> subscribeCalls;
+
+    private final PipelinedCalls<SessionApi.UnsubscribeRequest, SessionApi.UnsubscribeResponse> unsubscribeCalls;
     private final LocalSubscriptions subscriptions;
     private final Disconnector disconnector;
     private final OutboundDelivery delivery;
@@ -106,7 +110,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         this.limits = limits;
         this.metrics = metrics;
         this.nodeId = nodeId;
-        this.sessions = sessions;
+        this.subscribeCalls = new PipelinedCalls<>(sessions::subscribeAll);
+        this.unsubscribeCalls = new PipelinedCalls<>(sessions::unsubscribeAll);
         this.subscriptions = subscriptions;
         this.disconnector = disconnector;
         this.delivery = delivery;
@@ -239,8 +244,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
         limits.pendingSubscriptions(connection, pendingNew);
         SessionApi.SubscribeRequest request =
                 new SessionApi.SubscribeRequest(connection.clientId(), connection.epoch(), nodeId, forwarded);
-        connection
-                .serialSessionCall(() -> sessions.subscribe(request))
+        subscribeCalls
+                .submit(ctx, connection, request)
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     limits.pendingSubscriptions(connection, -pendingNew);
                     Map<String, SubscriptionOptions> replayed = new LinkedHashMap<>();
@@ -357,8 +362,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 .toList();
         SessionApi.UnsubscribeRequest request =
                 new SessionApi.UnsubscribeRequest(connection.clientId(), connection.epoch(), filters);
-        connection
-                .serialSessionCall(() -> sessions.unsubscribe(request))
+        unsubscribeCalls
+                .submit(ctx, connection, request)
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
                     if (failure != null && unwrap(failure) instanceof SessionServiceClient.StaleEpochException) {
                         connection.markTakenOver();

@@ -18,6 +18,11 @@ import java.util.ArrayDeque;
  * from the client pauses ({@link ReadGate.Reason#SUBSCRIBING}), until {@link SubscribeHandler} reports it
  * {@linkplain #settled settled}; then the held packets go on, up to the next SUBSCRIBE or UNSUBSCRIBE.
  *
+ * <p>SUBSCRIBEs pipelined one behind the other (or UNSUBSCRIBEs) pass together, up to {@link #MAX_PIPELINED}:
+ * {@link SubscribeHandler} sends them to session-service in one call, which applies them in order, so a client that
+ * subscribes to a hundred filters without waiting waits one round trip, not a hundred. A packet of any other kind,
+ * an UNSUBSCRIBE behind SUBSCRIBEs included, waits until all of them are settled.
+ *
  * <p>A connection with no SUBSCRIBE or UNSUBSCRIBE pending passes everything straight through: pipelined publishes
  * keep their throughput. Per channel, event-loop only; never blocks: waiting means holding packets and not reading.
  * Pipelined packets already decoded from the last read are held (bounded by one read buffer), nothing more.
@@ -32,9 +37,19 @@ public final class SubscriptionBarrier extends ChannelInboundHandlerAdapter {
         }
     };
 
+    /** SUBSCRIBEs (or UNSUBSCRIBEs) of one connection under way at once, at most: one session-service batch. */
+    static final int MAX_PIPELINED = 100;
+
+    private static final byte NONE = 0;
+    private static final byte SUBSCRIBE = 1;
+    private static final byte UNSUBSCRIBE = 2;
+
     // Sized for an idle connection (nothing held): the default 16 slots cost 128 bytes per connection.
     private final ArrayDeque<Object> held = new ArrayDeque<>(1);
-    private boolean pending;
+    /** SUBSCRIBEs or UNSUBSCRIBEs passed and not settled yet, all of {@link #pendingKind}. */
+    private int pending;
+
+    private byte pendingKind = NONE;
     private boolean draining;
 
     /**
@@ -47,7 +62,7 @@ public final class SubscriptionBarrier extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (pending || !held.isEmpty()) {
+        if (!held.isEmpty() || !mayPass(msg)) {
             held.addLast(msg);
             return;
         }
@@ -60,7 +75,9 @@ public final class SubscriptionBarrier extends ChannelInboundHandlerAdapter {
             super.userEventTriggered(ctx, evt);
             return;
         }
-        pending = false;
+        if (pending > 0 && --pending == 0) {
+            pendingKind = NONE;
+        }
         drain(ctx);
     }
 
@@ -79,29 +96,43 @@ public final class SubscriptionBarrier extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Held packets in order until the next SUBSCRIBE/UNSUBSCRIBE; re-entrant calls (an immediate SUBACK) return. */
+    /** Held packets in order while they may pass; re-entrant calls (an immediate SUBACK) return. */
     private void drain(ChannelHandlerContext ctx) {
         if (draining) {
             return;
         }
         draining = true;
         try {
-            while (!pending && !held.isEmpty() && ctx.channel().isActive()) {
+            while (!held.isEmpty() && ctx.channel().isActive() && mayPass(held.peekFirst())) {
                 pass(ctx, held.pollFirst());
             }
         } finally {
             draining = false;
         }
-        if (!pending) {
+        if (pending == 0) {
             ReadGate.resume(ctx.channel(), ReadGate.Reason.SUBSCRIBING);
         }
     }
 
+    /** Nothing pending, or one more of the kind pending (SUBSCRIBE behind SUBSCRIBEs) within the bound. */
+    private boolean mayPass(Object msg) {
+        return pending == 0 || (kind(msg) == pendingKind && pending < MAX_PIPELINED);
+    }
+
     private void pass(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof MqttSubscribeMessage || msg instanceof MqttUnsubscribeMessage) {
-            pending = true;
+        byte kind = kind(msg);
+        if (kind != NONE) {
+            pending++;
+            pendingKind = kind;
             ReadGate.pause(ctx.channel(), ReadGate.Reason.SUBSCRIBING);
         }
         ctx.fireChannelRead(msg);
+    }
+
+    private static byte kind(Object msg) {
+        if (msg instanceof MqttSubscribeMessage) {
+            return SUBSCRIBE;
+        }
+        return msg instanceof MqttUnsubscribeMessage ? UNSUBSCRIBE : NONE;
     }
 }

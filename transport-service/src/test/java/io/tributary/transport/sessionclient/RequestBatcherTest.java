@@ -115,4 +115,36 @@ class RequestBatcherTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("answered with 0 results");
     }
+
+    @Test
+    void test_a_group_goes_whole_and_in_order_in_one_call_even_past_max_batch() {
+        ManualCall call = new ManualCall();
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("test", call, 2, 3, 1000, 5_000_000_000L, now::get, Runnable::run);
+        batcher.submit(1);
+        batcher.submit(2);
+        batcher.submit(3);
+        List<CompletableFuture<Integer>> group = batcher.submitAll(List.of(4, 5, 6, 7));
+        batcher.submit(8);
+
+        call.answer(0);
+        assertThat(call.batches.get(2)).containsExactly(3, 4, 5, 6, 7);
+        call.answer(1);
+        call.answer(2);
+        assertThat(group).extracting(CompletableFuture::join).containsExactly(40, 50, 60, 70);
+        assertThat(call.batches.get(3)).containsExactly(8);
+    }
+
+    @Test
+    void test_a_group_beyond_max_queued_is_refused_whole() {
+        ManualCall call = new ManualCall();
+        RequestBatcher<Integer, Integer> batcher =
+                new RequestBatcher<>("SUBSCRIBE", call, 1, 100, 3, 5_000_000_000L, now::get, Runnable::run);
+        batcher.submit(1);
+        batcher.submit(2);
+        List<CompletableFuture<Integer>> group = batcher.submitAll(List.of(3, 4, 5));
+
+        assertThat(group).allMatch(CompletableFuture::isCompletedExceptionally);
+        assertThat(batcher.waiting()).isEqualTo(1);
+    }
 }

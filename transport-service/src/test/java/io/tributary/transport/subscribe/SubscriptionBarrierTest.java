@@ -60,17 +60,50 @@ class SubscriptionBarrierTest {
     }
 
     @Test
-    void test_pipelined_subscribes_take_effect_one_after_the_other_then_the_publish() {
+    void test_pipelined_subscribes_pass_together_and_what_follows_waits_for_all_of_them() {
         channel.writeInbound(subscribe("t"), subscribe("t/#"), publish("t"), unsubscribe("t"), publish("t2"));
 
-        assertThat(downstream.passed).containsExactly("SUBSCRIBE t");
+        assertThat(downstream.passed).containsExactly("SUBSCRIBE t", "SUBSCRIBE t/#");
         SubscriptionBarrier.settled(channel);
         assertThat(downstream.passed).containsExactly("SUBSCRIBE t", "SUBSCRIBE t/#");
+        assertThat(channel.config().isAutoRead()).isFalse();
         SubscriptionBarrier.settled(channel);
         assertThat(downstream.passed).containsExactly("SUBSCRIBE t", "SUBSCRIBE t/#", "PUBLISH t", "UNSUBSCRIBE t");
         assertThat(channel.config().isAutoRead()).isFalse();
         SubscriptionBarrier.settled(channel);
         assertThat(downstream.passed).endsWith("UNSUBSCRIBE t", "PUBLISH t2");
+        assertThat(channel.config().isAutoRead()).isTrue();
+    }
+
+    @Test
+    void test_an_unsubscribe_behind_subscribes_waits_for_them_and_unsubscribes_pass_together_after() {
+        channel.writeInbound(subscribe("a"), subscribe("b"), unsubscribe("a"), unsubscribe("b"), subscribe("c"));
+
+        assertThat(downstream.passed).containsExactly("SUBSCRIBE a", "SUBSCRIBE b");
+        SubscriptionBarrier.settled(channel);
+        SubscriptionBarrier.settled(channel);
+        assertThat(downstream.passed).containsExactly("SUBSCRIBE a", "SUBSCRIBE b", "UNSUBSCRIBE a", "UNSUBSCRIBE b");
+        SubscriptionBarrier.settled(channel);
+        SubscriptionBarrier.settled(channel);
+        assertThat(downstream.passed).endsWith("UNSUBSCRIBE b", "SUBSCRIBE c");
+        SubscriptionBarrier.settled(channel);
+        assertThat(channel.config().isAutoRead()).isTrue();
+    }
+
+    @Test
+    void test_at_most_max_pipelined_subscribes_are_under_way_at_once() {
+        int asked = SubscriptionBarrier.MAX_PIPELINED + 5;
+        for (int i = 0; i < asked; i++) {
+            channel.writeInbound(subscribe("f/" + i));
+        }
+
+        assertThat(downstream.passed).hasSize(SubscriptionBarrier.MAX_PIPELINED);
+        SubscriptionBarrier.settled(channel);
+        assertThat(downstream.passed).hasSize(SubscriptionBarrier.MAX_PIPELINED + 1);
+        for (int i = 0; i < asked; i++) {
+            SubscriptionBarrier.settled(channel);
+        }
+        assertThat(downstream.passed).hasSize(asked).endsWith("SUBSCRIBE f/" + (asked - 1));
         assertThat(channel.config().isAutoRead()).isTrue();
     }
 
@@ -86,12 +119,12 @@ class SubscriptionBarrierTest {
 
     @Test
     void test_a_subscribe_settled_at_once_while_draining_lets_the_rest_through() {
-        channel.writeInbound(subscribe("t"), subscribe("refused"), publish("t"));
+        channel.writeInbound(subscribe("t"), publish("p"), subscribe("refused"), publish("t"));
         downstream.settleImmediately = true;
 
         SubscriptionBarrier.settled(channel);
 
-        assertThat(downstream.passed).containsExactly("SUBSCRIBE t", "SUBSCRIBE refused", "PUBLISH t");
+        assertThat(downstream.passed).containsExactly("SUBSCRIBE t", "PUBLISH p", "SUBSCRIBE refused", "PUBLISH t");
         assertThat(channel.config().isAutoRead()).isTrue();
     }
 
