@@ -21,6 +21,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,6 +47,7 @@ public class LegacyRetainedDrain {
     private final RetainedApplier applier;
     private final String legacyGroup;
 
+    @Autowired
     public LegacyRetainedDrain(
             Admin admin,
             KafkaClients kafkaClients,
