@@ -229,7 +229,7 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         assertThat(overview.get("sessions").asLong()).isPositive();
         // this service's retained consumer is the session-service group; no router runs here
         JsonNode sessionService = overview.get("sessionService");
-        assertThat(sessionService.get("groupId").asString()).isEqualTo("tributary-retained");
+        assertThat(sessionService.get("groupId").asString()).isEqualTo("tributary-retained-store");
         assertThat(sessionService.get("members").size()).isGreaterThanOrEqualTo(1);
         assertThat(overview.get("routing").get("groupId").asString()).isEqualTo("tributary-routing");
         assertThat(overview.get("routing").get("members").size()).isZero();
@@ -276,8 +276,8 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         assertThat(topics.valueStream().map(t -> t.get("name").asString())).allMatch(n -> n.startsWith("tributary."));
 
         JsonNode groups = get("/api/v1/kafka/groups").body();
-        assertThat(groups.valueStream().map(g -> g.get("groupId").asString())).contains("tributary-retained");
-        JsonNode retained = get("/api/v1/kafka/groups/tributary-retained").body();
+        assertThat(groups.valueStream().map(g -> g.get("groupId").asString())).contains("tributary-retained-store");
+        JsonNode retained = get("/api/v1/kafka/groups/tributary-retained-store").body();
         assertThat(retained.get("members").size()).isGreaterThanOrEqualTo(1);
         assertThat(retained.get("members").get(0).get("partitions").asInt()).isPositive();
         JsonNode unknown = get("/api/v1/kafka/groups/no-such-group").body();

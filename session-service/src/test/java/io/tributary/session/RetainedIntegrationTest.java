@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.TestEngines;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Retained messages end to end inside session-service: records on tributary.publish (as transport nodes write
- * them) → retained consumer → PostgreSQL → SUBSCRIBE answers, with Retain Handling, deletion by an empty payload,
+ * Retained messages end to end inside session-service: records on tributary.publish and their copies on
+ * tributary.retained (as transport nodes write them) → retained consumer → PostgreSQL → SUBSCRIBE answers, with Retain Handling, deletion by an empty payload,
  * wildcard and {@code $} matching, expiry, catch-up, subscription identifiers, the admin API and the metrics.
  */
 @Order(3)
@@ -290,6 +291,45 @@ class RetainedIntegrationTest extends ServiceTestBase {
         assertThat(commits).isLessThanOrEqualTo(Math.ceil(elapsedSeconds / 0.025) + 3);
     }
 
+    @Test
+    void non_retained_publishes_are_never_fetched_by_the_retained_consumer() throws Exception {
+        // Caught up first, so the count below has only this test's records to see.
+        publish("ret/only/first", "f", 1, true, 0L, null);
+        subscribe("ret-only-a", sub("ret/only/first", 1));
+        double before = retainedRecordsConsumed();
+        for (int i = 0; i < 100; i++) {
+            publish("ret/only/live/" + i, "live " + i, 0, false, 0L, null);
+        }
+        publish("ret/only/last", "kept", 1, true, 0L, null);
+        SessionApi.SubscribeResponse r = subscribe("ret-only-b", sub("ret/only/last", 1));
+        assertThat(r.retained().get(0))
+                .extracting(SessionApi.RetainedMessage::topic)
+                .containsExactly("ret/only/last");
+        // Reading the publish topic, the consumer fetched all 101 records to keep one.
+        assertThat(retainedRecordsConsumed() - before).isEqualTo(1);
+    }
+
+    /** Records the retained consumer has fetched so far, from Kafka's client metrics. */
+    private double retainedRecordsConsumed() throws Exception {
+        String scrape = http.send(
+                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        double sum = 0;
+        boolean found = false;
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("kafka_consumer_fetch_manager_records_consumed_total{")
+                    && line.contains("client_id=\"session-service-retained-")
+                    && !line.contains("topic=")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                found = true;
+            }
+        }
+        assertThat(found).as("records_consumed_total of the retained consumer").isTrue();
+        return sum;
+    }
+
     /** The retained consumer's offset commits so far, from Kafka's client metrics. */
     private double retainedCommits() throws Exception {
         String scrape = http.send(
@@ -345,7 +385,10 @@ class RetainedIntegrationTest extends ServiceTestBase {
                     .add(new RecordHeader(
                             RecordHeaders.USER_PROPERTY_PREFIX + userProperties[i], utf8(userProperties[i + 1])));
         }
-        producer.send(record).get(10, TimeUnit.SECONDS);
+        // As a transport node writes it: the publish record and, when retained, its copy on the retained topic.
+        for (ProducerRecord<byte[], byte[]> r : RetainedRecordFormat.withCopies(java.util.List.of(record))) {
+            producer.send(r).get(10, TimeUnit.SECONDS);
+        }
     }
 
     private SessionApi.SubscribeResponse subscribe(String clientId, SessionApi.Subscription... subscriptions)

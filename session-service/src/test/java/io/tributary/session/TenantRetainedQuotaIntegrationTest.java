@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.TestEngines;
@@ -69,7 +70,10 @@ class TenantRetainedQuotaIntegrationTest extends ServiceTestBase {
         if (expiry != null) {
             record.headers().add(new RecordHeader(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(expiry)));
         }
-        producer.send(record).get(10, TimeUnit.SECONDS);
+        // As a transport node writes it: the publish record and, when retained, its copy on the retained topic.
+        for (ProducerRecord<byte[], byte[]> r : RetainedRecordFormat.withCopies(java.util.List.of(record))) {
+            producer.send(r).get(10, TimeUnit.SECONDS);
+        }
     }
 
     private static void retain(String topic, String payload) throws Exception {

@@ -28,7 +28,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * <p>{@link TopicNames#QOS2_MARKERS} always has one partition: its records are small and few (QoS 2 messages between
  * storage and PUBREL), and a node checks one partition's high watermark to know every earlier transaction is decided.
  *
- * @param publishPartitions partitions of {@link TopicNames#PUBLISH} and {@link TopicNames#SUBSCRIPTIONS_EXACT}
+ * @param publishPartitions partitions of {@link TopicNames#PUBLISH}, {@link TopicNames#SUBSCRIPTIONS_EXACT} and
+ *        {@link TopicNames#RETAINED}
  * @param wildcardPartitions partitions of {@link TopicNames#SUBSCRIPTIONS_WILDCARD}, and of the metering topics
  *        ({@link TopicNames#METERING_DELTAS}, {@link TopicNames#METERING}): both carry little, keyed by tenant
  * @param downlinkPartitions partitions of each node's downlink topic
@@ -89,11 +90,16 @@ public record TopicLayout(
                 Creation.CREATE);
     }
 
-    /** The shared topics: publish, exact subscriptions, wildcard subscriptions, mapping rules, QoS 2 markers, metering. */
+    /**
+     * The shared topics: publish, retained, exact subscriptions, wildcard subscriptions, mapping rules, QoS 2 markers,
+     * metering.
+     */
     public void ensureSharedTopics(Admin admin) {
         Map<String, String> compacted = configs(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         List<NewTopic> topics = new ArrayList<>();
         topics.add(new NewTopic(TopicNames.PUBLISH, publishPartitions, replicationFactor).configs(configs()));
+        // Retained copies: compacted, so a new retained-store group reads only the last message of each topic.
+        topics.add(new NewTopic(TopicNames.RETAINED, publishPartitions, replicationFactor).configs(compacted));
         topics.add(
                 new NewTopic(TopicNames.SUBSCRIPTIONS_EXACT, publishPartitions, replicationFactor).configs(compacted));
         topics.add(new NewTopic(TopicNames.SUBSCRIPTIONS_WILDCARD, wildcardPartitions, replicationFactor)
@@ -180,10 +186,12 @@ public record TopicLayout(
 
     /** Partition count of the publish topic as it exists in the cluster (which may differ from the configured one). */
     public static int publishPartitionsOf(Admin admin) {
-        return describe(admin, Set.of(TopicNames.PUBLISH))
-                .get(TopicNames.PUBLISH)
-                .partitions()
-                .size();
+        return partitionsOf(admin, TopicNames.PUBLISH);
+    }
+
+    /** Partition count of a topic as it exists in the cluster. */
+    public static int partitionsOf(Admin admin, String topic) {
+        return describe(admin, Set.of(topic)).get(topic).partitions().size();
     }
 
     private static void create(Admin admin, List<NewTopic> topics) {

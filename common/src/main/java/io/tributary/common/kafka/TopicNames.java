@@ -12,6 +12,14 @@ public final class TopicNames {
     public static final String PUBLISH = "tributary.publish";
 
     /**
+     * A copy of every retained PUBLISH ({@code mqtt.retain} = 1), written next to its {@link #PUBLISH} record by the
+     * same producer: the retained store reads this topic only, not every publish. Compacted: key = the publish
+     * record's key, value = the payload (empty = the retained message is deleted), the same headers. See
+     * {@link RetainedRecordFormat}.
+     */
+    public static final String RETAINED = "tributary.retained";
+
+    /**
      * Subscriptions whose filter has no wildcard. Compacted. Record partition = {@link Partitioning#partitionFor}
      * of the filter, so partition p here holds exactly the subscriptions that can match publishes on partition p
      * of {@link #PUBLISH}; the topic must have the same partition count as {@link #PUBLISH}.

@@ -1,6 +1,8 @@
 package io.tributary.kafka.sys;
 
+import io.tributary.common.kafka.RetainedRecordFormat;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -83,7 +85,11 @@ public final class PeriodicSysFigures implements AutoCloseable {
     public void publishOnce() {
         try {
             long now = System.currentTimeMillis();
-            figures.get().forEach((topic, payload) -> sender.send(records.record(topic, payload, now), this::sent));
+            // $SYS figures are retained: each record's copy goes to the retained topic too.
+            figures.get()
+                    .forEach((topic, payload) -> RetainedRecordFormat.withCopies(
+                                    List.of(records.record(topic, payload, now)))
+                            .forEach(record -> sender.send(record, this::sent)));
         } catch (RuntimeException e) {
             log.warn("Could not publish the $SYS figures of {}: {}", owner, e.toString());
         }

@@ -1,5 +1,6 @@
 package io.tributary.routing.sys;
 
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.kafka.sys.HopLatencyStatistics;
 import io.tributary.kafka.sys.PeriodicSysFigures;
@@ -82,7 +83,10 @@ public final class RouterSysPublisher implements AutoCloseable {
         List<Future<?>> cleared = new ArrayList<>();
         try {
             for (String topic : statistics().keySet()) {
-                cleared.add(producer.send(SysTopics.record(topic, "", routerId, now)));
+                for (var record :
+                        RetainedRecordFormat.withCopies(List.of(SysTopics.record(topic, "", routerId, now)))) {
+                    cleared.add(producer.send(record));
+                }
             }
             long deadline = System.nanoTime() + CLEAR_TIMEOUT.toNanos();
             for (Future<?> f : cleared) {

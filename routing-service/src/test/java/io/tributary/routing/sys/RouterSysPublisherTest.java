@@ -31,8 +31,10 @@ class RouterSysPublisherTest {
                 routerId, Duration.ofSeconds(10), kafka, new HopLatencyStatistics(metrics.hopTimers()));
     }
 
-    private static Map<String, String> byTopic(List<ProducerRecord<byte[], byte[]>> records) {
+    /** MQTT topic → payload of the records on {@code kafkaTopic}. */
+    private static Map<String, String> byTopic(List<ProducerRecord<byte[], byte[]>> records, String kafkaTopic) {
         return records.stream()
+                .filter(r -> r.topic().equals(kafkaTopic))
                 .collect(Collectors.toMap(
                         r -> new String(r.key(), StandardCharsets.UTF_8),
                         r -> new String(r.value(), StandardCharsets.UTF_8),
@@ -47,7 +49,10 @@ class RouterSysPublisherTest {
 
         publisher.publishOnce();
 
-        Map<String, String> stats = byTopic(kafka.history());
+        Map<String, String> stats = byTopic(kafka.history(), TopicNames.PUBLISH);
+        // Retained: each figure's copy is on the retained topic too, the retained store's only source.
+        assertThat(byTopic(kafka.history(), TopicNames.RETAINED)).isEqualTo(stats);
+        assertThat(kafka.history()).hasSize(2 * stats.size());
         assertThat(stats)
                 .containsOnlyKeys(
                         "$SYS/broker/routers/routing-7f-123/latency/publish-to-router/p50",
@@ -61,7 +66,7 @@ class RouterSysPublisherTest {
                 .isBetween(1.3, 1.7);
         assertThat(stats.values()).allMatch(v -> v.matches("\\d+\\.\\d{3}"));
         for (ProducerRecord<byte[], byte[]> r : kafka.history()) {
-            assertThat(r.topic()).isEqualTo(TopicNames.PUBLISH);
+            assertThat(r.topic()).isIn(TopicNames.PUBLISH, TopicNames.RETAINED);
             assertThat(RecordHeaders.readFlag(r.headers(), RecordHeaders.RETAIN))
                     .isTrue();
             assertThat(RecordHeaders.readQos(r.headers())).isZero();
@@ -76,7 +81,9 @@ class RouterSysPublisherTest {
 
         publisher.close();
 
-        Map<String, String> cleared = byTopic(kafka.history());
+        Map<String, String> cleared = byTopic(kafka.history(), TopicNames.PUBLISH);
+        // The deletions reach the retained store through the retained topic.
+        assertThat(byTopic(kafka.history(), TopicNames.RETAINED)).isEqualTo(cleared);
         assertThat(cleared).hasSize(4).allSatisfy((topic, value) -> {
             assertThat(topic).startsWith("$SYS/broker/routers/pod_a__/latency/");
             assertThat(value).isEmpty();

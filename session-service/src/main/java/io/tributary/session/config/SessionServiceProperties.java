@@ -59,17 +59,31 @@ public record SessionServiceProperties(
     public record Metrics(@NotNull Duration connectedRefresh) {}
 
     /**
-     * @param consumerGroup   consumer group of the retained-message consumer on the publish topic
-     * @param catchUpTimeout  longest a SUBSCRIBE waits for that consumer to reach the end of the publish topic as it
+     * @param consumerGroup   consumer group of the retained-message consumer on the retained topic
+     * @param legacyConsumerGroup the group earlier versions read retained messages with from the publish topic:
+     *                        drained once at the upgrade ({@code LegacyRetainedDrain}); must differ from
+     *                        {@code consumerGroup}
+     * @param catchUpTimeout  longest a SUBSCRIBE waits for that consumer to reach the end of the retained topic as it
      *                        was when the SUBSCRIBE arrived (so every retained PUBLISH acknowledged before is found)
      * @param maxPerSubscribe most retained messages returned for one SUBSCRIBE packet; more are not sent (logged)
      * @param countRefresh    how often the retained-messages gauge is re-counted and expired rows are purged
      */
     public record Retained(
             @NotBlank String consumerGroup,
+            @NotBlank String legacyConsumerGroup,
             @NotNull Duration catchUpTimeout,
             @Min(1) @Max(1_000_000) int maxPerSubscribe,
-            @NotNull Duration countRefresh) {}
+            @NotNull Duration countRefresh) {
+
+        public Retained {
+            // The drain commits the old group's positions once; the same group on the retained topic would never be
+            // empty for that commit, and would mix two topics' positions.
+            if (consumerGroup != null && consumerGroup.equals(legacyConsumerGroup)) {
+                throw new IllegalArgumentException("RETAINED_CONSUMER_GROUP and RETAINED_LEGACY_CONSUMER_GROUP must"
+                        + " differ (both are '" + consumerGroup + "')");
+            }
+        }
+    }
 
     /**
      * @param nodeTimeout       a transport node incarnation not heard from for this long is declared dead and the

@@ -1,6 +1,7 @@
 package io.tributary.session.kafka;
 
 import io.tributary.common.kafka.TopicLayout;
+import io.tributary.common.kafka.TopicNames;
 import io.tributary.session.config.SessionServiceProperties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,7 @@ public class FeedTopics {
     private final Admin admin;
     private final TopicLayout layout;
     private final int publishPartitions;
+    private final int retainedPartitions;
     private final Set<String> knownDownlinkNodes = ConcurrentHashMap.newKeySet();
 
     public FeedTopics(Admin admin, SessionServiceProperties properties) {
@@ -29,12 +31,21 @@ public class FeedTopics {
         this.layout = properties.kafka().topics();
         layout.ensureSharedTopics(admin);
         this.publishPartitions = TopicLayout.publishPartitionsOf(admin);
-        log.info("Kafka topics ready; publish topic has {} partitions", publishPartitions);
+        this.retainedPartitions = TopicLayout.partitionsOf(admin, TopicNames.RETAINED);
+        log.info(
+                "Kafka topics ready; publish topic has {} partitions, retained topic {}",
+                publishPartitions,
+                retainedPartitions);
     }
 
     /** Partition count of the publish topic, used to place exact-subscription records. */
     public int publishPartitions() {
         return publishPartitions;
+    }
+
+    /** Partition count of the retained topic, whose end offsets a SUBSCRIBE waits for. */
+    public int retainedPartitions() {
+        return retainedPartitions;
     }
 
     /**

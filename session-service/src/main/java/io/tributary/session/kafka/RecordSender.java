@@ -1,6 +1,7 @@
 package io.tributary.session.kafka;
 
 import io.micrometer.core.instrument.Timer;
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.metrics.SessionMetrics;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * Produces the records of one request and waits until Kafka acknowledged all of them. Callers do this inside their
  * database transaction, under the session's row lock, so that the feed order per key is the commit order and a
- * failure rolls the transaction back.
+ * failure rolls the transaction back. A retained publish record (a will, a bridged message, a $SYS figure) is sent
+ * with its copy for the retained topic ({@link RetainedRecordFormat}), and both are awaited.
  */
 @Component
 public class RecordSender {
@@ -38,10 +40,11 @@ public class RecordSender {
     }
 
     /** @throws KafkaUnavailableException when a record was refused or not acknowledged in time */
-    public void sendAndAwait(List<ProducerRecord<byte[], byte[]>> records) {
-        if (records.isEmpty()) {
+    public void sendAndAwait(List<ProducerRecord<byte[], byte[]>> batch) {
+        if (batch.isEmpty()) {
             return;
         }
+        List<ProducerRecord<byte[], byte[]>> records = RetainedRecordFormat.withCopies(batch);
         Timer.Sample sample = Timer.start();
         List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(records.size());
         try {

@@ -16,7 +16,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Makes a SUBSCRIBE see every retained PUBLISH acknowledged before it arrived: {@link #mark()} reads the end offsets
- * of the publish topic when the SUBSCRIBE arrives; {@link #await} waits (bounded) until the retained consumer group
+ * of the retained topic when the SUBSCRIBE arrives (a retained PUBLISH is acknowledged only once its copy there is
+ * stored); {@link #await} waits (bounded) until the retained consumer group
  * has written PostgreSQL up to them. Partitions this instance consumes are checked in memory, the others against
  * the group's committed offsets (committed only after the database write).
  */
@@ -41,11 +42,11 @@ public class RetainedCatchUp {
         this.timeout = properties.retained().catchUpTimeout();
     }
 
-    /** End offsets of the publish topic now. Throws when Kafka cannot say within the catch-up timeout. */
+    /** End offsets of the retained topic now. Throws when Kafka cannot say within the catch-up timeout. */
     public Map<TopicPartition, Long> mark() throws Exception {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        for (int p = 0; p < topics.publishPartitions(); p++) {
-            request.put(new TopicPartition(TopicNames.PUBLISH, p), OffsetSpec.latest());
+        for (int p = 0; p < topics.retainedPartitions(); p++) {
+            request.put(new TopicPartition(TopicNames.RETAINED, p), OffsetSpec.latest());
         }
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
                 admin.listOffsets(request).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

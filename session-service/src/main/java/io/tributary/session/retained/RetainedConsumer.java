@@ -3,17 +3,11 @@ package io.tributary.session.retained;
 import io.tributary.common.kafka.CommitPacer;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.common.kafka.PollLoop;
-import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.retry.Backoff;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.FeedTopics;
-import io.tributary.session.tenant.quota.RetainedQuotas;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -31,13 +25,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Keeps {@code retained_messages} up to date from {@code tributary.publish}, in its own consumer group: records with
- * {@code mqtt.retain} = 1 are upserted (an empty payload deletes the topic's row), all others skipped. Offsets are
- * committed only after the batch is in PostgreSQL, at most every {@link #COMMIT_INTERVAL} (at least once; replays are
- * harmless because a row remembers the offset it came from). Records are keyed by topic, so all records of one topic are on one partition, in order.
+ * Keeps {@code retained_messages} up to date from {@link TopicNames#RETAINED}, in its own consumer group: every
+ * record there is a retained PUBLISH (an empty payload deletes the topic's row), so this reads retained traffic only,
+ * not every publish. Offsets are committed only after the batch is in PostgreSQL, at most every
+ * {@link #COMMIT_INTERVAL} (at least once; replays are harmless because a row remembers the offset it came from).
+ * Records are keyed by topic, so all records of one topic are on one partition, in order. Before it subscribes, the
+ * upgrade drain ({@link LegacyRetainedDrain}) reads what the previous versions' group left on the publish topic.
  */
 @Component
 public class RetainedConsumer extends PollLoop implements SmartLifecycle {
@@ -53,12 +48,9 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(25);
 
     private final SessionServiceProperties properties;
-    private final RetainedStore store;
+    private final RetainedApplier applier;
+    private final LegacyRetainedDrain legacy;
     private final RetainedProgress progress;
-    private final RetainedMetrics metrics;
-    private final RetainedQuotas quotas;
-    private final TransactionTemplate transactions;
-    private final Clock clock;
     private final io.tributary.session.metrics.SessionMetrics sessionMetrics;
     private final KafkaClients kafkaClients;
     /** Kafka's client metrics of the consumer; removed after it closes. */
@@ -70,12 +62,9 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
 
     public RetainedConsumer(
             SessionServiceProperties properties,
-            RetainedStore store,
+            RetainedApplier applier,
+            LegacyRetainedDrain legacy,
             RetainedProgress progress,
-            RetainedMetrics metrics,
-            RetainedQuotas quotas,
-            TransactionTemplate transactions,
-            Clock clock,
             FeedTopics topics,
             io.tributary.session.metrics.SessionMetrics sessionMetrics,
             KafkaClients kafkaClients) {
@@ -84,20 +73,27 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
                 false,
                 new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
                 Duration.ofSeconds(10));
-        // FeedTopics is taken so that the publish topic exists (it creates it) before this consumer subscribes.
+        // FeedTopics is taken so that the retained topic exists (it creates it) before this consumer subscribes.
         this.properties = properties;
-        this.store = store;
+        this.applier = applier;
+        this.legacy = legacy;
         this.progress = progress;
-        this.metrics = metrics;
-        this.quotas = quotas;
-        this.transactions = transactions;
-        this.clock = clock;
         this.sessionMetrics = sessionMetrics;
         this.kafkaClients = kafkaClients;
     }
 
     @Override
     public void start() {
+        try {
+            // First what the previous versions' group left unread on the publish topic (once, at the upgrade).
+            legacy.drain();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted draining the publish topic's retained messages", e);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "cannot drain the retained messages left on " + TopicNames.PUBLISH + ": " + e.getMessage(), e);
+        }
         Properties config = new Properties();
         // Incremental rebalances (and static membership if configured): a replica that restarts does not make the
         // others give up their partitions.
@@ -105,15 +101,16 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
                 properties.kafka().group().consumerConfig(properties.retained().consumerGroup()));
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.kafka().group().clientId("session-service", "retained"));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        // Exactly-once QoS 2 publishes are written in Kafka transactions: an aborted copy must not become retained.
+        // Exactly-once QoS 2 publishes (and their retained copies) are written in Kafka transactions: an aborted copy
+        // must not become retained.
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        // A new group must see every retained message still in the topic, not only later ones.
+        // A new group must see every retained message still in the (compacted) topic, not only later ones.
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // fetch.max.wait.ms stays at Kafka's 500 ms: with fetch.min.bytes 1 a fetch returns as soon as a record is
         // there, so a shorter wait only adds empty fetches on an idle topic.
         consumer = kafkaClients.consumer(config);
         kafkaClientMetrics = sessionMetrics.bindKafkaClients(consumer);
-        consumer.subscribe(List.of(TopicNames.PUBLISH), new ConsumerRebalanceListener() {
+        consumer.subscribe(List.of(TopicNames.RETAINED), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                 // Between two polls: every record polled so far is in PostgreSQL, so the positions can be committed
@@ -143,7 +140,7 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(commits.pending() ? COMMIT_INTERVAL : POLL_TIMEOUT);
         try {
             if (!records.isEmpty()) {
-                apply(records);
+                applier.apply(records);
                 commits.handled();
             }
             publishProgress();
@@ -169,60 +166,6 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         }
     }
 
-    private void apply(ConsumerRecords<byte[], byte[]> records) {
-        List<String> topics = retainedTopics(records);
-        if (topics.isEmpty()) {
-            // Most publishes are not retained: no transaction (and no pooled connection) for a batch of them.
-            return;
-        }
-        Instant now = clock.instant();
-        int[] stored = {0};
-        int[] deleted = {0};
-        RetainedQuotas.Batch admitted = transactions.execute(status -> {
-            // Tenants' retained quotas: exact, under a lock per tenant with one (no tenant topic: no query).
-            RetainedQuotas.Batch batch = quotas.begin(topics, now);
-            for (ConsumerRecord<byte[], byte[]> record : records) {
-                if (record.key() == null || !RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
-                    continue;
-                }
-                String topic = new String(record.key(), StandardCharsets.UTF_8);
-                if (record.value() == null || record.value().length == 0) {
-                    // MQTT section 3.3.1.3: a zero-byte retained payload removes the topic's retained message.
-                    batch.deleted(topic, store.deleteFromRecord(topic, record.partition(), record.offset()));
-                    deleted[0]++;
-                    continue;
-                }
-                if (!batch.admitStore(topic)) {
-                    continue; // a new topic beyond its tenant's quota: reported after the commit
-                }
-                store.upsert(
-                        topic,
-                        record.value(),
-                        qosOf(record),
-                        RetainedHeaders.encode(RetainedHeaders.of(record.headers())),
-                        expiresAt(record),
-                        now,
-                        record.partition(),
-                        record.offset());
-                stored[0]++;
-            }
-            return batch;
-        });
-        metrics.applied(stored[0], deleted[0]);
-        admitted.report();
-    }
-
-    /** The topics of the batch's retained records, stores and deletions (what the quotas look at). */
-    private static List<String> retainedTopics(ConsumerRecords<byte[], byte[]> records) {
-        List<String> topics = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            if (record.key() != null && RecordHeaders.readFlag(record.headers(), RecordHeaders.RETAIN)) {
-                topics.add(new String(record.key(), StandardCharsets.UTF_8));
-            }
-        }
-        return topics;
-    }
-
     /** Commits the positions and waits: before partitions are revoked and on close. */
     private void commitNow() {
         if (!commits.pending()) {
@@ -236,21 +179,6 @@ public class RetainedConsumer extends PollLoop implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("Committing the retained consumer's offsets failed: {}", e.toString());
         }
-    }
-
-    /** Receive time plus the MQTT 5 message expiry interval, or null when the message does not expire. */
-    static Instant expiresAt(ConsumerRecord<byte[], byte[]> record) {
-        Long expiry = RecordHeaders.readUnsignedInt(record.headers(), RecordHeaders.MESSAGE_EXPIRY);
-        if (expiry == null) {
-            return null;
-        }
-        Long receivedAt = RecordHeaders.readLong(record.headers(), RecordHeaders.RECEIVED_AT);
-        long base = receivedAt != null ? receivedAt : record.timestamp();
-        return Instant.ofEpochMilli(base).plusSeconds(expiry);
-    }
-
-    private static int qosOf(ConsumerRecord<byte[], byte[]> record) {
-        return RecordHeaders.readQos(record.headers());
     }
 
     private Map<TopicPartition, OffsetAndMetadata> positions() {

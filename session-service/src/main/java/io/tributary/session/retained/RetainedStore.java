@@ -1,5 +1,6 @@
 package io.tributary.session.retained;
 
+import io.tributary.common.kafka.TopicNames;
 import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,46 +39,56 @@ public class RetainedStore {
     }
 
     /**
-     * Stores the retained message of a topic. A record at a lower offset of the same partition than the stored one
-     * (a replay after a consumer restart) does not overwrite it.
+     * Where a row is written from: a Kafka record of {@code kafkaTopic}. A row from the same topic is replaced only by
+     * a record at the same or a later offset of its partition (a replay after a consumer restart does not go back);
+     * a row from another topic only when {@code kafkaTopic} is {@link TopicNames#RETAINED} (migration V21).
      */
+    public record Source(String kafkaTopic, int partition, long offset) {
+
+        boolean overridesOtherTopics() {
+            return TopicNames.RETAINED.equals(kafkaTopic);
+        }
+    }
+
+    /** The row may be replaced or deleted by {@code :kafkaTopic/:partition/:offset} (see {@link Source}). */
+    private static final String NEWER = """
+            ((retained_messages.kafka_topic = :kafkaTopic
+                    AND (retained_messages.kafka_partition <> :partition OR retained_messages.kafka_offset <= :offset))
+                OR (retained_messages.kafka_topic <> :kafkaTopic AND :overrides))""";
+
+    /** Stores the retained message of a topic, unless the stored one is newer (see {@link Source}). */
     public void upsert(
-            String topic,
-            byte[] payload,
-            int qos,
-            byte[] headers,
-            Instant expiresAt,
-            Instant now,
-            int partition,
-            long offset) {
+            String topic, byte[] payload, int qos, byte[] headers, Instant expiresAt, Instant now, Source source) {
         jdbc.sql("""
                 INSERT INTO retained_messages (topic, payload, qos, headers, expires_at, updated_at,
-                    kafka_partition, kafka_offset)
-                VALUES (:topic, :payload, :qos, :headers, :expiresAt, :now, :partition, :offset)
+                    kafka_topic, kafka_partition, kafka_offset)
+                VALUES (:topic, :payload, :qos, :headers, :expiresAt, :now, :kafkaTopic, :partition, :offset)
                 ON CONFLICT (topic) DO UPDATE SET payload = EXCLUDED.payload, qos = EXCLUDED.qos,
                     headers = EXCLUDED.headers, expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at,
-                    kafka_partition = EXCLUDED.kafka_partition, kafka_offset = EXCLUDED.kafka_offset
-                WHERE retained_messages.kafka_partition <> EXCLUDED.kafka_partition
-                    OR retained_messages.kafka_offset <= EXCLUDED.kafka_offset""")
+                    kafka_topic = EXCLUDED.kafka_topic, kafka_partition = EXCLUDED.kafka_partition,
+                    kafka_offset = EXCLUDED.kafka_offset
+                WHERE """ + NEWER)
                 .param("topic", topic)
                 .param("payload", payload)
                 .param("qos", (short) qos)
                 .param("headers", headers)
                 .param("expiresAt", expiresAt == null ? null : Timestamps.toDb(expiresAt))
                 .param("now", Timestamps.toDb(now))
-                .param("partition", partition)
-                .param("offset", offset)
+                .param("kafkaTopic", source.kafkaTopic())
+                .param("partition", source.partition())
+                .param("offset", source.offset())
+                .param("overrides", source.overridesOtherTopics())
                 .update();
     }
 
-    /** Removes the topic's retained message unless it was written from a later record of the same partition. */
-    public boolean deleteFromRecord(String topic, int partition, long offset) {
-        return jdbc.sql("""
-                DELETE FROM retained_messages WHERE topic = :topic
-                    AND (kafka_partition <> :partition OR kafka_offset <= :offset)""")
+    /** Removes the topic's retained message unless the stored one is newer (see {@link Source}). */
+    public boolean deleteFromRecord(String topic, Source source) {
+        return jdbc.sql("DELETE FROM retained_messages WHERE topic = :topic AND " + NEWER)
                         .param("topic", topic)
-                        .param("partition", partition)
-                        .param("offset", offset)
+                        .param("kafkaTopic", source.kafkaTopic())
+                        .param("partition", source.partition())
+                        .param("offset", source.offset())
+                        .param("overrides", source.overridesOtherTopics())
                         .update()
                 > 0;
     }

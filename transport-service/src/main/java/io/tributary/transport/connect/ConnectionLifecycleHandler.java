@@ -3,6 +3,7 @@ package io.tributary.transport.connect;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.WillDelay;
 import io.tributary.transport.connection.ClientConnection;
@@ -116,7 +117,8 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
                 connection.isMqtt5() ? will.properties() : null,
                 System.currentTimeMillis());
         metrics.publishIn(will.qos());
-        producer.send(record, failure -> {
+        // A retained will also goes to the retained topic, from the same producer (same key, same order).
+        producer.sendAll(RetainedRecordFormat.withCopies(java.util.List.of(record)), failure -> {
             if (failure != null) {
                 log.warn("Will of {} was not published: {}", connection, failure.getMessage());
             }

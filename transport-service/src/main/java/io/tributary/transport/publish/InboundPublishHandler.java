@@ -12,6 +12,7 @@ import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.util.ReferenceCountUtil;
+import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.kafka.tracing.Hop;
 import io.tributary.sessionqueue.InboundQos2Store;
 import io.tributary.transport.acl.AclDenials;
@@ -229,8 +230,10 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 System.currentTimeMillis());
         // Before the mapped copies are made, so they carry the same trace context. Hop.NONE when tracing is off.
         Hop hop = tracing.begin(record, topic, connection.clientId());
-        // Mapping rules: the same message also goes to the user's Kafka topics, acknowledged only when all are stored.
-        var records = mappings.recordsFor(topic, connection.clientId(), record);
+        // Mapping rules: the same message also goes to the user's Kafka topics, and a retained one to the retained
+        // topic (the retained store reads only that); acknowledged only when all are stored, in one transaction for
+        // exactly-once QoS 2.
+        var records = RetainedRecordFormat.withCopies(mappings.recordsFor(topic, connection.clientId(), record));
         String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
         if (unavailable != null) {
             hop.end();

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Exactly-once QoS 2 into Kafka for persistent sessions: a publish, its mapped copies and its marker (client id,
+ * Exactly-once QoS 2 into Kafka for persistent sessions: a publish, its mapped and retained copies and its marker (client id,
  * session incarnation, packet id: {@link Qos2Markers}) are committed in one Kafka transaction ({@link
  * TransactionalUplink}); a re-sent publish (DUP = 1) the node has no PUBREC record of — its first copy went to a node
  * that died between Kafka and the Redis write — is committed only if no committed marker says it is stored already

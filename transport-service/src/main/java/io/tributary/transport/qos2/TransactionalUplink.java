@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's transactional producer for exactly-once QoS 2: each call's records (a publish, its mapped copies and its
+ * The node's transactional producer for exactly-once QoS 2: each call's records (a publish, its mapped and retained copies and its
  * marker, or a marker's tombstone) are committed in one Kafka transaction, all or none. Calls are grouped: one thread
  * begins a transaction, sends everything that queued up meanwhile, commits, reports to every caller and starts over,
  * so the commit's round trips are shared by all QoS 2 publishes of the node. The transactional id is fixed per node

@@ -53,7 +53,7 @@ public final class PublishProducer {
     }
 
     /**
-     * Sends several records (a publish and its mapped copies) and reports once, after Kafka answered for all of them:
+     * Sends several records (a publish, its mapped copies and its retained copy) and reports once, after Kafka answered for all of them:
      * with the first failure, or null when every one was stored. Called with one record it is {@link #send}.
      */
     public void sendAll(java.util.List<ProducerRecord<byte[], byte[]>> records, Outcome outcome) {

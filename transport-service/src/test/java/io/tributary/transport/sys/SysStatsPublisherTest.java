@@ -48,7 +48,19 @@ class SysStatsPublisherTest {
 
         publisher.publishOnce();
 
-        List<ProducerRecord<byte[], byte[]>> records = kafka.history();
+        List<ProducerRecord<byte[], byte[]>> records = kafka.history().stream()
+                .filter(r -> r.topic().equals(TopicNames.PUBLISH))
+                .toList();
+        // Retained: each figure's copy is on the retained topic too, the retained store's only source.
+        List<ProducerRecord<byte[], byte[]>> copies = kafka.history().stream()
+                .filter(r -> r.topic().equals(TopicNames.RETAINED))
+                .toList();
+        assertThat(copies)
+                .extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(records.stream()
+                        .map(r -> new String(r.key(), StandardCharsets.UTF_8))
+                        .toList());
+        assertThat(kafka.history()).hasSize(records.size() + copies.size());
         Map<String, String> byTopic = records.stream()
                 .collect(Collectors.toMap(
                         r -> new String(r.key(), StandardCharsets.UTF_8),
