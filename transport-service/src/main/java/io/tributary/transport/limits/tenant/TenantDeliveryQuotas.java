@@ -258,7 +258,18 @@ public final class TenantDeliveryQuotas implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        tick();
+                    } catch (RuntimeException e) {
+                        // An exception would cancel the schedule and leave held connections waiting for good.
+                        log.warn("Tenant delivery quotas: releasing held connections failed: {}", e.toString());
+                    }
+                },
+                TICK.toMillis(),
+                TICK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /**
