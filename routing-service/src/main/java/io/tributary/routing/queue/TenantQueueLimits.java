@@ -77,7 +77,7 @@ public final class TenantQueueLimits implements QueueAppender {
                 dropped += a.dropped() + (a.status() == Status.REFUSED_FULL ? 1 : 0);
             }
             if (dropped > 0) {
-                drops.computeIfAbsent(tenant, this::counter).increment(dropped);
+                drops.computeIfAbsent(tenant, this::counter).increment((double) dropped);
             }
             return outcomes;
         });

@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * This node's slice of one tenant's per-second allowance of one quota (PUBLISH packets or payload bytes). The
+ * This node's slice of one tenant's per-second allowance of one quota (PUBLISH packets, payload bytes in or out). The
  * allowance lives in a cluster-wide counter per one-second window ({@link QuotaCounter}: Redis's clock decides the
  * windows); this node takes tokens from it in batches of a tenth of the quota and spends them locally, so a PUBLISH
  * costs a few field updates under this object's lock and never waits for Redis.
