@@ -92,7 +92,9 @@ public class RoutingLoopConfiguration {
             SessionQueueProperties properties,
             MeterRegistry meters) {
         return new TenantQueueLimits(
-                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()), meters);
+                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()),
+                properties.limit(),
+                meters);
     }
 
     @Bean

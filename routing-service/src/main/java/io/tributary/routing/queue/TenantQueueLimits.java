@@ -32,6 +32,9 @@ public final class TenantQueueLimits implements QueueAppender {
     public static final String QUEUED_MESSAGES = "queued_messages";
 
     private final QueueAppender appender;
+    /** The appender's own limit: a tenant's quota at or above it changes nothing (its drops are not the quota's). */
+    private final int globalLimit;
+
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> drops = new ConcurrentHashMap<>();
     /** {@code tributary_routing_tenant_queue_quota{tenant}}: what this router applies, as of its last poll. */
@@ -39,8 +42,10 @@ public final class TenantQueueLimits implements QueueAppender {
     /** Written by the poller only, read by the routing loop. */
     private volatile Map<String, Integer> limits = Map.of();
 
-    public TenantQueueLimits(QueueAppender appender, MeterRegistry registry) {
+    /** @param globalLimit the limit {@code appender} applies itself ({@code TRIBUTARY_QUEUE_LIMIT}) */
+    public TenantQueueLimits(QueueAppender appender, int globalLimit, MeterRegistry registry) {
         this.appender = appender;
+        this.globalLimit = globalLimit;
         this.registry = registry;
         this.applied = MultiGauge.builder("tributary.routing.tenant.queue.quota")
                 .description("Queued-message quota this router applies to each tenant's session queues, as last polled")
@@ -58,7 +63,7 @@ public final class TenantQueueLimits implements QueueAppender {
                 String tenant = key == null ? null : TenantTopics.tenantOf(new String(key, StandardCharsets.UTF_8));
                 if (tenant != null) {
                     Integer quota = known.get(tenant);
-                    if (quota != null && quota < limit) {
+                    if (quota != null && quota < Math.min(limit, globalLimit)) {
                         limit = quota;
                         limitedBy = tenant;
                     }
@@ -74,7 +79,7 @@ public final class TenantQueueLimits implements QueueAppender {
         return appended.thenApply(outcomes -> {
             long dropped = 0;
             for (Appended a : outcomes) {
-                dropped += a.dropped() + (a.status() == Status.REFUSED_FULL ? 1 : 0);
+                dropped += a.dropped(); // the oldest that made room, or the newest refused (1)
             }
             if (dropped > 0) {
                 drops.computeIfAbsent(tenant, this::counter).increment((double) dropped);

@@ -85,7 +85,7 @@ class TenantQueueLimitsTest {
     void a_tenants_sessions_queue_at_most_its_quota_others_the_global_limit() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         TenantQueueLimits limits =
-                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST), meters);
+                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST), 4, meters);
         limits.update(List.of(
                 new SessionApi.TenantPublishQuota("small", null, null, false, 2),
                 new SessionApi.TenantPublishQuota("large", null, null, false, 100),
@@ -125,7 +125,7 @@ class TenantQueueLimitsTest {
     void the_newest_refused_at_a_tenants_quota_is_counted_for_it() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         TenantQueueLimits limits =
-                new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_NEWEST), meters);
+                new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_NEWEST), 10, meters);
         limits.update(List.of(new SessionApi.TenantPublishQuota("newest", null, null, false, 3)));
         assertThat(fill(limits, "q-newest", "$tenant/newest/a")).isEqualTo(3);
         assertThat(quotaDrops(meters, "newest")).isEqualTo(3);
@@ -156,7 +156,7 @@ class TenantQueueLimitsTest {
         server.start();
         try {
             TenantQueueLimits limits = new TenantQueueLimits(
-                    new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST), new SimpleMeterRegistry());
+                    new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST), 10, new SimpleMeterRegistry());
             TenantQueuePoller poller = new TenantQueuePoller(
                     new TenantQueueProperties(
                             "http://127.0.0.1:" + server.getAddress().getPort() + "/",
