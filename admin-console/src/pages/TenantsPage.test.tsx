@@ -10,8 +10,8 @@ afterEach(() => {
 
 const tenants = {
   items: [
-    { id: 'acme', description: 'Acme', createdAt: '2026-11-25T00:00:00Z', credentials: 2, maxConnections: null, connections: 1, maxRetained: 5, retained: 5, maxQueuedMessages: 250 },
-    { id: 'open', description: null, createdAt: '2026-11-25T00:00:00Z', credentials: 0, maxConnections: 3, connections: 0, maxRetained: null, retained: 7, maxQueuedMessages: null },
+    { id: 'acme', description: 'Acme', createdAt: '2026-11-25T00:00:00Z', credentials: 2, maxConnections: null, connections: 1, maxRetained: 5, retained: 5, maxQueuedMessages: 250, maxPublishBytesRate: null, maxDeliveryBytesRate: 2048 },
+    { id: 'open', description: null, createdAt: '2026-11-25T00:00:00Z', credentials: 0, maxConnections: 3, connections: 0, maxRetained: null, retained: 7, maxQueuedMessages: null, maxPublishBytesRate: 1000, maxDeliveryBytesRate: null },
   ],
   page: 0,
   size: 50,
@@ -51,6 +51,10 @@ describe('TenantsPage', () => {
     expect(screen.getByText('7 (no limit)').className).toBe('');
     expect(screen.getByText('250')).toBeTruthy();
     expect(screen.getByText('global limit')).toBeTruthy();
+    // Bytes in and out per second against their quotas.
+    expect(screen.getByText('2.0 KiB/s')).toBeTruthy();
+    expect(screen.getByText('1000 B/s')).toBeTruthy();
+    expect(screen.getAllByText('no limit')).toHaveLength(3);
 
     const link = screen.getAllByRole('link', { name: 'Usage' })[0];
     expect(link.getAttribute('href')).toBe('#/tenants?usage=acme');

@@ -4,6 +4,7 @@ import type { TenantPage } from '../lib/types';
 import { Pager } from '../components/Pager';
 import { ErrorLine, message } from '../components/ErrorLine';
 import { TenantUsageView } from './TenantUsageView';
+import { formatBytes } from '../lib/format';
 
 const SIZE = 50;
 
@@ -16,6 +17,11 @@ export function usageTenantOf(hash: string): string | null {
 /** A count against its quota: "3 / 5", or "3" and no limit. */
 export function ofQuota(used: number, max: number | null | undefined): string {
   return max == null ? `${used} (no limit)` : `${used} / ${max}`;
+}
+
+/** A bytes-per-second quota: "1.0 KiB/s", or "no limit". */
+export function bytesRate(max: number | null | undefined): string {
+  return max == null ? 'no limit' : `${formatBytes(max)}/s`;
 }
 
 /** The tenants, each with a link to its metered usage per hour. */
@@ -61,6 +67,10 @@ export function TenantsPage() {
             <th>max connections</th>
             <th title="unexpired retained messages stored for the tenant, against its quota">retained</th>
             <th title="messages each of the tenant's persistent sessions' queues holds at most">queue per session</th>
+            <th title="payload bytes per second all of the tenant's clients may publish, across the cluster">bytes in</th>
+            <th title="payload bytes per second delivered to all of the tenant's clients, across the cluster (QoS 0 beyond it dropped, QoS 1/2 delayed)">
+              bytes out
+            </th>
             <th />
           </tr>
         </thead>
@@ -76,6 +86,8 @@ export function TenantsPage() {
                 {ofQuota(t.retained, t.maxRetained)}
               </td>
               <td>{t.maxQueuedMessages ?? 'global limit'}</td>
+              <td>{bytesRate(t.maxPublishBytesRate)}</td>
+              <td>{bytesRate(t.maxDeliveryBytesRate)}</td>
               <td>
                 <a href={`#/tenants?usage=${encodeURIComponent(t.id)}`}>Usage</a>
               </td>

@@ -249,7 +249,44 @@ class TenantIntegrationTest extends ServiceTestBase {
         assertThat(quotas.status()).isEqualTo(200);
         assertThat(quotas.body().path("tenants").toString())
                 .contains(
-                        "{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null,\"retainedFull\":false,\"maxQueuedMessages\":null}")
+                        "{\"tenant\":\"pubq-co\",\"maxPublishRate\":0,\"maxPublishBytesRate\":null,\"retainedFull\":false,\"maxQueuedMessages\":null,\"maxDeliveryBytesRate\":null}")
                 .doesNotContain("pubq-none");
+    }
+
+    @Test
+    void delivery_bytes_quota_is_set_shown_replaced_and_handed_to_transport_nodes() throws Exception {
+        Response created =
+                sendJson("POST", "/api/v1/tenants", Map.of("id", "outq-co", "maxDeliveryBytesRate", 50_000_000_000L));
+        assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+        assertThat(created.body().path("maxDeliveryBytesRate").asLong())
+                .as("bytes per second beyond 2^31")
+                .isEqualTo(50_000_000_000L);
+        assertThat(get("/api/v1/tenants/outq-co")
+                        .body()
+                        .path("maxDeliveryBytesRate")
+                        .asLong())
+                .isEqualTo(50_000_000_000L);
+        Response plain = sendJson("POST", "/api/v1/tenants", Map.of("id", "outq-none"));
+        assertThat(plain.body().path("maxDeliveryBytesRate").isNull())
+                .as("none, not 0")
+                .isTrue();
+        Response negative = sendJson("POST", "/api/v1/tenants", Map.of("id", "outq-neg", "maxDeliveryBytesRate", -5));
+        assertThat(negative.status()).isEqualTo(400);
+        assertThat(negative.body().path("error").asString()).contains("maxDeliveryBytesRate must not be negative");
+
+        Response replaced = sendJson("PUT", "/api/v1/tenants/outq-co", Map.of("maxDeliveryBytesRate", 2000));
+        assertThat(replaced.status()).as("%s", replaced.body()).isEqualTo(200);
+        assertThat(replaced.body().path("maxDeliveryBytesRate").asLong()).isEqualTo(2000);
+        assertThat(sendJson("PUT", "/api/v1/tenants/outq-co", Map.of("maxDeliveryBytesRate", -1))
+                        .status())
+                .isEqualTo(400);
+
+        Response quotas = get(SessionApi.TENANT_PUBLISH_QUOTAS);
+        assertThat(quotas.status()).isEqualTo(200);
+        assertThat(quotas.body().path("tenants").toString())
+                .as("a tenant with only a delivery quota is on the transport nodes' list")
+                .contains(
+                        "{\"tenant\":\"outq-co\",\"maxPublishRate\":null,\"maxPublishBytesRate\":null,\"retainedFull\":false,\"maxQueuedMessages\":null,\"maxDeliveryBytesRate\":2000}")
+                .doesNotContain("outq-none");
     }
 }

@@ -34,6 +34,7 @@ import io.tributary.transport.limits.ConnectAdmission;
 import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.limits.LimitsProperties;
 import io.tributary.transport.limits.tenant.RedisQuotaCounters;
+import io.tributary.transport.limits.tenant.TenantDeliveryQuotas;
 import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import io.tributary.transport.limits.tenant.TenantQuotaPoller;
 import io.tributary.transport.listener.DrainProperties;
@@ -364,9 +365,10 @@ public class TransportConfiguration {
             TransportProperties properties,
             TransportMetrics metrics,
             Disconnector disconnector,
-            RedisQueueReader sessionQueueStore) {
+            RedisQueueReader sessionQueueStore,
+            TenantDeliveryQuotas tenantDeliveryQuotas) {
         TransportProperties.Mqtt mqtt = properties.mqtt();
-        return new OutboundDelivery(
+        OutboundDelivery delivery = new OutboundDelivery(
                 metrics,
                 disconnector,
                 new OutboundDelivery.Limits(
@@ -375,6 +377,8 @@ public class TransportConfiguration {
                         mqtt.maxOutboundBytesPerConnection().toBytes(),
                         mqtt.slowConsumerPolicy()),
                 sessionQueueStore);
+        delivery.deliveryQuotas(tenantDeliveryQuotas);
+        return delivery;
     }
 
     /** Replays' holds of session queues (see {@link QueueReplay}). */
@@ -488,10 +492,20 @@ public class TransportConfiguration {
         return new TenantPublishQuotas(new RedisQuotaCounters(sessionQueueRedis), registry);
     }
 
+    /** The tenants' delivery quotas, leased like the publish quotas; its tick stops with the context. */
+    @Bean(destroyMethod = "close")
+    TenantDeliveryQuotas tenantDeliveryQuotas(
+            ManagedRedisConnection<byte[], byte[]> sessionQueueRedis, MeterRegistry registry) {
+        return new TenantDeliveryQuotas(new RedisQuotaCounters(sessionQueueRedis), registry);
+    }
+
     @Bean
     TenantQuotaPoller tenantQuotaPoller(
-            SessionServiceClient sessions, TenantPublishQuotas tenantPublishQuotas, LimitsProperties limits) {
-        return new TenantQuotaPoller(sessions, tenantPublishQuotas, limits.tenantQuotaRefresh());
+            SessionServiceClient sessions,
+            TenantPublishQuotas tenantPublishQuotas,
+            TenantDeliveryQuotas tenantDeliveryQuotas,
+            LimitsProperties limits) {
+        return new TenantQuotaPoller(sessions, tenantPublishQuotas, tenantDeliveryQuotas, limits.tenantQuotaRefresh());
     }
 
     @Bean

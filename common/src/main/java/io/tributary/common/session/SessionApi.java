@@ -221,27 +221,42 @@ public final class SessionApi {
      *                            session-service older than the retained quota) otherwise.
      * @param maxQueuedMessages   messages each of the tenant's persistent sessions' queues holds at most, for the
      *                            routers (the global queue limit applies when lower); null: the global limit
+     * @param maxDeliveryBytesRate payload bytes per second delivered to the tenant's clients, summed over every
+     *                            transport node; null: no limit (and absent from a session-service older than it)
      */
     public record TenantPublishQuota(
             String tenant,
             Integer maxPublishRate,
             Long maxPublishBytesRate,
             boolean retainedFull,
-            Integer maxQueuedMessages) {
+            Integer maxQueuedMessages,
+            Long maxDeliveryBytesRate) {
+
+        /** A tenant without a delivery quota. */
+        public TenantPublishQuota(
+                String tenant,
+                Integer maxPublishRate,
+                Long maxPublishBytesRate,
+                boolean retainedFull,
+                Integer maxQueuedMessages) {
+            this(tenant, maxPublishRate, maxPublishBytesRate, retainedFull, maxQueuedMessages, null);
+        }
 
         /** A tenant with publish rates only. */
         public TenantPublishQuota(String tenant, Integer maxPublishRate, Long maxPublishBytesRate) {
-            this(tenant, maxPublishRate, maxPublishBytesRate, false, null);
+            this(tenant, maxPublishRate, maxPublishBytesRate, false, null, null);
         }
 
         /** A tenant with publish rates and a retained quota, without a queued-message quota. */
         public TenantPublishQuota(
                 String tenant, Integer maxPublishRate, Long maxPublishBytesRate, boolean retainedFull) {
-            this(tenant, maxPublishRate, maxPublishBytesRate, retainedFull, null);
+            this(tenant, maxPublishRate, maxPublishBytesRate, retainedFull, null, null);
         }
     }
 
-    /** Every tenant with a publish, retained-message or queued-message quota; a tenant not listed has none. */
+    /**
+     * Every tenant with a publish, delivery, retained-message or queued-message quota; a tenant not listed has none.
+     */
     public record TenantPublishQuotas(List<TenantPublishQuota> tenants) {}
 
     /** Body of a refused CONNECT ({@link #CONNECT_REFUSED_STATUS}); {@code message} is safe to show the client. */

@@ -9,6 +9,10 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +98,24 @@ class TenantQueueQuotaTest {
         return got;
     }
 
+    /**
+     * The router's series of {@code name} with {@code tag} and {@code tenant} ({@code
+     * tributary_routing_tenant_queue_quota}: the quota it applies); -1 when it has none.
+     */
+    private static double routerMetric(String name, String tag, String tenant) throws Exception {
+        HttpResponse<String> scrape = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(cluster.routingHttpUrl() + "/actuator/prometheus"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return scrape.body()
+                .lines()
+                .filter(l -> l.startsWith(name) && l.contains(tag) && l.contains("tenant=\"" + tenant + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElse(-1);
+    }
+
     @Test
     void an_offline_session_of_the_tenant_keeps_at_most_its_quota_another_tenants_keeps_all() throws Exception {
         String limited = Clients.id("qq-a");
@@ -104,8 +126,13 @@ class TenantQueueQuotaTest {
         String userB = Clients.id("uqb");
         api.create(AuthApi.credential(userA, PASSWORD, limited, List.of("#")));
         api.create(AuthApi.credential(userB, PASSWORD, other, List.of("#")));
-        // The router learns the quota with its next poll of session-service (TRIBUTARY_TENANT_QUOTA_REFRESH, 5 s).
-        Thread.sleep(7_000);
+        // The router learns the quota with its next poll of session-service (TRIBUTARY_TENANT_QUOTA_REFRESH, 5 s)
+        // and shows what it applies per tenant.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (routerMetric("tributary_routing_tenant_queue_quota{", "", limited) != QUOTA) {
+            assertThat(System.nanoTime()).as("the router applies the quota").isLessThan(deadline);
+            Thread.sleep(100);
+        }
 
         String a = offlineWithTraffic(userA);
         String b = offlineWithTraffic(userB);
@@ -113,5 +140,10 @@ class TenantQueueQuotaTest {
                 .as("the latest %d, by drop-oldest", QUOTA)
                 .containsExactly("m5", "m6", "m7");
         assertThat(backOnline(b, userB)).hasSize(SENT);
+        assertThat(routerMetric("tributary_tenant_quota_refusals_total{", "quota=\"queued_messages\"", limited))
+                .as("the drops counted for the tenant's quota on the router")
+                .isEqualTo(SENT - QUOTA);
+        assertThat(routerMetric("tributary_tenant_quota_refusals_total{", "quota=\"queued_messages\"", other))
+                .isEqualTo(-1);
     }
 }

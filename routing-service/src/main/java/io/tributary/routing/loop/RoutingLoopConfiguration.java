@@ -88,9 +88,13 @@ public class RoutingLoopConfiguration {
     /** The session queues, each with its tenant's queued-message quota when lower than the global limit. */
     @Bean
     public TenantQueueLimits sessionQueueAppender(
-            ManagedRedisConnection<byte[], byte[]> sessionQueueRedis, SessionQueueProperties properties) {
+            ManagedRedisConnection<byte[], byte[]> sessionQueueRedis,
+            SessionQueueProperties properties,
+            MeterRegistry meters) {
         return new TenantQueueLimits(
-                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()));
+                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()),
+                properties.limit(),
+                meters);
     }
 
     @Bean

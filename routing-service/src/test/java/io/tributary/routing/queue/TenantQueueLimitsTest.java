@@ -83,13 +83,20 @@ class TenantQueueLimitsTest {
 
     @Test
     void a_tenants_sessions_queue_at_most_its_quota_others_the_global_limit() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
         TenantQueueLimits limits =
-                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST));
+                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST), 4, meters);
         limits.update(List.of(
                 new SessionApi.TenantPublishQuota("small", null, null, false, 2),
                 new SessionApi.TenantPublishQuota("large", null, null, false, 100),
                 new SessionApi.TenantPublishQuota("rated", 10, null, false, null)));
         assertThat(limits.tenants()).isEqualTo(2);
+        assertThat(meters.find("tributary.routing.tenant.queue.quota")
+                        .tag("tenant", "small")
+                        .gauge()
+                        .value())
+                .as("the quota applied, visible per tenant")
+                .isEqualTo(2);
         assertThat(fill(limits, "q-small", "$tenant/small/a")).isEqualTo(2);
         assertThat(fill(limits, "q-large", "$tenant/large/a"))
                 .as("the global limit is lower")
@@ -97,11 +104,39 @@ class TenantQueueLimitsTest {
         assertThat(fill(limits, "q-rated", "$tenant/rated/a")).isEqualTo(4);
         assertThat(fill(limits, "q-global", "a")).isEqualTo(4);
         assertThat(fill(limits, "q-sys", "$SYS/broker/uptime")).isEqualTo(4);
+        assertThat(quotaDrops(meters, "small"))
+                .as("six appended to a queue of two: four dropped for the tenant's quota")
+                .isEqualTo(4);
+        assertThat(quotaDrops(meters, "large"))
+                .as("dropped at the global limit, not the tenant's quota")
+                .isZero();
 
         limits.update(List.of());
+        assertThat(meters.find("tributary.routing.tenant.queue.quota").gauges())
+                .as("a removed quota leaves the gauge")
+                .isEmpty();
         assertThat(fill(limits, "q-small-2", "$tenant/small/a"))
                 .as("quota removed")
                 .isEqualTo(4);
+        assertThat(quotaDrops(meters, "small")).isEqualTo(4);
+    }
+
+    @Test
+    void the_newest_refused_at_a_tenants_quota_is_counted_for_it() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        TenantQueueLimits limits =
+                new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_NEWEST), 10, meters);
+        limits.update(List.of(new SessionApi.TenantPublishQuota("newest", null, null, false, 3)));
+        assertThat(fill(limits, "q-newest", "$tenant/newest/a")).isEqualTo(3);
+        assertThat(quotaDrops(meters, "newest")).isEqualTo(3);
+    }
+
+    private static double quotaDrops(SimpleMeterRegistry meters, String tenant) {
+        var counter = meters.find("tributary.tenant.quota.refusals")
+                .tag("tenant", tenant)
+                .tag("quota", TenantQueueLimits.QUEUED_MESSAGES)
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test
@@ -120,8 +155,8 @@ class TenantQueueLimitsTest {
         });
         server.start();
         try {
-            TenantQueueLimits limits =
-                    new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST));
+            TenantQueueLimits limits = new TenantQueueLimits(
+                    new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST), 10, new SimpleMeterRegistry());
             TenantQueuePoller poller = new TenantQueuePoller(
                     new TenantQueueProperties(
                             "http://127.0.0.1:" + server.getAddress().getPort() + "/",

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  *                         limit
  * @param maxPublishBytesRate payload bytes per second its clients may send together, across the cluster; null: no
  *                         limit
+ * @param maxDeliveryBytesRate payload bytes per second delivered to its clients together, across the cluster; null:
+ *                         no limit
  * @param maxRetained      retained messages (topics with one) stored for its namespace at most; null: no limit
  * @param retained         its unexpired retained messages stored now
  * @param maxQueuedMessages messages each of its persistent sessions' queues holds at most (below the global
@@ -40,6 +42,7 @@ public record Tenant(
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
         @Nullable Long maxPublishBytesRate,
+        @Nullable Long maxDeliveryBytesRate,
         @Nullable Integer maxRetained,
         long retained,
         @Nullable Integer maxQueuedMessages) {}

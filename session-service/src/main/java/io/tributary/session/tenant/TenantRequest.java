@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param connectRate         CONNECTs per second of all its clients across the cluster at most
  * @param maxPublishRate      PUBLISH packets per second its clients may send together across the cluster
  * @param maxPublishBytesRate payload bytes per second its clients may send together across the cluster
+ * @param maxDeliveryBytesRate payload bytes per second delivered to its clients together across the cluster (QoS 0
+ *                            beyond it dropped, QoS 1/2 delayed)
  * @param maxRetained         retained messages stored for its namespace at most: a retained PUBLISH to a topic
  *                            that has none yet is not stored beyond it (replacing or deleting one always is)
  * @param maxQueuedMessages   messages each of its persistent sessions' queues holds at most, at least 1; the global
@@ -31,6 +33,7 @@ public record TenantRequest(
         @Nullable Integer connectRate,
         @Nullable Integer maxPublishRate,
         @Nullable Long maxPublishBytesRate,
+        @Nullable Long maxDeliveryBytesRate,
         @Nullable Integer maxRetained,
         @Nullable Integer maxQueuedMessages) {
 
@@ -47,6 +50,7 @@ public record TenantRequest(
                 connectRate,
                 maxPublishRate,
                 maxPublishBytesRate,
+                maxDeliveryBytesRate,
                 maxRetained,
                 maxQueuedMessages);
     }
@@ -66,6 +70,7 @@ public record TenantRequest(
         notNegative("connectRate", connectRate);
         notNegative("maxPublishRate", maxPublishRate);
         notNegative("maxPublishBytesRate", maxPublishBytesRate);
+        notNegative("maxDeliveryBytesRate", maxDeliveryBytesRate);
         notNegative("maxRetained", maxRetained);
         if (maxQueuedMessages != null && maxQueuedMessages < 1) {
             throw ApiException.badRequest("maxQueuedMessages must be at least 1: " + maxQueuedMessages);
@@ -83,7 +88,8 @@ public record TenantRequest(
         return "connections " + limit(maxConnections) + ", persistent sessions " + limit(maxSessions)
                 + ", subscriptions " + limit(maxSubscriptions) + ", CONNECTs per second " + limit(connectRate)
                 + ", PUBLISHes per second " + limit(maxPublishRate) + ", payload bytes per second "
-                + limit(maxPublishBytesRate) + ", retained messages " + limit(maxRetained)
+                + limit(maxPublishBytesRate) + ", delivered payload bytes per second " + limit(maxDeliveryBytesRate)
+                + ", retained messages " + limit(maxRetained)
                 + ", queued messages per session "
                 + (maxQueuedMessages == null ? "the global limit" : maxQueuedMessages.toString());
     }

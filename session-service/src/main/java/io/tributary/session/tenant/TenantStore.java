@@ -22,7 +22,7 @@ public class TenantStore {
      */
     private static final String SELECT = """
             SELECT t.id, t.description, t.created_at, t.max_connections, t.max_sessions, t.max_subscriptions,
-                t.connect_rate, t.max_publish_rate, t.max_publish_bytes_rate, t.max_retained,
+                t.connect_rate, t.max_publish_rate, t.max_publish_bytes_rate, t.max_delivery_bytes_rate, t.max_retained,
                 t.max_queued_messages,
                 (SELECT count(*) FROM credentials c WHERE c.tenant_id = t.id) AS credentials,
                 (SELECT count(*) FROM sessions s
@@ -44,15 +44,17 @@ public class TenantStore {
 
     private static final String INSERT = """
             INSERT INTO tenants (id, description, max_connections, max_sessions, max_subscriptions, connect_rate,
-                max_publish_rate, max_publish_bytes_rate, max_retained, max_queued_messages, created_at)
+                max_publish_rate, max_publish_bytes_rate, max_delivery_bytes_rate, max_retained, max_queued_messages,
+                created_at)
             VALUES (:id, :description, :connections, :sessions, :subscriptions, :rate, :publishRate, :publishBytes,
-                :retained, :queued, :now)
+                :deliveryBytes, :retained, :queued, :now)
             ON CONFLICT (id) DO NOTHING""";
 
     private static final String UPDATE = """
             UPDATE tenants SET description = :description, max_connections = :connections, max_sessions = :sessions,
                 max_subscriptions = :subscriptions, connect_rate = :rate, max_publish_rate = :publishRate,
-                max_publish_bytes_rate = :publishBytes, max_retained = :retained,
+                max_publish_bytes_rate = :publishBytes, max_delivery_bytes_rate = :deliveryBytes,
+                max_retained = :retained,
                 max_queued_messages = :queued
             WHERE id = :id""";
 
@@ -80,12 +82,14 @@ public class TenantStore {
                 .param("rate", t.connectRate(), Types.INTEGER)
                 .param("publishRate", t.maxPublishRate(), Types.INTEGER)
                 .param("publishBytes", t.maxPublishBytesRate(), Types.BIGINT)
+                .param("deliveryBytes", t.maxDeliveryBytesRate(), Types.BIGINT)
                 .param("retained", t.maxRetained(), Types.INTEGER)
                 .param("queued", t.maxQueuedMessages(), Types.INTEGER);
     }
 
     /**
-     * The publish quotas of the tenants that have one (a rate, a bytes rate, a retained or a queued-message quota;
+     * The publish quotas of the tenants that have one (a rate, a bytes rate in or out, a retained or a queued-message
+     * quota;
      * the list serves transport nodes and routers), each with whether
      * it holds as many unexpired retained messages as its retained quota: counted up to the quota only, so a poll
      * costs at most the quota's rows per tenant.
@@ -99,17 +103,19 @@ public class TenantStore {
                                     AND r.topic COLLATE "C" < '$tenant/' || t.id || '0'
                                     AND (r.expires_at IS NULL OR r.expires_at > now())
                                 LIMIT t.max_retained) held) >= t.max_retained,
-                            t.max_queued_messages
+                            t.max_queued_messages, t.max_delivery_bytes_rate
                         FROM tenants t
                         WHERE t.max_publish_rate IS NOT NULL OR t.max_publish_bytes_rate IS NOT NULL
                             OR t.max_retained IS NOT NULL OR t.max_queued_messages IS NOT NULL
+                            OR t.max_delivery_bytes_rate IS NOT NULL
                         ORDER BY t.id""")
                 .query((rs, row) -> new SessionApi.TenantPublishQuota(
                         rs.getString(1),
                         rs.getObject(2, Integer.class),
                         rs.getObject(3, Long.class),
                         rs.getBoolean(4),
-                        rs.getObject(5, Integer.class)))
+                        rs.getObject(5, Integer.class),
+                        rs.getObject(6, Long.class)))
                 .list();
     }
 
@@ -180,6 +186,7 @@ public class TenantStore {
                 rs.getObject("connect_rate", Integer.class),
                 rs.getObject("max_publish_rate", Integer.class),
                 rs.getObject("max_publish_bytes_rate", Long.class),
+                rs.getObject("max_delivery_bytes_rate", Long.class),
                 rs.getObject("max_retained", Integer.class),
                 rs.getLong("retained"),
                 rs.getObject("max_queued_messages", Integer.class));

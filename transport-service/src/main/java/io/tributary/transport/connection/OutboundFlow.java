@@ -91,6 +91,14 @@ public final class OutboundFlow {
         bytesHeld += message.wireSize();
     }
 
+    /** The message {@link #nextToSend} would return, left waiting (the caller may still hold it back). */
+    public OutboundMessage peekNextToSend(int maxInflight) {
+        if (waiting.isEmpty() || inFlightCount() >= window(maxInflight)) {
+            return null;
+        }
+        return waiting.peekFirst();
+    }
+
     /**
      * The oldest waiting message when the window has room for it, or null. It leaves the waiting queue (and the
      * bytes held) here: the caller puts it in flight or drops it.

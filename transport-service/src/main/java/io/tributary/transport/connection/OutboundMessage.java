@@ -33,6 +33,8 @@ public final class OutboundMessage {
     private long queueSeq;
     /** Sent with DUP = 1: it may have reached the client before (over an earlier connection). */
     private boolean duplicate;
+    /** Held back once already for its tenant's delivery quota (counted once). */
+    private boolean quotaDelayed;
 
     public OutboundMessage(String topic, byte[] payload, int qos, boolean retain, MqttProperties properties) {
         this(topic, payload, qos, retain, properties, NO_SUBSCRIPTION_IDS);
@@ -144,5 +146,14 @@ public final class OutboundMessage {
 
     public void markDuplicate() {
         this.duplicate = true;
+    }
+
+    /** Marks this message as held back for its tenant's delivery quota; true the first time only. */
+    public boolean markQuotaDelayed() {
+        if (quotaDelayed) {
+            return false;
+        }
+        quotaDelayed = true;
+        return true;
     }
 }

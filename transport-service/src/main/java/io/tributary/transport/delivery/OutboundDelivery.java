@@ -18,6 +18,8 @@ import io.tributary.transport.connection.InboundAcks;
 import io.tributary.transport.connection.OutboundFlow;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.ProblemInformation;
+import io.tributary.transport.limits.tenant.TenantDeliveryQuotas;
+import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.sessionqueue.QueueDelivery;
 import java.util.LinkedHashSet;
@@ -41,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>Messages of a persistent session's queue come in through {@link #sendQueued}, with the packet id their
  * sequence gives them, only as far as {@link #freeSlots} allows; their acknowledgements remove them from the queue
  * in Redis.
+ *
+ * <p>A tenant's delivery quota ({@link TenantDeliveryQuotas}) is spent where a PUBLISH is written: QoS 0 over it is
+ * dropped; QoS 1/2 waits in the queue above (bounded as always, the slow-consumer policy beyond) until the quota's
+ * tick releases the connection; a session queue's reader gets no free slots while the tenant is over.
  */
 public final class OutboundDelivery implements QueueDelivery {
 
@@ -62,6 +68,7 @@ public final class OutboundDelivery implements QueueDelivery {
     private Consumer<ClientConnection> slotFreed = connection -> {};
     private Consumer<ClientConnection> replayRoom = connection -> {};
     private LiveGate liveGate = (connection, message, partition, offset) -> false;
+    private TenantDeliveryQuotas deliveryQuotas = TenantDeliveryQuotas.NONE;
 
     /**
      * Sees the live deliveries of connections that replay history (see {@code replay.ReplaySeam}), on their event
@@ -97,6 +104,16 @@ public final class OutboundDelivery implements QueueDelivery {
         this.queueStore = queueStore;
     }
 
+    /** The tenants' delivery quotas; a connection they held is drained again when they release it. */
+    public void deliveryQuotas(TenantDeliveryQuotas quotas) {
+        this.deliveryQuotas = quotas;
+        quotas.onRelease(connection -> {
+            if (connection.channel().isActive()) {
+                drain(connection);
+            }
+        });
+    }
+
     /** Told whenever a connection of a persistent session may take more from its queue. */
     @Override
     public void onSlotFreed(Consumer<ClientConnection> listener) {
@@ -105,14 +122,16 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /**
      * How many messages the session queue may hand over now: free in-flight slots, after the messages already waiting
-     * in memory; none while the socket is not writable or the bytes held reach the limit.
+     * in memory; none while the socket is not writable, the bytes held reach the limit or the tenant is over its
+     * delivery quota (the messages stay in the queue; the quota's tick releases the connection).
      */
     @Override
     public int freeSlots(ClientConnection connection) {
         if (!connection.channel().isWritable() || connection.outbound().bytesHeld() >= limits.maxBytes()) {
             return 0;
         }
-        return connection.outbound().freeSlots(limits.maxInflight());
+        int free = connection.outbound().freeSlots(limits.maxInflight());
+        return free > 0 && !deliveryQuotas.hasRoom(connection) ? 0 : free;
     }
 
     /**
@@ -130,6 +149,8 @@ public final class OutboundDelivery implements QueueDelivery {
             forget(connection, message);
             return;
         }
+        // Read because freeSlots saw room: spent even if that room is gone, the debt is paid in the next window.
+        deliveryQuotas.spend(connection, message.payload().length);
         connection.outbound().launch(message, packetId);
         write(connection, message, wire, true);
     }
@@ -200,6 +221,10 @@ public final class OutboundDelivery implements QueueDelivery {
                 metrics.dropped("slow_consumer_qos0");
                 return release(frame);
             }
+            if (!deliveryQuotas.admitQos0(connection, message.payload().length)) {
+                metrics.dropped(TenantPublishQuotas.REASON);
+                return release(frame);
+            }
             if (frame != null && wire.alias() == 0) {
                 channel.write(frame);
                 connection.meter().out(1, message.payload().length);
@@ -227,7 +252,10 @@ public final class OutboundDelivery implements QueueDelivery {
             return false;
         }
         if (sendNow) {
-            return send(connection, message, flush);
+            if (deliveryQuotas.tryDeliver(connection, message.payload().length)) {
+                return send(connection, message, flush);
+            }
+            delayed(connection, message);
         }
         flow.await(message);
         return false;
@@ -387,7 +415,12 @@ public final class OutboundDelivery implements QueueDelivery {
     private void drain(ClientConnection connection) {
         OutboundMessage next;
         while (connection.channel().isWritable()
-                && (next = connection.outbound().nextToSend(limits.maxInflight())) != null) {
+                && (next = connection.outbound().peekNextToSend(limits.maxInflight())) != null) {
+            if (!deliveryQuotas.tryDeliver(connection, next.payload().length)) {
+                delayed(connection, next); // stays first in line; the quota's tick drains again
+                break;
+            }
+            connection.outbound().nextToSend(limits.maxInflight());
             send(connection, next, true);
         }
         if (connection.queueBacked() && freeSlots(connection) > 0) {
@@ -395,6 +428,13 @@ public final class OutboundDelivery implements QueueDelivery {
         }
         if (connection.replays() != null) {
             replayRoom.accept(connection);
+        }
+    }
+
+    /** Counts a QoS 1/2 message held back for its tenant's delivery quota, once however long it waits. */
+    private void delayed(ClientConnection connection, OutboundMessage message) {
+        if (message.markQuotaDelayed()) {
+            deliveryQuotas.delayed(connection);
         }
     }
 

@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * This node's slice of one tenant's per-second allowance of one quota (PUBLISH packets or payload bytes). The
+ * This node's slice of one tenant's per-second allowance of one quota (PUBLISH packets, payload bytes in or out). The
  * allowance lives in a cluster-wide counter per one-second window ({@link QuotaCounter}: Redis's clock decides the
  * windows); this node takes tokens from it in batches of a tenth of the quota and spends them locally, so a PUBLISH
  * costs a few field updates under this object's lock and never waits for Redis.
@@ -91,6 +91,48 @@ public final class QuotaLease {
 
     /** Takes {@code n} tokens (1 per PUBLISH, or its payload bytes); false: over the quota, nothing taken. */
     boolean tryTake(long n) {
+        return take(n, false);
+    }
+
+    /**
+     * Takes {@code n} tokens even over the quota (a message already on its way out); the debt is counted in the
+     * window it is paid in, so the quota still holds on average. A caller only spends after {@link #hasRoom}.
+     */
+    void spend(long n) {
+        take(n, true);
+    }
+
+    /**
+     * Whether a take of a small amount would pass now; nothing is taken, but a refill is asked for when one is due
+     * (so a caller that only asks, and waits while the answer is no, gets room when the window turns).
+     */
+    boolean hasRoom() {
+        long now = nanoTime.getAsLong();
+        long owed;
+        long want;
+        boolean room;
+        synchronized (this) {
+            roll(now);
+            if (limit <= 0) {
+                return false;
+            }
+            room = tokens > 0 || (!exhausted && tokens > -batch);
+            if (inFlight || exhausted || tokens >= (batch + 1) / 2) {
+                return room;
+            }
+            owed = Math.max(0, -tokens);
+            want = batch;
+            if (degraded) {
+                grantLocally(owed, want);
+                return room || tokens > 0;
+            }
+            inFlight = true;
+        }
+        request(now, owed, want);
+        return room;
+    }
+
+    private boolean take(long n, boolean force) {
         long now = nanoTime.getAsLong();
         long owed;
         long want;
@@ -100,7 +142,7 @@ public final class QuotaLease {
             if (limit <= 0) {
                 return false;
             }
-            if (tokens >= n) {
+            if (tokens >= n || force) {
                 tokens -= n;
                 taken = true;
             } else if (!exhausted && tokens > -batch) {

@@ -30,7 +30,7 @@ public final class RedisQuotaCounters {
         this.redis = redis;
     }
 
-    /** The counter of {@code quota} ({@code publish_rate}, {@code publish_bytes}) of {@code tenant}. */
+    /** The counter of {@code quota} ({@code publish_rate}, {@code publish_bytes}, {@code delivery_bytes}) of {@code tenant}. */
     QuotaLease.QuotaCounter counter(String tenant, String quota) {
         byte[][] keys = {bytes("tributary:tenant-quota:{" + tenant + "}:" + quota)};
         return (limit, want, owed) -> {

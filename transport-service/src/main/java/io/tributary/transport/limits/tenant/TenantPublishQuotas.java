@@ -43,6 +43,10 @@ public final class TenantPublishQuotas {
     public static final String PUBLISH_BYTES = "publish_bytes";
     public static final String RETAINED = "retained";
 
+    /** Of {@code tributary_tenant_quota_refusals_total}, shared with {@link TenantDeliveryQuotas}. */
+    static final String REFUSALS_DESCRIPTION =
+            "PUBLISHes refused, or QoS 0 deliveries dropped, because their tenant's quota was used up";
+
     /** Metric reason of {@link ClientLimits.Refusal}; the MQTT 5 code is 0x97 Quota exceeded, as for PUBACK. */
     public static final String REASON = "tenant_quota";
 
@@ -156,7 +160,7 @@ public final class TenantPublishQuotas {
 
     private Counter counter(String tenant, String quota) {
         return Counter.builder("tributary.tenant.quota.refusals")
-                .description("PUBLISHes refused because their tenant's quota was used up")
+                .description(REFUSALS_DESCRIPTION)
                 .tag("tenant", tenant)
                 .tag("quota", quota)
                 .register(registry);

@@ -191,4 +191,28 @@ class QuotaLeaseTest {
         last().answer().complete(new QuotaLease.Grant(500, 900 * MS));
         assertThat(lease.tokens()).isEqualTo(500);
     }
+
+    @Test
+    void has_room_asks_nothing_of_the_slice_and_spend_goes_into_debt_paid_in_the_next_window() {
+        QuotaLease lease = lease(100);
+        assertThat(lease.hasRoom()).as("credit allowed before the first lease").isTrue();
+        assertThat(calls).as("asking for room asks for the first batch").hasSize(1);
+        assertThat(last().owed()).isZero();
+        last().answer().complete(new QuotaLease.Grant(0, 800 * MS)); // the window is used up by other nodes
+        assertThat(lease.exhausted()).isTrue();
+        assertThat(lease.hasRoom()).isFalse();
+        assertThat(lease.tryTake(1)).isFalse();
+
+        lease.spend(30); // read from a session queue before the room was gone
+        assertThat(lease.tokens()).isEqualTo(-30);
+        assertThat(calls).as("no call while the window is used up").hasSize(1);
+
+        now.addAndGet(800 * MS); // the next window
+        assertThat(lease.hasRoom()).as("the debt exceeds the credit allowed").isFalse();
+        assertThat(calls).as("the debt goes with the next request").hasSize(2);
+        assertThat(last().owed()).isEqualTo(30);
+        last().answer().complete(new QuotaLease.Grant(10, 900 * MS));
+        assertThat(lease.tokens()).as("debt recorded, 10 granted").isEqualTo(10);
+        assertThat(lease.hasRoom()).isTrue();
+    }
 }
