@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -103,25 +102,8 @@ public final class TenantDeliveryQuotas implements AutoCloseable {
     private final BiFunction<String, String, QuotaLease.QuotaCounter> counters;
     private final MeterRegistry registry;
     private final LongSupplier nanoTime;
-    private final AtomicBoolean counterFailing = new AtomicBoolean();
-    private final QuotaLease.Health health = new QuotaLease.Health() {
-        @Override
-        public void failed(Throwable error) {
-            if (counterFailing.compareAndSet(false, true)) {
-                log.warn(
-                        "Tenant delivery quotas: Redis does not answer ({}); each node delivers at most each tenant's"
-                                + " quota by itself until it does",
-                        error.toString());
-            }
-        }
-
-        @Override
-        public void answered() {
-            if (counterFailing.compareAndSet(true, false)) {
-                log.info("Tenant delivery quotas: Redis answers again, quotas hold across the cluster");
-            }
-        }
-    };
+    private final QuotaLease.Health health =
+            new CounterHealth("Tenant delivery quotas", "each node delivers at most each tenant's quota by itself");
 
     /** Written by the poller only, read by every event loop. */
     private volatile Map<String, TenantQuota> quotas = Map.of();

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -63,25 +62,8 @@ public final class TenantPublishQuotas {
     private final MeterRegistry registry;
     private final LongSupplier nanoTime;
     private final ConcurrentMap<String, Counter> refusals = new ConcurrentHashMap<>();
-    private final AtomicBoolean counterFailing = new AtomicBoolean();
-    private final QuotaLease.Health health = new QuotaLease.Health() {
-        @Override
-        public void failed(Throwable error) {
-            if (counterFailing.compareAndSet(false, true)) {
-                log.warn(
-                        "Tenant publish quotas: Redis does not answer ({}); each node admits at most each tenant's"
-                                + " quota by itself until it does",
-                        error.toString());
-            }
-        }
-
-        @Override
-        public void answered() {
-            if (counterFailing.compareAndSet(true, false)) {
-                log.info("Tenant publish quotas: Redis answers again, quotas hold across the cluster");
-            }
-        }
-    };
+    private final QuotaLease.Health health =
+            new CounterHealth("Tenant publish quotas", "each node admits at most each tenant's quota by itself");
 
     /** Written by the poller only, read by every event loop. */
     private volatile Map<String, Leases> leases = Map.of();
