@@ -8,6 +8,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RecordTail;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

@@ -13,6 +13,7 @@ import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.OtlpReceiver;
 import io.tributary.it.support.OtlpReceiver.ReceivedSpan;
+import io.tributary.it.support.RecordTail;
 import io.tributary.it.support.TributaryCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -7,18 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RecordTail;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,8 +38,8 @@ class RetainedTopicTest {
     @Test
     void a_retained_publish_is_on_both_topics_and_other_traffic_only_on_the_publish_topic() throws Exception {
         String prefix = id("rtopic");
-        try (Tail publishTail = new Tail(PUBLISH);
-                Tail retainedTail = new Tail(RETAINED)) {
+        try (RecordTail publishTail = tail(PUBLISH);
+                RecordTail retainedTail = tail(RETAINED)) {
             Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(0), id("rtopic-pub"));
             publisher.connect();
             try {
@@ -102,9 +95,9 @@ class RetainedTopicTest {
     @Test
     void an_exactly_once_qos2_retained_publish_leaves_one_record_on_each_topic() throws Exception {
         String topic = id("rtopic-eos") + "/state";
-        try (Tail publishTail = new Tail(PUBLISH);
-                Tail retainedTail = new Tail(RETAINED);
-                Tail markers = new Tail("tributary.qos2-markers")) {
+        try (RecordTail publishTail = tail(PUBLISH);
+                RecordTail retainedTail = tail(RETAINED);
+                RecordTail markers = tail("tributary.qos2-markers")) {
             String clientId = id("rtopic-eos-pub");
             Mqtt5BlockingClient publisher = hive5(cluster.mqttPort(0), clientId);
             // A persistent session: QoS 2 goes through the node's transactional producer.
@@ -144,59 +137,7 @@ class RetainedTopicTest {
                 .toList();
     }
 
-    /** A read-committed consumer (no group) of every partition of a topic, from its end offsets when made. */
-    private static final class Tail implements AutoCloseable {
-
-        private final KafkaConsumer<byte[], byte[]> consumer;
-        private final List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
-
-        Tail(String topic) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    cluster.kafkaBootstrapServers(),
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                    "read_committed",
-                    ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                    ByteArrayDeserializer.class,
-                    ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                    ByteArrayDeserializer.class));
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(20)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
-        }
-
-        /** Everything seen until a record with key {@code last} (any record when null); fails after 20 s. */
-        List<ConsumerRecord<byte[], byte[]>> until(String last) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (seen.stream().noneMatch(r -> last == null || key(r).equals(last))) {
-                assertThat(System.nanoTime() < deadline)
-                        .as("a record with key %s within 20 s", last)
-                        .isTrue();
-                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
-            }
-            return List.copyOf(seen);
-        }
-
-        /** The records with key {@code key} once two seconds passed with nothing new. */
-        List<ConsumerRecord<byte[], byte[]>> settle(String key) {
-            until(key);
-            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (System.nanoTime() < quietUntil) {
-                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
-            }
-            return seen.stream().filter(r -> key(r).equals(key)).toList();
-        }
-
-        List<ConsumerRecord<byte[], byte[]>> seen() {
-            return List.copyOf(seen);
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
+    private static RecordTail tail(String topic) {
+        return new RecordTail(cluster.kafkaBootstrapServers(), topic);
     }
 }
