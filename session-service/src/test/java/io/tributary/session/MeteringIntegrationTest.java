@@ -17,10 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -37,7 +35,7 @@ import tools.jackson.databind.JsonNode;
 class MeteringIntegrationTest extends ServiceTestBase {
 
     private static final Instant HOUR = Instant.now().truncatedTo(ChronoUnit.HOURS);
-    private static KafkaProducer<byte[], byte[]> producer;
+    private static Producer<byte[], byte[]> producer;
 
     @Autowired
     MeteringConsumer consumer;
@@ -47,10 +45,7 @@ class MeteringIntegrationTest extends ServiceTestBase {
 
     @BeforeAll
     static void producer() {
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestEngines.kafkaBootstrap(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        producer = TestEngines.kafkaProducer();
     }
 
     @AfterAll

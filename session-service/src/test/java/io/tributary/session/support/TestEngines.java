@@ -7,8 +7,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The real engines the tests run against, started once per test JVM and shared: PostgreSQL, Redis and a
@@ -62,6 +67,22 @@ public final class TestEngines {
             kafka = EmbeddedKafka.start(freshDirectory("kafka"));
         }
         return kafka.bootstrapServers();
+    }
+
+    /**
+     * A producer to the test Kafka broker writing records as the services do (byte keys and values, acks=all): for
+     * tests that put publish or retained records on topics themselves.
+     */
+    public static Producer<byte[], byte[]> kafkaProducer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     public static synchronized void stopKafka() {
