@@ -74,13 +74,20 @@ public class KafkaClientsConfiguration {
     }
 
     @Bean
-    public FeedConsumers feedConsumers(KafkaSettings kafka, RoutingProperties routing, KafkaClients clients) {
+    public FeedConsumers feedConsumers(
+            KafkaSettings kafka, RoutingProperties routing, KafkaClients clients, Admin kafkaAdmin) {
         Map<String, Object> common = new HashMap<>();
         common.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int)
                 kafka.requestTimeout().toMillis());
         common.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
                 kafka.requestTimeout().toMillis());
         return new FeedConsumers(
-                clients, common, CLIENT_ID_PREFIX, routing.groupId(), kafka.group(), routing.maxPollRecords());
+                clients,
+                kafkaAdmin,
+                common,
+                CLIENT_ID_PREFIX,
+                routing.groupId(),
+                kafka.group(),
+                routing.maxPollRecords());
     }
 }

@@ -4,16 +4,18 @@ import io.tributary.common.kafka.GroupMembership;
 import io.tributary.common.kafka.KafkaClients;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
- * Creates the two consumers of the routing loop. They are created on the loop's own thread and never shared: a
+ * Creates the two consumers of the routing loop, and holds the Admin-backed view of the feed's end offsets. They are created on the loop's own thread and never shared: a
  * Kafka consumer is not thread-safe.
  */
 public final class FeedConsumers {
 
     private final KafkaClients clients;
+    private final FeedEndOffsets feedEndOffsets;
     private final Map<String, Object> common;
     private final String clientIdPrefix;
     private final String groupId;
@@ -22,12 +24,14 @@ public final class FeedConsumers {
 
     public FeedConsumers(
             KafkaClients clients,
+            Admin admin,
             Map<String, Object> common,
             String clientIdPrefix,
             String groupId,
             GroupMembership membership,
             int maxPollRecords) {
         this.clients = clients;
+        this.feedEndOffsets = new FeedEndOffsets(admin);
         this.common = Map.copyOf(common);
         this.clientIdPrefix = clientIdPrefix;
         this.groupId = groupId;
@@ -72,6 +76,11 @@ public final class FeedConsumers {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         return clients.consumer(config);
+    }
+
+    /** The feed's end offsets, over the Admin client's connection (see {@link FeedEndOffsets}). */
+    public FeedEndOffsets feedEndOffsets() {
+        return feedEndOffsets;
     }
 
     private Map<String, Object> base(String role) {

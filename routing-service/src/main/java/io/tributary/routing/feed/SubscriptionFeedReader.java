@@ -31,6 +31,7 @@ public final class SubscriptionFeedReader {
     private static final Duration CATCH_UP_POLL = Duration.ofMillis(100);
 
     private final Consumer<byte[], byte[]> consumer;
+    private final FeedEndOffsets endOffsets;
     private final SubscriptionIndex index;
     private final RoutingMetrics metrics;
     private final MalformedRecordLog malformed = new MalformedRecordLog();
@@ -38,8 +39,13 @@ public final class SubscriptionFeedReader {
     private final Set<TopicPartition> wildcardPartitions = new HashSet<>();
     private final Set<TopicPartition> exactPartitions = new HashSet<>();
 
-    public SubscriptionFeedReader(Consumer<byte[], byte[]> consumer, SubscriptionIndex index, RoutingMetrics metrics) {
+    public SubscriptionFeedReader(
+            Consumer<byte[], byte[]> consumer,
+            FeedEndOffsets endOffsets,
+            SubscriptionIndex index,
+            RoutingMetrics metrics) {
         this.consumer = consumer;
+        this.endOffsets = endOffsets;
         this.index = index;
         this.metrics = metrics;
     }
@@ -88,7 +94,8 @@ public final class SubscriptionFeedReader {
     /**
      * Reads the feed until every assigned partition reaches the end offset it had when this call started, so that
      * every subscription acknowledged before now is in the index. Called before routing each batch: a client that
-     * got its SUBACK before a message was published must receive that message.
+     * got its SUBACK before a message was published must receive that message. The end offsets come from the Admin
+     * client ({@link FeedEndOffsets} says why not from the consumer).
      *
      * @throws TimeoutException when Kafka does not answer or the feed is not read to its end within {@code timeout}
      */
@@ -98,7 +105,7 @@ public final class SubscriptionFeedReader {
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<TopicPartition, Long> pending = new HashMap<>(consumer.endOffsets(assigned, timeout));
+        Map<TopicPartition, Long> pending = new HashMap<>(endOffsets.of(assigned, timeout));
         while (true) {
             pending.entrySet().removeIf(end -> consumer.position(end.getKey(), remaining(deadline)) >= end.getValue());
             if (pending.isEmpty()) {

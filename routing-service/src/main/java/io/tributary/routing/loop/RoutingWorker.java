@@ -103,7 +103,7 @@ final class RoutingWorker implements AutoCloseable {
         this.subscriptionConsumer = feedConsumer;
         metrics.watchConsumerLag(publishConsumer);
         this.kafkaClientMetrics = metrics.bindKafkaClients(publishConsumer, subscriptionConsumer);
-        this.feed = new SubscriptionFeedReader(subscriptionConsumer, index, metrics);
+        this.feed = new SubscriptionFeedReader(subscriptionConsumer, consumers.feedEndOffsets(), index, metrics);
     }
 
     /** Routes until the service stops; throws what it cannot retry by itself (the caller starts a new worker). */
