@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +28,11 @@ public class RetainedLookup {
 
     private static final Logger log = LoggerFactory.getLogger(RetainedLookup.class);
 
-    /** Where the publish topic ended when the SUBSCRIBE arrived; null when nothing needs retained messages. */
-    public record Mark(Map<TopicPartition, Long> endOffsets) {}
+    /**
+     * Where the retained topic ended when the SUBSCRIBE arrived, as asked of Kafka then and answered while the
+     * subscriptions are written; {@code endOffsets} null when nothing needs retained messages.
+     */
+    public record Mark(CompletableFuture<Map<TopicPartition, Long>> endOffsets) {}
 
     private final RetainedCatchUp catchUp;
     private final RetainedStore store;
@@ -60,15 +65,8 @@ public class RetainedLookup {
         }
         try {
             return new Mark(catchUp.mark());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Mark(null);
-        } catch (Exception e) {
-            log.warn(
-                    "Cannot read the end of the publish topic; retained messages of this SUBSCRIBE may miss the "
-                            + "latest updates: {}",
-                    e.toString());
-            return new Mark(Map.of());
+        } catch (RuntimeException e) {
+            return new Mark(CompletableFuture.failedFuture(e));
         }
     }
 
@@ -171,11 +169,29 @@ public class RetainedLookup {
     }
 
     private void awaitStore(String clientId, Mark mark) {
-        if (mark.endOffsets() == null || mark.endOffsets().isEmpty()) {
+        if (mark.endOffsets() == null) {
+            return;
+        }
+        Map<TopicPartition, Long> endOffsets;
+        try {
+            // Bounded by the catch-up timeout (RetainedCatchUp.mark).
+            endOffsets = mark.endOffsets().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException e) {
+            log.warn(
+                    "Cannot read the end of the retained topic; retained messages of the SUBSCRIBE of client {} may "
+                            + "miss the latest updates: {}",
+                    clientId,
+                    e.getCause().toString());
+            return;
+        }
+        if (endOffsets.isEmpty()) {
             return;
         }
         try {
-            if (!catchUp.await(mark.endOffsets())) {
+            if (!catchUp.await(endOffsets)) {
                 metrics.catchUpTimedOut();
                 log.warn(
                         "Retained store did not catch up with the publish topic in time for the SUBSCRIBE of "
