@@ -1,0 +1,121 @@
+package io.tributary.transport;
+
+import io.tributary.kafka.tracing.HopTracing;
+import io.tributary.sessionqueue.RedisQueueReader;
+import io.tributary.transport.backpressure.UplinkBudget;
+import io.tributary.transport.config.TransportProperties;
+import io.tributary.transport.connect.ConnectHandler;
+import io.tributary.transport.connect.ConnectionLifecycleHandler;
+import io.tributary.transport.connection.ByteCountingHandler;
+import io.tributary.transport.connection.ConnectionRegistry;
+import io.tributary.transport.connection.DisconnectHandler;
+import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.MalformedPacketHandler;
+import io.tributary.transport.connection.PingHandler;
+import io.tributary.transport.connection.TerminalHandler;
+import io.tributary.transport.delivery.OutboundAckHandler;
+import io.tributary.transport.delivery.OutboundDelivery;
+import io.tributary.transport.index.LocalSubscriptions;
+import io.tributary.transport.limits.AdmissionHandler;
+import io.tributary.transport.limits.ClientLimits;
+import io.tributary.transport.limits.ConnectAdmission;
+import io.tributary.transport.limits.LimitRefusals;
+import io.tributary.transport.listener.DrainProperties;
+import io.tributary.transport.listener.ListenerEndpoints;
+import io.tributary.transport.listener.MqttChannelInitializer;
+import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.liveness.NodeHeartbeat;
+import io.tributary.transport.mapping.MappingRuleFollower;
+import io.tributary.transport.mapping.MappingRules;
+import io.tributary.transport.metrics.TransportMetrics;
+import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.replay.Replays;
+import io.tributary.transport.sessionclient.SessionServiceClient;
+import io.tributary.transport.sessionqueue.SessionQueueReader;
+import io.tributary.transport.subscribe.SubscribeHandler;
+import io.tributary.transport.trace.PublishTracing;
+import io.tributary.transport.trace.TraceProperties;
+import io.tributary.transport.uplink.PublishProducer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The MQTT listeners and the pipeline of handlers every connection gets. */
+@Configuration(proxyBeanMethods = false)
+class ListenerConfiguration {
+
+    @Bean
+    MqttListener mqttListener(
+            TransportProperties properties,
+            SessionServiceClient sessions,
+            ConnectionRegistry registry,
+            LocalSubscriptions subscriptions,
+            PublishProducer producer,
+            Disconnector disconnector,
+            TransportMetrics metrics,
+            OutboundDelivery delivery,
+            UplinkBudget uplinkBudget,
+            SessionQueueReader queueReader,
+            NodeHeartbeat nodeHeartbeat,
+            RedisQueueReader sessionQueueStore,
+            ConnectAdmission admission,
+            ClientLimits clientLimits,
+            LimitRefusals limitRefusals,
+            DrainProperties drain,
+            MappingRules mappingRules,
+            MappingRuleFollower mappingRuleFollower,
+            TraceProperties trace,
+            HopTracing hopTracing,
+            Qos2Configuration.Qos2Beans qos2,
+            Replays replays)
+            throws Exception {
+        String nodeId = properties.nodeId();
+        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(
+                properties,
+                sessions,
+                registry,
+                subscriptions,
+                producer,
+                disconnector,
+                metrics,
+                nodeHeartbeat,
+                queueReader,
+                sessionQueueStore,
+                qos2.exactlyOnce() != null);
+        MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
+                new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
+                new InboundPublishHandler(
+                        nodeId,
+                        producer,
+                        disconnector,
+                        metrics,
+                        properties.mqtt().receiveMaximum(),
+                        uplinkBudget,
+                        sessionQueueStore,
+                        clientLimits,
+                        mappingRules,
+                        new PublishTracing(hopTracing, trace.generate()),
+                        qos2.exactlyOnce()),
+                new SubscribeHandler(
+                        nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits, replays),
+                new OutboundAckHandler(delivery, metrics),
+                new PingHandler(),
+                new DisconnectHandler(disconnector),
+                new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
+                new TerminalHandler(disconnector),
+                new ByteCountingHandler(metrics));
+        MqttChannelInitializer mqtt = new MqttChannelInitializer(
+                properties.mqtt().maxPacketSize(),
+                connectContext,
+                handlers,
+                () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
+        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
+        return new MqttListener(
+                properties.mqtt().host(),
+                properties.mqtt().ioThreads(),
+                listeners.endpoints(),
+                registry,
+                disconnector,
+                listeners.tls(),
+                drain);
+    }
+}
