@@ -134,9 +134,9 @@ class ComposeChecksTest {
 
     @Test
     void anUndefinedComposeVariableIsCaught() {
-        String drifted = replace(dotEnv(), "POSTGRES_PASSWORD=", "POSTGRES_PASSWORD_X=");
+        String drifted = replace(dotEnv(), "REDIS_VERSION=", "REDIS_VERSION_X=");
         assertThat(findings(compose(), drifted, haproxy()))
-                .anyMatch(f -> f.startsWith("${POSTGRES_PASSWORD} has no value in .env"));
+                .anyMatch(f -> f.startsWith("${REDIS_VERSION} has no value in .env"));
     }
 
     @Test
@@ -165,6 +165,15 @@ class ComposeChecksTest {
         assertThat(HaproxyConfig.seconds("10m")).isEqualTo(600);
         assertThat(HaproxyConfig.seconds("5s")).isEqualTo(5);
         assertThat(HaproxyConfig.seconds("1500")).isEqualTo(1.5);
+    }
+
+    @Test
+    void anEnvFileTheSecretsScriptDoesNotWriteIsCaught() {
+        String drifted = replace(
+                compose(), "      - deploy/compose/secrets/admin.env\n", "      - deploy/compose/secrets/admins.env\n");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(
+                        f -> f.startsWith("session: env_file deploy/compose/secrets/admins.env is none of the files"));
     }
 
     @Test

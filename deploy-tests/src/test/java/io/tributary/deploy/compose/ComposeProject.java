@@ -17,14 +17,19 @@ public record ComposeProject(
         Set<String> usedVariables,
         List<String> problems) {
 
-    /** One published port: {@code host:container}. */
-    public record Port(String published, int target) {}
+    /**
+     * One published port: {@code [hostIp:]host:container}; an empty {@code hostIp} is every interface of the host,
+     * as Docker binds it.
+     */
+    public record Port(String hostIp, String published, int target) {}
 
     public record ComposeService(
             String name,
             String image,
             String hostname,
             Map<String, String> environment,
+            Map<String, String> explicitEnvironment,
+            List<String> envFiles,
             List<Port> ports,
             Map<String, String> dependsOn,
             List<String> healthcheck,
@@ -34,18 +39,23 @@ public record ComposeProject(
         return parse(Repo.read("docker-compose.yml"), Repo.read(".env"));
     }
 
+    /** The env_file entries as {@link ComposeSecrets} writes them (never the files themselves: they are secret). */
     public static ComposeProject parse(String composeYaml, String dotEnvText) {
+        return parse(composeYaml, dotEnvText, ComposeSecrets.generatedEnvFiles());
+    }
+
+    /** @param envFiles the contents of the env files the services read, by path as written in docker-compose.yml */
+    public static ComposeProject parse(
+            String composeYaml, String dotEnvText, Map<String, Map<String, String>> envFiles) {
         Map<String, String> dotEnv = dotEnv(dotEnvText);
         Interpolation interpolation = new Interpolation(dotEnv);
         Map<String, Object> root = Yamls.map(interpolate(Yamls.load(composeYaml), interpolation));
         Map<String, ComposeService> services = new LinkedHashMap<>();
-        Yamls.mapAt(root, "services").forEach((name, node) -> services.put(name, service(name, Yamls.map(node))));
+        List<String> problems = new ArrayList<>(interpolation.problems());
+        Yamls.mapAt(root, "services")
+                .forEach((name, node) -> services.put(name, service(name, Yamls.map(node), envFiles, problems)));
         return new ComposeProject(
-                services,
-                new TreeSet<>(Yamls.mapAt(root, "volumes").keySet()),
-                dotEnv,
-                interpolation.used(),
-                interpolation.problems());
+                services, new TreeSet<>(Yamls.mapAt(root, "volumes").keySet()), dotEnv, interpolation.used(), problems);
     }
 
     static Map<String, String> dotEnv(String text) {
@@ -82,19 +92,38 @@ public record ComposeProject(
         return node instanceof String text ? interpolation.apply(text) : node;
     }
 
-    private static ComposeService service(String name, Map<String, Object> node) {
-        Map<String, String> environment = new LinkedHashMap<>();
+    private static ComposeService service(
+            String name, Map<String, Object> node, Map<String, Map<String, String>> envFiles, List<String> problems) {
+        Map<String, String> explicit = new LinkedHashMap<>();
         Object env = node.get("environment");
         if (env instanceof List<?> entries) {
             for (Object entry : entries) {
                 String text = String.valueOf(entry);
                 int equals = text.indexOf('=');
-                environment.put(
+                explicit.put(
                         equals < 0 ? text : text.substring(0, equals), equals < 0 ? "" : text.substring(equals + 1));
             }
         } else {
-            environment.putAll(Yamls.strings(env));
+            explicit.putAll(Yamls.strings(env));
         }
+        // env_file first, environment wins (Compose's precedence).
+        List<String> files = new ArrayList<>();
+        Object envFileNode = node.get("env_file");
+        for (Object entry :
+                envFileNode instanceof List<?> list ? list : envFileNode == null ? List.of() : List.of(envFileNode)) {
+            files.add(entry instanceof Map<?, ?> map ? String.valueOf(map.get("path")) : String.valueOf(entry));
+        }
+        Map<String, String> environment = new LinkedHashMap<>();
+        for (String file : files) {
+            Map<String, String> entries = envFiles.get(file);
+            if (entries == null) {
+                problems.add(name + ": env_file " + file + " is none of the files " + ComposeSecrets.SCRIPT + " writes "
+                        + envFiles.keySet());
+            } else {
+                environment.putAll(entries);
+            }
+        }
+        environment.putAll(explicit);
         List<Port> ports = new ArrayList<>();
         for (Object port : Yamls.list(node.get("ports"))) {
             ports.add(port(port));
@@ -119,6 +148,8 @@ public record ComposeProject(
                 (String) node.get("image"),
                 (String) node.get("hostname"),
                 environment,
+                explicit,
+                files,
                 ports,
                 dependsOn,
                 healthcheck,
@@ -127,14 +158,26 @@ public record ComposeProject(
 
     private static Port port(Object node) {
         if (node instanceof Map<?, ?> map) {
-            return new Port(String.valueOf(map.get("published")), Integer.parseInt(String.valueOf(map.get("target"))));
+            Object hostIp = map.get("host_ip");
+            return new Port(
+                    hostIp == null ? "" : String.valueOf(hostIp),
+                    String.valueOf(map.get("published")),
+                    Integer.parseInt(String.valueOf(map.get("target"))));
         }
         String text = String.valueOf(node);
         if (text.contains("/")) {
             text = text.substring(0, text.indexOf('/'));
         }
+        String hostIp = "";
+        if (text.startsWith("[") && text.contains("]:")) {
+            hostIp = text.substring(1, text.indexOf(']'));
+            text = text.substring(text.indexOf("]:") + 2);
+        }
         String[] parts = text.split(":");
+        if (parts.length == 3) {
+            hostIp = parts[0];
+        }
         String published = parts.length >= 2 ? parts[parts.length - 2] : "";
-        return new Port(published, Integer.parseInt(parts[parts.length - 1]));
+        return new Port(hostIp, published, Integer.parseInt(parts[parts.length - 1]));
     }
 }

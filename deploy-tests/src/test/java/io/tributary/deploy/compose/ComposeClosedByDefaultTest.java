@@ -1,0 +1,125 @@
+package io.tributary.deploy.compose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.deploy.compose.ComposeProject.Port;
+import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.Yamls;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compose stack is closed as shipped (issue 34): no secret in docker-compose.yml or .env, host ports on
+ * 127.0.0.1 until the operator sets an address, Kafka, PostgreSQL and Redis not on the host. The mutation tests put
+ * each opening back into the real files and expect it to be reported.
+ */
+class ComposeClosedByDefaultTest {
+
+    private static final String OVERRIDE = "deploy/compose/kafka-on-host.yml";
+
+    private static List<String> findings(String compose, String dotEnv) {
+        return ComposeExposure.check(ComposeProject.parse(compose, dotEnv), Repo.read(".gitignore"));
+    }
+
+    private static String compose() {
+        return Repo.read("docker-compose.yml");
+    }
+
+    private static String dotEnv() {
+        return Repo.read(".env");
+    }
+
+    private static String replace(String text, String from, String to) {
+        assertThat(text)
+                .as("the file still contains the text this test changes")
+                .contains(from);
+        return text.replaceFirst(Pattern.quote(from), Matcher.quoteReplacement(to));
+    }
+
+    @Test
+    void theShippedStackHasNoSecretNoHostPortOnEveryInterfaceAndNoDataStoreOnTheHost() {
+        assertThat(findings(compose(), dotEnv())).isEmpty();
+    }
+
+    @Test
+    void aPasswordInDotEnvIsReported() {
+        String opened = dotEnv() + "\nPOSTGRES_PASSWORD=tributary-local\n";
+        assertThat(findings(compose(), opened)).anyMatch(f -> f.startsWith(".env holds the secret POSTGRES_PASSWORD"));
+    }
+
+    @Test
+    void aSecretSetInTheComposeFileIsReported() {
+        String opened = replace(
+                compose(),
+                "      SESSION_SERVICE_URL: http://session:8080\n",
+                "      SESSION_SERVICE_URL: http://session:8080\n      TRIBUTARY_INTERNAL_TOKEN: local-token\n");
+        assertThat(findings(opened, dotEnv()))
+                .anyMatch(
+                        f -> f.startsWith("routing: the secret TRIBUTARY_INTERNAL_TOKEN is set in docker-compose.yml"));
+    }
+
+    @Test
+    void aHostPortWithoutAnAddressIsReported() {
+        String opened = replace(
+                compose(), "\"${REST_HOST_ADDRESS:-127.0.0.1}:${REST_HOST_PORT}:8080\"", "\"${REST_HOST_PORT}:8080\"");
+        assertThat(findings(opened, dotEnv()))
+                .anyMatch(f -> f.equals("session: host port 8080 is bound to every interface by default; bind it to"
+                        + " 127.0.0.1 unless the operator sets an address"));
+    }
+
+    /** The one setting that opens MQTT to the network, and only MQTT: the REST API stays on the loopback. */
+    @Test
+    void mqttHostAddressOpensTheMqttPortsOnly() {
+        String opened = replace(dotEnv(), "MQTT_HOST_ADDRESS=127.0.0.1", "MQTT_HOST_ADDRESS=0.0.0.0");
+        ComposeProject project = ComposeProject.parse(compose(), opened);
+        assertThat(project.services().get("haproxy").ports())
+                .extracting(Port::hostIp)
+                .containsOnly("0.0.0.0");
+        assertThat(project.services().get("session").ports())
+                .extracting(Port::hostIp)
+                .containsOnly("127.0.0.1");
+    }
+
+    @Test
+    void aPublishedKafkaPortIsReported() {
+        String opened = replace(
+                compose(),
+                "    volumes:\n      - kafka-data:/var/lib/kafka/data\n",
+                "    ports:\n      - \"127.0.0.1:9094:9094\"\n    volumes:\n      - kafka-data:/var/lib/kafka/data\n");
+        assertThat(findings(opened, dotEnv())).anyMatch(f -> f.startsWith("kafka: publishes [Port[hostIp=127.0.0.1"));
+    }
+
+    @Test
+    void anEnvFileThatIsNotGitIgnoredIsReported() {
+        ComposeProject project = ComposeProject.parse(
+                compose(),
+                dotEnv(),
+                Map.of(
+                        "deploy/compose/secrets/postgres.env", Map.of("POSTGRES_PASSWORD", "x"),
+                        "deploy/compose/secrets/internal.env", Map.of("TRIBUTARY_INTERNAL_TOKEN", "x"),
+                        "deploy/compose/secrets/admin.env",
+                                Map.of("TRIBUTARY_ADMIN_USER", "admin", "TRIBUTARY_ADMIN_PASSWORD", "x")));
+        assertThat(ComposeExposure.check(project, "target/\n"))
+                .anyMatch(
+                        f -> f.startsWith("postgres: env_file deploy/compose/secrets/postgres.env is not git-ignored"));
+    }
+
+    /** Kafka on the host is opt-in (an override file), on the loopback only, on the HOST listener. */
+    @Test
+    void theKafkaOnHostOverridePublishesTheHostListenerOnTheLoopbackOnly() {
+        Map<String, Object> services = Yamls.mapAt(Yamls.load(Repo.read(OVERRIDE)), "services");
+        assertThat(services).containsOnlyKeys("kafka");
+        List<Object> ports = Yamls.listAt(services.get("kafka"), "ports");
+        assertThat(ports).isNotEmpty();
+        String listeners =
+                ComposeProject.load().services().get("kafka").environment().get("KAFKA_LISTENERS");
+        for (Object port : ports) {
+            assertThat(String.valueOf(port)).startsWith("127.0.0.1:${KAFKA_HOST_PORT}:");
+            String target = String.valueOf(port).substring(String.valueOf(port).lastIndexOf(':') + 1);
+            assertThat(listeners).contains("HOST://:" + target);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.tributary.deploy.compose;
+
+import io.tributary.deploy.compose.ComposeProject.ComposeService;
+import io.tributary.deploy.compose.ComposeProject.Port;
+import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.support.SecretNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the compose stack exposes as shipped: no secret in a tracked file (docker-compose.yml, .env), secrets only
+ * from the git-ignored env files {@link ComposeSecrets#SCRIPT} generates, host ports on the loopback interface
+ * unless the operator sets another address, and no port of Kafka, PostgreSQL or Redis on the host (none of them
+ * authenticates its clients here). Every method returns findings; none means closed by default.
+ */
+final class ComposeExposure {
+
+    /** Images whose listeners have no authentication in this stack (Kafka PLAINTEXT, Redis without a password). */
+    private static final Set<String> DATA_STORES = Set.of("apache/kafka", "redis", "postgres");
+
+    private final ComposeProject project;
+    private final List<String> findings = new ArrayList<>();
+
+    private ComposeExposure(ComposeProject project) {
+        this.project = project;
+    }
+
+    /** @param gitignore the repository's .gitignore */
+    static List<String> check(ComposeProject project, String gitignore) {
+        ComposeExposure checks = new ComposeExposure(project);
+        checks.secretsInTrackedFiles();
+        checks.envFilesAreGenerated(gitignore);
+        checks.hostAddresses();
+        checks.dataStorePorts();
+        return checks.findings;
+    }
+
+    private void secretsInTrackedFiles() {
+        project.dotEnv().forEach((variable, value) -> {
+            if (SecretNames.isSecret(variable) && !value.isEmpty()) {
+                findings.add(".env holds the secret " + variable + " (a tracked file: everybody with the repository"
+                        + " knows it); generate it with " + ComposeSecrets.SCRIPT);
+            }
+        });
+        project.services().forEach((name, service) -> {
+            for (String variable : service.explicitEnvironment().keySet()) {
+                if (SecretNames.isSecret(variable)) {
+                    findings.add(name + ": the secret " + variable + " is set in docker-compose.yml (from the file or"
+                            + " .env); read it from an env_file " + ComposeSecrets.SCRIPT + " generates");
+                }
+            }
+        });
+    }
+
+    private void envFilesAreGenerated(String gitignore) {
+        List<String> ignored = gitignore
+                .lines()
+                .map(String::trim)
+                .filter(line -> line.endsWith("/") && !line.startsWith("#") && !line.startsWith("!"))
+                .map(line -> line.startsWith("/") ? line.substring(1) : line)
+                .toList();
+        project.services().forEach((name, service) -> {
+            for (String file : service.envFiles()) {
+                String path = file.startsWith("./") ? file.substring(2) : file;
+                if (ignored.stream().noneMatch(path::startsWith)) {
+                    findings.add(name + ": env_file " + file + " is not git-ignored (.gitignore), so its secrets"
+                            + " could be committed");
+                }
+            }
+        });
+    }
+
+    private void hostAddresses() {
+        project.services().forEach((name, service) -> {
+            for (Port port : service.ports()) {
+                if (!loopback(port.hostIp())) {
+                    findings.add(name + ": host port " + port.published() + " is bound to "
+                            + (port.hostIp().isEmpty() ? "every interface" : port.hostIp())
+                            + " by default; bind it to 127.0.0.1 unless the operator sets an address");
+                }
+            }
+        });
+    }
+
+    static boolean loopback(String hostIp) {
+        return hostIp.startsWith("127.") || hostIp.equals("::1");
+    }
+
+    private void dataStorePorts() {
+        for (Map.Entry<String, ComposeService> entry : project.services().entrySet()) {
+            ComposeService service = entry.getValue();
+            String repository = service.image() == null ? "" : ServiceCatalog.repositoryOf(service.image());
+            if (DATA_STORES.contains(repository) && !service.ports().isEmpty()) {
+                findings.add(entry.getKey() + ": publishes " + service.ports() + " on the host; " + repository
+                        + " does not authenticate its clients here, so it must stay inside the compose network");
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.tributary.deploy.k8s;
+
+import io.tributary.deploy.support.SecretNames;
+import io.tributary.deploy.support.Yamls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * No secret in the tracked Kubernetes files (kustomize tree, Helm chart): no Secret with data, no ConfigMap entry
+ * and no container env value for a secret setting. Secrets come from Secrets created outside git (scripts/install.sh
+ * or the operator), referenced by name.
+ */
+final class ManifestSecretChecks {
+
+    private ManifestSecretChecks() {}
+
+    static List<String> check(Manifests manifests) {
+        List<String> findings = new ArrayList<>();
+        for (Map<String, Object> secret : manifests.ofKind("Secret")) {
+            if (!Yamls.map(secret.get("data")).isEmpty()
+                    || !Yamls.map(secret.get("stringData")).isEmpty()) {
+                findings.add(Manifests.id(secret) + ": a tracked manifest holds secret data "
+                        + Yamls.map(secret.get("data")).keySet()
+                        + Yamls.map(secret.get("stringData")).keySet());
+            }
+        }
+        for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
+            Yamls.strings(configMap.get("data")).forEach((key, value) -> {
+                if (SecretNames.isSecret(key) && !value.isEmpty()) {
+                    findings.add(Manifests.id(configMap) + ": holds the secret " + key);
+                }
+            });
+        }
+        for (Map<String, Object> workload : manifests.workloads()) {
+            for (Map<String, Object> container : Manifests.containers(workload)) {
+                for (Object node : Yamls.list(container.get("env"))) {
+                    String name = Yamls.text(node, "name");
+                    if (name == null || !SecretNames.isSecret(name)) {
+                        continue;
+                    }
+                    Object value = Yamls.at(node, "value");
+                    if ((value != null && !String.valueOf(value).isEmpty())
+                            || Yamls.at(node, "valueFrom.secretKeyRef") == null) {
+                        findings.add(Manifests.id(workload) + " container " + container.get("name") + ": " + name
+                                + " is not read from a Secret (secretKeyRef)");
+                    }
+                }
+            }
+        }
+        return findings;
+    }
+}

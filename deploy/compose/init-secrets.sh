@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Generates the secrets docker-compose.yml reads, once, like k8s/aws/scripts/install.sh does for the cluster: one
+# env file per secret in deploy/compose/secrets/ (git-ignored, readable by you only), read by the services through
+# env_file. A file that exists is kept, so running it again changes nothing; delete one to generate it anew.
+#
+#   deploy/compose/init-secrets.sh                          # random values; prints the first admin's password once
+#   TRIBUTARY_ADMIN_PASSWORD=... deploy/compose/init-secrets.sh   # or POSTGRES_PASSWORD, TRIBUTARY_INTERNAL_TOKEN,
+#                                                                 # TRIBUTARY_ADMIN_USER: yours instead of random
+#
+#   postgres.env  POSTGRES_PASSWORD (PostgreSQL and session-service). PostgreSQL takes it when its data volume is
+#                 created: for an existing volume give the password it was created with (docs/deploy.md).
+#   internal.env  TRIBUTARY_INTERNAL_TOKEN (session-service's internal API; routing and the transport nodes send it)
+#   admin.env     TRIBUTARY_ADMIN_USER / TRIBUTARY_ADMIN_PASSWORD (the first REST API admin, created when none exists)
+#
+# SECRETS_DIR writes elsewhere (the deploy-tests use it; docker-compose.yml reads deploy/compose/secrets/).
+set -euo pipefail
+
+dir="${SECRETS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/secrets}"
+umask 077
+mkdir -p "$dir"
+
+random() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
+# secret_file NAME "KEY=value"...: writes the lines into NAME unless it exists.
+secret_file() {
+  local file="$dir/$1"
+  shift
+  if [[ -e "$file" ]]; then
+    echo "init-secrets: kept $file"
+  else
+    printf '%s\n' "$@" > "$file.tmp"
+    mv "$file.tmp" "$file"
+    echo "init-secrets: wrote $file"
+  fi
+}
+
+admin_written=false
+[[ -e "$dir/admin.env" ]] || admin_written=true
+admin_password="${TRIBUTARY_ADMIN_PASSWORD:-$(random 18)}"
+
+secret_file postgres.env "POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-$(random 24)}"
+secret_file internal.env "TRIBUTARY_INTERNAL_TOKEN=${TRIBUTARY_INTERNAL_TOKEN:-$(random 24)}"
+secret_file admin.env "TRIBUTARY_ADMIN_USER=${TRIBUTARY_ADMIN_USER:-admin}" "TRIBUTARY_ADMIN_PASSWORD=$admin_password"
+
+if [[ "$admin_written" == true && -z "${TRIBUTARY_ADMIN_PASSWORD:-}" ]]; then
+  echo "init-secrets: REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (in $dir/admin.env)"
+fi
