@@ -2,13 +2,10 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Admin users scoped to a tenant (issue #17): the cluster admin creates them over {@code /api/v1/admin/users}; a
@@ -45,41 +42,41 @@ class AdminScopeIntegrationTest extends ServiceTestBase {
         assertThat(created.body().has("passwordHash")).isFalse();
         long adminId = created.body().path("id").asLong();
         try {
-            String token = login("scope-a-admin", PASSWORD);
-            Response me = as(token, "GET", "/api/v1/admin/me", null);
+            String token = tokenOf("scope-a-admin", PASSWORD);
+            Response me = asAdmin(token, "GET", "/api/v1/admin/me", null);
             assertThat(me.status()).isEqualTo(200);
             assertThat(me.body().path("tenant").asString()).isEqualTo("scope-a");
 
             // Its tenant's credentials: created there without naming it, listed alone, changed and deleted.
-            Response own = as(
+            Response own = asAdmin(
                     token, "POST", "/api/v1/auth/credentials", Map.of("username", "scope-a-device", "password", "pw"));
             assertThat(own.status()).as("%s", own.body()).isEqualTo(201);
             assertThat(own.body().path("tenant").asString()).isEqualTo("scope-a");
             long ownId = own.body().path("id").asLong();
-            Response list = as(token, "GET", "/api/v1/auth/credentials?size=1000", null);
+            Response list = asAdmin(token, "GET", "/api/v1/auth/credentials?size=1000", null);
             assertThat(list.status()).isEqualTo(200);
             assertThat(list.body().path("total").asLong()).isEqualTo(1);
             assertThat(list.body().path("items").get(0).path("username").asString())
                     .isEqualTo("scope-a-device");
             Map<String, Object> update = new HashMap<>(Map.of("username", "scope-a-device", "description", "meter"));
-            Response updated = as(token, "PUT", "/api/v1/auth/credentials/" + ownId, update);
+            Response updated = asAdmin(token, "PUT", "/api/v1/auth/credentials/" + ownId, update);
             assertThat(updated.status()).as("%s", updated.body()).isEqualTo(200);
             assertThat(updated.body().path("tenant").asString()).isEqualTo("scope-a");
 
             // Another tenant's credential does not exist for it, and it cannot put one anywhere else.
-            assertThat(as(token, "GET", "/api/v1/auth/credentials/" + otherId, null)
+            assertThat(asAdmin(token, "GET", "/api/v1/auth/credentials/" + otherId, null)
                             .status())
                     .isEqualTo(404);
-            assertThat(as(token, "DELETE", "/api/v1/auth/credentials/" + otherId, null)
+            assertThat(asAdmin(token, "DELETE", "/api/v1/auth/credentials/" + otherId, null)
                             .status())
                     .isEqualTo(404);
-            assertThat(as(token, "PUT", "/api/v1/auth/credentials/" + otherId, update)
+            assertThat(asAdmin(token, "PUT", "/api/v1/auth/credentials/" + otherId, update)
                             .status())
                     .isEqualTo(404);
             assertThat(get("/api/v1/auth/credentials/" + otherId).status())
                     .as("still there for the cluster admin")
                     .isEqualTo(200);
-            Response elsewhere = as(
+            Response elsewhere = asAdmin(
                     token,
                     "POST",
                     "/api/v1/auth/credentials",
@@ -87,13 +84,13 @@ class AdminScopeIntegrationTest extends ServiceTestBase {
             assertThat(elsewhere.status()).isEqualTo(403);
             assertThat(elsewhere.body().path("error").asString()).contains("scoped to tenant 'scope-a'");
             update.put("tenant", "scope-b");
-            assertThat(as(token, "PUT", "/api/v1/auth/credentials/" + ownId, update)
+            assertThat(asAdmin(token, "PUT", "/api/v1/auth/credentials/" + ownId, update)
                             .status())
                     .as("moving its credential out of its tenant")
                     .isEqualTo(403);
 
             // Its own tenant, read only; the rest of the API is the cluster admin's.
-            assertThat(as(token, "GET", "/api/v1/tenants/scope-a", null).status())
+            assertThat(asAdmin(token, "GET", "/api/v1/tenants/scope-a", null).status())
                     .isEqualTo(200);
             for (String[] call : new String[][] {
                 {"GET", "/api/v1/tenants/scope-b"},
@@ -108,26 +105,26 @@ class AdminScopeIntegrationTest extends ServiceTestBase {
                 {"GET", "/api/v1/auth/credentials;x=1"},
                 {"GET", "/api/v1/tenants/scope-a/../scope-b"},
             }) {
-                Response refused = as(token, call[0], call[1], null);
+                Response refused = asAdmin(token, call[0], call[1], null);
                 assertThat(refused.status()).as("%s %s", call[0], call[1]).isEqualTo(403);
                 assertThat(refused.body().path("error").asString()).contains("is for admins of the whole cluster");
             }
-            Response promote = as(
+            Response promote = asAdmin(
                     token, "POST", "/api/v1/admin/users", Map.of("username", "scope-escalate", "password", PASSWORD));
             assertThat(promote.status()).isEqualTo(403);
 
             // A tenant with a scoped admin stays until the admin goes.
-            assertThat(as(token, "DELETE", "/api/v1/auth/credentials/" + ownId, null)
+            assertThat(asAdmin(token, "DELETE", "/api/v1/auth/credentials/" + ownId, null)
                             .status())
                     .isEqualTo(204);
             Response inUse = send("DELETE", "/api/v1/tenants/scope-a");
             assertThat(inUse.status()).isEqualTo(409);
             assertThat(inUse.body().path("error").asString()).contains("1 admin user(s)");
 
-            assertThat(as(token, "DELETE", "/api/v1/admin/tokens", null).status())
+            assertThat(asAdmin(token, "DELETE", "/api/v1/admin/tokens", null).status())
                     .as("it logs out")
                     .isEqualTo(204);
-            assertThat(as(token, "GET", "/api/v1/admin/me", null).status()).isEqualTo(401);
+            assertThat(asAdmin(token, "GET", "/api/v1/admin/me", null).status()).isEqualTo(401);
         } finally {
             assertThat(send("DELETE", "/api/v1/admin/users/" + adminId).status())
                     .isEqualTo(204);
@@ -160,8 +157,8 @@ class AdminScopeIntegrationTest extends ServiceTestBase {
         assertThat(second.status()).as("%s", second.body()).isEqualTo(201);
         assertThat(second.body().path("tenant").isNull()).isTrue();
         long secondId = second.body().path("id").asLong();
-        String secondToken = login("scope-second", PASSWORD);
-        Response users = as(secondToken, "GET", "/api/v1/admin/users", null);
+        String secondToken = tokenOf("scope-second", PASSWORD);
+        Response users = asAdmin(secondToken, "GET", "/api/v1/admin/users", null);
         assertThat(users.status()).as("an admin of the whole cluster").isEqualTo(200);
         assertThat(users.body().toString()).contains("scope-second").contains("\"" + ADMIN_USER + "\"");
 
@@ -169,44 +166,16 @@ class AdminScopeIntegrationTest extends ServiceTestBase {
                 .param("u", ADMIN_USER)
                 .query(Long.class)
                 .single();
-        assertThat(as(secondToken, "DELETE", "/api/v1/admin/users/" + secondId, null)
+        assertThat(asAdmin(secondToken, "DELETE", "/api/v1/admin/users/" + secondId, null)
                         .status())
                 .as("deleting itself is allowed while another cluster admin remains")
                 .isEqualTo(204);
-        assertThat(as(secondToken, "GET", "/api/v1/admin/me", null).status())
+        assertThat(asAdmin(secondToken, "GET", "/api/v1/admin/me", null).status())
                 .as("its tokens went with it")
                 .isEqualTo(401);
         Response last = send("DELETE", "/api/v1/admin/users/" + firstId);
         assertThat(last.status()).isEqualTo(409);
         assertThat(last.body().path("error").asString()).contains("last admin of the whole cluster");
         assertThat(send("DELETE", "/api/v1/admin/users/" + secondId).status()).isEqualTo(404);
-    }
-
-    private String login(String username, String password) throws Exception {
-        HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(
-                                json.writeValueAsBytes(Map.of("username", username, "password", password))))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as("login %s: %s", username, r.body()).isEqualTo(201);
-        return json.readTree(r.body()).get("token").asString();
-    }
-
-    /** A request with another admin's token; the path is sent as written (dot segments and all). */
-    private Response as(String token, String method, String path, Object body) throws Exception {
-        HttpRequest.BodyPublisher publisher = body == null
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body));
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
-                .header("Authorization", "Bearer " + token)
-                .method(method, publisher);
-        if (body != null) {
-            builder.header("Content-Type", "application/json");
-        }
-        HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode parsed = response.body().isEmpty() ? null : json.readTree(response.body());
-        return new Response(response.statusCode(), parsed);
     }
 }

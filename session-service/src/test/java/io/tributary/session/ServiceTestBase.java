@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -259,5 +260,34 @@ public abstract class ServiceTestBase {
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         JsonNode body = response.body().isEmpty() ? null : json.readTree(response.body());
         return new Response(response.statusCode(), body);
+    }
+
+    /** Logs another admin user in; its bearer token. */
+    protected String tokenOf(String username, String password) throws Exception {
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(
+                                json.writeValueAsBytes(Map.of("username", username, "password", password))))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("login %s: %s", username, r.body()).isEqualTo(201);
+        return json.readTree(r.body()).get("token").asString();
+    }
+
+    /** A request with another admin's token; the path is sent as written (dot segments and all). */
+    protected Response asAdmin(String token, String method, String path, Object body) throws Exception {
+        HttpRequest.BodyPublisher publisher = body == null
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body));
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
+                .header("Authorization", "Bearer " + token)
+                .method(method, publisher);
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode parsed = response.body().isEmpty() ? null : json.readTree(response.body());
+        return new Response(response.statusCode(), parsed);
     }
 }

@@ -1,6 +1,5 @@
 package io.tributary.session.auth;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.acl.TopicPermissions;
@@ -10,10 +9,11 @@ import io.tributary.session.auth.jwt.JwtVerifier;
 import io.tributary.session.auth.jwt.VerifiedToken;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -23,9 +23,10 @@ import org.springframework.stereotype.Service;
  * and must not hold a session row lock or a pooled connection. Runs on a servlet thread of session-service, inside
  * the transport node's asynchronous CONNECT call, so no event loop ever waits for it.
  *
- * <p>Rules: the best-fitting credential ({@link CredentialStore#match}) must be given its password; a CONNECT that no
- * credential fits is anonymous when it carries no password, and anonymous access is allowed only when configured.
- * A password for which no credential fits is a bad user name or password, also with anonymous access on.
+ * <p>Rules: the credential {@link CredentialFit} chooses must be given its password; a CONNECT whose client id or user
+ * name a credential names but that none fits is refused; one that no credential names is anonymous when it carries no
+ * password, and anonymous access is allowed only when configured. A password for which no credential fits is a bad
+ * user name or password, also with anonymous access on.
  *
  * <p>With JWT authentication on, a password that is a JWT is verified as one ({@link JwtVerifier}) instead, and never
  * tried as a password: its subject is the identity, its ACL comes from the token or else from the credential that
@@ -42,12 +43,7 @@ public class ConnectAuthenticator {
     private final PasswordHasher hasher;
     private final AuthProperties properties;
     private final Clock clock;
-    private final MeterRegistry registry;
-    private final ConcurrentMap<String, Counter> failureCounters = new ConcurrentHashMap<>();
-    private final Counter passwordSuccesses;
-    private final Counter anonymousSuccesses;
-    private final Counter certificateSuccesses;
-    private final Counter tokenSuccesses;
+    private final AuthCounters counters;
     /** Empty when JWT authentication is off. */
     private final Optional<JwtVerifier> jwt;
 
@@ -67,45 +63,12 @@ public class ConnectAuthenticator {
         this.hasher = hasher;
         this.properties = properties;
         this.clock = clock;
-        this.registry = registry;
-        this.passwordSuccesses = Counter.builder("tributary.auth.successes")
-                .tag("method", "password")
-                .description("CONNECTs authenticated")
-                .register(registry);
-        this.anonymousSuccesses = Counter.builder("tributary.auth.successes")
-                .tag("method", "anonymous")
-                .description("CONNECTs authenticated")
-                .register(registry);
-        this.certificateSuccesses = Counter.builder("tributary.auth.successes")
-                .tag("method", "certificate")
-                .description("CONNECTs authenticated")
-                .register(registry);
-        this.tokenSuccesses = Counter.builder("tributary.auth.successes")
-                .tag("method", "token")
-                .description("CONNECTs authenticated")
-                .register(registry);
-        // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
-        failureCounter("unknown_credentials");
-        failureCounter("bad_password");
-        if (jwt.isPresent()) {
-            failureCounter("token_expired");
-            failureCounter("token_bad_signature");
-        }
-        failureCounter("banned");
-    }
-
-    private Counter failureCounter(String cause) {
-        return failureCounters.computeIfAbsent(
-                cause,
-                c -> Counter.builder("tributary.auth.failures")
-                        .tag("cause", c)
-                        .description("CONNECTs refused by authentication or authorization")
-                        .register(registry));
+        this.counters = new AuthCounters(registry, jwt.isPresent());
     }
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
     public Authentication authenticate(SessionApi.ConnectRequest request) {
-        return authenticate(request, () -> blockList.check(request), credentials::match);
+        return authenticate(request, () -> blockList.check(request), lookupFor(List.of(request)));
     }
 
     /**
@@ -116,10 +79,7 @@ public class ConnectAuthenticator {
      */
     public List<Object> authenticateAll(List<SessionApi.ConnectRequest> requests) {
         List<ConnectRefusedException> banned = blockList.checkAll(requests);
-        List<Credential> candidates = credentials.candidates(
-                requests.stream().map(SessionApi.ConnectRequest::username).toList(),
-                requests.stream().map(SessionApi.ConnectRequest::clientId).toList());
-        CredentialLookup lookup = (username, clientId) -> CredentialStore.best(candidates, username, clientId);
+        CredentialLookup lookup = lookupFor(requests);
         java.util.stream.IntStream indexes = java.util.stream.IntStream.range(0, requests.size());
         if (requests.stream().anyMatch(r -> r.password() != null)) {
             // Password hashes cost tens of milliseconds of CPU each: spread over the cores, not one after the other.
@@ -143,10 +103,34 @@ public class ConnectAuthenticator {
                 .toList();
     }
 
-    /** Finds the credential that fits a user name and client id best (see {@link CredentialStore#match}). */
+    /** The credentials that can decide a CONNECT of this user name, client id and CN ({@link CredentialFit}). */
     @FunctionalInterface
     private interface CredentialLookup {
-        Optional<Credential> match(String username, String clientId);
+        CredentialCandidates of(String username, String clientId, String certificateCn);
+    }
+
+    /**
+     * The credentials of these CONNECTs, read in one go. A token's subject is known once it is verified: its
+     * credentials are read then, unless it is a user name of the batch (the CONNECT's user name, when sent, must
+     * equal it).
+     */
+    private CredentialLookup lookupFor(List<SessionApi.ConnectRequest> requests) {
+        List<String> usernames =
+                requests.stream().map(SessionApi.ConnectRequest::username).toList();
+        CredentialCandidates candidates = credentials.candidates(
+                usernames,
+                requests.stream().map(SessionApi.ConnectRequest::clientId).toList(),
+                requests.stream()
+                        .map(SessionApi.ConnectRequest::certificateCommonName)
+                        .toList());
+        Set<String> batchUsernames = new HashSet<>(usernames);
+        return (username, clientId, cn) ->
+                batchUsernames.contains(username) ? candidates : candidatesOf(username, clientId, cn);
+    }
+
+    private CredentialCandidates candidatesOf(String username, String clientId, String certificateCn) {
+        return credentials.candidates(
+                Collections.singletonList(username), List.of(clientId), Collections.singletonList(certificateCn));
     }
 
     private Authentication authenticate(
@@ -154,18 +138,18 @@ public class ConnectAuthenticator {
         try {
             // First: a banned client costs no password hash.
             blockCheck.run();
-            Optional<Authentication> byCertificate = byCertificate(request);
+            Optional<Authentication> byCertificate = byCertificate(request, lookup);
             if (byCertificate.isPresent()) {
-                certificateSuccesses.increment();
+                counters.certificate.increment();
                 return byCertificate.get();
             }
             if (jwt.isPresent() && JwtVerifier.isToken(request.password())) {
                 Authentication result = byToken(request, jwt.get(), lookup);
-                tokenSuccesses.increment();
+                counters.token.increment();
                 return result;
             }
             Authentication result = decide(request, lookup);
-            (result.credentialId() == null ? anonymousSuccesses : passwordSuccesses).increment();
+            (result.credentialId() == null ? counters.anonymous : counters.password).increment();
             return result;
         } catch (ConnectRefusedException e) {
             recordFailure(request, e);
@@ -178,12 +162,13 @@ public class ConnectAuthenticator {
      * it) is authenticated without a password; a password it carries is not checked. Empty: no such credential, the
      * password rules apply.
      */
-    private Optional<Authentication> byCertificate(SessionApi.ConnectRequest request) {
+    private Optional<Authentication> byCertificate(SessionApi.ConnectRequest request, CredentialLookup lookup) {
         String cn = request.certificateCommonName();
         if (cn == null || cn.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Credential> match = credentials.matchCertificate(cn, request.username(), request.clientId());
+        Optional<Credential> match = CredentialFit.byCertificate(
+                lookup.of(request.username(), request.clientId(), cn), cn, request.username(), request.clientId());
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -203,7 +188,11 @@ public class ConnectAuthenticator {
      */
     private Authentication byToken(SessionApi.ConnectRequest request, JwtVerifier verifier, CredentialLookup lookup) {
         VerifiedToken token = verifier.verify(request.password(), request.username(), request.clientId());
-        Optional<Credential> match = lookup.match(token.subject(), request.clientId());
+        CredentialCandidates candidates = lookup.of(token.subject(), request.clientId(), null);
+        Optional<Credential> match = CredentialFit.byToken(candidates, token.subject(), request.clientId());
+        if (match.isEmpty() && CredentialFit.refusesToken(candidates, token.subject(), request.clientId())) {
+            throw noFittingCredential();
+        }
         if (match.isPresent() && match.get().blocked()) {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
@@ -230,8 +219,17 @@ public class ConnectAuthenticator {
     }
 
     private Authentication decide(SessionApi.ConnectRequest request, CredentialLookup lookup) {
-        Optional<Credential> match = lookup.match(request.username(), request.clientId());
+        CredentialCandidates candidates = lookup.of(request.username(), request.clientId(), null);
+        Optional<Credential> match = CredentialFit.byPassword(candidates, request.username(), request.clientId());
         if (match.isEmpty()) {
+            if (CredentialFit.named(candidates, request.username(), request.clientId())) {
+                // Its own credential is the only way in for a client id (or user name) that has one; a password
+                // costs what checking one costs, so the refusal takes no less time than a wrong password.
+                if (request.password() != null) {
+                    hasher.burnDecoy(request.password());
+                }
+                throw noFittingCredential();
+            }
             if (request.password() != null) {
                 hasher.burnDecoy(request.password());
                 throw new ConnectRefusedException(
@@ -265,6 +263,12 @@ public class ConnectAuthenticator {
             throw new ConnectRefusedException(RefusalReason.NOT_AUTHORIZED, "blocked", "credential is blocked");
         }
         return authorized(request, credential, request.username());
+    }
+
+    /** Answered like a wrong password, so the refusal does not tell which identities credentials name. */
+    private static ConnectRefusedException noFittingCredential() {
+        return new ConnectRefusedException(
+                RefusalReason.BAD_USERNAME_OR_PASSWORD, "no_fitting_credential", "bad user name or password");
     }
 
     /**
@@ -329,7 +333,7 @@ public class ConnectAuthenticator {
                 ip,
                 e.getMessage(),
                 e.metricCause());
-        failureCounter(e.metricCause()).increment();
+        counters.failure(e.metricCause()).increment();
         try {
             failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
         } catch (RuntimeException dbFailure) {

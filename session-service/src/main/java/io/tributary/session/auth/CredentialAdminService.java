@@ -7,6 +7,7 @@ import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.tenant.TenantStore;
 import io.tributary.session.web.AdminPrincipal;
 import io.tributary.session.web.ApiException;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -28,6 +29,10 @@ import org.springframework.transaction.annotation.Transactional;
 public class CredentialAdminService {
 
     private static final Logger log = LoggerFactory.getLogger(CredentialAdminService.class);
+    /** PostgreSQL SQLSTATEs of a duplicate identity and of one held by another namespace (V22's constraints). */
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private static final String EXCLUSION_VIOLATION = "23P01";
 
     private final CredentialStore credentials;
     private final AuthFailureStore failures;
@@ -59,13 +64,14 @@ public class CredentialAdminService {
         CredentialRequest request = inScope(body, admin);
         request.check(true);
         requireTenant(request);
+        requireIdentitiesFree(request, 0, admin);
         try {
             String hash = request.password() == null ? null : hasher.hash(request.password());
             long id = credentials.insert(values(request, hash), clock.instant());
             log.info("Credential {} created (username {}, client id {})", id, request.username(), request.clientId());
             return get(id, admin);
-        } catch (DuplicateKeyException e) {
-            throw duplicate(request);
+        } catch (DataIntegrityViolationException e) {
+            throw identityRefused(e, request, admin);
         }
     }
 
@@ -100,13 +106,14 @@ public class CredentialAdminService {
         if (request.password() == null && request.certificateCn() == null && before.passwordHash() == null) {
             throw ApiException.badRequest("password is required: the credential has none and no certificateCn");
         }
+        requireIdentitiesFree(request, id, admin);
         String hash = request.password() == null ? null : hasher.hash(request.password());
         try {
             // The UPDATE takes the row lock first: a CONNECT holding it (FOR SHARE) commits before we look for
             // live connections, and one coming later sees the new version and is refused.
             credentials.update(id, values(request, hash), clock.instant());
-        } catch (DuplicateKeyException e) {
-            throw duplicate(request);
+        } catch (DataIntegrityViolationException e) {
+            throw identityRefused(e, request, admin);
         }
         boolean accessChanged = hash != null
                 || before.blocked() != request.blockedOrFalse()
@@ -208,9 +215,46 @@ public class CredentialAdminService {
         return request;
     }
 
-    private static ApiException duplicate(CredentialRequest r) {
+    /**
+     * An identity (user name, client id, certificate CN) belongs to one namespace (SECURITY.md, "Credential
+     * identities"): naming one that credentials of another namespace name is refused. Checked here to tell a cluster
+     * admin which; the database's constraints (V22) hold it against races and other writers.
+     */
+    private void requireIdentitiesFree(CredentialRequest request, long self, AdminPrincipal admin) {
+        credentials.otherHolder(values(request, null), self).ifPresent(holder -> {
+            if (admin.scoped()) {
+                throw identityNotAvailable();
+            }
+            throw ApiException.conflict(holder.identity() + " is named by credentials of "
+                    + (holder.tenant() == null ? "the global namespace" : "tenant '" + holder.tenant() + "'")
+                    + ": a user name, client id or certificate CN belongs to one namespace");
+        });
+    }
+
+    /**
+     * What a tenant's admin is told for any identity it may not use, its own tenant's duplicate or another
+     * namespace's: one answer, so that it learns nothing about which identities other tenants have.
+     */
+    private static ApiException identityNotAvailable() {
         return ApiException.conflict(
-                "a credential with username " + r.username() + " and clientId " + r.clientId() + " exists already");
+                "the username, clientId or certificateCn is not available: choose another (a credential names it)");
+    }
+
+    /** The 409 for a write the database refused for an identity; any other integrity violation is not ours. */
+    private static RuntimeException identityRefused(
+            DataIntegrityViolationException e, CredentialRequest r, AdminPrincipal admin) {
+        String state = e.getMostSpecificCause() instanceof SQLException sql ? sql.getSQLState() : null;
+        if (!UNIQUE_VIOLATION.equals(state) && !EXCLUSION_VIOLATION.equals(state)) {
+            return e;
+        }
+        if (admin.scoped()) {
+            return identityNotAvailable();
+        }
+        return ApiException.conflict(
+                EXCLUSION_VIOLATION.equals(state)
+                        ? "the username, clientId or certificateCn is named by credentials of another namespace"
+                        : "a credential with username " + r.username() + ", clientId " + r.clientId()
+                                + " and certificateCn " + r.certificateCn() + " exists already");
     }
 
     private static void checkPage(int page, int size) {

@@ -8,11 +8,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -24,6 +25,9 @@ public class CredentialStore {
     private static final String COLUMNS = "id, username, client_id, password_hash, blocked, publish_acl,"
             + " subscribe_acl, description, version, created_at, updated_at, certificate_cn, tenant_id";
     private static final RowMapper<Credential> ROW = CredentialStore::map;
+
+    /** Which identity another namespace holds ({@code username}, {@code clientId}, {@code certificateCn}). */
+    public record IdentityHolder(String identity, String tenant) {}
 
     /** A live connection that authenticated with a credential. */
     public record LiveConnection(String clientId, String nodeId, long epoch) {}
@@ -47,43 +51,6 @@ public class CredentialStore {
     }
 
     /**
-     * The credential that fits a CONNECT best: one naming both its user name and client id, else one naming only
-     * its user name, else one naming only its client id. Empty when none fits.
-     */
-    public Optional<Credential> match(String username, String clientId) {
-        List<Credential> candidates = jdbc.sql("SELECT " + COLUMNS + " FROM credentials"
-                        + " WHERE (username = :username AND (client_id = :clientId OR client_id IS NULL))"
-                        + " OR (username IS NULL AND client_id = :clientId)")
-                .param("username", username)
-                .param("clientId", clientId)
-                .query(ROW)
-                .list();
-        // Same identity: the one with a password before a certificate-only one.
-        return candidates.stream()
-                .max(Comparator.comparingInt(Credential::specificity).thenComparing(c -> c.passwordHash() != null));
-    }
-
-    /**
-     * The credential naming the certificate CN of a mutual-TLS CONNECT and fitting its user name and client id (a
-     * credential that names them requires them), the most specific first. Empty when none fits.
-     */
-    public Optional<Credential> matchCertificate(String certificateCn, String username, String clientId) {
-        List<Credential> candidates = jdbc.sql("SELECT " + COLUMNS + " FROM credentials"
-                        + " WHERE certificate_cn = :cn AND (username IS NULL OR username = :username)"
-                        + " AND (client_id IS NULL OR client_id = :clientId)")
-                .param("cn", certificateCn)
-                .param("username", username)
-                .param("clientId", clientId)
-                .query(ROW)
-                .list();
-        return candidates.stream().max(Comparator.comparingInt(Credential::specificity));
-    }
-
-    /**
-     * Share-locks the credential until the end of the CONNECT's transaction and returns its version, so a change
-     * committed meanwhile is seen (and one committing later waits and then finds this connection).
-     */
-    /**
      * Share-locks the credentials a batch of CONNECTs authenticated against, until the end of the transaction, in id
      * order: a credential change waits for those CONNECTs, and one that committed first shows as another version.
      *
@@ -103,28 +70,56 @@ public class CredentialStore {
     }
 
     /**
-     * Every credential that could fit one of these CONNECTs (by user name or by client id), read in one query; the
-     * best fit of each is then picked from them by {@link #best}, the rule {@link #match} applies.
+     * What {@link CredentialFit} needs to decide these CONNECTs, in two queries whatever their number: every
+     * credential naming one of the client ids, those naming one of the user names or CNs and no client id, and which
+     * of the user names any credential names.
      */
-    public List<Credential> candidates(Collection<String> usernames, Collection<String> clientIds) {
-        List<String> names =
-                usernames.stream().filter(java.util.Objects::nonNull).distinct().toList();
-        return jdbc.sql("SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(:clientIds)"
-                        + " OR username = ANY(:usernames)")
-                .param("clientIds", SqlArrays.text(clientIds))
-                .param("usernames", SqlArrays.text(names))
+    public CredentialCandidates candidates(
+            Collection<String> usernames, Collection<String> clientIds, Collection<String> certificateCns) {
+        String[] names = present(usernames);
+        List<Credential> credentials = jdbc.sql(
+                        "SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(:clientIds)"
+                                + " OR (client_id IS NULL AND (username = ANY(:usernames) OR certificate_cn = ANY(:cns)))")
+                .param("clientIds", present(clientIds))
+                .param("usernames", names)
+                .param("cns", present(certificateCns))
                 .query(ROW)
                 .list();
+        Set<String> named = names.length == 0
+                ? Set.of()
+                : Set.copyOf(jdbc.sql("SELECT u FROM unnest(CAST(:usernames AS text[])) AS u"
+                                + " WHERE EXISTS (SELECT 1 FROM credentials WHERE username = u)")
+                        .param("usernames", names)
+                        .query(String.class)
+                        .list());
+        return new CredentialCandidates(credentials, named);
     }
 
-    /** The best fit among {@code candidates} for a CONNECT, by the rule of {@link #match}. */
-    public static Optional<Credential> best(Collection<Credential> candidates, String username, String clientId) {
-        return candidates.stream()
-                .filter(c -> c.username() != null
-                        ? c.username().equals(username)
-                                && (c.clientId() == null || c.clientId().equals(clientId))
-                        : c.clientId() != null && c.clientId().equals(clientId))
-                .max(Comparator.comparingInt(Credential::specificity).thenComparing(c -> c.passwordHash() != null));
+    private static String[] present(Collection<String> values) {
+        return SqlArrays.text(
+                values.stream().filter(Objects::nonNull).distinct().toList());
+    }
+
+    /**
+     * Which identity of {@code v} credentials of another namespace than {@code v.tenant()} name, and that namespace
+     * (null: global); empty when none does. {@code self}: the credential being changed, or 0.
+     */
+    public Optional<IdentityHolder> otherHolder(Values v, long self) {
+        return jdbc.sql("""
+                SELECT CASE WHEN username = :username THEN 'username'
+                            WHEN client_id = :clientId THEN 'clientId' ELSE 'certificateCn' END AS identity,
+                       tenant_id
+                FROM credentials
+                WHERE id <> :self AND tenant_id IS DISTINCT FROM :tenant
+                  AND (username = :username OR client_id = :clientId OR certificate_cn = :cn)
+                LIMIT 1""")
+                .param("username", v.username())
+                .param("clientId", v.clientId())
+                .param("cn", v.certificateCn())
+                .param("tenant", v.tenant())
+                .param("self", self)
+                .query((rs, n) -> new IdentityHolder(rs.getString("identity"), rs.getString("tenant_id")))
+                .optional();
     }
 
     public Optional<Credential> find(long id) {
