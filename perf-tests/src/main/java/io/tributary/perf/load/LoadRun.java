@@ -115,7 +115,7 @@ public final class LoadRun {
                 .plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
         hardDeadlineNanos = System.nanoTime() + budget.toNanos();
 
-        List<Long> brokerPids = brokerPids();
+        List<Long> brokerPids = BrokerProcesses.resolve(options.brokerPids(), options.brokerPatterns(), this::warn);
         ProcessSampler broker = new ProcessSampler(brokerPids);
         broker.labels().values().forEach(l -> console.line("sampling broker process " + l));
         ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
@@ -354,52 +354,8 @@ public final class LoadRun {
         return System.nanoTime() > hardDeadlineNanos;
     }
 
-    private List<Long> brokerPids() {
-        List<Long> pids = new ArrayList<>(options.brokerPids());
-        for (String pattern : options.brokerPatterns()) {
-            List<Long> found = ProcessSampler.pgrep(pattern);
-            if (found.isEmpty()) {
-                warn("--broker-pgrep '" + pattern + "' matched no process; broker CPU/RSS not sampled for it");
-            }
-            found.stream().filter(p -> !pids.contains(p)).forEach(pids::add);
-        }
-        // A broker is often a tree (a launcher and its services, PostgreSQL and its backends): sample all of it.
-        for (Long pid : List.copyOf(pids)) {
-            ProcessHandle.of(pid)
-                    .ifPresent(h -> h.descendants()
-                            .map(ProcessHandle::pid)
-                            .filter(p -> !pids.contains(p))
-                            .forEach(pids::add));
-        }
-        return pids;
-    }
-
     private void warn(String message) {
         warnings.add(message);
         console.line("WARNING: " + message);
-    }
-
-    /** Facts gathered during the run that the result needs besides the metrics. */
-    static final class RunFacts {
-        Instant started;
-        int planned;
-        long established;
-        int peakConnected;
-        double rampSeconds;
-        double measuredSeconds;
-        double elapsedSeconds;
-        long rssBaseline;
-        long rssLoaded;
-        long connectionsAtLoaded;
-        boolean epoll;
-        double loadAverageStart;
-        List<String> brokerLabels = List.of();
-        Map<Long, String> brokerLabelsByPid = Map.of();
-        Map<Long, Long> rssBaselineByPid = Map.of();
-        Map<Long, Long> rssLoadedByPid = Map.of();
-        Map<Long, Double> cpuByPid = Map.of();
-        List<io.tributary.perf.measure.TimeSample> samples = List.of();
-        Map<String, LongAdder> failureReasons = Map.of();
-        List<String> warnings = List.of();
     }
 }

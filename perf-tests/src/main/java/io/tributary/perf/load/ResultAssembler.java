@@ -24,11 +24,7 @@ final class ResultAssembler {
     private ResultAssembler() {}
 
     static RunResult assemble(
-            Scenario scenario,
-            RunOptions options,
-            LiveMetrics metrics,
-            List<MqttLoadClient> clients,
-            LoadRun.RunFacts facts) {
+            Scenario scenario, RunOptions options, LiveMetrics metrics, List<MqttLoadClient> clients, RunFacts facts) {
         Ledger ledger = ledger(clients);
         Role role = options.role();
         DeliveryAccounting.Delivery delivery = DeliveryAccounting.compute(
@@ -130,7 +126,7 @@ final class ResultAssembler {
         return new Ledger(publishers, flat);
     }
 
-    static RunResult.Broker broker(LoadRun.RunFacts facts) {
+    static RunResult.Broker broker(RunFacts facts) {
         if (facts.brokerLabels.isEmpty()) {
             return RunResult.Broker.NONE;
         }
