@@ -220,16 +220,20 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         SequenceTracker tracker = receivedByPublisher.computeIfAbsent(stamp.publisherId(), p -> new SequenceTracker());
         if (tracker.record(stamp.sequence())) {
             metrics.receivedMeasured.increment();
-            metrics.recordEndToEnd(now - stamp.sentMicros());
+            metrics.recordDelivery(stamp.sentMicros(), now);
         } else {
             metrics.duplicates.increment();
         }
     }
 
-    /** Starts this publisher's paced sends; they stop by themselves when the gate closes. */
-    public void startPublishing() {
+    /**
+     * Starts this publisher's paced sends; they stop by themselves when the gate closes.
+     *
+     * @param anchorNanos the grid aligned publishers share and the earliest first send (System.nanoTime scale)
+     */
+    public void startPublishing(long anchorNanos) {
         if (publisher != null) {
-            publisher.start(channel);
+            publisher.start(channel, anchorNanos);
         }
     }
 

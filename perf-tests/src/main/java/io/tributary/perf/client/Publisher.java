@@ -13,6 +13,7 @@ import io.tributary.perf.measure.Payload;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,20 +51,33 @@ final class Publisher {
         window = Math.min(pub.maxInflight(), receiveMaximum);
     }
 
-    /** Starts the paced sends on {@code on}'s event loop; they stop by themselves when the gate closes. */
-    void start(Channel on) {
+    /**
+     * Starts the paced sends on {@code on}'s event loop, on the {@link SendSchedule} of this publisher's phase; they
+     * stop by themselves when the gate closes.
+     *
+     * @param anchorNanos the run's grid for aligned publishers, and the earliest first send for all (System.nanoTime)
+     */
+    void start(Channel on, long anchorNanos) {
         on.eventLoop().execute(() -> {
             if (publishTask != null || !on.isActive()) {
                 return;
             }
             channel = on;
-            double rate = pub.rate();
-            long periodNanos = Math.max(10_000_000L, (long) (1e9 / rate));
-            // A random phase spreads publishers that connected in the same millisecond over the period.
-            long initialDelay = (long) (Math.random() * periodNanos);
-            publishStartNanos = System.nanoTime() + initialDelay;
+            long now = System.nanoTime();
+            SendSchedule schedule = SendSchedule.of(
+                    pub.rate(),
+                    pub.phase(),
+                    anchorNanos,
+                    now,
+                    ThreadLocalRandom.current().nextDouble());
+            publishStartNanos = schedule.firstSendNanos();
+            // Fixed rate: Netty moves each deadline on by the period, so aligned publishers stay on the shared grid.
             publishTask = on.eventLoop()
-                    .scheduleAtFixedRate(this::publishTick, initialDelay, periodNanos, TimeUnit.NANOSECONDS);
+                    .scheduleAtFixedRate(
+                            this::publishTick,
+                            Math.max(0, schedule.firstSendNanos() - now),
+                            schedule.periodNanos(),
+                            TimeUnit.NANOSECONDS);
         });
     }
 

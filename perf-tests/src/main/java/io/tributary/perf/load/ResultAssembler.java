@@ -87,6 +87,8 @@ final class ResultAssembler {
                 generatorCpu(facts.samples),
                 List.copyOf(facts.warnings),
                 facts.samples,
+                metrics.bySendSecond.series(),
+                options.stallThreshold() == null ? 0 : options.stallThreshold().toNanos() / 1e6,
                 new RunResult.Histograms(
                         HistogramCodec.encode(metrics.endToEndTotal()),
                         HistogramCodec.encode(metrics.ackTotal()),
