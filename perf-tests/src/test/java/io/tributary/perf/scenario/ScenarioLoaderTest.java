@@ -186,6 +186,8 @@ class ScenarioLoaderTest {
                 .extracting(p -> p.getFileName().toString())
                 .contains(
                         "fan-out.yaml",
+                        "fan-out-in-phase.yaml",
+                        "light-traffic.yaml",
                         "asymmetric-persistent.yaml",
                         "connection-storm.yaml",
                         "million-persistent.yaml",
