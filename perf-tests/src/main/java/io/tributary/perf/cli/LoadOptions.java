@@ -70,6 +70,17 @@ final class LoadOptions {
     int warmUpConnections;
 
     @Option(
+            names = "--stall-threshold",
+            paramLabel = "D",
+            converter = Converters.Span.class,
+            defaultValue = "50ms",
+            description = {
+                "list every measured second whose highest e2e latency (by send time) passes D",
+                "as a stall (default: ${DEFAULT-VALUE})"
+            })
+    Duration stallThreshold = Duration.ofMillis(50);
+
+    @Option(
             names = "--io-threads",
             paramLabel = "N",
             converter = Converters.PositiveWhole.class,
@@ -133,6 +144,7 @@ final class LoadOptions {
                 maxConnections,
                 !noHtml,
                 allowRemote,
-                warmUpConnections);
+                warmUpConnections,
+                stallThreshold);
     }
 }

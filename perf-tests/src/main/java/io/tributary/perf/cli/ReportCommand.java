@@ -7,9 +7,11 @@ import io.tributary.perf.report.TextSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code perf report}: the HTML report of a result, written again (after a tool update, say). */
@@ -21,6 +23,13 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RESULT.json", description = "a result file")
     Path resultFile;
 
+    @Option(
+            names = "--stall-threshold",
+            paramLabel = "D",
+            converter = Converters.Span.class,
+            description = "list the seconds whose e2e max passes D as stalls (default: the run's threshold)")
+    Duration stallThreshold;
+
     @Mixin
     HelpOption help;
 
@@ -30,7 +39,8 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        RunResult result = ResultFiles.read(resultFile);
+        RunResult read = ResultFiles.read(resultFile);
+        RunResult result = stallThreshold == null ? read : read.withStallThreshold(stallThreshold.toNanos() / 1e6);
         Path html = ScenarioRun.html(resultFile);
         Files.writeString(html, HtmlReport.render(result));
         TextSummary.print(result, io.out());

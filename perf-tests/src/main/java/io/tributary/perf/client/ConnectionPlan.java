@@ -2,6 +2,7 @@ package io.tributary.perf.client;
 
 import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.MqttProtocol;
+import io.tributary.perf.scenario.PublishPhase;
 
 /**
  * Everything one simulated client needs: how to connect, and either what to subscribe to or what to publish.
@@ -27,10 +28,18 @@ public record ConnectionPlan(
      * @param publisherId global publisher id, stamped into every payload
      * @param topics      topic per slot; publishes cycle through them
      * @param rate        messages per second
+     * @param phase       where in its period this publisher sends ({@link SendSchedule})
      * @param maxInflight unacknowledged QoS 1/2 publishes allowed (lowered to the broker's Receive Maximum)
      */
     public record PublisherPlan(
-            int publisherId, String[] topics, int payloadSize, double rate, int qos, int maxInflight, boolean retain) {}
+            int publisherId,
+            String[] topics,
+            int payloadSize,
+            double rate,
+            PublishPhase phase,
+            int qos,
+            int maxInflight,
+            boolean retain) {}
 
     public boolean isPublisher() {
         return publisher != null;

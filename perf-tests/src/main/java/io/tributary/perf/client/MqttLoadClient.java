@@ -1,19 +1,16 @@
 package io.tributary.perf.client;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
-import io.netty.handler.codec.mqtt.MqttFixedHeader;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
-import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -26,7 +23,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,13 +34,11 @@ import java.util.concurrent.TimeUnit;
 public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessage> {
 
     private static final int SUBSCRIBE_PACKET_ID = 1;
-    private static final int MAX_SENDS_PER_TICK = 10_000;
     /** A broker that has not answered CONNECT (and SUBSCRIBE) by then counts as a failed connection. */
     static final int READY_TIMEOUT_SECONDS = 30;
 
     private final ConnectionPlan plan;
     private final LiveMetrics metrics;
-    private final PublishGate gate;
     private final ClientEvents events;
     private final long connectStartNanos;
 
@@ -52,15 +46,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
     private final Map<Integer, SequenceTracker> receivedByPublisher = new HashMap<>();
     private final Set<Integer> awaitingPubRel = new HashSet<>();
 
-    // Publisher side.
-    private final Map<Integer, Long> inflightSentNanos = new HashMap<>();
-    private long[] sentPerSlot = new long[0];
-    private int window;
-    private int nextPacketId = 1;
-    private int sequence;
-    private long attempts;
-    private long publishStartNanos;
-    private ScheduledFuture<?> publishTask;
+    /** Null for a subscriber or a connect-only client. */
+    private final Publisher publisher;
 
     private Channel channel;
     private boolean established;
@@ -71,12 +58,9 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
             ConnectionPlan plan, LiveMetrics metrics, PublishGate gate, ClientEvents events, long connectStartNanos) {
         this.plan = plan;
         this.metrics = metrics;
-        this.gate = gate;
         this.events = events;
         this.connectStartNanos = connectStartNanos;
-        if (plan.isPublisher()) {
-            sentPerSlot = new long[plan.publisher().topics().length];
-        }
+        this.publisher = plan.isPublisher() ? new Publisher(plan.publisher(), metrics, gate) : null;
     }
 
     public ConnectionPlan plan() {
@@ -91,8 +75,9 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         return receivedByPublisher;
     }
 
+    /** Measured publishes per topic slot; empty for a client that does not publish. */
     public long[] sentPerSlot() {
-        return sentPerSlot;
+        return publisher == null ? new long[0] : publisher.sentPerSlot();
     }
 
     @Override
@@ -138,7 +123,7 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
             case PUBACK -> completeOutgoing(MqttPackets.packetId(msg));
             case PUBREC -> {
                 int id = MqttPackets.packetId(msg);
-                if (inflightSentNanos.containsKey(id)) {
+                if (publisher != null && publisher.awaits(id)) {
                     ctx.writeAndFlush(MqttPackets.reply(MqttMessageType.PUBREL, MqttQoS.AT_LEAST_ONCE, id));
                 }
             }
@@ -165,13 +150,12 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         metrics.recordConnect((System.nanoTime() - connectStartNanos) / 1_000);
         metrics.connected.incrementAndGet();
         established = true;
-        if (plan.isPublisher()) {
-            window = plan.publisher().maxInflight();
+        if (publisher != null) {
             MqttProperties.MqttProperty<?> receiveMaximum = ack.variableHeader()
                     .properties()
                     .getProperty(MqttProperties.MqttPropertyType.RECEIVE_MAXIMUM.value());
             if (receiveMaximum != null && receiveMaximum.value() instanceof Integer max && max > 0) {
-                window = Math.min(window, max);
+                publisher.limitWindow(max);
             }
         }
         if (plan.subscriber() != null) {
@@ -236,100 +220,31 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         SequenceTracker tracker = receivedByPublisher.computeIfAbsent(stamp.publisherId(), p -> new SequenceTracker());
         if (tracker.record(stamp.sequence())) {
             metrics.receivedMeasured.increment();
-            metrics.recordEndToEnd(now - stamp.sentMicros());
+            metrics.recordDelivery(stamp.sentMicros(), now);
         } else {
             metrics.duplicates.increment();
         }
     }
 
-    /** Starts this publisher's paced sends; they stop by themselves when the gate closes. */
-    public void startPublishing() {
-        channel.eventLoop().execute(() -> {
-            if (publishTask != null || !plan.isPublisher() || !channel.isActive()) {
-                return;
-            }
-            double rate = plan.publisher().rate();
-            long periodNanos = Math.max(10_000_000L, (long) (1e9 / rate));
-            // A random phase spreads publishers that connected in the same millisecond over the period.
-            long initialDelay = (long) (Math.random() * periodNanos);
-            publishStartNanos = System.nanoTime() + initialDelay;
-            publishTask = channel.eventLoop()
-                    .scheduleAtFixedRate(this::publishTick, initialDelay, periodNanos, TimeUnit.NANOSECONDS);
-        });
-    }
-
-    private void publishTick() {
-        PublishGate.State state = gate.state();
-        if (state == PublishGate.State.CLOSED || !channel.isActive()) {
-            publishTask.cancel(false);
-            return;
-        }
-        ConnectionPlan.PublisherPlan pub = plan.publisher();
-        long due = (long) ((System.nanoTime() - publishStartNanos) / 1e9 * pub.rate()) + 1 - attempts;
-        boolean wrote = false;
-        for (long i = 0; i < Math.min(due, MAX_SENDS_PER_TICK); i++) {
-            attempts++;
-            if (!channel.isWritable()) {
-                metrics.skippedNotWritable.increment();
-                continue;
-            }
-            if (pub.qos() > 0 && inflightSentNanos.size() >= window) {
-                metrics.skippedWindowFull.increment();
-                continue;
-            }
-            sendOne(pub, state == PublishGate.State.MEASURE);
-            wrote = true;
-        }
-        if (wrote) {
-            channel.flush();
-        }
-    }
-
-    private void sendOne(ConnectionPlan.PublisherPlan pub, boolean measured) {
-        int slot = (int) (sequence % pub.topics().length);
-        ByteBuf payload = channel.alloc().buffer(pub.payloadSize());
-        Payload.write(payload, pub.payloadSize(), pub.publisherId(), sequence, measured, Clock.nowMicros());
-        int id = 0;
-        if (pub.qos() > 0) {
-            id = nextFreePacketId();
-            inflightSentNanos.put(id, System.nanoTime());
-            metrics.inflight.incrementAndGet();
-        }
-        // Built directly: MqttMessageBuilders.publish() copies the payload into a new heap buffer.
-        MqttPublishMessage message = new MqttPublishMessage(
-                new MqttFixedHeader(MqttMessageType.PUBLISH, false, MqttQoS.valueOf(pub.qos()), pub.retain(), 0),
-                new MqttPublishVariableHeader(pub.topics()[slot], id),
-                payload);
-        channel.write(message, channel.voidPromise());
-        sequence++;
-        metrics.published.increment();
-        if (measured) {
-            sentPerSlot[slot]++;
-            metrics.publishedMeasured.increment();
-        }
-    }
-
-    private int nextFreePacketId() {
-        while (true) {
-            int id = nextPacketId;
-            nextPacketId = nextPacketId == 65_535 ? 1 : nextPacketId + 1;
-            if (!inflightSentNanos.containsKey(id)) {
-                return id;
-            }
+    /**
+     * Starts this publisher's paced sends; they stop by themselves when the gate closes.
+     *
+     * @param anchorNanos the grid aligned publishers share and the earliest first send (System.nanoTime scale)
+     */
+    public void startPublishing(long anchorNanos) {
+        if (publisher != null) {
+            publisher.start(channel, anchorNanos);
         }
     }
 
     private void completeOutgoing(int id) {
-        Long sentAt = inflightSentNanos.remove(id);
-        if (sentAt != null) {
-            metrics.inflight.decrementAndGet();
-            metrics.acked.increment();
-            metrics.recordAck((System.nanoTime() - sentAt) / 1_000);
+        if (publisher != null) {
+            publisher.complete(id);
         }
     }
 
     public int inflight() {
-        return inflightSentNanos.size();
+        return publisher == null ? 0 : publisher.inflight();
     }
 
     @Override
@@ -352,8 +267,8 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
         }
         channel.eventLoop().execute(() -> {
             closing = true;
-            if (publishTask != null) {
-                publishTask.cancel(false);
+            if (publisher != null) {
+                publisher.stop();
             }
             if (!channel.isActive()) {
                 return;
@@ -382,8 +297,9 @@ public final class MqttLoadClient extends SimpleChannelInboundHandler<MqttMessag
                 metrics.connectionsLost.increment();
             }
         }
-        metrics.inflight.addAndGet(-inflightSentNanos.size());
-        inflightSentNanos.clear();
+        if (publisher != null) {
+            publisher.connectionLost();
+        }
         fail("connection closed before it was ready");
         super.channelInactive(ctx);
     }

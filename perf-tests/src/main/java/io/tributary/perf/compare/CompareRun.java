@@ -2,6 +2,7 @@ package io.tributary.perf.compare;
 
 import io.tributary.perf.report.CompareReport;
 import io.tributary.perf.report.RunResult;
+import io.tributary.perf.report.StallReport;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +97,16 @@ public final class CompareRun {
                     a,
                     b,
                     r -> measured(r.endToEnd(), r.endToEnd().max()));
+            add(
+                    rows,
+                    "stalled seconds (e2e max > " + num(a.stallThresholdMillis()) + " ms)",
+                    "lower",
+                    a,
+                    b,
+                    r -> r.latencyBySendSecond().isEmpty()
+                            ? Double.NaN
+                            : StallReport.stalls(r.latencyBySendSecond(), a.stallThresholdMillis())
+                                    .size());
         }
         if (!a.broker().processes().isEmpty() && !b.broker().processes().isEmpty()) {
             add(

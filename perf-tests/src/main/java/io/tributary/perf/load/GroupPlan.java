@@ -66,6 +66,7 @@ public record GroupPlan(
                                 topics,
                                 g.payloadSize(),
                                 g.rate(),
+                                g.phase(),
                                 c.qos(),
                                 g.maxInflight(),
                                 g.retain()));

@@ -4,6 +4,7 @@ import io.tributary.perf.client.ClientEvents;
 import io.tributary.perf.client.Connector;
 import io.tributary.perf.client.MqttLoadClient;
 import io.tributary.perf.client.PublishGate;
+import io.tributary.perf.measure.Clock;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.ProcessSampler;
 import io.tributary.perf.progress.RunConsole;
@@ -35,6 +36,9 @@ public final class LoadRun {
     private static final Duration READY_GRACE = Duration.ofSeconds(40);
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
     private static final Duration WARM_UP_SETTLE = Duration.ofSeconds(2);
+    /** Held publishers' first sends are due this long after their start is handed to their event loops. */
+    private static final Duration MEASURED_START_LEAD = Duration.ofMillis(50);
+
     private static final int MAX_FAILURE_REASONS = 20;
 
     private final Scenario scenario;
@@ -49,6 +53,7 @@ public final class LoadRun {
     private final AtomicLong lastReadyNanos = new AtomicLong();
     private final List<String> warnings = new ArrayList<>();
     private final RunSchedule schedule;
+    private final PublishStart publishStart;
     private long hardDeadlineNanos;
 
     /** A run that prints plain progress lines to {@code console} and writes no latency logs. */
@@ -63,6 +68,7 @@ public final class LoadRun {
         this.console = console;
         this.latencyLogs = latencyLogs;
         this.schedule = RunSchedule.of(scenario, options.role(), settled::get);
+        this.publishStart = new PublishStart(scenario.warmUp().isZero(), System.nanoTime());
     }
 
     /** How long a run of this scenario and role is planned to take, before it starts. */
@@ -115,7 +121,7 @@ public final class LoadRun {
                 .plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
         hardDeadlineNanos = System.nanoTime() + budget.toNanos();
 
-        List<Long> brokerPids = brokerPids();
+        List<Long> brokerPids = BrokerProcesses.resolve(options.brokerPids(), options.brokerPatterns(), this::warn);
         ProcessSampler broker = new ProcessSampler(brokerPids);
         broker.labels().values().forEach(l -> console.line("sampling broker process " + l));
         ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
@@ -188,12 +194,19 @@ public final class LoadRun {
             facts.connectionsAtLoaded = metrics.connected.get();
 
             if (!publisherPlans.isEmpty()) {
-                schedule.enter("warm-up");
-                sleepBounded(scenario.warmUp());
+                long measureStart;
+                if (publishStart.holdsUntilMeasured()) {
+                    measureStart = System.nanoTime() + MEASURED_START_LEAD.toNanos();
+                    openMeasuredWindow(measureStart);
+                    publishStart.release(measureStart);
+                } else {
+                    schedule.enter("warm-up");
+                    sleepBounded(scenario.warmUp());
+                    measureStart = System.nanoTime();
+                    openMeasuredWindow(measureStart);
+                }
                 schedule.enter("measure");
-                gate.set(PublishGate.State.MEASURE);
-                long measureStart = System.nanoTime();
-                sleepBounded(scenario.duration());
+                sleepBounded(Duration.ofNanos(measureStart + scenario.duration().toNanos() - System.nanoTime()));
                 gate.set(PublishGate.State.CLOSED);
                 facts.measuredSeconds = (System.nanoTime() - measureStart) / 1e9;
                 schedule.enter("drain");
@@ -240,7 +253,7 @@ public final class LoadRun {
                 settled.incrementAndGet();
                 lastReadyNanos.set(System.nanoTime());
                 if (client.plan().isPublisher()) {
-                    client.startPublishing();
+                    publishStart.ready(client);
                 }
             }
 
@@ -286,6 +299,15 @@ public final class LoadRun {
                     + (outcome.opened() - outcome.ready() - outcome.failed()) + " never settled");
         }
         sleepBounded(WARM_UP_SETTLE);
+    }
+
+    /**
+     * From now on publishes are measured; the latency-by-send-second series counts its seconds from {@code
+     * startNanos} (System.nanoTime), the instant the first measured message is due.
+     */
+    private void openMeasuredWindow(long startNanos) {
+        metrics.bySendSecond.startAt(Clock.nowMicros() + (startNanos - System.nanoTime()) / 1_000);
+        gate.set(PublishGate.State.MEASURE);
     }
 
     /** Waits until every opened connection is ready or failed, at most READY_GRACE without progress. */
@@ -354,52 +376,8 @@ public final class LoadRun {
         return System.nanoTime() > hardDeadlineNanos;
     }
 
-    private List<Long> brokerPids() {
-        List<Long> pids = new ArrayList<>(options.brokerPids());
-        for (String pattern : options.brokerPatterns()) {
-            List<Long> found = ProcessSampler.pgrep(pattern);
-            if (found.isEmpty()) {
-                warn("--broker-pgrep '" + pattern + "' matched no process; broker CPU/RSS not sampled for it");
-            }
-            found.stream().filter(p -> !pids.contains(p)).forEach(pids::add);
-        }
-        // A broker is often a tree (a launcher and its services, PostgreSQL and its backends): sample all of it.
-        for (Long pid : List.copyOf(pids)) {
-            ProcessHandle.of(pid)
-                    .ifPresent(h -> h.descendants()
-                            .map(ProcessHandle::pid)
-                            .filter(p -> !pids.contains(p))
-                            .forEach(pids::add));
-        }
-        return pids;
-    }
-
     private void warn(String message) {
         warnings.add(message);
         console.line("WARNING: " + message);
-    }
-
-    /** Facts gathered during the run that the result needs besides the metrics. */
-    static final class RunFacts {
-        Instant started;
-        int planned;
-        long established;
-        int peakConnected;
-        double rampSeconds;
-        double measuredSeconds;
-        double elapsedSeconds;
-        long rssBaseline;
-        long rssLoaded;
-        long connectionsAtLoaded;
-        boolean epoll;
-        double loadAverageStart;
-        List<String> brokerLabels = List.of();
-        Map<Long, String> brokerLabelsByPid = Map.of();
-        Map<Long, Long> rssBaselineByPid = Map.of();
-        Map<Long, Long> rssLoadedByPid = Map.of();
-        Map<Long, Double> cpuByPid = Map.of();
-        List<io.tributary.perf.measure.TimeSample> samples = List.of();
-        Map<String, LongAdder> failureReasons = Map.of();
-        List<String> warnings = List.of();
     }
 }

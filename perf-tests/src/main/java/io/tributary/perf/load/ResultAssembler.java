@@ -24,11 +24,7 @@ final class ResultAssembler {
     private ResultAssembler() {}
 
     static RunResult assemble(
-            Scenario scenario,
-            RunOptions options,
-            LiveMetrics metrics,
-            List<MqttLoadClient> clients,
-            LoadRun.RunFacts facts) {
+            Scenario scenario, RunOptions options, LiveMetrics metrics, List<MqttLoadClient> clients, RunFacts facts) {
         Ledger ledger = ledger(clients);
         Role role = options.role();
         DeliveryAccounting.Delivery delivery = DeliveryAccounting.compute(
@@ -91,6 +87,8 @@ final class ResultAssembler {
                 generatorCpu(facts.samples),
                 List.copyOf(facts.warnings),
                 facts.samples,
+                metrics.bySendSecond.series(),
+                options.stallThreshold() == null ? 0 : options.stallThreshold().toNanos() / 1e6,
                 new RunResult.Histograms(
                         HistogramCodec.encode(metrics.endToEndTotal()),
                         HistogramCodec.encode(metrics.ackTotal()),
@@ -130,7 +128,7 @@ final class ResultAssembler {
         return new Ledger(publishers, flat);
     }
 
-    static RunResult.Broker broker(LoadRun.RunFacts facts) {
+    static RunResult.Broker broker(RunFacts facts) {
         if (facts.brokerLabels.isEmpty()) {
             return RunResult.Broker.NONE;
         }

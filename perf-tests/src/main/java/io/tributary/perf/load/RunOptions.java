@@ -22,6 +22,8 @@ import java.util.List;
  * @param warmUpConnections connections opened and closed before the measured ramp, not measured (0 = none): a
  *                        cold load generator (JIT, first connections of its event loops) adds hundreds of
  *                        milliseconds to the first connects whichever broker it measures
+ * @param stallThreshold  a second of the measured window whose highest end-to-end latency (by send time) passes
+ *                        this is listed as a stall
  */
 public record RunOptions(
         Path scenarioFile,
@@ -42,7 +44,8 @@ public record RunOptions(
         int maxConnections,
         boolean html,
         boolean allowRemote,
-        int warmUpConnections) {
+        int warmUpConnections,
+        Duration stallThreshold) {
 
     public RunOptions {
         targets = List.copyOf(targets);
@@ -70,7 +73,8 @@ public record RunOptions(
                 maxConnections,
                 html,
                 allowRemote,
-                warmUpConnections);
+                warmUpConnections,
+                stallThreshold);
     }
 
     public RunOptions withRunId(String newRunId) {
@@ -93,6 +97,7 @@ public record RunOptions(
                 maxConnections,
                 html,
                 allowRemote,
-                warmUpConnections);
+                warmUpConnections,
+                stallThreshold);
     }
 }

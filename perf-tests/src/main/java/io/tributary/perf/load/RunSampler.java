@@ -1,5 +1,6 @@
 package io.tributary.perf.load;
 
+import io.tributary.perf.measure.Clock;
 import io.tributary.perf.measure.Intervals;
 import io.tributary.perf.measure.LiveMetrics;
 import io.tributary.perf.measure.ProcessSampler;
@@ -82,6 +83,7 @@ final class RunSampler implements AutoCloseable {
 
     private synchronized void sampleNow(boolean print) {
         Intervals intervals = metrics.harvest();
+        metrics.bySendSecond.seal(Clock.nowMicros());
         latencyLogs.append(intervals);
         Histogram interval = intervals.endToEnd();
         ProcessSampler.Usage b = broker.sample();

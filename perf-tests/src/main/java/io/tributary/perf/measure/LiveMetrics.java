@@ -30,6 +30,8 @@ public final class LiveMetrics {
     public final AtomicInteger connected = new AtomicInteger();
     public final AtomicInteger ready = new AtomicInteger();
     public final AtomicInteger inflight = new AtomicInteger();
+    /** Measured end-to-end latencies by the second their message was sent in (stalls, the worst of each second). */
+    public final SendSecondLatencies bySendSecond = new SendSecondLatencies();
 
     private final Recorder e2e = newRecorder();
     private final Recorder connect = newRecorder();
@@ -40,6 +42,13 @@ public final class LiveMetrics {
     private Histogram e2eInterval;
     private Histogram connectInterval;
     private Histogram ackInterval;
+
+    /** A measured delivery: its latency, and the same by the second it was sent in. */
+    public void recordDelivery(long sentMicros, long receivedMicros) {
+        long micros = receivedMicros - sentMicros;
+        recordEndToEnd(micros);
+        bySendSecond.record(sentMicros, micros);
+    }
 
     public void recordEndToEnd(long micros) {
         e2e.recordValue(clamp(micros));

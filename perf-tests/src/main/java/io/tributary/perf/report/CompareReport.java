@@ -1,5 +1,6 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.SecondLatency;
 import io.tributary.perf.measure.TimeSample;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The HTML page of {@code perf compare}: the side-by-side table, then both targets on the same charts (latency by
- * percentile on log scales, one chart per latency kind; delivery rate, connections and broker CPU over time).
+ * percentile on log scales, one chart per latency kind; the highest latency of each second by send time, delivery
+ * rate, connections and broker CPU over time), then each side's stalls.
  */
 public final class CompareReport {
 
@@ -58,10 +60,30 @@ public final class CompareReport {
             html.append(LatencySpectra.chart("Latency " + kind.title, lines));
         }
         html.append("<h2>Over time</h2>");
+        if (!a.latencyBySendSecond().isEmpty() || !b.latencyBySendSecond().isEmpty()) {
+            html.append(SvgChart.lines(
+                    "Highest end-to-end latency of each second (by send time)",
+                    "seconds of the measured window",
+                    "ms",
+                    List.of(
+                            StallReport.series(labelA, COLOR_A, a.latencyBySendSecond(), SecondLatency::maxMillis),
+                            StallReport.series(labelB, COLOR_B, b.latencyBySendSecond(), SecondLatency::maxMillis),
+                            StallReport.thresholdLine(a, "#7f7f7f"))));
+        }
         html.append(both("Messages received per second", "msg/s", a, b, labelA, labelB, TimeSample::receivedRate));
         html.append(both("Connections open", "connections", a, b, labelA, labelB, TimeSample::connected));
         if (!a.broker().processes().isEmpty() || !b.broker().processes().isEmpty()) {
             html.append(both("Broker CPU (100% = one core)", "%", a, b, labelA, labelB, TimeSample::brokerCpu));
+        }
+        if (!a.latencyBySendSecond().isEmpty() || !b.latencyBySendSecond().isEmpty()) {
+            html.append("<h2>Stalls: ")
+                    .append(Html.escape(labelA))
+                    .append("</h2>")
+                    .append(StallReport.html(a))
+                    .append("<h2>Stalls: ")
+                    .append(Html.escape(labelB))
+                    .append("</h2>")
+                    .append(StallReport.html(b));
         }
         return html.append("</body></html>").toString();
     }

@@ -1,5 +1,6 @@
 package io.tributary.perf.report;
 
+import io.tributary.perf.measure.SecondLatency;
 import io.tributary.perf.measure.TimeSample;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,12 +91,24 @@ public final class HtmlReport {
         LatencySpectra.of(r, LatencySpectra.Kind.CONNECT, "connect", "#9467bd").ifPresent(spectra::add);
         html.append(LatencySpectra.chart("Latency by percentile (both axes logarithmic)", spectra));
         html.append(SvgChart.lines(
-                "End-to-end latency per second",
+                "End-to-end latency per second (by arrival)",
                 "seconds",
                 "ms",
                 List.of(
                         series("p50", "#2ca02c", t, TimeSample::p50Millis),
                         series("p99", "#d62728", t, TimeSample::p99Millis))));
+        if (!r.latencyBySendSecond().isEmpty()) {
+            html.append(SvgChart.lines(
+                    "Highest end-to-end latency of each second (by send time)",
+                    "seconds of the measured window",
+                    "ms",
+                    List.of(
+                            StallReport.series("max", "#d62728", r.latencyBySendSecond(), SecondLatency::maxMillis),
+                            StallReport.series("p99", "#ff7f0e", r.latencyBySendSecond(), SecondLatency::p99Millis),
+                            StallReport.series("p50", "#2ca02c", r.latencyBySendSecond(), SecondLatency::p50Millis),
+                            StallReport.thresholdLine(r, "#7f7f7f"))));
+            html.append("<h2>Stalls</h2>").append(StallReport.html(r));
+        }
         html.append(SvgChart.bars(
                 "Connect latency percentiles (TCP + TLS + CONNECT/CONNACK)",
                 "ms",

@@ -7,6 +7,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Reads and writes {@link RunResult} JSON. */
 public final class ResultFiles {
@@ -34,6 +35,10 @@ public final class ResultFiles {
             int format = tree.path("format").asInt(-1);
             if (format != RunResult.FORMAT) {
                 throw new IOException(file + " has result format " + format + ", this tool reads " + RunResult.FORMAT);
+            }
+            if (tree instanceof ObjectNode fields && !fields.has("stallThresholdMillis")) {
+                // Written before stalls were reported: the default threshold (the series is simply absent).
+                fields.put("stallThresholdMillis", StallReport.DEFAULT_THRESHOLD_MILLIS);
             }
             return JSON.treeToValue(tree, RunResult.class);
         } catch (JacksonException e) {

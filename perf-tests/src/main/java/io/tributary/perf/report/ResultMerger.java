@@ -136,6 +136,8 @@ public final class ResultMerger {
                 parts.stream().mapToDouble(RunResult::generatorCpuAverage).sum(),
                 warnings,
                 timeline(parts),
+                SendSecondMerge.merge(parts),
+                first.stallThresholdMillis(),
                 new RunResult.Histograms(
                         HistogramCodec.encode(e2e), HistogramCodec.encode(ack), HistogramCodec.encode(connect)),
                 ledger,

@@ -1,6 +1,7 @@
 package io.tributary.perf.report;
 
 import io.tributary.perf.measure.Ledger;
+import io.tributary.perf.measure.SecondLatency;
 import io.tributary.perf.measure.TimeSample;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,10 @@ import java.util.Map;
 /**
  * Everything one run (or a merge of runs) measured; written as JSON and rendered as HTML. Latencies are milliseconds,
  * rates per second, memory bytes. {@code format} changes when a field changes meaning.
+ *
+ * @param latencyBySendSecond  end-to-end latency of each second of the measured window, by send time (empty in
+ *                             results written before it existed)
+ * @param stallThresholdMillis a second whose highest latency passes this is a stall ({@link StallReport})
  */
 public record RunResult(
         int format,
@@ -32,6 +37,8 @@ public record RunResult(
         double generatorCpuAverage,
         List<String> warnings,
         List<TimeSample> timeline,
+        List<SecondLatency> latencyBySendSecond,
+        double stallThresholdMillis,
         Histograms histograms,
         Ledger ledger,
         boolean hasPublisherSide,
@@ -39,6 +46,45 @@ public record RunResult(
         String scenarioText) {
 
     public static final int FORMAT = 1;
+
+    public RunResult {
+        latencyBySendSecond = latencyBySendSecond == null ? List.of() : List.copyOf(latencyBySendSecond);
+        stallThresholdMillis = stallThresholdMillis > 0 ? stallThresholdMillis : StallReport.DEFAULT_THRESHOLD_MILLIS;
+    }
+
+    /** The same result with another stall threshold ({@code report --stall-threshold}). */
+    public RunResult withStallThreshold(double millis) {
+        return new RunResult(
+                format,
+                scenario,
+                description,
+                label,
+                role,
+                runId,
+                scale,
+                targets,
+                startedAt,
+                elapsedSeconds,
+                measuredSeconds,
+                offeredRate,
+                machine,
+                connections,
+                messages,
+                endToEnd,
+                publishAck,
+                connect,
+                broker,
+                generatorCpuAverage,
+                warnings,
+                timeline,
+                latencyBySendSecond,
+                millis,
+                histograms,
+                ledger,
+                hasPublisherSide,
+                hasSubscriberSide,
+                scenarioText);
+    }
 
     /**
      * The machine the generator ran on (the broker shares it in every shipped scenario). The 1-minute load averages

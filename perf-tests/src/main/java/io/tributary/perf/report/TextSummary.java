@@ -53,6 +53,15 @@ public final class TextSummary {
                             + ms(r.endToEnd().p90()) + " / " + ms(r.endToEnd().p99()) + " / "
                             + ms(r.endToEnd().p999())
                             + " / " + ms(r.endToEnd().max())));
+            StallReport.worst(r.latencyBySendSecond())
+                    .ifPresent(w -> rows.add(row(
+                            "highest e2e latency of a second (by send time)",
+                            ms(w.maxMillis()) + " in second " + w.second() + " (" + w.messages() + " messages)")));
+            if (!r.latencyBySendSecond().isEmpty()) {
+                rows.add(row(
+                        "stalls (seconds with an e2e max > " + HtmlReport.fmt(r.stallThresholdMillis()) + " ms)",
+                        StallReport.count(r)));
+            }
             if (r.publishAck().count() > 0) {
                 rows.add(row(
                         "publish → ack latency p50 / p99",
@@ -93,6 +102,7 @@ public final class TextSummary {
         for (String[] row : rows(r)) {
             out.printf("  %-52s %s%n", row[0], row[1]);
         }
+        StallReport.textLines(r).forEach(line -> out.println("  " + line));
         r.warnings().forEach(w -> out.println("  WARNING: " + w));
     }
 

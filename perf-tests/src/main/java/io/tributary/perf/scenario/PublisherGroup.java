@@ -5,6 +5,7 @@ package io.tributary.perf.scenario;
  * rendered from {@code topic} with {@code {k}} = 0..topicsPerPublisher-1. With a {@code filter}, each publisher also
  * subscribes (before it starts publishing) and counts what it receives like a subscriber does.
  *
+ * @param phase             where in its period each publisher sends: spread (random) or aligned (all at once)
  * @param firstId           global publisher id of this group's first client (ids are unique across groups and
  *                          processes, they travel in every payload)
  * @param filter            null, or the filter each publisher subscribes to as well
@@ -16,6 +17,7 @@ public record PublisherGroup(
         int topicsPerPublisher,
         int payloadSize,
         double rate,
+        PublishPhase phase,
         int maxInflight,
         boolean retain,
         TextTemplate filter,
@@ -29,6 +31,7 @@ public record PublisherGroup(
                 topicsPerPublisher,
                 payloadSize,
                 rate,
+                phase,
                 maxInflight,
                 retain,
                 filter,
@@ -43,6 +46,7 @@ public record PublisherGroup(
                 topicsPerPublisher,
                 payloadSize,
                 newRate,
+                phase,
                 maxInflight,
                 retain,
                 filter,
@@ -57,6 +61,7 @@ public record PublisherGroup(
                 topicsPerPublisher,
                 payloadSize,
                 rate,
+                phase,
                 maxInflight,
                 retain,
                 filter,

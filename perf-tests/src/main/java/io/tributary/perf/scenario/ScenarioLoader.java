@@ -53,7 +53,15 @@ public final class ScenarioLoader {
             "targets");
     private static final Set<String> PUBLISHER_KEYS = union(
             CLIENT_KEYS,
-            Set.of("topic", "topics-per-publisher", "payload-size", "rate", "max-inflight", "retain", "filter"));
+            Set.of(
+                    "topic",
+                    "topics-per-publisher",
+                    "payload-size",
+                    "rate",
+                    "phase",
+                    "max-inflight",
+                    "retain",
+                    "filter"));
     private static final Set<String> SUBSCRIBER_KEYS = union(CLIENT_KEYS, Set.of("filter"));
 
     private ScenarioLoader() {}
@@ -109,6 +117,7 @@ public final class ScenarioLoader {
             int topicsPerPublisher = (int) g.integer("topics-per-publisher", 1, 1, 1_000_000);
             int payloadSize = (int) g.integer("payload-size", 64, Payload.MIN_SIZE, 16 * 1024 * 1024);
             double rate = g.decimal("rate", 1, 0, 1_000_000);
+            PublishPhase phase = phase(g);
             int maxInflight = (int) g.integer("max-inflight", 64, 1, 65_535);
             boolean retain = g.bool("retain", false);
             TextTemplate filter = g.has("filter") ? filter(g) : null;
@@ -127,7 +136,17 @@ public final class ScenarioLoader {
             }
             if (client != null && topic != null && (filter != null || !g.has("filter"))) {
                 publishers.add(new PublisherGroup(
-                        client, topic, topicsPerPublisher, payloadSize, rate, maxInflight, retain, filter, 0, -1));
+                        client,
+                        topic,
+                        topicsPerPublisher,
+                        payloadSize,
+                        rate,
+                        phase,
+                        maxInflight,
+                        retain,
+                        filter,
+                        0,
+                        -1));
             }
         }
 
@@ -219,6 +238,19 @@ public final class ScenarioLoader {
         } catch (IllegalArgumentException e) {
             fields.problem("mqtt-version", e.getMessage());
             return fallback;
+        }
+    }
+
+    private static PublishPhase phase(YamlFields fields) {
+        String text = fields.string("phase", null);
+        if (text == null) {
+            return PublishPhase.SPREAD;
+        }
+        try {
+            return PublishPhase.parse(text);
+        } catch (IllegalArgumentException e) {
+            fields.problem("phase", e.getMessage());
+            return PublishPhase.SPREAD;
         }
     }
 

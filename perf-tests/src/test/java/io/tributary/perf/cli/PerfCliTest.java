@@ -49,6 +49,7 @@ class PerfCliTest {
         assertThat(o.html()).isTrue();
         assertThat(o.allowRemote()).isFalse();
         assertThat(o.warmUpConnections()).isZero();
+        assertThat(o.stallThreshold()).isEqualTo(Duration.ofMillis(50));
         assertThat(((RunCommand) CliRun.parsed("run", "s.yaml")).load.quiet).isFalse();
         assertThat(((CompareCommand) CliRun.parsed("compare", "s.yaml")).pause).isEqualTo(Duration.ofSeconds(5));
     }
@@ -91,6 +92,8 @@ class PerfCliTest {
                 "/tmp/o",
                 "--no-html",
                 "--allow-remote",
+                "--stall-threshold",
+                "20ms",
                 "s.yaml");
         assertThat(o.targets())
                 .containsExactly(new Endpoint("127.0.0.1", 1884, false), new Endpoint("127.0.0.1", 8883, true));
@@ -112,6 +115,7 @@ class PerfCliTest {
         assertThat(o.outDir()).isEqualTo(Path.of("/tmp/o"));
         assertThat(o.html()).isFalse();
         assertThat(o.allowRemote()).isTrue();
+        assertThat(o.stallThreshold()).isEqualTo(Duration.ofMillis(20));
         RunCommand run = (RunCommand) CliRun.parsed("run", "s.yaml", "--out-file", "/r/x.json", "-q");
         assertThat(run.outFile).isEqualTo(Path.of("/r/x.json"));
         assertThat(run.load.quiet).isTrue();
@@ -205,7 +209,7 @@ class PerfCliTest {
             compare  | --target=LABEL=EP[,EP] | --broker-pgrep=LABEL=PATTERN | --pause=D | --quiet
             merge    | RESULT.json | --out-file=FILE.json | --no-html | --help
             validate | SCENARIO.yaml | --scale=F | --help | --help
-            report   | RESULT.json | --help | --help | --help
+            report   | RESULT.json | --stall-threshold=D | --help | --help
             """)
     void each_command_has_its_own_help(String command, String a, String b, String c, String d) {
         for (String[] args : List.of(new String[] {command, "--help"}, new String[] {"help", command}, new String[] {

@@ -1,9 +1,11 @@
 package io.tributary.perf.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tributary.perf.MoquetteBroker;
+import io.tributary.perf.measure.SecondLatency;
 import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.report.LatencyLogs;
 import io.tributary.perf.report.ResultMerger;
@@ -82,7 +84,8 @@ class GeneratorEndToEndTest {
                 10_000,
                 false,
                 false,
-                warmUpConnections);
+                warmUpConnections,
+                Duration.ofMillis(50));
     }
 
     private static RunResult run(Scenario scenario, RunOptions options) throws InterruptedException {
@@ -177,6 +180,38 @@ class GeneratorEndToEndTest {
         assertThat(r.timeline()).isNotEmpty();
         assertThat(r.broker().processes()).hasSize(1);
         assertThat(r.broker().rssLoaded()).isPositive();
+    }
+
+    @Test
+    void withoutWarmUpEveryMessageIsMeasuredAndTheSecondsBySendTimeStartAtTheFirst(@TempDir Path out) throws Exception {
+        Scenario scenario = scenario("""
+                name: in-phase
+                warm-up: 0s
+                duration: 3s
+                drain: 3s
+                targets: [127.0.0.1:1]
+                subscribers:
+                  - {name: s, count: 2, filter: "phase/{run}/#", ramp: 100}
+                publishers:
+                  - {name: p, count: 4, topic: "phase/{run}/{n}", rate: 20, phase: aligned, ramp: 20}
+                """);
+
+        RunResult r = run(scenario, options(Role.ALL, "phase1", out));
+
+        brokerKeptEveryConnection(r);
+        // The publishers connected over 200 ms and waited: nothing went out before the measured window opened.
+        assertThat(r.messages().published()).isEqualTo(r.messages().publishedMeasured());
+        // 4 publishers x 20 msg/s x 3 s, all sending on the same ticks from the window's first instant.
+        assertThat(r.messages().publishedMeasured()).isBetween(236L, 244L);
+        assertThat(r.messages().lost()).isZero();
+        assertThat(r.messages().received()).isEqualTo(2 * r.messages().publishedMeasured());
+        List<SecondLatency> bySend = r.latencyBySendSecond();
+        assertThat(bySend).extracting(SecondLatency::second).startsWith(0, 1, 2);
+        assertThat(bySend.get(0).messages()).isEqualTo(2 * 4 * 20);
+        assertThat(bySend.stream().mapToLong(SecondLatency::messages).sum())
+                .isEqualTo(r.endToEnd().count());
+        assertThat(bySend.stream().mapToDouble(SecondLatency::maxMillis).max().orElseThrow())
+                .isEqualTo(r.endToEnd().max(), within(0.01 * r.endToEnd().max()));
     }
 
     @Test

@@ -112,6 +112,8 @@ class PercentileChartTest {
                 10,
                 List.of(),
                 List.of(new TimeSample(0, 1000, "measure", 2, 0, 10, 10, 0, 1, 1, 1, 0, 0, 5)),
+                List.of(),
+                50,
                 new RunResult.Histograms(HistogramCodec.encode(e2e), empty, empty),
                 new Ledger(List.of(), new long[0]),
                 true,

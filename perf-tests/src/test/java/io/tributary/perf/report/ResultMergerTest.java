@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.perf.measure.Ledger;
 import io.tributary.perf.measure.LiveMetrics;
+import io.tributary.perf.measure.SecondLatency;
 import io.tributary.perf.measure.TimeSample;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,19 @@ class ResultMergerTest {
             double measured,
             List<TimeSample> timeline,
             String runId) {
+        return part(role, ledger, pubSide, subSide, e2eMicros, measured, timeline, runId, List.of());
+    }
+
+    private static RunResult part(
+            String role,
+            Ledger ledger,
+            boolean pubSide,
+            boolean subSide,
+            long e2eMicros,
+            double measured,
+            List<TimeSample> timeline,
+            String runId,
+            List<SecondLatency> bySendSecond) {
         Histogram e2e = LiveMetrics.newHistogram();
         if (e2eMicros > 0) {
             e2e.recordValue(e2eMicros);
@@ -81,6 +95,8 @@ class ResultMergerTest {
                 10,
                 List.of(),
                 timeline,
+                bySendSecond,
+                50,
                 new RunResult.Histograms(encoded, empty, empty),
                 ledger,
                 pubSide,
@@ -166,6 +182,8 @@ class ResultMergerTest {
                 a.generatorCpuAverage(),
                 a.warnings(),
                 a.timeline(),
+                a.latencyBySendSecond(),
+                a.stallThresholdMillis(),
                 a.histograms(),
                 a.ledger(),
                 a.hasPublisherSide(),
@@ -202,5 +220,54 @@ class ResultMergerTest {
                 .doesNotContain("<script", "http://", "https://");
         Files.writeString(dir.resolve("x.json"), "{\"format\": 99}");
         assertThatThrownBy(() -> ResultFiles.read(dir.resolve("x.json"))).hasMessageContaining("format 99");
+    }
+
+    @Test
+    void theLatencyBySendSecondSurvivesJsonMergesOnTheWallClockAndOldResultsStillRead(@TempDir Path dir)
+            throws Exception {
+        long t = 1_800_000_000_000L;
+        RunResult publishers = part("publishers", Ledger.EMPTY, true, false, 0, 10, List.of(), "r1");
+        RunResult one = part(
+                "subscribers",
+                Ledger.EMPTY,
+                false,
+                true,
+                1_000,
+                10,
+                List.of(),
+                "r1",
+                List.of(new SecondLatency(0, t, 10, 2, 4, 5), new SecondLatency(1, t + 1000, 10, 3, 250, 300)));
+        // A second subscribing process whose series started a second later, its clock 20 ms apart.
+        RunResult other = part(
+                "subscribers",
+                Ledger.EMPTY,
+                false,
+                true,
+                1_000,
+                10,
+                List.of(),
+                "r1",
+                List.of(new SecondLatency(0, t + 1020, 30, 2.5, 6, 8)));
+
+        assertThat(ResultMerger.merge(List.of(publishers, one)).latencyBySendSecond())
+                .isEqualTo(one.latencyBySendSecond());
+        assertThat(ResultMerger.merge(List.of(publishers, one, other)).latencyBySendSecond())
+                .containsExactly(new SecondLatency(0, t, 10, 2, 4, 5), new SecondLatency(1, t + 1000, 40, 2.5, 6, 300));
+
+        Path file = dir.resolve("r.json");
+        ResultFiles.write(one.withStallThreshold(20), file);
+        RunResult back = ResultFiles.read(file);
+        assertThat(back.latencyBySendSecond()).isEqualTo(one.latencyBySendSecond());
+        assertThat(back.stallThresholdMillis()).isEqualTo(20);
+        // A result written before the series existed reads with none and the default threshold.
+        String old = Files.readString(file)
+                .replaceAll("(?s)\\s*\"latencyBySendSecond\"\\s*:\\s*\\[.*?]\\s*,", "")
+                .replaceAll("\\s*\"stallThresholdMillis\"\\s*:\\s*[0-9.]+\\s*,", "");
+        assertThat(old).doesNotContain("latencyBySendSecond", "stallThresholdMillis");
+        Files.writeString(file, old);
+        RunResult older = ResultFiles.read(file);
+        assertThat(older.latencyBySendSecond()).isEmpty();
+        assertThat(older.stallThresholdMillis()).isEqualTo(StallReport.DEFAULT_THRESHOLD_MILLIS);
+        assertThat(HtmlReport.render(older)).doesNotContain("Stalls");
     }
 }

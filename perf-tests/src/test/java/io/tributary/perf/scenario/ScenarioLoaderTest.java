@@ -150,6 +150,33 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void aPublisherGroupSendsSpreadUnlessItAsksToBeInPhase() {
+        Scenario s = ScenarioLoader.parse("phase", "phase", """
+                warm-up: 0s
+                targets: [127.0.0.1:1883]
+                publishers:
+                  - {name: meters, count: 20, topic: "m/{n}", rate: 50, phase: aligned}
+                  - {name: smooth, count: 2, topic: "s/{n}", phase: Spread}
+                  - {name: plain, count: 2, topic: "p/{n}"}
+                """);
+
+        assertThat(s.warmUp()).isZero();
+        assertThat(s.publishers())
+                .extracting(PublisherGroup::phase)
+                .containsExactly(PublishPhase.ALIGNED, PublishPhase.SPREAD, PublishPhase.SPREAD);
+        // Scaling and --rate-factor rebuild the groups: the phase must survive both.
+        assertThat(s.scaled(0.5).withRateFactor(2).publishers().get(0).phase()).isEqualTo(PublishPhase.ALIGNED);
+        assertThatThrownBy(() -> ScenarioLoader.parse("bad", "bad", """
+                        targets: [127.0.0.1:1883]
+                        publishers:
+                          - {topic: "m/{n}", phase: together}
+                        """))
+                .isInstanceOf(ScenarioException.class)
+                .satisfies(e -> assertThat(((ScenarioException) e).problems())
+                        .containsExactly("publishers[0].phase: 'together' is not a phase: use spread or aligned"));
+    }
+
+    @Test
     void everyShippedScenarioIsValid() throws IOException {
         List<Path> files;
         try (Stream<Path> list = Files.list(Path.of("scenarios"))) {
@@ -159,6 +186,8 @@ class ScenarioLoaderTest {
                 .extracting(p -> p.getFileName().toString())
                 .contains(
                         "fan-out.yaml",
+                        "fan-out-in-phase.yaml",
+                        "light-traffic.yaml",
                         "asymmetric-persistent.yaml",
                         "connection-storm.yaml",
                         "million-persistent.yaml",
