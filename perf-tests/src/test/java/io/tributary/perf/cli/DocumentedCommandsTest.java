@@ -30,7 +30,8 @@ class DocumentedCommandsTest {
     @Test
     void every_documented_and_scripted_command_line_parses() throws IOException {
         List<String> commands = new ArrayList<>();
-        for (String doc : List.of("README.md", "docs/benchmarks.md", "perf-tests/scenarios/README.md")) {
+        for (String doc : List.of(
+                "README.md", "docs/benchmarks.md", "docs/benchmarks-history.md", "perf-tests/scenarios/README.md")) {
             commands.addAll(inCodeBlocks(Files.readString(ROOT.resolve(doc))));
         }
         String script =
