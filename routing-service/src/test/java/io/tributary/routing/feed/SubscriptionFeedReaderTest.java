@@ -11,6 +11,7 @@ import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.routing.index.SubscriptionIndex;
 import io.tributary.routing.metrics.RoutingMetrics;
+import io.tributary.routing.support.TestKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +23,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,15 +63,7 @@ class SubscriptionFeedReaderTest {
         kafka = EmbeddedKafka.start(kafkaDir);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
         LAYOUT.ensureSharedTopics(admin);
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class));
+        producer = TestKafka.producer(kafka.bootstrapServers());
     }
 
     @AfterAll

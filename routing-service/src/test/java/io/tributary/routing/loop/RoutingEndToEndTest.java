@@ -15,6 +15,7 @@ import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.routing.RoutingServiceApplication;
+import io.tributary.routing.support.TestKafka;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,13 +38,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,15 +80,7 @@ class RoutingEndToEndTest {
     static void startKafkaAndRouter() throws Exception {
         kafka = EmbeddedKafka.start(kafkaDir);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class));
+        producer = TestKafka.producer(kafka.bootstrapServers());
         // Traffic from before the router's group existed: it must be routed, not skipped.
         ensureSharedTopics();
         LAYOUT.ensureDownlinkTopic(admin, "early");

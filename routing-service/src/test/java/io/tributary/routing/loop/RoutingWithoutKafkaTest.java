@@ -9,6 +9,7 @@ import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.devstack.kafka.EmbeddedKafka;
 import io.tributary.devstack.net.Ports;
 import io.tributary.routing.RoutingServiceApplication;
+import io.tributary.routing.support.TestKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,11 +23,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -107,15 +106,7 @@ class RoutingWithoutKafkaTest {
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                ByteArraySerializer.class));
+        return TestKafka.producer(bootstrap);
     }
 
     private static byte[] bytes(String s) {
