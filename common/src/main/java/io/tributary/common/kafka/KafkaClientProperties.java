@@ -129,6 +129,9 @@ public record KafkaClientProperties(Map<String, String> properties) {
         r.put("enable.auto.commit", "offsets are committed only after a batch is handled");
         r.put("auto.offset.reset", "set per consumer by what it must not miss");
         r.put("allow.auto.create.topics", "topics are created with Tributary's layout");
+        r.put(
+                "fetch.max.wait.ms",
+                "set per consumer where a wait at the broker would stall it (replay reads never wait)");
         return java.util.Collections.unmodifiableMap(r);
     }
 }
