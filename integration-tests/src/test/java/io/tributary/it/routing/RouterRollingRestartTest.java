@@ -29,8 +29,11 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberAssignment;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -243,8 +246,14 @@ class RouterRollingRestartTest {
                     .as("router %s gives up no partition while %s restarts", name, rolled)
                     .noneMatch(line -> line.contains("Publish partitions revoked"));
         }
+        // Its rejoin is answered with its old assignment; allow the reconciliation a moment to reach its log.
+        long ownershipDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < ownershipDeadline
+                && !currentOwnership(rolled).equals(rolledPartitions)) {
+            Thread.sleep(250);
+        }
         assertThat(currentOwnership(rolled))
-                .as("the restarted static member gets its own partitions back")
+                .as("the restarted static member gets its own partitions back (group: %s)", describeGroup())
                 .isEqualTo(rolledPartitions);
         assertThat(othersStall)
                 .as("delivery on the partitions of the routers that kept running does not stall")
@@ -301,12 +310,68 @@ class RouterRollingRestartTest {
             }
             if (union.size() == PARTITIONS
                     && total == PARTITIONS
-                    && owners.values().stream().noneMatch(Set::isEmpty)) {
+                    && owners.values().stream().noneMatch(Set::isEmpty)
+                    && groupConverged(owners)) {
                 return owners;
             }
             Thread.sleep(250);
         }
         throw new AssertionError("the routers did not settle on one owner per partition: " + owners);
+    }
+
+    /**
+     * Whether the group coordinator has finished reconciling: the group is stable at its target assignment and every
+     * router owns, as the broker sees it, what its log last said. The logs alone are not enough: while the routers
+     * that joined one after the other are still converging, the logs can show disjoint sets that cover every
+     * partition while the target assignment already moves one of them (a CI run rolled a router that was about to
+     * hand partition 2 over, and it came back owning only partition 3).
+     */
+    private static boolean groupConverged(Map<String, Set<Integer>> logged) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(ROUTING_GROUP))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(ROUTING_GROUP);
+            if (group.groupState() != GroupState.STABLE
+                    || group.groupEpoch().isEmpty()
+                    || !group.groupEpoch().equals(group.targetAssignmentEpoch())
+                    || group.members().size() != logged.size()) {
+                return false;
+            }
+            for (MemberDescription member : group.members()) {
+                Set<Integer> assigned = publishPartitions(member.assignment());
+                boolean atTarget = member.targetAssignment()
+                        .map(target -> publishPartitions(target).equals(assigned))
+                        .orElse(true);
+                String name = member.groupInstanceId().orElse("");
+                if (!atTarget
+                        || !member.memberEpoch().equals(group.groupEpoch())
+                        || !assigned.equals(logged.get(name))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private static String describeGroup() throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
+            return admin.describeConsumerGroups(List.of(ROUTING_GROUP))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(ROUTING_GROUP)
+                    .toString();
+        }
+    }
+
+    private static Set<Integer> publishPartitions(MemberAssignment assignment) {
+        Set<Integer> partitions = new TreeSet<>();
+        assignment.topicPartitions().stream()
+                .filter(tp -> tp.topic().equals(PUBLISH_TOPIC))
+                .forEach(tp -> partitions.add(tp.partition()));
+        return partitions;
     }
 
     private static Set<Integer> currentOwnership(String router) throws Exception {
