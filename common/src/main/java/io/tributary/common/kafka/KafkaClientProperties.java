@@ -96,7 +96,7 @@ public record KafkaClientProperties(Map<String, String> properties) {
 
     private static Map<String, String> reservedKeys() {
         Map<String, String> r = new TreeMap<>();
-        String typed = "a typed setting; see README's configuration table";
+        String typed = "a typed setting; see docs/configuration.md";
         r.put("bootstrap.servers", "set by KAFKA_BOOTSTRAP_SERVERS");
         for (String key :
                 new String[] {"key.serializer", "value.serializer", "key.deserializer", "value.deserializer"}) {

@@ -211,19 +211,19 @@ class KafkaToMqttTest {
     }
 
     /**
-     * README's "Kafka records to MQTT devices" example, run as written: its rule body, then Apache Kafka's own
-     * console producer (the class {@code bin/kafka-console-producer.sh} runs, in a JVM of its own) with README's
-     * arguments and input line; the MQTT subscriber must print what README says it prints. Only the bootstrap address
+     * docs/kafka.md's "Kafka records to MQTT devices" example, run as written: its rule body, then Apache Kafka's own
+     * console producer (the class {@code bin/kafka-console-producer.sh} runs, in a JVM of its own) with the page's
+     * arguments and input line; the MQTT subscriber must print what the page says it prints. Only the bootstrap address
      * and the Kafka topic name are replaced (this cluster's, and a fresh topic).
      */
     @Test
     void the_readme_console_producer_command_reaches_the_device() throws Exception {
-        List<String> readme = Files.readAllLines(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        List<String> readme = Files.readAllLines(Path.of("..", "docs", "kafka.md"), StandardCharsets.UTF_8);
         String kafkaTopic = id("readme-commands");
         String ruleLine = readme.stream()
                 .filter(l -> l.contains("\"mqttTopic\":\"devices/{key}/commands\""))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError("README has no kafka-to-mqtt rule example"));
+                .orElseThrow(() -> new AssertionError("docs/kafka.md has no kafka-to-mqtt rule example"));
         String rule = ruleLine.substring(ruleLine.indexOf('{'), ruleLine.lastIndexOf('}') + 1)
                 .replace("device-commands", kafkaTopic);
         int producerAt = indexOf(readme, "kafka-console-producer.sh");
@@ -285,7 +285,7 @@ class KafkaToMqttTest {
                 return i;
             }
         }
-        throw new AssertionError("README has no line with " + text);
+        throw new AssertionError("docs/kafka.md has no line with " + text);
     }
 
     @Test

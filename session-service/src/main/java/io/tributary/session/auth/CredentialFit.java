@@ -92,7 +92,7 @@ final class CredentialFit {
 
     /**
      * Whether a credential names the CONNECT's client id or user name: then one that {@link #byPassword} fits none
-     * is refused, never anonymous (README: "A client id or user name that has a credential always needs ...").
+     * is refused, never anonymous (docs/securing.md: "A client id or user name that has a credential always needs ...").
      */
     static boolean named(CredentialCandidates candidates, String username, String clientId) {
         return (username != null && candidates.namedUsernames().contains(username))

@@ -260,7 +260,7 @@ public record TransportProperties(
     /**
      * MQTT over WebSocket (RFC 6455, MQTT 5 section 6): binary frames carry the MQTT byte stream.
      *
-     * @param port       plain WebSocket port; null or 0 disables it (the default: opt-in, see README)
+     * @param port       plain WebSocket port; null or 0 disables it (the default: opt-in, see docs/securing.md)
      * @param securePort secure WebSocket port, served with the {@link Tls} certificate and client-auth settings;
      *                   null or 0 disables it, and it only runs when a TLS certificate is configured
      * @param path       HTTP path of the upgrade request
