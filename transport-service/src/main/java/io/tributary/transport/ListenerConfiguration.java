@@ -29,6 +29,7 @@ import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.publish.InboundPublishServices;
 import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
@@ -83,7 +84,7 @@ class ListenerConfiguration {
                 qos2.exactlyOnce() != null);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
-                new InboundPublishHandler(
+                new InboundPublishHandler(new InboundPublishServices(
                         nodeId,
                         producer,
                         disconnector,
@@ -94,7 +95,7 @@ class ListenerConfiguration {
                         clientLimits,
                         mappingRules,
                         new PublishTracing(hopTracing, trace.generate()),
-                        qos2.exactlyOnce()),
+                        qos2.exactlyOnce())),
                 new SubscribeHandler(
                         nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits, replays),
                 new OutboundAckHandler(delivery, metrics),
