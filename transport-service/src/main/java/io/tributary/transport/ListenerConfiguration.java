@@ -4,7 +4,7 @@ import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.RedisQueueReader;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.config.TransportProperties;
-import io.tributary.transport.connect.ConnectHandler;
+import io.tributary.transport.connect.ConnectContext;
 import io.tributary.transport.connect.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.ByteCountingHandler;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -70,7 +70,7 @@ class ListenerConfiguration {
             Replays replays)
             throws Exception {
         String nodeId = properties.nodeId();
-        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(
+        ConnectContext connectContext = new ConnectContext(
                 properties,
                 sessions,
                 registry,
