@@ -1,7 +1,6 @@
 package io.tributary.transport.publish;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.kafka.tracing.Hop;
@@ -61,26 +60,12 @@ final class PublishToKafka {
             byte[] payload) {
         int qos = publish.fixedHeader().qosLevel().value();
         int packetId = publish.variableHeader().packetId();
-        MqttProperties properties = publish.variableHeader().properties();
         if (qos == 2) {
             connection.inbound().openQos2(packetId);
         }
-        var record = PublishRecords.toRecord(
-                topic,
-                payload,
-                qos,
-                publish.fixedHeader().isRetain(),
-                connection.clientId(),
-                connection.version(),
-                nodeId,
-                connection.isMqtt5() ? properties : null,
-                System.currentTimeMillis());
-        // Before the mapped copies are made, so they carry the same trace context. Hop.NONE when tracing is off.
-        Hop hop = tracing.begin(record, topic, connection.clientId());
-        // Mapping rules: the same message also goes to the user's Kafka topics, and a retained one to the retained
-        // topic (the retained store reads only that); acknowledged only when all are stored, in one transaction for
-        // exactly-once QoS 2.
-        var records = RetainedRecordFormat.withCopies(mappings.recordsFor(topic, connection.clientId(), record));
+        Traced traced = records(connection, publish, topic, payload);
+        var records = traced.records();
+        Hop hop = traced.hop();
         String unavailable = records.size() == 1 ? null : mappings.unavailableTopic(records);
         if (unavailable != null) {
             hop.end();
@@ -105,9 +90,9 @@ final class PublishToKafka {
             });
             return;
         }
-        InboundAcks.Slot slot = connection.inbound().expectAck(packetId, qos);
+        Pending pending = new Pending(connection.inbound().expectAck(packetId, qos), release, hop);
         if (qos == 2 && acks.exactlyOnce(connection)) {
-            storeExactlyOnce(ctx, connection, publish, topic, payload, records, new Pending(slot, release, hop));
+            storeExactlyOnce(ctx, connection, publish, topic, payload, records, pending);
             return;
         }
         producer.sendAll(records, failure -> {
@@ -117,8 +102,30 @@ final class PublishToKafka {
                 // Metered once Kafka has stored it: what the PUBACK / PUBREC will acknowledge.
                 connection.meter().in(payload.length);
             }
-            ctx.executor().execute(() -> acks.settle(ctx, connection, slot, packetId, qos, failure));
+            ctx.executor().execute(() -> acks.settle(ctx, connection, pending.slot(), packetId, qos, failure));
         });
+    }
+
+    /**
+     * The PUBLISH's record, with the copies the mapping rules ask for: the same message also goes to the user's Kafka
+     * topics, and a retained one to the retained topic (the retained store reads only that). They are acknowledged
+     * only when all are stored, in one transaction for exactly-once QoS 2.
+     */
+    private Traced records(ClientConnection connection, MqttPublishMessage publish, String topic, byte[] payload) {
+        var record = PublishRecords.toRecord(
+                topic,
+                payload,
+                publish.fixedHeader().qosLevel().value(),
+                publish.fixedHeader().isRetain(),
+                connection.clientId(),
+                connection.version(),
+                nodeId,
+                connection.isMqtt5() ? publish.variableHeader().properties() : null,
+                System.currentTimeMillis());
+        // Before the mapped copies are made, so they carry the same trace context. Hop.NONE when tracing is off.
+        Hop hop = tracing.begin(record, topic, connection.clientId());
+        return new Traced(
+                RetainedRecordFormat.withCopies(mappings.recordsFor(topic, connection.clientId(), record)), hop);
     }
 
     /** One transaction with the mapped copies and the session's marker; a re-sent one may turn out a duplicate. */
@@ -153,6 +160,9 @@ final class PublishToKafka {
                     });
                 });
     }
+
+    /** The records of one PUBLISH and the span of their way into Kafka. */
+    private record Traced(List<ProducerRecord<byte[], byte[]>> records, Hop hop) {}
 
     /** What a QoS 1/2 PUBLISH holds until Kafka answers: its acknowledgement slot, its budget and its span. */
     private record Pending(InboundAcks.Slot slot, UplinkBudget.Release release, Hop hop) {}
