@@ -4,7 +4,7 @@ import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.RedisQueueReader;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.config.TransportProperties;
-import io.tributary.transport.connect.ConnectHandler;
+import io.tributary.transport.connect.ConnectContext;
 import io.tributary.transport.connect.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.ByteCountingHandler;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -29,6 +29,7 @@ import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.publish.InboundPublishServices;
 import io.tributary.transport.replay.Replays;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
@@ -69,7 +70,7 @@ class ListenerConfiguration {
             Replays replays)
             throws Exception {
         String nodeId = properties.nodeId();
-        ConnectHandler.ConnectContext connectContext = new ConnectHandler.ConnectContext(
+        ConnectContext connectContext = new ConnectContext(
                 properties,
                 sessions,
                 registry,
@@ -83,7 +84,7 @@ class ListenerConfiguration {
                 qos2.exactlyOnce() != null);
         MqttChannelInitializer.Handlers handlers = new MqttChannelInitializer.Handlers(
                 new MalformedPacketHandler(disconnector, properties.mqtt().maxPacketSize()),
-                new InboundPublishHandler(
+                new InboundPublishHandler(new InboundPublishServices(
                         nodeId,
                         producer,
                         disconnector,
@@ -94,7 +95,7 @@ class ListenerConfiguration {
                         clientLimits,
                         mappingRules,
                         new PublishTracing(hopTracing, trace.generate()),
-                        qos2.exactlyOnce()),
+                        qos2.exactlyOnce())),
                 new SubscribeHandler(
                         nodeId, sessions, subscriptions, disconnector, delivery, metrics, clientLimits, replays),
                 new OutboundAckHandler(delivery, metrics),

@@ -1,23 +1,13 @@
 package io.tributary.transport.delivery;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.mqtt.MqttFixedHeader;
-import io.netty.handler.codec.mqtt.MqttMessageType;
-import io.netty.handler.codec.mqtt.MqttProperties;
-import io.netty.handler.codec.mqtt.MqttPublishMessage;
-import io.netty.handler.codec.mqtt.MqttPublishVariableHeader;
-import io.netty.handler.codec.mqtt.MqttQoS;
-import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.sessionqueue.QueueReader;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
-import io.tributary.transport.connection.InboundAcks;
 import io.tributary.transport.connection.OutboundFlow;
 import io.tributary.transport.connection.OutboundMessage;
-import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.limits.tenant.TenantDeliveryQuotas;
 import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -26,8 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes messages to one subscriber and runs the outbound QoS 1/2 handshakes: packet ids, the in-flight window
@@ -42,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Messages of a persistent session's queue come in through {@link #sendQueued}, with the packet id their
  * sequence gives them, only as far as {@link #freeSlots} allows; their acknowledgements remove them from the queue
- * in Redis.
+ * in Redis ({@link QueuedMessageSettlement}). The packets themselves are written by {@link PublishWriter}; the
+ * acknowledgements are {@link OutboundHandshake}'s.
  *
  * <p>A tenant's delivery quota ({@link TenantDeliveryQuotas}) is spent where a PUBLISH is written: QoS 0 over it is
  * dropped; QoS 1/2 waits in the queue above (bounded as always, the slow-consumer policy beyond) until the quota's
@@ -57,31 +46,20 @@ public final class OutboundDelivery implements QueueDelivery {
      */
     public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {}
 
-    private static final Logger log = LoggerFactory.getLogger(OutboundDelivery.class);
-
     private final TransportMetrics metrics;
     private final Disconnector disconnector;
     private final Limits limits;
-    /** Null when the node serves no session queues (unit tests of the in-memory path). */
-    private final QueueReader queueStore;
+    /** What acknowledgements do to a persistent session's queue (nothing when the node serves none). */
+    private final QueuedMessageSettlement queue;
+
+    private final PublishWriter writer;
+    /** The acknowledgements of what this class sent. */
+    private final OutboundHandshake handshake;
 
     private Consumer<ClientConnection> slotFreed = connection -> {};
     private Consumer<ClientConnection> replayRoom = connection -> {};
     private LiveGate liveGate = (connection, message, partition, offset) -> false;
     private TenantDeliveryQuotas deliveryQuotas = TenantDeliveryQuotas.NONE;
-
-    /**
-     * Sees the live deliveries of connections that replay history (see {@code replay.ReplaySeam}), on their event
-     * loop, before they are written.
-     */
-    public interface LiveGate {
-        /**
-         * @param partition publish partition of the message, -1 when the downlink record did not say
-         * @param offset    its offset there, -1 when unknown
-         * @return true when the gate took the message (held or dropped): it is not written now
-         */
-        boolean intercept(ClientConnection connection, OutboundMessage message, int partition, long offset);
-    }
 
     /**
      * Installs the gate for connections that replay, and what is told when such a connection may take more (an
@@ -101,7 +79,9 @@ public final class OutboundDelivery implements QueueDelivery {
         this.metrics = metrics;
         this.disconnector = disconnector;
         this.limits = limits;
-        this.queueStore = queueStore;
+        this.queue = new QueuedMessageSettlement(metrics, queueStore);
+        this.writer = new PublishWriter(metrics);
+        this.handshake = new OutboundHandshake(queue, writer, this::drain);
     }
 
     /** The tenants' delivery quotas; a connection they held is drained again when they release it. */
@@ -146,13 +126,13 @@ public final class OutboundDelivery implements QueueDelivery {
         Wire wire = Wire.of(connection, message);
         if (wire == null) {
             metrics.dropped("client_packet_size");
-            forget(connection, message);
+            queue.forget(connection, message);
             return;
         }
         // Read because freeSlots saw room: spent even if that room is gone, the debt is paid in the next window.
         deliveryQuotas.spend(connection, message.payload().length);
         connection.outbound().launch(message, packetId);
-        write(connection, message, wire, true);
+        writer.write(connection, message, wire, true);
     }
 
     /** PUBREL owed for a QoS 2 message the client acknowledged with PUBREC over an earlier connection. */
@@ -162,7 +142,7 @@ public final class OutboundDelivery implements QueueDelivery {
         owed.queueSeq(-1);
         owed.markReleased();
         connection.outbound().launch(owed, packetId);
-        writeRelease(connection, packetId, (byte) 0);
+        writer.writeRelease(connection, packetId, (byte) 0);
     }
 
     @Override
@@ -217,28 +197,44 @@ public final class OutboundDelivery implements QueueDelivery {
             return release(frame);
         }
         if (message.qos() == 0) {
-            if (!channel.isWritable()) {
-                metrics.dropped("slow_consumer_qos0");
-                return release(frame);
+            return deliverQos0(connection, message, wire, frame, flush);
+        }
+        release(frame);
+        return deliverAcknowledged(connection, message, flush);
+    }
+
+    /** QoS 0 is never held: written now (the shared encoding when the topic goes out as is) or dropped, counted. */
+    private boolean deliverQos0(
+            ClientConnection connection, OutboundMessage message, Wire wire, ByteBuf frame, boolean flush) {
+        Channel channel = connection.channel();
+        if (!channel.isWritable()) {
+            metrics.dropped("slow_consumer_qos0");
+            return release(frame);
+        }
+        if (!deliveryQuotas.admitQos0(connection, message.payload().length)) {
+            metrics.dropped(TenantPublishQuotas.REASON);
+            return release(frame);
+        }
+        if (frame != null && wire.alias() == 0) {
+            channel.write(frame);
+            connection.meter().out(1, message.payload().length);
+            if (flush) {
+                channel.flush();
+                metrics.publishOut(0);
             }
-            if (!deliveryQuotas.admitQos0(connection, message.payload().length)) {
-                metrics.dropped(TenantPublishQuotas.REASON);
-                return release(frame);
-            }
-            if (frame != null && wire.alias() == 0) {
-                channel.write(frame);
-                connection.meter().out(1, message.payload().length);
-                if (flush) {
-                    channel.flush();
-                    metrics.publishOut(0);
-                }
-                return true;
-            }
-            release(frame);
-            write(connection, message, wire, flush);
             return true;
         }
         release(frame);
+        writer.write(connection, message, wire, flush);
+        return true;
+    }
+
+    /**
+     * QoS 1/2: sent now when the in-flight window, the socket and the tenant's quota allow, else it waits in the
+     * bounded queue; beyond the bounds the slow-consumer policy applies.
+     */
+    private boolean deliverAcknowledged(ClientConnection connection, OutboundMessage message, boolean flush) {
+        Channel channel = connection.channel();
         OutboundFlow flow = connection.outbound();
         long held = flow.bytesHeld();
         // One message is always let through when nothing is held, so a message above maxBytes is not starved.
@@ -287,131 +283,20 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /** PUBACK for an outbound QoS 1 message. */
     public void onPubAck(ClientConnection connection, int packetId) {
-        OutboundMessage m = connection.outbound().awaitingAck(packetId);
-        if (m != null && m.qos() == 1) {
-            settled(connection, packetId);
-        }
+        handshake.onPubAck(connection, packetId);
     }
 
     /** PUBREC for an outbound QoS 2 message: answer PUBREL (also for an unknown id, with 0x92 in MQTT 5). */
     public void onPubRec(ClientConnection connection, int packetId, int reasonCode) {
-        OutboundMessage m = connection.outbound().awaitingAck(packetId);
-        if (m != null && reasonCode >= 0x80) {
-            // The subscriber refused the message: the exchange ends here (MQTT 5 section 4.3.3).
-            settled(connection, packetId);
-            return;
-        }
-        if (m != null && m.qos() == 2 && m.fromQueue() && !m.released() && queueStore != null) {
-            // The message must leave the queue before PUBREL goes out: once the client has seen PUBREL it forgets the
-            // packet id, and a PUBLISH re-sent after a crash would then be a second delivery.
-            queueStore
-                    .released(connection.clientId(), m.queueSeq(), packetId)
-                    .whenComplete((ok, error) -> connection
-                            .channel()
-                            .eventLoop()
-                            .execute(() -> {
-                                if (error != null) {
-                                    metrics.sessionQueueFailure();
-                                    log.warn(
-                                            "Closing {}: its PUBREC of queued message {} could not be recorded: {}",
-                                            connection,
-                                            m.queueSeq(),
-                                            error.toString());
-                                    connection.channel().close();
-                                    return;
-                                }
-                                m.markReleased();
-                                writeRelease(connection, packetId, (byte) 0);
-                            }));
-            return;
-        }
-        byte code = 0;
-        if (m == null || m.qos() != 2) {
-            code = MqttReasonCodes.PubRel.PACKET_IDENTIFIER_NOT_FOUND.byteValue();
-        } else {
-            m.markReleased();
-        }
-        writeRelease(connection, packetId, code);
-    }
-
-    private void writeRelease(ClientConnection connection, int packetId, byte code) {
-        connection
-                .channel()
-                .writeAndFlush(InboundAcks.reply(
-                        MqttMessageType.PUBREL,
-                        packetId,
-                        code,
-                        ProblemInformation.forAck(
-                                connection, code == 0 ? null : "no QoS 2 message with packet id " + packetId),
-                        connection.isMqtt5()));
+        handshake.onPubRec(connection, packetId, reasonCode);
     }
 
     /** PUBCOMP for an outbound QoS 2 message. */
     public void onPubComp(ClientConnection connection, int packetId) {
-        OutboundMessage m = connection.outbound().awaitingAck(packetId);
-        if (m != null && m.qos() == 2) {
-            settled(connection, packetId);
-        }
+        handshake.onPubComp(connection, packetId);
     }
 
-    private void settled(ClientConnection connection, int packetId) {
-        OutboundMessage message = connection.outbound().acknowledge(packetId);
-        if (message.fromQueue() && queueStore != null) {
-            if (message.released()) {
-                queueStore.completed(connection.clientId(), packetId).whenComplete((n, error) -> {
-                    if (error != null) {
-                        // The PUBREL is re-sent at the next connection; the client answers it with PUBCOMP again.
-                        metrics.sessionQueueFailure();
-                    }
-                });
-            } else {
-                acknowledged(connection, message.queueSeq());
-            }
-        }
-        drain(connection);
-    }
-
-    /**
-     * A queued message was acknowledged: it leaves the queue with the others acknowledged in the same turn of the
-     * event loop (acknowledgements come in bursts, one read holds many), in one XDEL. Until then it is still in the
-     * queue: a node dying in between sends it again (DUP = 1), which QoS 1 allows.
-     */
-    private void acknowledged(ClientConnection connection, long seq) {
-        if (seq <= 0 || queueStore == null) {
-            return;
-        }
-        if (connection.outbound().queueEntryAcknowledged(seq)) {
-            connection.channel().eventLoop().execute(() -> removeAcknowledged(connection));
-        }
-    }
-
-    private void removeAcknowledged(ClientConnection connection) {
-        List<Long> seqs = connection.outbound().takeAcknowledgedQueueEntries();
-        if (seqs.isEmpty()) {
-            return;
-        }
-        log.debug("Queue of '{}': entries {} done", connection.clientId(), seqs);
-        queueStore.removeAll(connection.clientId(), seqs).whenComplete((n, error) -> {
-            if (error != null) {
-                // They stay in the queue and are sent again (DUP = 1) at the next connection: at least once holds.
-                metrics.sessionQueueFailure();
-            }
-        });
-    }
-
-    /** The exchange of a message from the session queue is over (or it will never be sent): it leaves the queue. */
-    private void forget(ClientConnection connection, OutboundMessage m) {
-        if (m.fromQueue() && m.queueSeq() > 0 && queueStore != null) {
-            log.debug("Queue of '{}': entry {} done", connection.clientId(), m.queueSeq());
-            queueStore.remove(connection.clientId(), m.queueSeq()).whenComplete((n, error) -> {
-                if (error != null) {
-                    // It stays in the queue and is sent again (DUP = 1) at the next connection: at least once holds.
-                    metrics.sessionQueueFailure();
-                }
-            });
-        }
-    }
-
+    /** An exchange ended, or the socket or the quota made room: send what waited, and tell the queue readers. */
     private void drain(ClientConnection connection) {
         OutboundMessage next;
         while (connection.channel().isWritable()
@@ -448,32 +333,7 @@ public final class OutboundDelivery implements QueueDelivery {
             metrics.dropped("no_packet_id");
             return false;
         }
-        write(connection, message, wire, flush);
+        writer.write(connection, message, wire, flush);
         return true;
-    }
-
-    /** Writes the PUBLISH; with {@code flush}, flushes it and counts it (a batch flushes and counts once). */
-    private void write(ClientConnection connection, OutboundMessage message, Wire wire, boolean flush) {
-        MqttFixedHeader fixed = new MqttFixedHeader(
-                MqttMessageType.PUBLISH, message.duplicate(), MqttQoS.valueOf(message.qos()), message.retain(), 0);
-        String topic = wire.topicOnWire();
-        MqttProperties properties = MqttProperties.NO_PROPERTIES;
-        if (connection.isMqtt5()) {
-            if (wire.alias() != 0) {
-                // Assigned at write time, in write order: the first PUBLISH with a new alias also carries the topic.
-                connection.outbound().useAlias(message.clientTopic());
-            }
-            properties = Wire.properties(message, wire.alias());
-        }
-        MqttPublishVariableHeader variable =
-                new MqttPublishVariableHeader(topic, message.qos() == 0 ? -1 : message.packetId(), properties);
-        MqttPublishMessage publish = new MqttPublishMessage(fixed, variable, Unpooled.wrappedBuffer(message.payload()));
-        connection.meter().out(1, message.payload().length);
-        if (flush) {
-            connection.channel().writeAndFlush(publish);
-            metrics.publishOut(message.qos());
-        } else {
-            connection.channel().write(publish);
-        }
     }
 }

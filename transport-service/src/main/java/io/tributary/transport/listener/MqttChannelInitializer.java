@@ -7,6 +7,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.tributary.transport.connect.ConnectContext;
 import io.tributary.transport.connect.ConnectHandler;
 import io.tributary.transport.connect.ConnectionLifecycleHandler;
 import io.tributary.transport.connection.ByteCountingHandler;
@@ -58,21 +59,18 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
     }
 
     private final int maxPacketSize;
-    private final ConnectHandler.ConnectContext connectContext;
+    private final ConnectContext connectContext;
     private final Handlers handlers;
     private final PipelineEnd end;
     /** Makes the per-channel admission check (limits, IP block list) in front of CONNECT; null: none. */
     private final Supplier<ChannelHandler> admission;
 
-    public MqttChannelInitializer(int maxPacketSize, ConnectHandler.ConnectContext connectContext, Handlers handlers) {
+    public MqttChannelInitializer(int maxPacketSize, ConnectContext connectContext, Handlers handlers) {
         this(maxPacketSize, connectContext, handlers, null);
     }
 
     public MqttChannelInitializer(
-            int maxPacketSize,
-            ConnectHandler.ConnectContext connectContext,
-            Handlers handlers,
-            Supplier<ChannelHandler> admission) {
+            int maxPacketSize, ConnectContext connectContext, Handlers handlers, Supplier<ChannelHandler> admission) {
         this.maxPacketSize = maxPacketSize;
         this.connectContext = connectContext;
         this.handlers = handlers;

@@ -8,6 +8,7 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.SubscriptionOptions;
+import io.tributary.transport.delivery.LiveGate;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.metrics.TransportMetrics;
 import java.util.LinkedHashSet;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * QoS 0 only while the socket is writable, so a replay never overflows the limits that protect the node, and
  * resumes when an acknowledgement or a drained socket makes room. Event-loop work is bounded per task.
  */
-public final class Replays implements OutboundDelivery.LiveGate {
+public final class Replays implements LiveGate {
 
     private static final Logger log = LoggerFactory.getLogger(Replays.class);
     private static final int SENT_PER_TASK = 256;

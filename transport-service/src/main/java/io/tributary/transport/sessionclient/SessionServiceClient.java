@@ -2,9 +2,6 @@ package io.tributary.transport.sessionclient;
 
 import io.tributary.common.session.SessionApi;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +10,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Asynchronous client of session-service's internal API. Futures complete on the HTTP client's executor, never
- * on an event loop; callers continue on their channel's event loop.
+ * on an event loop; callers continue on their channel's event loop. CONNECTs, SUBSCRIBEs, UNSUBSCRIBEs and
+ * disconnects are gathered into batch calls ({@link RequestBatcher}); the calls go over
+ * {@link SessionServiceHttp}.
  */
 public final class SessionServiceClient {
 
@@ -53,16 +52,7 @@ public final class SessionServiceClient {
         public static final Batching DEFAULTS = new Batching(4, 500, 10_000, Duration.ofSeconds(5));
     }
 
-    private final HttpClient http;
-    /** session-service instances; calls go round robin over those not marked down, and fail over to the next. */
-    private final List<URI> bases;
-
-    private final long[] downUntilNanos;
-    private final java.util.concurrent.atomic.AtomicInteger nextBase = new java.util.concurrent.atomic.AtomicInteger();
-    private static final long DOWN_NANOS = Duration.ofSeconds(5).toNanos();
-    private final Duration timeout;
-    private final JsonMapper json;
-    private final String token;
+    private final SessionServiceHttp http;
     private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
     private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
     private final RequestBatcher<SessionApi.SubscribeRequest, SessionApi.SubscribeOutcome> subscribes;
@@ -83,19 +73,7 @@ public final class SessionServiceClient {
      */
     public SessionServiceClient(
             List<URI> bases, Duration timeout, Executor executor, JsonMapper json, String token, Batching batching) {
-        if (bases.isEmpty()) {
-            throw new IllegalArgumentException("no session-service URL");
-        }
-        this.bases = List.copyOf(bases);
-        this.downUntilNanos = new long[bases.size()];
-        this.timeout = timeout;
-        this.json = json;
-        this.token = token;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .executor(executor)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.http = new SessionServiceHttp(bases, timeout, executor, json, token);
         this.connects = new RequestBatcher<>(
                 "CONNECT",
                 this::connectBatch,
@@ -162,53 +140,26 @@ public final class SessionServiceClient {
      * {@code tributary.session.connects.waiting} (CONNECTs waiting for a call).
      */
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
-        connects.listener(callMetrics(registry, "connect"));
-        disconnects.listener(callMetrics(registry, "disconnect"));
-        subscribes.listener(callMetrics(registry, "subscribe"));
-        unsubscribes.listener(callMetrics(registry, "unsubscribe"));
+        connects.listener(SessionCallMetrics.of(registry, "connect"));
+        disconnects.listener(SessionCallMetrics.of(registry, "disconnect"));
+        subscribes.listener(SessionCallMetrics.of(registry, "subscribe"));
+        unsubscribes.listener(SessionCallMetrics.of(registry, "unsubscribe"));
         io.micrometer.core.instrument.Gauge.builder(
                         "tributary.session.connects.waiting", connects, RequestBatcher::waiting)
                 .description("CONNECTs waiting for a batch call to session-service")
                 .register(registry);
     }
 
-    private static RequestBatcher.CallListener callMetrics(
-            io.micrometer.core.instrument.MeterRegistry registry, String call) {
-        // Histogram buckets so that call latency percentiles aggregate across transport nodes.
-        var ok = io.micrometer.core.instrument.Timer.builder("tributary.session.calls")
-                .tag("call", call)
-                .tag("outcome", "ok")
-                .description("Batch calls to session-service")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(java.time.Duration.ofMillis(1))
-                .maximumExpectedValue(java.time.Duration.ofSeconds(30))
-                .register(registry);
-        var failed = io.micrometer.core.instrument.Timer.builder("tributary.session.calls")
-                .tag("call", call)
-                .tag("outcome", "failed")
-                .description("Batch calls to session-service")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(java.time.Duration.ofMillis(1))
-                .maximumExpectedValue(java.time.Duration.ofSeconds(30))
-                .register(registry);
-        var size = io.micrometer.core.instrument.DistributionSummary.builder("tributary.session.call.requests")
-                .tag("call", call)
-                .description("Requests per batch call to session-service")
-                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100, 200, 500)
-                .register(registry);
-        return (requests, nanos, error) -> {
-            (error ? failed : ok).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
-            size.record(requests);
-        };
-    }
-
     private CompletableFuture<List<SessionApi.ConnectOutcome>> connectBatch(List<SessionApi.ConnectRequest> batch) {
-        return post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(batch), SessionApi.ConnectBatchResponse.class)
+        return http.post(
+                        SessionApi.CONNECT_BATCH,
+                        new SessionApi.ConnectBatch(batch),
+                        SessionApi.ConnectBatchResponse.class)
                 .thenApply(SessionApi.ConnectBatchResponse::outcomes);
     }
 
     private CompletableFuture<List<Void>> disconnectBatch(List<SessionApi.DisconnectRequest> batch) {
-        return post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(batch), null)
+        return http.post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(batch), null)
                 .thenApply(ignored -> java.util.Collections.nCopies(batch.size(), (Void) null));
     }
 
@@ -237,7 +188,7 @@ public final class SessionServiceClient {
 
     private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
             List<SessionApi.SubscribeRequest> batch) {
-        return post(
+        return http.post(
                         SessionApi.SUBSCRIBE_BATCH,
                         new SessionApi.SubscribeBatch(batch),
                         SessionApi.SubscribeBatchResponse.class)
@@ -268,7 +219,7 @@ public final class SessionServiceClient {
 
     private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(
             List<SessionApi.UnsubscribeRequest> batch) {
-        return post(
+        return http.post(
                         SessionApi.UNSUBSCRIBE_BATCH,
                         new SessionApi.UnsubscribeBatch(batch),
                         SessionApi.UnsubscribeBatchResponse.class)
@@ -292,7 +243,7 @@ public final class SessionServiceClient {
     }
 
     public CompletableFuture<SessionApi.HeartbeatResponse> heartbeat(SessionApi.HeartbeatRequest request) {
-        return post(SessionApi.HEARTBEAT, request, SessionApi.HeartbeatResponse.class);
+        return http.post(SessionApi.HEARTBEAT, request, SessionApi.HeartbeatResponse.class);
     }
 
     /** The IP entries of the block list; {@code ranges} is null when they are still at {@code knownVersion}. */
@@ -300,109 +251,11 @@ public final class SessionServiceClient {
         String query = knownVersion == null
                 ? ""
                 : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
-        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.BLOCKED_IPS + query))
-                        .timeout(timeout)
-                        .header("Accept", "application/json")
-                        .header(SessionApi.TOKEN_HEADER, token)
-                        .GET()
-                        .build())
-                .thenApply(response -> {
-                    if (response.statusCode() != 200) {
-                        throw new UnavailableException(
-                                "session-service answered " + response.statusCode() + " to " + SessionApi.BLOCKED_IPS,
-                                null);
-                    }
-                    return json.readValue(response.body(), SessionApi.BlockedIps.class);
-                });
+        return http.get(SessionApi.BLOCKED_IPS, query, SessionApi.BlockedIps.class);
     }
 
     /** The publish quotas of every tenant that has one. */
     public CompletableFuture<SessionApi.TenantPublishQuotas> tenantPublishQuotas() {
-        return send(base -> HttpRequest.newBuilder(base.resolve(SessionApi.TENANT_PUBLISH_QUOTAS))
-                        .timeout(timeout)
-                        .header("Accept", "application/json")
-                        .header(SessionApi.TOKEN_HEADER, token)
-                        .GET()
-                        .build())
-                .thenApply(response -> {
-                    if (response.statusCode() != 200) {
-                        throw new UnavailableException(
-                                "session-service answered " + response.statusCode() + " to "
-                                        + SessionApi.TENANT_PUBLISH_QUOTAS,
-                                null);
-                    }
-                    return json.readValue(response.body(), SessionApi.TenantPublishQuotas.class);
-                });
-    }
-
-    private <T> CompletableFuture<T> post(String path, Object body, Class<T> responseType) {
-        byte[] bytes;
-        try {
-            bytes = json.writeValueAsBytes(body);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return send(base -> HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(timeout)
-                        .header("Content-Type", "application/json")
-                        .header("Accept", "application/json")
-                        .header(SessionApi.TOKEN_HEADER, token)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                        .build())
-                .thenApply(response -> {
-                    int status = response.statusCode();
-                    if (status == 409) {
-                        throw new StaleEpochException(
-                                new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
-                    }
-                    if (status < 200 || status >= 300) {
-                        throw new UnavailableException(
-                                "session-service answered " + status + " to " + path + ": "
-                                        + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8),
-                                null);
-                    }
-                    if (responseType == null || response.body().length == 0) {
-                        return null;
-                    }
-                    return json.readValue(response.body(), responseType);
-                });
-    }
-
-    /**
-     * Sends to the next instance not marked down; one that cannot be reached is marked down and the next is tried,
-     * each instance at most once. Every internal call may be repeated: a CONNECT batch that reached an instance which
-     * died before answering was rolled back, or committed and is then taken over by its repetition; the others are
-     * idempotent per epoch.
-     */
-    private CompletableFuture<HttpResponse<byte[]>> send(java.util.function.Function<URI, HttpRequest> request) {
-        long now = System.nanoTime();
-        int start = Math.floorMod(nextBase.getAndIncrement(), bases.size());
-        for (int k = 0; k < bases.size(); k++) {
-            int i = (start + k) % bases.size();
-            if (downUntilNanos[i] - now <= 0) {
-                start = i;
-                break;
-            }
-        }
-        return attempt(request, start, 0);
-    }
-
-    private CompletableFuture<HttpResponse<byte[]>> attempt(
-            java.util.function.Function<URI, HttpRequest> request, int start, int tried) {
-        int i = (start + tried) % bases.size();
-        URI base = bases.get(i);
-        return http.sendAsync(request.apply(base), HttpResponse.BodyHandlers.ofByteArray())
-                .handle((response, failure) -> {
-                    if (failure == null) {
-                        return CompletableFuture.completedFuture(response);
-                    }
-                    downUntilNanos[i] = System.nanoTime() + DOWN_NANOS;
-                    if (tried + 1 < bases.size()) {
-                        return attempt(request, start, tried + 1);
-                    }
-                    return CompletableFuture.<HttpResponse<byte[]>>failedFuture(new UnavailableException(
-                            "session-service unreachable at " + base + ": " + failure.getMessage(), failure));
-                })
-                .thenCompose(f -> f);
+        return http.get(SessionApi.TENANT_PUBLISH_QUOTAS, "", SessionApi.TenantPublishQuotas.class);
     }
 }

@@ -27,6 +27,7 @@ import io.tributary.transport.delivery.SlowConsumerPolicy;
 import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.publish.InboundPublishServices;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.uplink.KafkaAvailability;
@@ -78,13 +79,13 @@ class AclEnforcementTest {
                 100));
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
-        publishHandler = new InboundPublishHandler(
+        publishHandler = new InboundPublishHandler(InboundPublishServices.of(
                 "node-t",
                 new PublishProducer(kafka, metrics, availability),
                 new Disconnector(metrics),
                 metrics,
                 100,
-                new UplinkBudget(1 << 20, 16 << 20, metrics));
+                new UplinkBudget(1 << 20, 16 << 20, metrics)));
         subscribeHandler = new SubscribeHandler(
                 "node-t",
                 new SessionServiceClient(

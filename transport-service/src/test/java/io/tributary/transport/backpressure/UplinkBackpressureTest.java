@@ -16,6 +16,7 @@ import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.publish.InboundPublishServices;
 import io.tributary.transport.publish.PublishRecords;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
@@ -53,13 +54,13 @@ class UplinkBackpressureTest {
 
     private EmbeddedChannel channel(UplinkBudget budget) {
         TransportMetrics metrics = new TransportMetrics(meters);
-        InboundPublishHandler handler = new InboundPublishHandler(
+        InboundPublishHandler handler = new InboundPublishHandler(InboundPublishServices.of(
                 "node-t",
                 new PublishProducer(kafka, metrics, availability),
                 new Disconnector(metrics),
                 metrics,
                 100,
-                budget);
+                budget));
         EmbeddedChannel channel = new EmbeddedChannel(handler);
         channel.attr(ClientConnection.KEY)
                 .set(new ClientConnection(

@@ -50,7 +50,7 @@ class ConnectHandlerTest {
 
     private ExecutorService executor;
     private KafkaProducer<byte[], byte[]> kafka;
-    private ConnectHandler.ConnectContext context;
+    private ConnectContext context;
     private SimpleMeterRegistry meters;
     private org.apache.kafka.clients.admin.Admin admin;
     private KafkaAvailability availability;
@@ -141,7 +141,7 @@ class ConnectHandlerTest {
                 metrics,
                 registry,
                 io.tributary.kafka.tracing.HopTracing.OFF);
-        context = new ConnectHandler.ConnectContext(
+        context = new ConnectContext(
                 properties,
                 sessions,
                 registry,

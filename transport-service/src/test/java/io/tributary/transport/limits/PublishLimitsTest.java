@@ -22,6 +22,7 @@ import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.publish.InboundPublishHandler;
+import io.tributary.transport.publish.InboundPublishServices;
 import io.tributary.transport.uplink.KafkaAvailability;
 import io.tributary.transport.uplink.PublishProducer;
 import java.time.Duration;
@@ -85,15 +86,14 @@ class PublishLimitsTest {
     private EmbeddedChannel channel(
             MqttVersion version, LimitsProperties limits, TenantPublishQuotas tenantQuotas, String tenant) {
         TransportMetrics metrics = new TransportMetrics(registry);
-        InboundPublishHandler handler = new InboundPublishHandler(
-                "node-t",
-                new PublishProducer(kafka, metrics, availability),
-                new Disconnector(metrics),
-                metrics,
-                100,
-                new UplinkBudget(1 << 20, 16 << 20, metrics),
-                null,
-                new ClientLimits(limits, refusals, now::get, tenantQuotas));
+        InboundPublishHandler handler = new InboundPublishHandler(InboundPublishServices.of(
+                        "node-t",
+                        new PublishProducer(kafka, metrics, availability),
+                        new Disconnector(metrics),
+                        metrics,
+                        100,
+                        new UplinkBudget(1 << 20, 16 << 20, metrics))
+                .withLimits(new ClientLimits(limits, refusals, now::get, tenantQuotas)));
         EmbeddedChannel channel = new EmbeddedChannel(handler);
         ClientConnection connection;
         channel.attr(ClientConnection.KEY)

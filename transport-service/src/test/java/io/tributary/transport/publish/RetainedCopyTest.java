@@ -49,13 +49,13 @@ class RetainedCopyTest {
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:1"));
         availability = new KafkaAvailability(admin);
         TransportMetrics metrics = new TransportMetrics(new SimpleMeterRegistry());
-        handler = new InboundPublishHandler(
+        handler = new InboundPublishHandler(InboundPublishServices.of(
                 "node-t",
                 new PublishProducer(kafka, metrics, availability),
                 new Disconnector(metrics),
                 metrics,
                 100,
-                new UplinkBudget(1 << 20, 16 << 20, metrics));
+                new UplinkBudget(1 << 20, 16 << 20, metrics)));
     }
 
     @AfterEach
