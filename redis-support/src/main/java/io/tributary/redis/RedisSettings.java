@@ -34,6 +34,26 @@ public record RedisSettings(String url, Duration commandTimeout, Duration connec
         }
     }
 
+    /** Without the password the URL may carry: settings end up in logs and error messages. */
+    @Override
+    public String toString() {
+        return "RedisSettings[url=" + redacted(url) + ", commandTimeout=" + commandTimeout + ", connectRetry="
+                + connectRetry + ", clientName=" + clientName + "]";
+    }
+
+    /** {@code url} with the user information before {@code @} (an AUTH password, an ACL user's) replaced. */
+    public static String redacted(String url) {
+        if (url == null) {
+            return null;
+        }
+        int scheme = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        if (scheme < 0 || at < scheme) {
+            return url;
+        }
+        return url.substring(0, scheme + 3) + "(redacted)" + url.substring(at);
+    }
+
     /** Settings with the default first-connect retry. */
     public static RedisSettings of(String url, Duration commandTimeout, String clientName) {
         return new RedisSettings(url, commandTimeout, DEFAULT_CONNECT_RETRY, clientName);

@@ -22,6 +22,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 @Order(3)
 class AdminTokenIntegrationTest extends ServiceTestBase {
 
+    private static final AdminAuthProperties.Login LOGIN_LIMITS =
+            new AdminAuthProperties.Login(5, 20, Duration.ofMinutes(15));
+
     @Autowired
     AdminAuthStore store;
 
@@ -133,6 +136,72 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
                 .isEqualTo(200);
     }
 
+    /**
+     * issue 34: the admin login had no attempt limit. Five wrong passwords for one user name from one address, then
+     * the sixth attempt is refused with 429 and Retry-After before its password is checked: the right password too.
+     * Another admin logging in from the same address is not locked out by it.
+     */
+    @Test
+    void wrongLoginsFromOneAddressAreRefusedWithoutCheckingThePassword() throws Exception {
+        String user = "throttled-" + System.nanoTime();
+        String password = "right-password-" + System.nanoTime();
+        // Removed again at the end: other tests count the admins and keep the last cluster admin.
+        long id = store.insertUser(user, hasher.hash(password), null, Instant.now());
+        try {
+            throttledLogins(user, password);
+        } finally {
+            store.deleteUser(id);
+        }
+    }
+
+    private void throttledLogins(String user, String password) throws Exception {
+        for (int i = 0; i < LOGIN_LIMITS.maxFailuresPerUser(); i++) {
+            assertThat(login(user, "wrong-" + i).status())
+                    .as("wrong login %d", i)
+                    .isEqualTo(401);
+        }
+        java.net.http.HttpResponse<String> refused = http.send(
+                HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(
+                                json.writeValueAsBytes(Map.of("username", user, "password", password))))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(refused.body()).contains("too many wrong logins");
+        long retryAfter =
+                Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).isBetween(1L, LOGIN_LIMITS.window().toSeconds());
+        assertThat(login(ADMIN_USER, ADMIN_PASSWORD).status())
+                .as("another admin from the same address")
+                .isEqualTo(201);
+    }
+
+    @Test
+    void aLoginBodyBeyondItsLimitIsRefusedBeforeItIsRead() throws Exception {
+        String padding = "x".repeat(8192);
+        java.net.http.HttpResponse<String> large = http.send(
+                HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"username\":\"" + padding + "\",\"password\":\"x\"}"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(large.statusCode()).as(large.body()).isEqualTo(413);
+        java.net.http.HttpResponse<String> chunked = http.send(
+                HttpRequest.newBuilder(uri("/api/v1/admin/tokens"))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(
+                                () -> new java.io.ByteArrayInputStream("{\"username\":\"a\",\"password\":\"b\"}"
+                                        .getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(411);
+    }
+
     @Test
     void loginIssuesAStoredHashedTokenThatCanBeRevoked() throws Exception {
         assertThat(login(ADMIN_USER, "wrong").status()).isEqualTo(401);
@@ -209,7 +278,10 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
         forgetAdminToken();
         try {
             AdminBootstrap unconfigured = new AdminBootstrap(
-                    store, hasher, new AdminAuthProperties("", "", Duration.ofHours(12)), java.time.Clock.systemUTC());
+                    store,
+                    hasher,
+                    new AdminAuthProperties("", "", Duration.ofHours(12), LOGIN_LIMITS),
+                    java.time.Clock.systemUTC());
             assertThat(unconfigured.bootstrap()).isEqualTo(AdminBootstrap.Outcome.NOT_CONFIGURED);
             assertThat(store.countUsers()).isZero();
             assertThat(login(ADMIN_USER, ADMIN_PASSWORD).status())

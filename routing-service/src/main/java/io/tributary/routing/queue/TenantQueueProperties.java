@@ -23,6 +23,13 @@ public record TenantQueueProperties(
         String internalToken,
         @NotNull @DurationMin(millis = 100) Duration refresh) {
 
+    /** Without the internal token: settings end up in logs and error messages. */
+    @Override
+    public String toString() {
+        return "TenantQueueProperties[sessionServiceUrl=" + sessionServiceUrl + ", internalToken=(redacted), refresh="
+                + refresh + "]";
+    }
+
     /** Whether the routers fetch the tenants' queue quotas. */
     public boolean enabled() {
         return sessionServiceUrl != null && !sessionServiceUrl.isBlank();

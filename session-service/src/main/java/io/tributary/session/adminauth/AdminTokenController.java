@@ -4,7 +4,15 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirements;
 import io.tributary.session.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -18,24 +26,59 @@ import org.springframework.web.bind.annotation.RestController;
 public class AdminTokenController {
 
     /** Body of {@code POST /api/v1/admin/tokens}. */
-    public record TokenRequest(String username, String password) {}
+    public record TokenRequest(String username, String password) {
+
+        /** Without the password (a request body can end up in a log line). */
+        @Override
+        public String toString() {
+            return "TokenRequest[username=" + username + ", password=(redacted)]";
+        }
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(AdminTokenController.class);
 
     private final AdminTokenService tokens;
+    private final LoginThrottle throttle;
 
-    public AdminTokenController(AdminTokenService tokens) {
+    public AdminTokenController(AdminTokenService tokens, AdminAuthProperties properties, Clock clock) {
         this.tokens = tokens;
+        this.throttle = new LoginThrottle(properties.login(), clock);
     }
 
     @SecurityRequirements // the one admin call without a token: it issues them
     @ApiResponse(responseCode = "401", description = "bad user name or password")
+    @ApiResponse(
+            responseCode = "429",
+            description = "too many wrong logins from this address (for this user name, or in all): try again after"
+                    + " the Retry-After seconds; the password was not checked")
+    @ApiResponse(responseCode = "413", description = "the body is larger than 4096 bytes")
     @PostMapping(consumes = "application/json")
     @ResponseStatus(HttpStatus.CREATED)
-    public AdminTokenService.IssuedToken issueAdminToken(@RequestBody(required = false) TokenRequest request) {
+    public ResponseEntity<AdminTokenService.IssuedToken> issueAdminToken(
+            @RequestBody(required = false) TokenRequest request, HttpServletRequest http) {
         if (request == null || request.username() == null || request.password() == null) {
             throw ApiException.badRequest("username and password are required");
         }
-        return tokens.issue(request.username(), request.password())
-                .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "bad user name or password"));
+        String address = http.getRemoteAddr();
+        Optional<Duration> wait = throttle.refusal(request.username(), address);
+        if (wait.isPresent()) {
+            long seconds = Math.max(1, wait.get().toSeconds() + (wait.get().toMillisPart() > 0 ? 1 : 0));
+            log.warn(
+                    "Admin login refused without checking the password: too many wrong logins from {} (retry in {} s)",
+                    address,
+                    seconds);
+            throw new ApiException(
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "too many wrong logins from this address: try again in " + seconds + " s",
+                    Map.of(HttpHeaders.RETRY_AFTER, Long.toString(seconds)));
+        }
+        Optional<AdminTokenService.IssuedToken> issued = tokens.issue(request.username(), request.password());
+        if (issued.isEmpty()) {
+            throttle.failed(request.username(), address);
+            throw new ApiException(HttpStatus.UNAUTHORIZED, "bad user name or password");
+        }
+        throttle.succeeded(request.username(), address);
+        return ResponseEntity.status(HttpStatus.CREATED).body(issued.get());
     }
 
     /** Revokes the token this request is authenticated with (the filter has checked it). */

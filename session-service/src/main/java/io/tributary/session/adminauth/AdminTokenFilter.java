@@ -26,6 +26,12 @@ import tools.jackson.databind.json.JsonMapper;
 public class AdminTokenFilter extends OncePerRequestFilter {
 
     static final String TOKENS_PATH = "/api/v1/admin/tokens";
+    /**
+     * Largest login body: a user name and a password in JSON. Checked from Content-Length before anything reads the
+     * body, so an unauthenticated caller cannot make the service buffer a large one; a body without a length
+     * (chunked) is refused too.
+     */
+    static final long MAX_LOGIN_BODY = 4096;
     /** Request attribute holding the authenticated admin user name. */
     public static final String ADMIN_ATTRIBUTE = "tributary.admin";
 
@@ -43,7 +49,17 @@ public class AdminTokenFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (isTokenRequest(request)) {
-            chain.doFilter(request, response);
+            long length = request.getContentLengthLong();
+            if (length < 0) {
+                answer(response, HttpStatus.LENGTH_REQUIRED, "a login needs a Content-Length");
+            } else if (length > MAX_LOGIN_BODY) {
+                answer(
+                        response,
+                        HttpStatus.CONTENT_TOO_LARGE,
+                        "a login body has at most " + MAX_LOGIN_BODY + " bytes, not " + length);
+            } else {
+                chain.doFilter(request, response);
+            }
             return;
         }
         String token = bearerToken(request);

@@ -126,7 +126,14 @@ public record TransportProperties(
      * @param commandTimeout longest wait for an answer; a failed read is retried, a failed acknowledgement means
      *                       the message is sent again at the next connection
      */
-    public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {}
+    public record Redis(@NotBlank String url, @NotNull Duration commandTimeout) {
+
+        @Override
+        public String toString() {
+            return "Redis[url=" + io.tributary.redis.RedisSettings.redacted(url) + ", commandTimeout=" + commandTimeout
+                    + "]";
+        }
+    }
 
     /**
      * @param url               base URL of session-service's internal API; several (comma-separated) for instances
@@ -150,6 +157,15 @@ public record TransportProperties(
             @Min(1) int maxBatch,
             @Min(1) int maxWaitingConnects,
             @NotNull Duration maxConnectWait) {
+
+        /** Without the internal token: settings end up in logs and error messages. */
+        @Override
+        public String toString() {
+            return "Session[url=" + url + ", requestTimeout=" + requestTimeout + ", heartbeatInterval="
+                    + heartbeatInterval + ", internalToken=(redacted), maxInFlight=" + maxInFlight + ", maxBatch="
+                    + maxBatch + ", maxWaitingConnects=" + maxWaitingConnects + ", maxConnectWait=" + maxConnectWait
+                    + "]";
+        }
 
         /** With the default batching (tests). */
         public static Session of(URI url, Duration requestTimeout, Duration heartbeatInterval, String internalToken) {

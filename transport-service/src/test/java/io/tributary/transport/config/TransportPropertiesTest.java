@@ -78,4 +78,19 @@ class TransportPropertiesTest {
                 .extracting(v -> v.getPropertyPath().toString())
                 .containsExactly("path");
     }
+
+    @Test
+    void secretsAreNeverPrinted() {
+        TransportProperties.Session session = TransportProperties.Session.of(
+                java.net.URI.create("http://session:8080"),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                "internal-token-0123456789");
+        assertThat(session.toString())
+                .doesNotContain("internal-token-0123456789")
+                .contains("http://session:8080");
+        TransportProperties.Redis redis =
+                new TransportProperties.Redis("redis://:redis-pass@redis:6379", Duration.ofSeconds(2));
+        assertThat(redis.toString()).doesNotContain("redis-pass").contains("redis:6379");
+    }
 }
