@@ -27,7 +27,9 @@ public class ApiErrorAdvice {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ApiError> api(ApiException e) {
-        return answer(e.status(), e.getMessage());
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(e.status());
+        e.headers().forEach(answer::header);
+        return answer.body(new ApiError(e.getMessage()));
     }
 
     @ExceptionHandler(KafkaUnavailableException.class)
@@ -46,13 +48,14 @@ public class ApiErrorAdvice {
     })
     ResponseEntity<ApiError> database(Exception e) {
         log.warn("PostgreSQL unavailable: {}", e.toString());
-        return answer(HttpStatus.SERVICE_UNAVAILABLE, "PostgreSQL unavailable: " + rootMessage(e));
+        // The driver's text (host names, SQL, constraint and column names) stays in the log.
+        return answer(HttpStatus.SERVICE_UNAVAILABLE, "PostgreSQL unavailable: try again later");
     }
 
     @ExceptionHandler(DataAccessException.class)
     ResponseEntity<ApiError> dataAccess(DataAccessException e) {
         log.error("Database error", e);
-        return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error: " + rootMessage(e));
+        return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error (the session-service log has the details)");
     }
 
     @ExceptionHandler({
