@@ -12,6 +12,7 @@ import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
 import io.tributary.transport.qos2.ExactlyOnceQos2;
 import io.tributary.transport.qos2.Qos2Markers;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The acknowledgement side of inbound QoS 1/2 once Kafka has answered: PUBACK / PUBREC in arrival order, and the
@@ -49,21 +50,12 @@ final class InboundQos2Exchange {
             Exception failure) {
         if (failure == null && qos == 2 && persistent(connection)) {
             // Recorded even when the connection is gone meanwhile: the client may re-send it to another node.
-            qos2Store
-                    .recordInboundQos2(connection.clientId(), packetId)
-                    .whenComplete((recorded, error) -> ctx.executor().execute(() -> {
-                        if (error != null) {
-                            // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
-                            metrics.sessionQueueFailure();
-                            disconnector.disconnect(
-                                    ctx.channel(),
-                                    Disconnect.UNSPECIFIED_ERROR,
-                                    null,
-                                    "QoS 2 packet id " + packetId + " could not be recorded: " + error);
-                            return;
-                        }
-                        connection.inbound().acknowledge(slot);
-                    }));
+            // Without the record a re-send after a reconnect would be stored twice: no PUBREC.
+            afterRedis(
+                    ctx,
+                    qos2Store.recordInboundQos2(connection.clientId(), packetId),
+                    "QoS 2 packet id " + packetId,
+                    () -> connection.inbound().acknowledge(slot));
         } else if (failure == null) {
             connection.inbound().acknowledge(slot);
         } else {
@@ -89,24 +81,31 @@ final class InboundQos2Exchange {
     private void releaseInRedis(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
         if (connection.inbound().awaitingRelease(packetId) && persistent(connection)) {
             // Forgotten in Redis before PUBCOMP: once the client has PUBCOMP it may reuse the id for a new message.
-            qos2Store
-                    .releaseInboundQos2(connection.clientId(), packetId)
-                    .whenComplete((n, error) -> ctx.executor().execute(() -> {
-                        if (error != null) {
-                            // The client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
-                            metrics.sessionQueueFailure();
-                            disconnector.disconnect(
-                                    ctx.channel(),
-                                    Disconnect.UNSPECIFIED_ERROR,
-                                    null,
-                                    "PUBREL " + packetId + " could not be recorded: " + error);
-                            return;
-                        }
-                        pubComp(ctx, connection, packetId);
-                    }));
+            // On failure the client re-sends PUBREL after reconnecting, and gets its PUBCOMP then.
+            afterRedis(
+                    ctx,
+                    qos2Store.releaseInboundQos2(connection.clientId(), packetId),
+                    "PUBREL " + packetId,
+                    () -> pubComp(ctx, connection, packetId));
             return;
         }
         pubComp(ctx, connection, packetId);
+    }
+
+    /**
+     * Runs {@code then} on the connection's event loop once the Redis write completed; if it failed, the connection
+     * is closed unanswered (the client re-sends what was not acknowledged).
+     */
+    private void afterRedis(ChannelHandlerContext ctx, CompletionStage<?> write, String what, Runnable then) {
+        write.whenComplete((result, error) -> ctx.executor().execute(() -> {
+            if (error != null) {
+                metrics.sessionQueueFailure();
+                disconnector.disconnect(
+                        ctx.channel(), Disconnect.UNSPECIFIED_ERROR, null, what + " could not be recorded: " + error);
+                return;
+            }
+            then.run();
+        }));
     }
 
     private void pubComp(ChannelHandlerContext ctx, ClientConnection connection, int packetId) {
