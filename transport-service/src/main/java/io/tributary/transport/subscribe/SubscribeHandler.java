@@ -21,10 +21,10 @@ import io.netty.handler.codec.mqtt.MqttUnsubAckPayload;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.tenant.TenantNamespace;
-import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.acl.AclDenials;
+import io.tributary.transport.acl.ReadPermission;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.OutboundMessage;
@@ -196,8 +196,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 codes[i] = v5 ? TOPIC_FILTER_INVALID : FAILURE_V3;
                 problems.add(
                         "'" + filter + "': more than " + limits.properties().maxTopicLevels() + " levels");
-            } else if (TenantTopics.isReserved(SharedFilters.innerFilter(filter))
-                    || !connection.permissions().maySubscribe(filter)) {
+            } else if (!ReadPermission.maySubscribe(connection, filter)) {
                 // $tenant/... holds the tenants' namespaces: nobody subscribes there by name, whatever the ACL.
                 // Refused here and never sent to session-service, so it is neither stored nor ever matched.
                 codes[i] = v5 ? NOT_AUTHORIZED : FAILURE_V3;
