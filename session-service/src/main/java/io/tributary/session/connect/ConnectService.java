@@ -44,6 +44,9 @@ public class ConnectService {
 
     private static final int LOCK_ATTEMPTS = 3;
 
+    /** The whole reason string of a CONNECT refused because its client id's session is another namespace's. */
+    static final String NOT_AUTHORIZED = "not authorized";
+
     private final SessionStore sessions;
     private final SessionResumption resumption;
     private final RecordSender sender;
@@ -212,9 +215,10 @@ public class ConnectService {
             if (!locked.created() && !Objects.equals(locked.tenant(), a.auth().tenant())) {
                 // Client ids are one space for all tenants: a session (its queue, subscriptions, will, live
                 // connection) belongs to the namespace that created it, and no other may resume or take it over.
-                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(new SessionApi.ConnectRefusal(
-                        SessionApi.RefusalReason.NOT_AUTHORIZED,
-                        "client id '" + clientId + "' has a session in another tenant's namespace"));
+                // The client is told no more than "not authorized" (the reason string of any refused authorization
+                // says nothing else): whose the session is, or that it is another namespace's, stays in this log.
+                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(
+                        new SessionApi.ConnectRefusal(SessionApi.RefusalReason.NOT_AUTHORIZED, NOT_AUTHORIZED));
                 log.warn(
                         "CONNECT of '{}' refused: its session belongs to {}, the client to {}",
                         clientId,
