@@ -5,6 +5,7 @@ import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.auth.CredentialStore;
 import io.tributary.session.blocklist.BlockListService;
+import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.Presence;
@@ -57,6 +58,7 @@ public class ConnectService {
     private final CredentialStore credentials;
     private final BlockListService blockList;
     private final ConnectionQuotas quotas;
+    private final SessionServiceProperties.Expiry expiry;
 
     public ConnectService(
             SessionStore sessions,
@@ -68,7 +70,8 @@ public class ConnectService {
             Clock clock,
             CredentialStore credentials,
             BlockListService blockList,
-            ConnectionQuotas quotas) {
+            ConnectionQuotas quotas,
+            SessionServiceProperties properties) {
         this.sessions = sessions;
         this.resumption = resumption;
         this.sender = sender;
@@ -79,6 +82,7 @@ public class ConnectService {
         this.credentials = credentials;
         this.blockList = blockList;
         this.quotas = quotas;
+        this.expiry = properties.expiry();
     }
 
     /**
@@ -123,7 +127,16 @@ public class ConnectService {
     }
 
     /** {@link #connectAll(List)}, noting in {@code overQuota} which requests a tenant's quota refused. */
-    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch, ConnectionQuotas.Refused[] overQuota) {
+    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> requested, ConnectionQuotas.Refused[] overQuota) {
+        // From here on every CONNECT asks for no more session expiry than the maximum: that is what is stored, what
+        // decides whether it counts as a persistent session, and what the node is told to use.
+        List<Admitted> batch = requested.stream()
+                .map(a -> new Admitted(
+                        a.request()
+                                .withSessionExpirySeconds(
+                                        expiry.grantedSeconds(a.request().sessionExpirySeconds())),
+                        a.auth()))
+                .toList();
         Instant now = clock.instant();
         SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
         // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
@@ -260,7 +273,8 @@ public class ConnectService {
                     resumed.getOrDefault(r.clientId(), List.of()),
                     auth.acl(),
                     auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli(),
-                    auth.tenant()));
+                    auth.tenant(),
+                    r.sessionExpirySeconds()));
             boolean wasConnected = c.wasConnected();
             boolean takeover = c.plan().takeover();
             AfterCommit.run(() -> metrics.connected(wasConnected, takeover));

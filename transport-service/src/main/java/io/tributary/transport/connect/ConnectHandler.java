@@ -255,6 +255,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                                 "session-service: " + cause.getMessage());
                         return;
                     }
+                    long granted = GrantedSessionExpiry.of(expiry, response);
                     ClientConnection connection = new ClientConnection(
                             ctx.channel(),
                             finalClientId,
@@ -262,11 +263,12 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                             version,
                             header.isCleanSession(),
                             keepAlive,
-                            expiry,
+                            granted,
                             capabilities,
                             context.properties().mqtt().topicAliasMaximum(),
                             finalWill,
-                            SessionQueueing.queueBacked(expiry, response.sessionPresent()));
+                            SessionQueueing.queueBacked(granted, response.sessionPresent()));
+                    connection.sessionExpiryLowered(granted != expiry);
                     connection.namespace(TenantNamespace.of(response.tenant()));
                     if (!incarnation.equals(context.liveness().incarnation())) {
                         // The node was fenced while session-service answered: that session was ended with the old
