@@ -124,7 +124,13 @@ class TenantIntegrationTest extends ServiceTestBase {
         Response anonymous = connect("tenant-dev-1", null, null, null, false);
         assertThat(anonymous.status()).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
         assertThat(anonymous.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
-        assertThat(anonymous.body().path("message").asString()).contains("another tenant");
+        // Told no more than any client that may not connect: neither whose session it is nor that it exists in
+        // another namespace (issue 34, the refusal was an existence oracle).
+        assertThat(anonymous.body().path("message").asString()).isEqualTo("not authorized");
+        Response otherTenant = connectAsOtherTenant("tenant-dev-1");
+        assertThat(otherTenant.status()).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
+        assertThat(otherTenant.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
+        assertThat(otherTenant.body().path("message").asString()).isEqualTo("not authorized");
         assertThat(jdbc.sql("SELECT tenant_id FROM sessions WHERE client_id = 'tenant-dev-1'")
                         .query(String.class)
                         .single())
@@ -206,6 +212,27 @@ class TenantIntegrationTest extends ServiceTestBase {
         assertThat(scrape)
                 .containsPattern(
                         "tributary_tenant_quota_refusals_total\\{[^}]*quota=\"connections\"[^}]*tenant=\"quota-co\"[^}]*} 2.0");
+    }
+
+    /** A CONNECT of {@code clientId} by a device of another tenant, alone and in a batch: both refusals. */
+    private Response connectAsOtherTenant(String clientId) throws Exception {
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("id", "other-co")).status())
+                .isEqualTo(201);
+        assertThat(sendJson(
+                                "POST",
+                                "/api/v1/auth/credentials",
+                                Map.of("username", "other-co-dev", "password", "pw", "tenant", "other-co"))
+                        .status())
+                .isEqualTo(201);
+        Response batch = post(
+                SessionApi.CONNECT_BATCH,
+                new SessionApi.ConnectBatch(
+                        List.of(connectRequest(clientId, "node-tenants", false, 3600, "other-co-dev", "pw", null))));
+        assertThat(batch.status()).as("%s", batch.body()).isEqualTo(200);
+        var refused = batch.body().path("outcomes").get(0).path("refused");
+        assertThat(refused.path("reason").asString()).as("%s", batch.body()).isEqualTo("NOT_AUTHORIZED");
+        assertThat(refused.path("message").asString()).isEqualTo("not authorized");
+        return connect(clientId, "other-co-dev", "pw", null, false);
     }
 
     private static SessionApi.ConnectRequest batchRequest(String clientId) {

@@ -44,7 +44,8 @@ public final class SessionApi {
      * old session.
      *
      * @param sessionExpirySeconds 0 = session ends with the connection; for MQTT 3.1.1 clean session = 0 send
-     *                             {@code 0xFFFFFFFF} (never expires)
+     *                             {@code 0xFFFFFFFF} (never expires). Session-service lowers it to its maximum and
+     *                             answers the value it uses ({@link ConnectResponse#sessionExpirySeconds})
      * @param nodeIncarnation      the incarnation of the node process (see {@link HeartbeatRequest}); sessions are
      *                             ended by node liveness only for the incarnation that was declared dead, so a
      *                             restarted node's new sessions are never touched. Null from an older transport:
@@ -119,6 +120,25 @@ public final class SessionApi {
                     null,
                     null,
                     null);
+        }
+
+        /** The same CONNECT asking for {@code seconds} of session expiry. */
+        public ConnectRequest withSessionExpirySeconds(long seconds) {
+            return seconds == sessionExpirySeconds
+                    ? this
+                    : new ConnectRequest(
+                            clientId,
+                            nodeId,
+                            cleanStart,
+                            seconds,
+                            protocolVersion,
+                            keepAliveSeconds,
+                            remoteAddress,
+                            username,
+                            nodeIncarnation,
+                            will,
+                            password,
+                            certificateCommonName);
         }
 
         @Override
@@ -301,6 +321,10 @@ public final class SessionApi {
      *                      the connection's topics under {@code $tenant/<id>/} ({@code common.tenant.TenantNamespace}).
      *                      Null: the global namespace (no tenant, anonymous), names used as they are. The will and
      *                      {@code subscriptions} are already in the tenant's namespace
+     * @param sessionExpirySeconds the Session Expiry Interval the session has: the requested one, lowered to
+     *                      session-service's maximum ({@code SESSION_EXPIRY_MAX}); the node uses it and tells an
+     *                      MQTT 5 client when it differs (CONNACK, MQTT 5 3.2.2.3.2). Null from an older
+     *                      session-service: the requested one
      */
     public record ConnectResponse(
             long epoch,
@@ -308,7 +332,18 @@ public final class SessionApi {
             List<Subscription> subscriptions,
             Acl acl,
             Long authenticationExpiresAt,
-            String tenant) {
+            String tenant,
+            Long sessionExpirySeconds) {
+
+        public ConnectResponse(
+                long epoch,
+                boolean sessionPresent,
+                List<Subscription> subscriptions,
+                Acl acl,
+                Long authenticationExpiresAt,
+                String tenant) {
+            this(epoch, sessionPresent, subscriptions, acl, authenticationExpiresAt, tenant, null);
+        }
 
         public ConnectResponse(
                 long epoch,

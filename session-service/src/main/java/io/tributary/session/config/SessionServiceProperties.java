@@ -49,11 +49,34 @@ public record SessionServiceProperties(
      * @param sweepInterval     pause between two runs of the expiry sweep
      * @param batchSize         expired sessions removed per transaction
      * @param maxBatchesPerRun  bound on the work of one run, so a backlog is worked off over several runs
+     * @param maxSessionExpiry  longest Session Expiry Interval a session gets, whatever the client asks (MQTT 5: the
+     *                          CONNACK tells it; MQTT 3.1.1 clean session 0 gets it): whole seconds, 1 s to
+     *                          4294967295 s; 4294967295 s lets sessions that ask for it never expire
      */
     public record Expiry(
             @NotNull Duration sweepInterval,
             @Min(1) @Max(10_000) int batchSize,
-            @Min(1) int maxBatchesPerRun) {}
+            @Min(1) int maxBatchesPerRun,
+            @NotNull Duration maxSessionExpiry) {
+
+        /** Session Expiry Interval of a session that never expires (MQTT 5 section 3.1.2.11.2). */
+        private static final long NEVER = 0xFFFFFFFFL;
+
+        public Expiry {
+            if (maxSessionExpiry != null
+                    && (maxSessionExpiry.getNano() != 0
+                            || maxSessionExpiry.getSeconds() < 1
+                            || maxSessionExpiry.getSeconds() > NEVER)) {
+                throw new IllegalArgumentException("SESSION_EXPIRY_MAX must be whole seconds from 1s to 4294967295s"
+                        + " (136 years: sessions asking for it never expire), not " + maxSessionExpiry);
+            }
+        }
+
+        /** The session expiry a session gets when its client asks for {@code requestedSeconds}. */
+        public long grantedSeconds(long requestedSeconds) {
+            return Math.min(requestedSeconds, maxSessionExpiry.getSeconds());
+        }
+    }
 
     /** @param connectedRefresh how often the connected-sessions gauge is re-read from PostgreSQL */
     public record Metrics(@NotNull Duration connectedRefresh) {}

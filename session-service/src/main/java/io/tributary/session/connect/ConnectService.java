@@ -5,6 +5,7 @@ import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.auth.CredentialStore;
 import io.tributary.session.blocklist.BlockListService;
+import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.kafka.RecordSender;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.presence.Presence;
@@ -44,6 +45,9 @@ public class ConnectService {
 
     private static final int LOCK_ATTEMPTS = 3;
 
+    /** The whole reason string of a CONNECT refused because its client id's session is another namespace's. */
+    static final String NOT_AUTHORIZED = "not authorized";
+
     private final SessionStore sessions;
     private final SessionResumption resumption;
     private final RecordSender sender;
@@ -54,6 +58,7 @@ public class ConnectService {
     private final CredentialStore credentials;
     private final BlockListService blockList;
     private final ConnectionQuotas quotas;
+    private final SessionServiceProperties.Expiry expiry;
 
     public ConnectService(
             SessionStore sessions,
@@ -65,7 +70,8 @@ public class ConnectService {
             Clock clock,
             CredentialStore credentials,
             BlockListService blockList,
-            ConnectionQuotas quotas) {
+            ConnectionQuotas quotas,
+            SessionServiceProperties properties) {
         this.sessions = sessions;
         this.resumption = resumption;
         this.sender = sender;
@@ -76,6 +82,7 @@ public class ConnectService {
         this.credentials = credentials;
         this.blockList = blockList;
         this.quotas = quotas;
+        this.expiry = properties.expiry();
     }
 
     /**
@@ -120,7 +127,16 @@ public class ConnectService {
     }
 
     /** {@link #connectAll(List)}, noting in {@code overQuota} which requests a tenant's quota refused. */
-    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch, ConnectionQuotas.Refused[] overQuota) {
+    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> requested, ConnectionQuotas.Refused[] overQuota) {
+        // From here on every CONNECT asks for no more session expiry than the maximum: that is what is stored, what
+        // decides whether it counts as a persistent session, and what the node is told to use.
+        List<Admitted> batch = requested.stream()
+                .map(a -> new Admitted(
+                        a.request()
+                                .withSessionExpirySeconds(
+                                        expiry.grantedSeconds(a.request().sessionExpirySeconds())),
+                        a.auth()))
+                .toList();
         Instant now = clock.instant();
         SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
         // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
@@ -212,9 +228,10 @@ public class ConnectService {
             if (!locked.created() && !Objects.equals(locked.tenant(), a.auth().tenant())) {
                 // Client ids are one space for all tenants: a session (its queue, subscriptions, will, live
                 // connection) belongs to the namespace that created it, and no other may resume or take it over.
-                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(new SessionApi.ConnectRefusal(
-                        SessionApi.RefusalReason.NOT_AUTHORIZED,
-                        "client id '" + clientId + "' has a session in another tenant's namespace"));
+                // The client is told no more than "not authorized" (the reason string of any refused authorization
+                // says nothing else): whose the session is, or that it is another namespace's, stays in this log.
+                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(
+                        new SessionApi.ConnectRefusal(SessionApi.RefusalReason.NOT_AUTHORIZED, NOT_AUTHORIZED));
                 log.warn(
                         "CONNECT of '{}' refused: its session belongs to {}, the client to {}",
                         clientId,
@@ -256,7 +273,8 @@ public class ConnectService {
                     resumed.getOrDefault(r.clientId(), List.of()),
                     auth.acl(),
                     auth.expiresAt() == null ? null : auth.expiresAt().toEpochMilli(),
-                    auth.tenant()));
+                    auth.tenant(),
+                    r.sessionExpirySeconds()));
             boolean wasConnected = c.wasConnected();
             boolean takeover = c.plan().takeover();
             AfterCommit.run(() -> metrics.connected(wasConnected, takeover));

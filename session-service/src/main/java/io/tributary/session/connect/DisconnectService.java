@@ -2,6 +2,7 @@ package io.tributary.session.connect;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.subscription.SubscriptionRecords;
+import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.expiry.ExpiryPolicy;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
@@ -47,6 +48,7 @@ public class DisconnectService {
     private final PresenceStore presence;
     private final QueueAdmin queues;
     private final SessionMetrics metrics;
+    private final SessionServiceProperties.Expiry expiry;
     private final Clock clock;
 
     public DisconnectService(
@@ -58,7 +60,8 @@ public class DisconnectService {
             PresenceStore presence,
             QueueAdmin queues,
             SessionMetrics metrics,
-            Clock clock) {
+            Clock clock,
+            SessionServiceProperties properties) {
         this.queues = queues;
         this.sessions = sessions;
         this.subscriptions = subscriptions;
@@ -68,6 +71,7 @@ public class DisconnectService {
         this.presence = presence;
         this.metrics = metrics;
         this.clock = clock;
+        this.expiry = properties.expiry();
     }
 
     /** @return true when the session changed; false when the request was stale or repeated */
@@ -95,7 +99,8 @@ public class DisconnectService {
             }
             // An older transport does not say; it published wills itself.
             SessionApi.WillOutcome will = request.will() == null ? SessionApi.WillOutcome.PUBLISHED : request.will();
-            endings.add(new Ending(row, request.sessionExpirySeconds(), will));
+            // A DISCONNECT may change the expiry (MQTT 5 3.14.2.2.2), never beyond the maximum.
+            endings.add(new Ending(row, expiry.grantedSeconds(request.sessionExpirySeconds()), will));
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         endAll(endings, clock.instant(), records);

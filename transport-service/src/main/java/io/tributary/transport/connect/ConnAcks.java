@@ -18,7 +18,7 @@ final class ConnAcks {
 
     /**
      * The accepting CONNACK; for MQTT 5 with the server's limits and capabilities (MQTT 5 3.2.2.3), the assigned
-     * client id and the Server Keep Alive when the node changed them.
+     * client id, the Server Keep Alive and the Session Expiry Interval when the server changed them.
      */
     static MqttConnAckMessage accepted(
             ClientConnection connection,
@@ -38,6 +38,10 @@ final class ConnAcks {
                 }
                 if (keepAliveChanged) {
                     p.serverKeepAlive(connection.keepAliveSeconds());
+                }
+                if (connection.sessionExpiryLowered()) {
+                    // MQTT 5 3.2.2.3.2: the client must use this value instead of the one it sent.
+                    p.sessionExpiryInterval((int) connection.sessionExpirySeconds());
                 }
                 p.maximumPacketSize(mqtt.maxPacketSize());
                 p.receiveMaximum(mqtt.receiveMaximum());

@@ -103,6 +103,8 @@ record ConnectAttempt(
 
     /** The connection of the session session-service opened, in the tenant's namespace it answered. */
     ClientConnection connection(Channel channel, SessionApi.ConnectResponse response, int topicAliasMaximum) {
+        // The expiry session-service stored: lower than asked when it is above the cluster's maximum.
+        long granted = GrantedSessionExpiry.of(expiry, response);
         ClientConnection connection = new ClientConnection(
                 channel,
                 clientId,
@@ -110,11 +112,12 @@ record ConnectAttempt(
                 version,
                 cleanSession,
                 keepAlive,
-                expiry,
+                granted,
                 capabilities,
                 topicAliasMaximum,
                 will,
-                SessionQueueing.queueBacked(expiry, response.sessionPresent()));
+                SessionQueueing.queueBacked(granted, response.sessionPresent()));
+        connection.sessionExpiryLowered(granted != expiry);
         connection.namespace(TenantNamespace.of(response.tenant()));
         return connection;
     }

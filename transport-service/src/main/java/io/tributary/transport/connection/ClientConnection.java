@@ -53,6 +53,9 @@ public final class ClientConnection {
     private boolean aclDenialLogged;
 
     private long sessionExpirySeconds;
+    /** Session-service gave the session less expiry than the CONNECT asked for: an MQTT 5 CONNACK says how much. */
+    private boolean sessionExpiryLowered;
+
     private WillMessage will;
     private boolean normalDisconnect;
     private boolean takenOver;
@@ -252,6 +255,14 @@ public final class ClientConnection {
 
     public void sessionExpirySeconds(long seconds) {
         this.sessionExpirySeconds = seconds;
+    }
+
+    public boolean sessionExpiryLowered() {
+        return sessionExpiryLowered;
+    }
+
+    public void sessionExpiryLowered(boolean lowered) {
+        this.sessionExpiryLowered = lowered;
     }
 
     public WillMessage will() {

@@ -30,6 +30,8 @@ public final class QueueCursor {
     boolean paused;
     /** A retry of a failed fetch is scheduled. */
     boolean retryScheduled;
+    /** An entry the connection's ACL does not allow was dropped and logged ({@link QueuedReadCheck}). */
+    boolean readDenialLogged;
 
     public long lastSeq() {
         return lastSeq;

@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * appends and announces in {@code tributary.queued} wake-ups. Reads are sized by the free in-flight slots, so a
  * client that stops acknowledging stops the reading and the queue waits in Redis, bounded by its limit.
  *
+ * <p>An entry goes out only if the connection's ACL lets it read the entry's topic now ({@link QueuedReadCheck}):
+ * what was queued under an earlier ACL is dropped, not delivered.
+ *
  * <p>Every method runs on the connection's event loop; Redis answers are handed back to it.
  *
  * <p>With tracing on, a traced entry gets a {@code deliver} span (as a live delivery does, in {@code DownlinkConsumer})
@@ -52,6 +55,7 @@ public final class SessionQueueReader {
     private final LocalSubscriptions subscriptions;
     private final QueueDelivery delivery;
     private final TransportMetrics metrics;
+    private final QueuedReadCheck readCheck;
     private final HopTracing tracing;
 
     public SessionQueueReader(
@@ -92,6 +96,7 @@ public final class SessionQueueReader {
         this.subscriptions = subscriptions;
         this.delivery = delivery;
         this.metrics = metrics;
+        this.readCheck = new QueuedReadCheck(metrics);
         delivery.onSlotFreed(this::refill);
     }
 
@@ -303,7 +308,7 @@ public final class SessionQueueReader {
     /** A queue entry as the connection receives it, with its deliver span ({@link Hop#NONE} when not traced). */
     private record Traced(OutboundMessage message, Hop hop) {}
 
-    /** The entry as this connection receives it; null when it must not be delivered (expired, unsubscribed). */
+    /** The entry as this connection receives it; null when it must not be delivered (not allowed by the ACL, expired, unsubscribed). */
     private Traced toMessage(ClientConnection connection, QueueReader.Entry entry) {
         String topic = entry.text(SessionQueueKeys.FIELD_TOPIC);
         byte[] payload = entry.fields().get(SessionQueueKeys.FIELD_PAYLOAD);
@@ -321,6 +326,9 @@ public final class SessionQueueReader {
         }
         if (topic == null || payload == null) {
             metrics.dropped("queue_entry_malformed");
+            return null;
+        }
+        if (!readCheck.admits(connection, QueueCursor.of(connection), entry.seq(), topic)) {
             return null;
         }
         // Before the delivery properties are read: an MQTT 5 subscriber gets the deliver span as its parent.

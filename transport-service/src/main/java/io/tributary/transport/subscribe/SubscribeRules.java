@@ -7,9 +7,9 @@ import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.tenant.TenantNamespace;
-import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.acl.ReadPermission;
 import io.tributary.transport.replay.ReplayRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,8 +141,7 @@ final class SubscribeRules {
             problems.add("'" + filter + "': more than " + facts.maxTopicLevels() + " levels");
             return TOPIC_FILTER_INVALID;
         }
-        if (TenantTopics.isReserved(SharedFilters.innerFilter(filter))
-                || !facts.permissions().maySubscribe(filter)) {
+        if (!ReadPermission.maySubscribe(facts.permissions(), filter)) {
             // $tenant/... holds the tenants' namespaces: nobody subscribes there by name, whatever the ACL.
             // Refused here and never sent to session-service, so it is neither stored nor ever matched.
             problems.add("'" + filter + "': not authorized");

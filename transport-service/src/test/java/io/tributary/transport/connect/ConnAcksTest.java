@@ -2,9 +2,21 @@ package io.tributary.transport.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
+import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.codec.mqtt.MqttVersion;
+import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.transport.config.TransportProperties;
+import io.tributary.transport.connection.ClientCapabilities;
+import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.delivery.SlowConsumerPolicy;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 class ConnAcksTest {
 
@@ -61,5 +73,69 @@ class ConnAcksTest {
                         .code()
                         .byteValue())
                 .isEqualTo((byte) 3);
+    }
+
+    private static final TransportProperties.Mqtt MQTT = new TransportProperties.Mqtt(
+            "127.0.0.1",
+            0,
+            1 << 20,
+            Duration.ofSeconds(5),
+            600,
+            10,
+            10,
+            10,
+            1,
+            1,
+            DataSize.ofMegabytes(1),
+            SlowConsumerPolicy.DROP);
+
+    private static ClientConnection connection(MqttVersion version, long requested, SessionApi.ConnectResponse r) {
+        long granted = GrantedSessionExpiry.of(requested, r);
+        ClientConnection c = new ClientConnection(
+                new EmbeddedChannel(),
+                "c1",
+                r.epoch(),
+                version,
+                false,
+                30,
+                granted,
+                ClientCapabilities.DEFAULTS,
+                1,
+                null,
+                true);
+        c.sessionExpiryLowered(granted != requested);
+        return c;
+    }
+
+    private static MqttProperties.MqttProperty<?> sessionExpiry(MqttConnAckMessage ack) {
+        return ack.variableHeader().properties().getProperty(MqttProperties.SESSION_EXPIRY_INTERVAL);
+    }
+
+    @Test
+    void test_a_session_expiry_lowered_by_session_service_is_used_and_told_to_an_mqtt5_client() {
+        SessionApi.ConnectResponse lowered =
+                new SessionApi.ConnectResponse(7, false, List.of(), null, null, null, 604_800L);
+        ClientConnection v5 = connection(MqttVersion.MQTT_5, 0xFFFFFFFFL, lowered);
+        assertThat(v5.sessionExpirySeconds()).isEqualTo(604_800L);
+        assertThat(sessionExpiry(ConnAcks.accepted(v5, false, false, false, MQTT))
+                        .value())
+                .isEqualTo(604_800);
+
+        // What the client asked for: not repeated; an older session-service that does not say: the request.
+        ClientConnection kept = connection(
+                MqttVersion.MQTT_5, 3600, new SessionApi.ConnectResponse(7, false, List.of(), null, null, null, 3600L));
+        assertThat(sessionExpiry(ConnAcks.accepted(kept, false, false, false, MQTT)))
+                .isNull();
+        ClientConnection older =
+                connection(MqttVersion.MQTT_5, 0xFFFFFFFFL, new SessionApi.ConnectResponse(7, false, List.of()));
+        assertThat(older.sessionExpirySeconds()).isEqualTo(0xFFFFFFFFL);
+        assertThat(sessionExpiry(ConnAcks.accepted(older, false, false, false, MQTT)))
+                .isNull();
+
+        // MQTT 3.1.1 clean session 0 (never) gets the maximum too; its CONNACK has no properties.
+        ClientConnection v311 = connection(MqttVersion.MQTT_3_1_1, 0xFFFFFFFFL, lowered);
+        assertThat(v311.sessionExpirySeconds()).isEqualTo(604_800L);
+        assertThat(sessionExpiry(ConnAcks.accepted(v311, false, false, false, MQTT)))
+                .isNull();
     }
 }
