@@ -6,6 +6,7 @@ import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.metrics.ConnectedSessionsRefresher;
 import io.tributary.session.metrics.SessionMetrics;
 import io.tributary.session.support.FeedReader;
@@ -33,9 +34,13 @@ class AdminApiIntegrationTest extends ServiceTestBase {
     @Test
     void adminApiListsInspectsDisconnectsAndDeletes() throws Exception {
         long adm1 = connect("adm-1", "node-c", false, 300).epoch();
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-1", adm1, "node-c", List.of(sub("adm/1", 1))));
+        post(
+                SessionApi.SUBSCRIBE,
+                new SubscribeApi.SubscribeRequest("adm-1", adm1, "node-c", List.of(sub("adm/1", 1))));
         long adm2 = connect("adm-2", "node-c", false, 300).epoch();
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("adm-2", adm2, "node-c", List.of(sub("adm/+", 0))));
+        post(
+                SessionApi.SUBSCRIBE,
+                new SubscribeApi.SubscribeRequest("adm-2", adm2, "node-c", List.of(sub("adm/+", 0))));
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("adm-2", adm2, "node-c", 300));
         connect("adm-3", "node-c", false, 300);
 

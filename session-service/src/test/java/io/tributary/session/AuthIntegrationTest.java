@@ -6,6 +6,7 @@ import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
 import java.net.http.HttpRequest;
@@ -186,7 +187,7 @@ class AuthIntegrationTest extends ServiceTestBase {
                 .single();
         Response sub = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("eve-1", epoch, "node-res", List.of(sub("a/x", 1), sub("b/y", 1))));
+                new SubscribeApi.SubscribeRequest("eve-1", epoch, "node-res", List.of(sub("a/x", 1), sub("b/y", 1))));
         assertThat(sub.status()).isEqualTo(200);
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("eve-1", epoch, "node-res", 3600));
 
@@ -200,7 +201,7 @@ class AuthIntegrationTest extends ServiceTestBase {
         SessionApi.ConnectResponse response = json.treeToValue(resumed.body(), SessionApi.ConnectResponse.class);
         assertThat(response.sessionPresent()).isTrue();
         assertThat(response.subscriptions())
-                .extracting(SessionApi.Subscription::filter)
+                .extracting(SubscribeApi.Subscription::filter)
                 .containsExactly("a/x");
         assertThat(get("/api/v1/sessions/eve-1/subscriptions").body().toString())
                 .doesNotContain("b/y");

@@ -6,6 +6,7 @@ import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
@@ -39,7 +40,7 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         long before = connect("cb-back", "node-a", true, 3600).epoch();
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest(
+                                new SubscribeApi.SubscribeRequest(
                                         "cb-back", before, "node-a", List.of(sub("cb/back", 1))))
                         .status())
                 .isEqualTo(200);
@@ -64,7 +65,7 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
             SessionApi.ConnectResponse back = outcomes.get(4).accepted();
             assertThat(back.sessionPresent()).isTrue();
             assertThat(back.subscriptions())
-                    .extracting(SessionApi.Subscription::filter)
+                    .extracting(SubscribeApi.Subscription::filter)
                     .containsExactly("cb/back");
             assertThat(back.epoch()).isGreaterThan(before);
             assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "cb/back", "cb-back")
@@ -105,7 +106,8 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         long kept = connect("db-kept", "node-a", true, 3600).epoch();
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest("db-kept", kept, "node-a", List.of(sub("db/kept", 1))))
+                                new SubscribeApi.SubscribeRequest(
+                                        "db-kept", kept, "node-a", List.of(sub("db/kept", 1))))
                         .status())
                 .isEqualTo(200);
         long stale = connect("db-stale", "node-a", true, 0).epoch();
@@ -147,13 +149,16 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         connect("sb-c", "node-b", true, 0);
         Response r = post(
                 SessionApi.SUBSCRIBE_BATCH,
-                new SessionApi.SubscribeBatch(List.of(
-                        new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 1), sub("sb/+/y", 2))),
-                        new SessionApi.SubscribeRequest("sb-b", b, "node-a", List.of(sub("sb/x", 0), sub("a/#/b", 1))),
-                        new SessionApi.SubscribeRequest("sb-c", old, "node-a", List.of(sub("sb/x", 1))),
-                        new SessionApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 2))))));
+                new SubscribeApi.SubscribeBatch(List.of(
+                        new SubscribeApi.SubscribeRequest(
+                                "sb-a", a, "node-a", List.of(sub("sb/x", 1), sub("sb/+/y", 2))),
+                        new SubscribeApi.SubscribeRequest(
+                                "sb-b", b, "node-a", List.of(sub("sb/x", 0), sub("a/#/b", 1))),
+                        new SubscribeApi.SubscribeRequest("sb-c", old, "node-a", List.of(sub("sb/x", 1))),
+                        new SubscribeApi.SubscribeRequest("sb-a", a, "node-a", List.of(sub("sb/x", 2))))));
         assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
-        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(), SessionApi.SubscribeBatchResponse.class)
+        List<SubscribeApi.SubscribeOutcome> outcomes = json.treeToValue(
+                        r.body(), SubscribeApi.SubscribeBatchResponse.class)
                 .outcomes();
         assertThat(outcomes.get(0).done().reasonCodes()).containsExactly(1, 2);
         assertThat(outcomes.get(1).done().reasonCodes()).containsExactly(0, 0x8F);
@@ -184,23 +189,23 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         long b = connect("ub-b", "node-a", true, 3600).epoch();
         long d = connect("ub-d", "node-a", true, 0).epoch();
         long old = connect("ub-c", "node-a", false, 3600).epoch();
-        for (SessionApi.SubscribeRequest s : List.of(
-                new SessionApi.SubscribeRequest("ub-a", a, "node-a", List.of(sub("ub/x", 1), sub("ub/+/y", 1))),
-                new SessionApi.SubscribeRequest("ub-b", b, "node-a", List.of(sub("ub/x", 2))),
-                new SessionApi.SubscribeRequest("ub-c", old, "node-a", List.of(sub("ub/c", 1))))) {
+        for (SubscribeApi.SubscribeRequest s : List.of(
+                new SubscribeApi.SubscribeRequest("ub-a", a, "node-a", List.of(sub("ub/x", 1), sub("ub/+/y", 1))),
+                new SubscribeApi.SubscribeRequest("ub-b", b, "node-a", List.of(sub("ub/x", 2))),
+                new SubscribeApi.SubscribeRequest("ub-c", old, "node-a", List.of(sub("ub/c", 1))))) {
             assertThat(post(SessionApi.SUBSCRIBE, s).status()).isEqualTo(200);
         }
         // Taken over with its session resumed: the old connection's epoch is stale, its subscription stays.
         long current = connect("ub-c", "node-b", false, 3600).epoch();
 
-        List<SessionApi.UnsubscribeOutcome> outcomes = unsubscribeBatch(
-                new SessionApi.UnsubscribeRequest("ub-a", a, List.of("ub/x", "ub/never", "ub/+/y")),
-                new SessionApi.UnsubscribeRequest("ub-b", b, List.of("ub/x", "ub/x")),
-                new SessionApi.UnsubscribeRequest("ub-c", old, List.of("ub/c")),
-                new SessionApi.UnsubscribeRequest("ub-d", d, List.of("ub/x")),
-                new SessionApi.UnsubscribeRequest("ub-a", 0, List.of("ub/x")),
-                new SessionApi.UnsubscribeRequest("ub-a", a, List.of("ub/x")),
-                new SessionApi.UnsubscribeRequest("ub-gone", 7, List.of("ub/x")));
+        List<SubscribeApi.UnsubscribeOutcome> outcomes = unsubscribeBatch(
+                new SubscribeApi.UnsubscribeRequest("ub-a", a, List.of("ub/x", "ub/never", "ub/+/y")),
+                new SubscribeApi.UnsubscribeRequest("ub-b", b, List.of("ub/x", "ub/x")),
+                new SubscribeApi.UnsubscribeRequest("ub-c", old, List.of("ub/c")),
+                new SubscribeApi.UnsubscribeRequest("ub-d", d, List.of("ub/x")),
+                new SubscribeApi.UnsubscribeRequest("ub-a", 0, List.of("ub/x")),
+                new SubscribeApi.UnsubscribeRequest("ub-a", a, List.of("ub/x")),
+                new SubscribeApi.UnsubscribeRequest("ub-gone", 7, List.of("ub/x")));
 
         assertThat(outcomes).hasSize(7);
         assertThat(outcomes.get(0).done().reasonCodes()).containsExactly(0x00, 0x11, 0x00);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.sys.DataPathHop;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.retained.RetainedHeaders;
@@ -116,11 +117,11 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         long s2 = connectAs("con-sub-2", "node-con-1", null);
         post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeRequest(
                         "con-sub-1", s1, "node-con-1", List.of(sub("$share/con-grp/con/t", 1), sub("con/t/+", 0))));
         post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeRequest(
                         "con-sub-2", s2, "node-con-1", List.of(sub("$share/con-grp/con/t", 0))));
 
         JsonNode group = get("/api/v1/search/subscriptions?filterPrefix=" + q("$share/con-grp/"))

@@ -8,6 +8,7 @@ import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.expiry.ExpirySweeper;
 import io.tributary.session.support.FeedReader;
@@ -51,7 +52,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
         Response suback = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeRequest(
                         "alice",
                         e1,
                         "node-a",
@@ -83,7 +84,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(e2).isGreaterThan(e1);
         assertThat(second.sessionPresent()).isTrue();
         assertThat(second.subscriptions())
-                .extracting(SessionApi.Subscription::filter)
+                .extracting(SubscribeApi.Subscription::filter)
                 .containsExactlyInAnyOrder("sensors/+/temp", "sensors/1/temp", "$share/g/x");
 
         List<ConsumerRecord<byte[], byte[]>> commands = FeedReader.withKey(
@@ -112,7 +113,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         // The taken-over connection still speaks with its old epoch: refused, and its late DISCONNECT changes nothing.
         Response stale = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("alice", e1, "node-a", List.of(sub("late/one", 0))));
+                new SubscribeApi.SubscribeRequest("alice", e1, "node-a", List.of(sub("late/one", 0))));
         assertThat(stale.status()).isEqualTo(409);
         assertThat(stale.body().get("error").asString()).contains("epoch " + e1 + " ");
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", e1, "node-a", 0))
@@ -130,11 +131,11 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long e1 = connect("bob", "node-a", false, 600).epoch();
         assertThat(codes(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("x/y", 1))))
+                                new SubscribeApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("x/y", 1))))
                         .body()))
                 .containsExactly(1);
-        SessionApi.UnsubscribeOutcome unsuback = unsubscribeBatch(
-                        new SessionApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was")))
+        SubscribeApi.UnsubscribeOutcome unsuback = unsubscribeBatch(
+                        new SubscribeApi.UnsubscribeRequest("bob", e1, List.of("x/y", "never/was")))
                 .get(0);
         assertThat(unsuback.done().reasonCodes()).containsExactly(0x00, 0x11);
         ConsumerRecord<byte[], byte[]> tombstone = last(TopicNames.SUBSCRIPTIONS_EXACT, "x/y", "bob");
@@ -142,7 +143,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(RecordHeaders.readLong(tombstone.headers(), RecordHeaders.EPOCH))
                 .isEqualTo(e1);
 
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("z/#", 2))));
+        post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("z/#", 2))));
         Instant before = Instant.now();
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", e1, "node-a", 600))
                         .status())
@@ -161,7 +162,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("q", 0))))
+                                new SubscribeApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("q", 0))))
                         .status())
                 .isEqualTo(409);
 
@@ -182,7 +183,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     @Test
     void expiredSessionsAreNotResumedAndAreSwept() throws Exception {
         long carol = connect("carol", "node-a", false, 60).epoch();
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("carol", carol, "node-a", List.of(sub("c/1", 1))));
+        post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("carol", carol, "node-a", List.of(sub("c/1", 1))));
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("carol", carol, "node-a", 60));
         expireNow("carol");
         SessionApi.ConnectResponse again = connect("carol", "node-a", false, 60);
@@ -191,7 +192,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "c/1", "carol").value()).isNull();
 
         long dave = connect("dave", "node-a", false, 60).epoch();
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("dave", dave, "node-a", List.of(sub("d/+", 0))));
+        post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("dave", dave, "node-a", List.of(sub("d/+", 0))));
         post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("dave", dave, "node-a", 60));
         long erin = connect("erin", "node-a", false, NEVER).epoch();
         Instant erinLeft = Instant.now();
@@ -223,7 +224,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     @Test
     void zeroExpiryDisconnectEndsTheSession() throws Exception {
         long frank = connect("frank", "node-a", false, 0).epoch();
-        post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest("frank", frank, "node-a", List.of(sub("f/1", 1))));
+        post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("frank", frank, "node-a", List.of(sub("f/1", 1))));
         assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", frank, "node-a", 0))
                         .status())
                 .isEqualTo(200);
@@ -341,11 +342,11 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long gus = connect("gus", "node-a", true, 0).epoch();
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest(
+                                new SubscribeApi.SubscribeRequest(
                                         "gus",
                                         gus,
                                         "node-a",
-                                        List.of(new SessionApi.Subscription("a", 3, false, false, 0))))
+                                        List.of(new SubscribeApi.Subscription("a", 3, false, false, 0))))
                         .status())
                 .isEqualTo(400);
         HttpResponse<String> garbage = http.send(

@@ -7,6 +7,7 @@ import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.liveness.NodeLivenessDetector;
 import io.tributary.session.liveness.NodeStore;
 import io.tributary.session.support.FeedReader;
@@ -139,7 +140,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         connect(delayed, node, inc, 600, will("wills/" + delayed, 30));
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest(
+                                new SubscribeApi.SubscribeRequest(
                                         persistent, persistentEpoch, node, List.of(sub("lv/" + persistent, 1))))
                         .status())
                 .isEqualTo(200);
@@ -149,7 +150,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
                 .single();
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
-                                new SessionApi.SubscribeRequest(
+                                new SubscribeApi.SubscribeRequest(
                                         clean, cleanEpoch, node, List.of(sub("lv/" + clean, 0))))
                         .status())
                 .isEqualTo(200);

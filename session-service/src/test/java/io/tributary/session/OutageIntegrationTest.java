@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
 import java.util.List;
 import org.junit.jupiter.api.MethodOrderer;
@@ -25,7 +26,7 @@ class OutageIntegrationTest extends ServiceTestBase {
         TestEngines.stopKafka();
         Response answer = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest("ivy", ivyEpoch, "node-a", List.of(sub("ivy/1", 1))));
+                new SubscribeApi.SubscribeRequest("ivy", ivyEpoch, "node-a", List.of(sub("ivy/1", 1))));
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.body().get("error").asString()).contains("Kafka");
         assertThat(jdbc.sql("SELECT count(*) FROM subscriptions WHERE client_id = 'ivy'")

@@ -6,6 +6,7 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -44,17 +45,17 @@ class RetainedIntegrationTest extends ServiceTestBase {
     void retained_publish_acknowledged_before_subscribe_is_returned_with_its_metadata() throws Exception {
         publish("ret/meta/1", "one", 1, true, 0L, null, "k", "v1", "k", "v2");
         // No waiting here: the SUBSCRIBE itself must wait until the retained consumer has caught up.
-        SessionApi.SubscribeResponse r =
-                subscribe("ret-meta", new SessionApi.Subscription("ret/meta/+", 2, false, false, 0));
+        SubscribeApi.SubscribeResponse r =
+                subscribe("ret-meta", new SubscribeApi.Subscription("ret/meta/+", 2, false, false, 0));
         assertThat(r.reasonCodes()).containsExactly(2);
         assertThat(r.retained()).hasSize(1);
-        List<SessionApi.RetainedMessage> got = r.retained().get(0);
-        assertThat(got).extracting(SessionApi.RetainedMessage::topic).containsExactly("ret/meta/1");
-        SessionApi.RetainedMessage m = got.get(0);
+        List<SubscribeApi.RetainedMessage> got = r.retained().get(0);
+        assertThat(got).extracting(SubscribeApi.RetainedMessage::topic).containsExactly("ret/meta/1");
+        SubscribeApi.RetainedMessage m = got.get(0);
         assertThat(new String(m.payload(), StandardCharsets.UTF_8)).isEqualTo("one");
         assertThat(m.qos()).isEqualTo(1);
         assertThat(m.headers())
-                .extracting(SessionApi.Header::name)
+                .extracting(SubscribeApi.Header::name)
                 .contains(RecordHeaders.QOS, RecordHeaders.RECEIVED_AT)
                 .containsSubsequence("mqtt5.user.k", "mqtt5.user.k");
         assertThat(m.headers().stream()
@@ -69,15 +70,15 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("ret/del/1", "second", 0, true, 0L, null);
         publish("ret/del/2", "stays", 0, true, 0L, null);
         publish("ret/del/3", "not retained", 0, false, 0L, null);
-        SessionApi.SubscribeResponse before = subscribe("ret-del-a", sub("ret/del/#", 1));
+        SubscribeApi.SubscribeResponse before = subscribe("ret-del-a", sub("ret/del/#", 1));
         assertThat(before.retained().get(0))
                 .extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
                 .containsExactly("second", "stays");
 
         publish("ret/del/1", "", 0, true, 0L, null);
-        SessionApi.SubscribeResponse after = subscribe("ret-del-b", sub("ret/del/#", 1));
+        SubscribeApi.SubscribeResponse after = subscribe("ret-del-b", sub("ret/del/#", 1));
         assertThat(after.retained().get(0))
-                .extracting(SessionApi.RetainedMessage::topic)
+                .extracting(SubscribeApi.RetainedMessage::topic)
                 .containsExactly("ret/del/2");
         assertThat(jdbc.sql("SELECT count(*) FROM retained_messages WHERE topic = 'ret/del/1'")
                         .query(Long.class)
@@ -90,31 +91,31 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("ret/rh/1", "x", 1, true, 0L, null);
         String client = "ret-rh";
         long epoch = connect(client, "node-a", true, 0).epoch();
-        SessionApi.SubscribeResponse never =
-                subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1, false, false, 2));
+        SubscribeApi.SubscribeResponse never =
+                subscribe(client, epoch, new SubscribeApi.Subscription("ret/rh/1", 1, false, false, 2));
         assertThat(never.retained().get(0)).isEmpty();
         // The subscription exists now (created with handling 2), so handling 1 does not send either.
-        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/1", 1, false, false, 1))
+        assertThat(subscribe(client, epoch, new SubscribeApi.Subscription("ret/rh/1", 1, false, false, 1))
                         .retained()
                         .get(0))
                 .isEmpty();
-        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
+        assertThat(subscribe(client, epoch, new SubscribeApi.Subscription("ret/rh/+", 1, false, false, 1))
                         .retained()
                         .get(0))
                 .as("new subscription, handling 1")
                 .hasSize(1);
-        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 1))
+        assertThat(subscribe(client, epoch, new SubscribeApi.Subscription("ret/rh/+", 1, false, false, 1))
                         .retained()
                         .get(0))
                 .as("existing subscription, handling 1")
                 .isEmpty();
-        assertThat(subscribe(client, epoch, new SessionApi.Subscription("ret/rh/+", 1, false, false, 0))
+        assertThat(subscribe(client, epoch, new SubscribeApi.Subscription("ret/rh/+", 1, false, false, 0))
                         .retained()
                         .get(0))
                 .as("existing subscription, handling 0")
                 .hasSize(1);
 
-        SessionApi.SubscribeResponse mixed = subscribe(client, epoch, sub("ret/rh/#/x", 1), sub("ret/rh/1", 0));
+        SubscribeApi.SubscribeResponse mixed = subscribe(client, epoch, sub("ret/rh/#/x", 1), sub("ret/rh/1", 0));
         assertThat(mixed.reasonCodes()).containsExactly(0x8F, 0);
         assertThat(mixed.retained().get(0)).as("refused filter").isEmpty();
         assertThat(mixed.retained().get(1)).hasSize(1);
@@ -126,7 +127,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
         publish("retw/a", "a", 0, true, 0L, null);
         publish("retw/b/c", "bc", 0, true, 0L, null);
         publish("retwX/a", "other prefix", 0, true, 0L, null);
-        SessionApi.SubscribeResponse r = subscribe(
+        SubscribeApi.SubscribeResponse r = subscribe(
                 "ret-wild", sub("retw/#", 0), sub("+/a", 0), sub("$retw/#", 0), sub("#", 0), sub("retw/+", 0));
         assertThat(topics(r, 0)).containsExactly("retw/a", "retw/b/c");
         assertThat(topics(r, 1)).contains("retw/a", "retwX/a").doesNotContain("$retw/a");
@@ -146,21 +147,22 @@ class RetainedIntegrationTest extends ServiceTestBase {
         long c = connect("ret-batch-c", "node-a", true, 0).epoch();
         Response r = post(
                 SessionApi.SUBSCRIBE_BATCH,
-                new SessionApi.SubscribeBatch(List.of(
-                        new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeBatch(List.of(
+                        new SubscribeApi.SubscribeRequest(
                                 "ret-batch-a", a, "node-a", List.of(sub("ret/batch/1", 1), sub("ret/batch/none", 1))),
-                        new SessionApi.SubscribeRequest(
+                        new SubscribeApi.SubscribeRequest(
                                 "ret-batch-b", b, "node-a", List.of(sub("ret/batch/+", 0), sub("ret/batch/1", 0))),
-                        new SessionApi.SubscribeRequest(
+                        new SubscribeApi.SubscribeRequest(
                                 "ret-batch-c",
                                 c,
                                 "node-a",
                                 List.of(
                                         sub("ret/batch/old", 0),
-                                        new SessionApi.Subscription("ret/batch/2", 0, false, false, 2),
+                                        new SubscribeApi.Subscription("ret/batch/2", 0, false, false, 2),
                                         sub("ret/batch/2", 0))))));
         assertThat(r.status()).as("subscribe batch: %s", r.body()).isEqualTo(200);
-        List<SessionApi.SubscribeOutcome> outcomes = json.treeToValue(r.body(), SessionApi.SubscribeBatchResponse.class)
+        List<SubscribeApi.SubscribeOutcome> outcomes = json.treeToValue(
+                        r.body(), SubscribeApi.SubscribeBatchResponse.class)
                 .outcomes();
         assertThat(topics(outcomes.get(0).done(), 0)).containsExactly("ret/batch/1");
         assertThat(outcomes.get(0).done().retained().get(0).get(0).payload())
@@ -179,7 +181,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
         long longAgo = System.currentTimeMillis() - 10_000;
         publish("ret/exp/old", "old", 0, true, longAgo, 5);
         publish("ret/exp/fresh", "fresh", 0, true, 0L, 3600);
-        SessionApi.SubscribeResponse r = subscribe("ret-exp", sub("ret/exp/+", 0));
+        SubscribeApi.SubscribeResponse r = subscribe("ret-exp", sub("ret/exp/+", 0));
         assertThat(topics(r, 0)).containsExactly("ret/exp/fresh");
         Object expiresAt = jdbc.sql("SELECT expires_at FROM retained_messages WHERE topic = 'ret/exp/fresh'")
                 .query()
@@ -193,22 +195,22 @@ class RetainedIntegrationTest extends ServiceTestBase {
         subscribe(
                 "ret-sid",
                 epoch,
-                new SessionApi.Subscription("sid/a", 1, false, false, 0, 42),
-                new SessionApi.Subscription("sid/b", 1, false, false, 0));
+                new SubscribeApi.Subscription("sid/a", 1, false, false, 0, 42),
+                new SubscribeApi.Subscription("sid/b", 1, false, false, 0));
         SessionApi.ConnectResponse resumed = connect("ret-sid", "node-b", false, 3600);
         assertThat(resumed.sessionPresent()).isTrue();
         assertThat(resumed.subscriptions())
-                .extracting(SessionApi.Subscription::filter, SessionApi.Subscription::subscriptionId)
+                .extracting(SubscribeApi.Subscription::filter, SubscribeApi.Subscription::subscriptionId)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("sid/a", 42),
                         org.assertj.core.groups.Tuple.tuple("sid/b", null));
         Response bad = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeRequest(
                         "ret-sid",
                         resumed.epoch(),
                         "node-b",
-                        List.of(new SessionApi.Subscription("sid/c", 1, false, false, 0, 0))));
+                        List.of(new SubscribeApi.Subscription("sid/c", 1, false, false, 0, 0))));
         assertThat(bad.status()).isEqualTo(400);
     }
 
@@ -239,7 +241,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
         assertThat(send("DELETE", "/api/v1/retained?topic=" + enc("ret/adm/a")).status())
                 .isEqualTo(404);
         assertThat(subscribe("ret-adm-2", sub("ret/adm/+", 0)).retained().get(0))
-                .extracting(SessionApi.RetainedMessage::topic)
+                .extracting(SubscribeApi.RetainedMessage::topic)
                 .containsExactly("ret/adm/b");
     }
 
@@ -269,9 +271,9 @@ class RetainedIntegrationTest extends ServiceTestBase {
         double elapsedSeconds = (System.nanoTime() - started) / 1e9;
 
         // No waiting: the SUBSCRIBE itself waits for the consumer to pass the publish topic's end offsets.
-        SessionApi.SubscribeResponse r = subscribe("ret-paced", sub("ret/paced/#", 1));
+        SubscribeApi.SubscribeResponse r = subscribe("ret-paced", sub("ret/paced/#", 1));
         assertThat(r.retained().get(0))
-                .extracting(SessionApi.RetainedMessage::topic)
+                .extracting(SubscribeApi.RetainedMessage::topic)
                 .containsExactly("ret/paced/last");
 
         // A commit per polled batch would be close to 100 here; one per 25 ms allows elapsed / 25 ms (+ slack).
@@ -289,9 +291,9 @@ class RetainedIntegrationTest extends ServiceTestBase {
             publish("ret/only/live/" + i, "live " + i, 0, false, 0L, null);
         }
         publish("ret/only/last", "kept", 1, true, 0L, null);
-        SessionApi.SubscribeResponse r = subscribe("ret-only-b", sub("ret/only/last", 1));
+        SubscribeApi.SubscribeResponse r = subscribe("ret-only-b", sub("ret/only/last", 1));
         assertThat(r.retained().get(0))
-                .extracting(SessionApi.RetainedMessage::topic)
+                .extracting(SubscribeApi.RetainedMessage::topic)
                 .containsExactly("ret/only/last");
         // Reading the publish topic, the consumer fetched all 101 records to keep one.
         assertThat(retainedRecordsConsumed() - before).isEqualTo(1);
@@ -379,24 +381,24 @@ class RetainedIntegrationTest extends ServiceTestBase {
         }
     }
 
-    private SessionApi.SubscribeResponse subscribe(String clientId, SessionApi.Subscription... subscriptions)
+    private SubscribeApi.SubscribeResponse subscribe(String clientId, SubscribeApi.Subscription... subscriptions)
             throws Exception {
         long epoch = connect(clientId, "node-a", true, 0).epoch();
         return subscribe(clientId, epoch, subscriptions);
     }
 
-    private SessionApi.SubscribeResponse subscribe(
-            String clientId, long epoch, SessionApi.Subscription... subscriptions) throws Exception {
+    private SubscribeApi.SubscribeResponse subscribe(
+            String clientId, long epoch, SubscribeApi.Subscription... subscriptions) throws Exception {
         Response r = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(clientId, epoch, "node-a", List.of(subscriptions)));
+                new SubscribeApi.SubscribeRequest(clientId, epoch, "node-a", List.of(subscriptions)));
         assertThat(r.status()).as("subscribe: %s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.SubscribeResponse.class);
+        return json.treeToValue(r.body(), SubscribeApi.SubscribeResponse.class);
     }
 
-    private static List<String> topics(SessionApi.SubscribeResponse r, int index) {
+    private static List<String> topics(SubscribeApi.SubscribeResponse r, int index) {
         return r.retained().get(index).stream()
-                .map(SessionApi.RetainedMessage::topic)
+                .map(SubscribeApi.RetainedMessage::topic)
                 .toList();
     }
 

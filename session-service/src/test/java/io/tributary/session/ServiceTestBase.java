@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
@@ -116,16 +117,16 @@ public abstract class ServiceTestBase {
     }
 
     /** One call of the UNSUBSCRIBE batch endpoint; the outcomes, in order. */
-    protected List<SessionApi.UnsubscribeOutcome> unsubscribeBatch(SessionApi.UnsubscribeRequest... requests)
+    protected List<SubscribeApi.UnsubscribeOutcome> unsubscribeBatch(SubscribeApi.UnsubscribeRequest... requests)
             throws Exception {
-        Response r = post(SessionApi.UNSUBSCRIBE_BATCH, new SessionApi.UnsubscribeBatch(List.of(requests)));
+        Response r = post(SessionApi.UNSUBSCRIBE_BATCH, new SubscribeApi.UnsubscribeBatch(List.of(requests)));
         assertThat(r.status()).as("unsubscribe batch: %s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.UnsubscribeBatchResponse.class)
+        return json.treeToValue(r.body(), SubscribeApi.UnsubscribeBatchResponse.class)
                 .outcomes();
     }
 
-    protected static SessionApi.Subscription sub(String filter, int qos) {
-        return new SessionApi.Subscription(filter, qos, false, false, 0);
+    protected static SubscribeApi.Subscription sub(String filter, int qos) {
+        return new SubscribeApi.Subscription(filter, qos, false, false, 0);
     }
 
     protected static List<Integer> codes(JsonNode body) {

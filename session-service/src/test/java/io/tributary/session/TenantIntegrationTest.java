@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +114,7 @@ class TenantIntegrationTest extends ServiceTestBase {
         long epoch = accepted.body().path("epoch").asLong();
         Response subscribed = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(
+                new SubscribeApi.SubscribeRequest(
                         "tenant-dev-1", epoch, "node-tenants", List.of(sub("$tenant/meter-co/meters/+", 1))));
         assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(200);
         Response resumed = connect("tenant-dev-1", "meter-co-dev", "pw", null, false);

@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
@@ -56,9 +57,10 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
     }
 
     private Response subscribe(String clientId, long epoch, String... filters) throws Exception {
-        List<SessionApi.Subscription> subs =
+        List<SubscribeApi.Subscription> subs =
                 java.util.Arrays.stream(filters).map(f -> sub(f, 1)).toList();
-        Response subscribed = post(SessionApi.SUBSCRIBE, new SessionApi.SubscribeRequest(clientId, epoch, NODE, subs));
+        Response subscribed =
+                post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest(clientId, epoch, NODE, subs));
         assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(200);
         return subscribed;
     }
@@ -195,7 +197,7 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
                 .isZero();
 
         // An UNSUBSCRIBE frees a place.
-        assertThat(unsubscribeBatch(new SessionApi.UnsubscribeRequest("qb-a", a, List.of(p + "a/2")))
+        assertThat(unsubscribeBatch(new SubscribeApi.UnsubscribeRequest("qb-a", a, List.of(p + "a/2")))
                         .get(0)
                         .done()
                         .reasonCodes())

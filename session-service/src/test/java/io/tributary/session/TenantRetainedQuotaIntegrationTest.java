@@ -6,6 +6,7 @@ import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -75,7 +76,7 @@ class TenantRetainedQuotaIntegrationTest extends ServiceTestBase {
         long epoch = connect(client, "node-rq", true, 0).epoch();
         Response r = post(
                 SessionApi.SUBSCRIBE,
-                new SessionApi.SubscribeRequest(client, epoch, "node-rq", List.of(sub("rq-sync/none", 0))));
+                new SubscribeApi.SubscribeRequest(client, epoch, "node-rq", List.of(sub("rq-sync/none", 0))));
         assertThat(r.status()).as("%s", r.body()).isEqualTo(200);
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.session.connect;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.auth.CredentialStore;
@@ -258,7 +259,7 @@ public class ConnectService {
         // arrival order. Like the presence it records, advisory: a rolled-back CONNECT leaves it until the next one.
         PresenceStore.Sent presenceWrites = presence.sendAll(presences);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        Map<String, List<SessionApi.Subscription>> resumed = resumption.apply(connecting, now, records);
+        Map<String, List<SubscribeApi.Subscription>> resumed = resumption.apply(connecting, now, records);
         sender.sendAndAwait(records);
 
         List<SessionStore.Connected> connected = new ArrayList<>(connecting.size());

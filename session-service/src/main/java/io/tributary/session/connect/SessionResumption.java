@@ -2,6 +2,7 @@ package io.tributary.session.connect;
 
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.session.auth.Authentication;
@@ -71,7 +72,7 @@ class SessionResumption {
      * @param connecting by client id
      * @return the resumed subscriptions by client id (for the CONNECT answers)
      */
-    Map<String, List<SessionApi.Subscription>> apply(
+    Map<String, List<SubscribeApi.Subscription>> apply(
             Map<String, Connecting> connecting, Instant now, List<ProducerRecord<byte[], byte[]>> records) {
         int partitions = topics.publishPartitions();
         List<String> discarded = new ArrayList<>();
@@ -95,7 +96,7 @@ class SessionResumption {
             // The old sessions' queues go with them.
             queues.deleteAll(discarded);
         }
-        Map<String, List<SessionApi.Subscription>> resumed = new HashMap<>();
+        Map<String, List<SubscribeApi.Subscription>> resumed = new HashMap<>();
         subscriptions
                 .listAllOf(resumedIds)
                 .forEach((clientId, stored) ->
@@ -130,7 +131,7 @@ class SessionResumption {
                 c.request().sessionExpirySeconds(), c.plan().sessionPresent());
     }
 
-    private List<SessionApi.Subscription> resume(
+    private List<SubscribeApi.Subscription> resume(
             Connecting c,
             List<StoredSubscription> stored,
             int partitions,
@@ -139,7 +140,7 @@ class SessionResumption {
         long epoch = c.plan().newEpoch();
         TopicPermissions permissions = TopicPermissions.of(c.auth().acl());
         TenantNamespace namespace = TenantNamespace.of(c.auth().tenant());
-        List<SessionApi.Subscription> kept = new ArrayList<>(stored.size());
+        List<SubscribeApi.Subscription> kept = new ArrayList<>(stored.size());
         for (StoredSubscription s : stored) {
             // Stored in the namespace's internal form; the ACL speaks the client's names. (A session is only ever
             // resumed from its own namespace, see ConnectService: owns() is the second lock on that door.)

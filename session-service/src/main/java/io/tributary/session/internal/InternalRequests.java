@@ -1,6 +1,7 @@
 package io.tributary.session.internal;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.expiry.ExpiryPolicy;
 import io.tributary.session.web.ApiException;
@@ -64,13 +65,13 @@ public final class InternalRequests {
         }
     }
 
-    public static void check(SessionApi.SubscribeRequest r) {
+    public static void check(SubscribeApi.SubscribeRequest r) {
         requireBody(r);
         clientId(r.clientId());
         epoch(r.epoch());
         nodeId(r.nodeId());
         nonEmpty(r.subscriptions(), "subscriptions");
-        for (SessionApi.Subscription s : r.subscriptions()) {
+        for (SubscribeApi.Subscription s : r.subscriptions()) {
             if (s == null || s.filter() == null) {
                 throw ApiException.badRequest("every subscription needs a filter");
             }
@@ -86,7 +87,7 @@ public final class InternalRequests {
         }
     }
 
-    public static void check(SessionApi.UnsubscribeRequest r) {
+    public static void check(SubscribeApi.UnsubscribeRequest r) {
         requireBody(r);
         clientId(r.clientId());
         epoch(r.epoch());

@@ -1,6 +1,7 @@
 package io.tributary.session.internal;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.connect.ConnectService;
 import io.tributary.session.connect.DisconnectService;
@@ -78,13 +79,13 @@ public class InternalSessionController {
             path = SessionApi.SUBSCRIBE,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.SubscribeResponse subscribe(@RequestBody SessionApi.SubscribeRequest request) {
+    public SubscribeApi.SubscribeResponse subscribe(@RequestBody SubscribeApi.SubscribeRequest request) {
         InternalRequests.check(request);
         // The end of the publish topic is read first: every retained PUBLISH acknowledged before this SUBSCRIBE
         // arrived is below it, and the lookup waits until the retained store has reached it.
         RetainedLookup.Mark mark = retained.mark(request);
         SubscriptionService.Subscribed subscribed = subscriptions.subscribe(request);
-        return new SessionApi.SubscribeResponse(
+        return new SubscribeApi.SubscribeResponse(
                 subscribed.reasonCodes(),
                 retained.retainedFor(request, mark, subscribed.reasonCodes(), subscribed.created()));
     }
@@ -94,7 +95,7 @@ public class InternalSessionController {
             path = SessionApi.SUBSCRIBE_BATCH,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.SubscribeBatchResponse subscribeBatch(@RequestBody SessionApi.SubscribeBatch batch) {
+    public SubscribeApi.SubscribeBatchResponse subscribeBatch(@RequestBody SubscribeApi.SubscribeBatch batch) {
         return subscribeBatches.subscribe(batch);
     }
 
@@ -103,7 +104,7 @@ public class InternalSessionController {
             path = SessionApi.UNSUBSCRIBE_BATCH,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.UnsubscribeBatchResponse unsubscribeBatch(@RequestBody SessionApi.UnsubscribeBatch batch) {
+    public SubscribeApi.UnsubscribeBatchResponse unsubscribeBatch(@RequestBody SubscribeApi.UnsubscribeBatch batch) {
         return unsubscribeBatches.unsubscribe(batch);
     }
 

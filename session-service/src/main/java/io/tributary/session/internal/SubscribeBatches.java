@@ -1,6 +1,6 @@
 package io.tributary.session.internal;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
 import java.util.ArrayList;
@@ -23,16 +23,16 @@ public class SubscribeBatches {
         this.retained = retained;
     }
 
-    public SessionApi.SubscribeBatchResponse subscribe(SessionApi.SubscribeBatch batch) {
-        List<SessionApi.SubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
-        SessionApi.SubscribeOutcome[] outcomes = new SessionApi.SubscribeOutcome[requests.size()];
+    public SubscribeApi.SubscribeBatchResponse subscribe(SubscribeApi.SubscribeBatch batch) {
+        List<SubscribeApi.SubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
+        SubscribeApi.SubscribeOutcome[] outcomes = new SubscribeApi.SubscribeOutcome[requests.size()];
         List<Integer> valid = BatchCalls.wellFormed(
                 "SUBSCRIBE",
                 requests,
                 InternalRequests::check,
-                (i, why) -> outcomes[i] = new SessionApi.SubscribeOutcome(null, null, why));
+                (i, why) -> outcomes[i] = new SubscribeApi.SubscribeOutcome(null, null, why));
         if (!valid.isEmpty()) {
-            List<SessionApi.SubscribeRequest> accepted =
+            List<SubscribeApi.SubscribeRequest> accepted =
                     valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
             List<Object> results = BatchCalls.withDeadlockRetry(
@@ -41,19 +41,19 @@ public class SubscribeBatches {
             List<Integer> grantedAt = new ArrayList<>();
             for (int k = 0; k < valid.size(); k++) {
                 if (results.get(k) instanceof String stale) {
-                    outcomes[valid.get(k)] = new SessionApi.SubscribeOutcome(null, stale, null);
+                    outcomes[valid.get(k)] = new SubscribeApi.SubscribeOutcome(null, stale, null);
                     continue;
                 }
                 SubscriptionService.Subscribed done = (SubscriptionService.Subscribed) results.get(k);
                 granted.add(new RetainedLookup.Granted(accepted.get(k), done.reasonCodes(), done.created()));
                 grantedAt.add(valid.get(k));
             }
-            List<List<List<SessionApi.RetainedMessage>>> messages = retained.retainedForAll(granted, mark);
+            List<List<List<SubscribeApi.RetainedMessage>>> messages = retained.retainedForAll(granted, mark);
             for (int g = 0; g < granted.size(); g++) {
-                outcomes[grantedAt.get(g)] = new SessionApi.SubscribeOutcome(
-                        new SessionApi.SubscribeResponse(granted.get(g).reasonCodes(), messages.get(g)), null, null);
+                outcomes[grantedAt.get(g)] = new SubscribeApi.SubscribeOutcome(
+                        new SubscribeApi.SubscribeResponse(granted.get(g).reasonCodes(), messages.get(g)), null, null);
             }
         }
-        return new SessionApi.SubscribeBatchResponse(List.of(outcomes));
+        return new SubscribeApi.SubscribeBatchResponse(List.of(outcomes));
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.session.internal;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.subscription.SubscriptionService;
 import java.util.List;
 import org.springframework.stereotype.Component;
@@ -18,26 +18,26 @@ public class UnsubscribeBatches {
         this.subscriptions = subscriptions;
     }
 
-    public SessionApi.UnsubscribeBatchResponse unsubscribe(SessionApi.UnsubscribeBatch batch) {
-        List<SessionApi.UnsubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
-        SessionApi.UnsubscribeOutcome[] outcomes = new SessionApi.UnsubscribeOutcome[requests.size()];
+    public SubscribeApi.UnsubscribeBatchResponse unsubscribe(SubscribeApi.UnsubscribeBatch batch) {
+        List<SubscribeApi.UnsubscribeRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
+        SubscribeApi.UnsubscribeOutcome[] outcomes = new SubscribeApi.UnsubscribeOutcome[requests.size()];
         List<Integer> valid = BatchCalls.wellFormed(
                 "UNSUBSCRIBE",
                 requests,
                 InternalRequests::check,
-                (i, why) -> outcomes[i] = new SessionApi.UnsubscribeOutcome(null, null, why));
+                (i, why) -> outcomes[i] = new SubscribeApi.UnsubscribeOutcome(null, null, why));
         if (!valid.isEmpty()) {
-            List<SessionApi.UnsubscribeRequest> accepted =
+            List<SubscribeApi.UnsubscribeRequest> accepted =
                     valid.stream().map(requests::get).toList();
             List<Object> results = BatchCalls.withDeadlockRetry(
                     "UNSUBSCRIBE", accepted.size(), () -> subscriptions.unsubscribeAll(accepted));
             for (int k = 0; k < valid.size(); k++) {
                 outcomes[valid.get(k)] = results.get(k) instanceof String stale
-                        ? new SessionApi.UnsubscribeOutcome(null, stale, null)
-                        : new SessionApi.UnsubscribeOutcome(
-                                (SessionApi.UnsubscribeResponse) results.get(k), null, null);
+                        ? new SubscribeApi.UnsubscribeOutcome(null, stale, null)
+                        : new SubscribeApi.UnsubscribeOutcome(
+                                (SubscribeApi.UnsubscribeResponse) results.get(k), null, null);
             }
         }
-        return new SessionApi.UnsubscribeBatchResponse(List.of(outcomes));
+        return new SubscribeApi.UnsubscribeBatchResponse(List.of(outcomes));
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.session.retained;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,18 +16,18 @@ public final class RetainedHeaders {
 
     private RetainedHeaders() {}
 
-    public static List<SessionApi.Header> of(Headers headers) {
-        List<SessionApi.Header> out = new ArrayList<>();
+    public static List<SubscribeApi.Header> of(Headers headers) {
+        List<SubscribeApi.Header> out = new ArrayList<>();
         for (Header h : headers) {
-            out.add(new SessionApi.Header(h.key(), h.value()));
+            out.add(new SubscribeApi.Header(h.key(), h.value()));
         }
         return out;
     }
 
-    public static byte[] encode(List<SessionApi.Header> headers) {
+    public static byte[] encode(List<SubscribeApi.Header> headers) {
         int size = 4;
         List<byte[]> names = new ArrayList<>(headers.size());
-        for (SessionApi.Header h : headers) {
+        for (SubscribeApi.Header h : headers) {
             byte[] name = h.name().getBytes(StandardCharsets.UTF_8);
             names.add(name);
             size += 8 + name.length + (h.value() == null ? 0 : h.value().length);
@@ -45,10 +45,10 @@ public final class RetainedHeaders {
         return buffer.array();
     }
 
-    public static List<SessionApi.Header> decode(byte[] bytes) {
+    public static List<SubscribeApi.Header> decode(byte[] bytes) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         int count = buffer.getInt();
-        List<SessionApi.Header> out = new ArrayList<>(count);
+        List<SubscribeApi.Header> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             byte[] name = new byte[buffer.getInt()];
             buffer.get(name);
@@ -58,7 +58,7 @@ public final class RetainedHeaders {
                 value = new byte[length];
                 buffer.get(value);
             }
-            out.add(new SessionApi.Header(new String(name, StandardCharsets.UTF_8), value));
+            out.add(new SubscribeApi.Header(new String(name, StandardCharsets.UTF_8), value));
         }
         return out;
     }

@@ -1,6 +1,6 @@
 package io.tributary.session.retained;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.config.SessionServiceProperties;
@@ -54,12 +54,12 @@ public class RetainedLookup {
     }
 
     /** To be called when the SUBSCRIBE arrives, before the subscriptions are written. */
-    public Mark mark(SessionApi.SubscribeRequest request) {
+    public Mark mark(SubscribeApi.SubscribeRequest request) {
         return mark(List.of(request));
     }
 
     /** {@link #mark} once for a batch of SUBSCRIBEs that arrived together. */
-    public Mark mark(List<SessionApi.SubscribeRequest> requests) {
+    public Mark mark(List<SubscribeApi.SubscribeRequest> requests) {
         if (requests.stream().flatMap(r -> r.subscriptions().stream()).allMatch(s -> s.retainHandling() == 2)) {
             return new Mark(null);
         }
@@ -75,14 +75,14 @@ public class RetainedLookup {
      * @param created     per requested subscription, whether it did not exist before
      * @return one list per requested subscription
      */
-    public List<List<SessionApi.RetainedMessage>> retainedFor(
-            SessionApi.SubscribeRequest request, Mark mark, List<Integer> reasonCodes, List<Boolean> created) {
+    public List<List<SubscribeApi.RetainedMessage>> retainedFor(
+            SubscribeApi.SubscribeRequest request, Mark mark, List<Integer> reasonCodes, List<Boolean> created) {
         return retainedForAll(List.of(new Granted(request, reasonCodes, created)), mark)
                 .get(0);
     }
 
     /** A SUBSCRIBE and what was granted: one reason code and one "did not exist before" per subscription. */
-    public record Granted(SessionApi.SubscribeRequest request, List<Integer> reasonCodes, List<Boolean> created) {}
+    public record Granted(SubscribeApi.SubscribeRequest request, List<Integer> reasonCodes, List<Boolean> created) {}
 
     /**
      * {@link #retainedFor} for a batch of SUBSCRIBEs: the store is awaited once, and the exact filters of the whole
@@ -90,15 +90,15 @@ public class RetainedLookup {
      *
      * @return per SUBSCRIBE, one list per requested subscription
      */
-    public List<List<List<SessionApi.RetainedMessage>>> retainedForAll(List<Granted> batch, Mark mark) {
+    public List<List<List<SubscribeApi.RetainedMessage>>> retainedForAll(List<Granted> batch, Mark mark) {
         List<boolean[]> sends = new ArrayList<>(batch.size());
         Set<String> exactTopics = new HashSet<>();
         String firstClient = null;
         for (Granted g : batch) {
-            List<SessionApi.Subscription> subscriptions = g.request().subscriptions();
+            List<SubscribeApi.Subscription> subscriptions = g.request().subscriptions();
             boolean[] send = new boolean[subscriptions.size()];
             for (int i = 0; i < send.length; i++) {
-                SessionApi.Subscription s = subscriptions.get(i);
+                SubscribeApi.Subscription s = subscriptions.get(i);
                 // MQTT 5.0 section 4.8.2: retained messages are not sent for a shared subscription.
                 send[i] = g.reasonCodes().get(i) <= 2
                         && !SharedFilters.isShared(s.filter())
@@ -121,7 +121,7 @@ public class RetainedLookup {
             now = clock.instant();
             exact = store.exact(exactTopics, now);
         }
-        List<List<List<SessionApi.RetainedMessage>>> out = new ArrayList<>(batch.size());
+        List<List<List<SubscribeApi.RetainedMessage>>> out = new ArrayList<>(batch.size());
         for (int k = 0; k < batch.size(); k++) {
             out.add(retainedFor(batch.get(k).request(), sends.get(k), exact, now));
         }
@@ -129,10 +129,10 @@ public class RetainedLookup {
     }
 
     /** One SUBSCRIBE's retained messages, at most {@code maxPerSubscribe} for the whole packet. */
-    private List<List<SessionApi.RetainedMessage>> retainedFor(
-            SessionApi.SubscribeRequest request, boolean[] send, Map<String, StoredRetained> exact, Instant now) {
-        List<SessionApi.Subscription> subscriptions = request.subscriptions();
-        List<List<SessionApi.RetainedMessage>> out = new ArrayList<>(subscriptions.size());
+    private List<List<SubscribeApi.RetainedMessage>> retainedFor(
+            SubscribeApi.SubscribeRequest request, boolean[] send, Map<String, StoredRetained> exact, Instant now) {
+        List<SubscribeApi.Subscription> subscriptions = request.subscriptions();
+        List<List<SubscribeApi.RetainedMessage>> out = new ArrayList<>(subscriptions.size());
         int budget = maxPerSubscribe;
         for (int i = 0; i < subscriptions.size(); i++) {
             String filter = subscriptions.get(i).filter();

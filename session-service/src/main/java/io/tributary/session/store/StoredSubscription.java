@@ -1,6 +1,6 @@
 package io.tributary.session.store;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import java.time.Instant;
 
@@ -24,7 +24,7 @@ public record StoredSubscription(
                 clientId, filter, nodeId, qos, noLocal, retainAsPublished, retainHandling, epoch, persistent);
     }
 
-    public SessionApi.Subscription toApi() {
-        return new SessionApi.Subscription(filter, qos, noLocal, retainAsPublished, retainHandling, subscriptionId);
+    public SubscribeApi.Subscription toApi() {
+        return new SubscribeApi.Subscription(filter, qos, noLocal, retainAsPublished, retainHandling, subscriptionId);
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.session.store;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -61,7 +61,7 @@ public class SubscriptionStore {
      *
      * @return true when the subscription is new (MQTT 5 Retain Handling 1 sends retained messages only then)
      */
-    public boolean upsert(String clientId, SessionApi.Subscription s, Instant now) {
+    public boolean upsert(String clientId, SubscribeApi.Subscription s, Instant now) {
         // xmax = 0 only for a freshly inserted row version, not for one written by ON CONFLICT DO UPDATE.
         return jdbc.sql("""
                 INSERT INTO subscriptions (client_id, filter, qos, no_local, retain_as_published, retain_handling,
@@ -85,7 +85,7 @@ public class SubscriptionStore {
     }
 
     /** One subscription of {@link #upsertAll}. */
-    public record Upsert(String clientId, SessionApi.Subscription subscription) {}
+    public record Upsert(String clientId, SubscribeApi.Subscription subscription) {}
 
     /**
      * {@link #upsert} for many subscriptions in one statement. The (client, filter) pairs must be distinct (one row
@@ -108,7 +108,7 @@ public class SubscriptionStore {
         Short[] retainHandling = new Short[n];
         Integer[] subscriptionIds = new Integer[n];
         for (int i = 0; i < n; i++) {
-            SessionApi.Subscription s = upserts.get(i).subscription();
+            SubscribeApi.Subscription s = upserts.get(i).subscription();
             clientIds[i] = upserts.get(i).clientId();
             filters[i] = s.filter();
             qos[i] = (short) s.qos();

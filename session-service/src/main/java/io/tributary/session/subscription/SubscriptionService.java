@@ -1,6 +1,6 @@
 package io.tributary.session.subscription;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.kafka.FeedTopics;
@@ -60,7 +60,7 @@ public class SubscriptionService {
 
     /** One SUBSCRIBE: {@link #subscribeAll} with a batch of one; 409 when the caller's epoch is stale. */
     @Transactional
-    public Subscribed subscribe(SessionApi.SubscribeRequest request) {
+    public Subscribed subscribe(SubscribeApi.SubscribeRequest request) {
         Object result = subscribeAll(List.of(request)).get(0);
         if (result instanceof String stale) {
             throw ApiException.conflict(stale);
@@ -77,11 +77,11 @@ public class SubscriptionService {
      * @return per request, in order: its {@link Subscribed}, or the reason its epoch is stale (a String)
      */
     @Transactional
-    public List<Object> subscribeAll(List<SessionApi.SubscribeRequest> requests) {
+    public List<Object> subscribeAll(List<SubscribeApi.SubscribeRequest> requests) {
         // Tenants before sessions, as CONNECT locks them: the subscription quotas of the batch's tenants.
         SubscriptionQuotas.Locked tenants = quotas.lock(requests);
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
-                requests.stream().map(SessionApi.SubscribeRequest::clientId).toList()));
+                requests.stream().map(SubscribeApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
         Object[] results = new Object[requests.size()];
@@ -89,7 +89,7 @@ public class SubscriptionService {
         Boolean[][] created = new Boolean[requests.size()][];
         List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
         for (int r = 0; r < requests.size(); r++) {
-            SessionApi.SubscribeRequest request = requests.get(r);
+            SubscribeApi.SubscribeRequest request = requests.get(r);
             String stale =
                     staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), request.nodeId());
             if (stale != null) {
@@ -100,7 +100,7 @@ public class SubscriptionService {
             codes[r] = new Integer[n];
             created[r] = new Boolean[n];
             for (int i = 0; i < n; i++) {
-                SessionApi.Subscription s = request.subscriptions().get(i);
+                SubscribeApi.Subscription s = request.subscriptions().get(i);
                 int rejection = FilterAdmission.rejection(s.filter());
                 if (rejection >= 0) {
                     codes[r][i] = rejection;
@@ -121,7 +121,7 @@ public class SubscriptionService {
                 created[c.request()][c.index()] = false;
                 continue;
             }
-            SessionApi.SubscribeRequest request = requests.get(c.request());
+            SubscribeApi.SubscribeRequest request = requests.get(c.request());
             String filter = request.subscriptions().get(c.index()).filter();
             int round = seen.merge(request.clientId() + '\u0000' + filter, 1, Integer::sum) - 1;
             if (round == rounds.size()) {
@@ -133,11 +133,11 @@ public class SubscriptionService {
         for (List<int[]> round : rounds) {
             List<SubscriptionStore.Upsert> upserts = new ArrayList<>(round.size());
             for (int[] at : round) {
-                SessionApi.SubscribeRequest request = requests.get(at[0]);
-                SessionApi.Subscription s = request.subscriptions().get(at[1]);
+                SubscribeApi.SubscribeRequest request = requests.get(at[0]);
+                SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
                 upserts.add(new SubscriptionStore.Upsert(
                         request.clientId(),
-                        new SessionApi.Subscription(
+                        new SubscribeApi.Subscription(
                                 s.filter(),
                                 codes[at[0]][at[1]],
                                 s.noLocal(),
@@ -148,8 +148,8 @@ public class SubscriptionService {
             List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
             for (int k = 0; k < round.size(); k++) {
                 int[] at = round.get(k);
-                SessionApi.SubscribeRequest request = requests.get(at[0]);
-                SessionApi.Subscription s = request.subscriptions().get(at[1]);
+                SubscribeApi.SubscribeRequest request = requests.get(at[0]);
+                SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
                 created[at[0]][at[1]] = inserted.get(k);
                 records.add(SubscriptionRecords.upsert(
                         new SubscriptionRecord(
@@ -198,17 +198,17 @@ public class SubscriptionService {
      * Each request is answered as if the batch's requests had come one after the other: a (client, filter) pair
      * named twice is removed by the first that names it, and is reported as not existing to the later ones.
      *
-     * @return per request, in order: its {@link SessionApi.UnsubscribeResponse} (0x00 or 0x11 per filter), or the
+     * @return per request, in order: its {@link SubscribeApi.UnsubscribeResponse} (0x00 or 0x11 per filter), or the
      *         reason its epoch is stale (a String), in which case nothing of it was removed
      */
     @Transactional
-    public List<Object> unsubscribeAll(List<SessionApi.UnsubscribeRequest> requests) {
+    public List<Object> unsubscribeAll(List<SubscribeApi.UnsubscribeRequest> requests) {
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
-                requests.stream().map(SessionApi.UnsubscribeRequest::clientId).toList()));
+                requests.stream().map(SubscribeApi.UnsubscribeRequest::clientId).toList()));
         Object[] results = new Object[requests.size()];
         Set<SubscriptionStore.Removed> asked = new LinkedHashSet<>();
         for (int r = 0; r < requests.size(); r++) {
-            SessionApi.UnsubscribeRequest request = requests.get(r);
+            SubscribeApi.UnsubscribeRequest request = requests.get(r);
             // UNSUBSCRIBE names no node: the epoch alone identifies the connection (epochs are unique).
             results[r] = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), null);
             if (results[r] == null) {
@@ -220,7 +220,7 @@ public class SubscriptionService {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         Set<SubscriptionStore.Removed> answered = new HashSet<>();
         for (int r = 0; r < requests.size(); r++) {
-            SessionApi.UnsubscribeRequest request = requests.get(r);
+            SubscribeApi.UnsubscribeRequest request = requests.get(r);
             if (results[r] != null) {
                 continue;
             }
@@ -234,7 +234,7 @@ public class SubscriptionService {
                     codes.add(FilterAdmission.NO_SUBSCRIPTION_EXISTED);
                 }
             }
-            results[r] = new SessionApi.UnsubscribeResponse(codes);
+            results[r] = new SubscribeApi.UnsubscribeResponse(codes);
         }
         sender.sendAndAwait(records);
         return List.of(results);

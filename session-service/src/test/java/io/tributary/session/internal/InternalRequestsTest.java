@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.web.ApiException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,8 +16,8 @@ class InternalRequestsTest {
         assertThatCode(() -> InternalRequests.check(
                         new SessionApi.ConnectRequest("c", "node-1", true, 0xFFFFFFFFL, 4, 65535, null, null)))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> InternalRequests.check(new SessionApi.SubscribeRequest(
-                        "c", 1, "node-1", List.of(new SessionApi.Subscription("a/#/b", 2, true, true, 2)))))
+        assertThatCode(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest(
+                        "c", 1, "node-1", List.of(new SubscribeApi.Subscription("a/#/b", 2, true, true, 2)))))
                 .as("an invalid filter is a reason code, not a bad request")
                 .doesNotThrowAnyException();
     }
@@ -34,18 +35,18 @@ class InternalRequestsTest {
 
     @Test
     void subscriptionShapeErrorsAreBadRequests() {
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.SubscribeRequest(
-                        "c", 0, "n", List.of(new SessionApi.Subscription("a", 0, false, false, 0)))))
+        assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest(
+                        "c", 0, "n", List.of(new SubscribeApi.Subscription("a", 0, false, false, 0)))))
                 .hasMessageContaining("epoch");
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.SubscribeRequest("c", 1, "n", List.of())))
+        assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest("c", 1, "n", List.of())))
                 .hasMessageContaining("subscriptions");
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.SubscribeRequest(
-                        "c", 1, "n", List.of(new SessionApi.Subscription("a", 3, false, false, 0)))))
+        assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest(
+                        "c", 1, "n", List.of(new SubscribeApi.Subscription("a", 3, false, false, 0)))))
                 .hasMessageContaining("qos");
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.SubscribeRequest(
-                        "c", 1, "n", List.of(new SessionApi.Subscription("a", 1, false, false, 3)))))
+        assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest(
+                        "c", 1, "n", List.of(new SubscribeApi.Subscription("a", 1, false, false, 3)))))
                 .hasMessageContaining("retainHandling");
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.UnsubscribeRequest("c", 1, List.of())))
+        assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.UnsubscribeRequest("c", 1, List.of())))
                 .isInstanceOf(ApiException.class);
         assertThatThrownBy(() -> InternalRequests.check(new SessionApi.DisconnectRequest("c", 1, "n", -5)))
                 .hasMessageContaining("Expiry");

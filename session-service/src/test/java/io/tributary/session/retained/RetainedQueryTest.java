@@ -2,7 +2,7 @@ package io.tributary.session.retained;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,14 +58,14 @@ class RetainedQueryTest {
 
     @Test
     void headers_survive_the_column_encoding_in_order_with_nulls() {
-        List<SessionApi.Header> headers = List.of(
-                new SessionApi.Header("mqtt5.user.k", "1".getBytes(StandardCharsets.UTF_8)),
-                new SessionApi.Header("mqtt5.user.k", "2".getBytes(StandardCharsets.UTF_8)),
-                new SessionApi.Header("näme", null),
-                new SessionApi.Header("empty", new byte[0]));
-        List<SessionApi.Header> back = RetainedHeaders.decode(RetainedHeaders.encode(headers));
+        List<SubscribeApi.Header> headers = List.of(
+                new SubscribeApi.Header("mqtt5.user.k", "1".getBytes(StandardCharsets.UTF_8)),
+                new SubscribeApi.Header("mqtt5.user.k", "2".getBytes(StandardCharsets.UTF_8)),
+                new SubscribeApi.Header("näme", null),
+                new SubscribeApi.Header("empty", new byte[0]));
+        List<SubscribeApi.Header> back = RetainedHeaders.decode(RetainedHeaders.encode(headers));
         assertThat(back)
-                .extracting(SessionApi.Header::name)
+                .extracting(SubscribeApi.Header::name)
                 .containsExactly("mqtt5.user.k", "mqtt5.user.k", "näme", "empty");
         assertThat(back.get(0).value()).containsExactly('1');
         assertThat(back.get(1).value()).containsExactly('2');

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.HandlerNames;
 import io.tributary.transport.connection.SubscriptionOptions;
@@ -51,7 +52,7 @@ final class ConnectAcceptance {
         // Metered from here (connection time) until the channel closes (ConnectionLifecycleHandler).
         connection.meter(
                 context.registry().meters().connected(connection.namespace().tenant()));
-        for (SessionApi.Subscription s : response.subscriptions()) {
+        for (SubscribeApi.Subscription s : response.subscriptions()) {
             context.subscriptions()
                     .add(
                             connection,

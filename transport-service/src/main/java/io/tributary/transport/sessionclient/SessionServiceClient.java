@@ -1,6 +1,7 @@
 package io.tributary.transport.sessionclient;
 
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -55,8 +56,8 @@ public final class SessionServiceClient {
     private final SessionServiceHttp http;
     private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
     private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
-    private final RequestBatcher<SessionApi.SubscribeRequest, SessionApi.SubscribeOutcome> subscribes;
-    private final RequestBatcher<SessionApi.UnsubscribeRequest, SessionApi.UnsubscribeOutcome> unsubscribes;
+    private final RequestBatcher<SubscribeApi.SubscribeRequest, SubscribeApi.SubscribeOutcome> subscribes;
+    private final RequestBatcher<SubscribeApi.UnsubscribeRequest, SubscribeApi.UnsubscribeOutcome> unsubscribes;
 
     /**
      * @param token the deployment's internal API secret, sent with every call (session-service refuses calls
@@ -169,7 +170,7 @@ public final class SessionServiceClient {
      * @return fails with {@link StaleEpochException} when the connection was taken over, or
      *         {@link UnavailableException}
      */
-    public CompletableFuture<SessionApi.SubscribeResponse> subscribe(SessionApi.SubscribeRequest request) {
+    public CompletableFuture<SubscribeApi.SubscribeResponse> subscribe(SubscribeApi.SubscribeRequest request) {
         return subscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
     }
 
@@ -179,20 +180,20 @@ public final class SessionServiceClient {
      *
      * @return one answer per request, in order; each fails as {@link #subscribe} does
      */
-    public List<CompletableFuture<SessionApi.SubscribeResponse>> subscribeAll(
-            List<SessionApi.SubscribeRequest> requests) {
+    public List<CompletableFuture<SubscribeApi.SubscribeResponse>> subscribeAll(
+            List<SubscribeApi.SubscribeRequest> requests) {
         return subscribes.submitAll(requests).stream()
                 .map(f -> f.thenApply(o -> done(o.done(), o.stale(), o.unavailable())))
                 .toList();
     }
 
-    private CompletableFuture<List<SessionApi.SubscribeOutcome>> subscribeBatch(
-            List<SessionApi.SubscribeRequest> batch) {
+    private CompletableFuture<List<SubscribeApi.SubscribeOutcome>> subscribeBatch(
+            List<SubscribeApi.SubscribeRequest> batch) {
         return http.post(
                         SessionApi.SUBSCRIBE_BATCH,
-                        new SessionApi.SubscribeBatch(batch),
-                        SessionApi.SubscribeBatchResponse.class)
-                .thenApply(SessionApi.SubscribeBatchResponse::outcomes);
+                        new SubscribeApi.SubscribeBatch(batch),
+                        SubscribeApi.SubscribeBatchResponse.class)
+                .thenApply(SubscribeApi.SubscribeBatchResponse::outcomes);
     }
 
     /**
@@ -201,7 +202,7 @@ public final class SessionServiceClient {
      * @return fails with {@link StaleEpochException} when the connection was taken over, or
      *         {@link UnavailableException}
      */
-    public CompletableFuture<SessionApi.UnsubscribeResponse> unsubscribe(SessionApi.UnsubscribeRequest request) {
+    public CompletableFuture<SubscribeApi.UnsubscribeResponse> unsubscribe(SubscribeApi.UnsubscribeRequest request) {
         return unsubscribes.submit(request).thenApply(o -> done(o.done(), o.stale(), o.unavailable()));
     }
 
@@ -210,20 +211,20 @@ public final class SessionServiceClient {
      *
      * @return one answer per request, in order; each fails as {@link #unsubscribe} does
      */
-    public List<CompletableFuture<SessionApi.UnsubscribeResponse>> unsubscribeAll(
-            List<SessionApi.UnsubscribeRequest> requests) {
+    public List<CompletableFuture<SubscribeApi.UnsubscribeResponse>> unsubscribeAll(
+            List<SubscribeApi.UnsubscribeRequest> requests) {
         return unsubscribes.submitAll(requests).stream()
                 .map(f -> f.thenApply(o -> done(o.done(), o.stale(), o.unavailable())))
                 .toList();
     }
 
-    private CompletableFuture<List<SessionApi.UnsubscribeOutcome>> unsubscribeBatch(
-            List<SessionApi.UnsubscribeRequest> batch) {
+    private CompletableFuture<List<SubscribeApi.UnsubscribeOutcome>> unsubscribeBatch(
+            List<SubscribeApi.UnsubscribeRequest> batch) {
         return http.post(
                         SessionApi.UNSUBSCRIBE_BATCH,
-                        new SessionApi.UnsubscribeBatch(batch),
-                        SessionApi.UnsubscribeBatchResponse.class)
-                .thenApply(SessionApi.UnsubscribeBatchResponse::outcomes);
+                        new SubscribeApi.UnsubscribeBatch(batch),
+                        SubscribeApi.UnsubscribeBatchResponse.class)
+                .thenApply(SubscribeApi.UnsubscribeBatchResponse::outcomes);
     }
 
     /** A batch call's outcome for one request: its answer, or the exception its caller handles. */

@@ -1,7 +1,7 @@
 package io.tributary.transport.subscribe;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.publish.PublishRecords;
 import java.util.ArrayList;
@@ -22,16 +22,16 @@ public final class RetainedDeliveries {
     private RetainedDeliveries() {}
 
     public static List<OutboundMessage> of(
-            List<SessionApi.RetainedMessage> retained, int grantedQos, int subscriptionId, long nowMillis) {
+            List<SubscribeApi.RetainedMessage> retained, int grantedQos, int subscriptionId, long nowMillis) {
         if (retained == null || retained.isEmpty()) {
             return List.of();
         }
         int[] ids = subscriptionId == 0 ? NONE : new int[] {subscriptionId};
         List<OutboundMessage> out = new ArrayList<>(retained.size());
-        for (SessionApi.RetainedMessage m : retained) {
+        for (SubscribeApi.RetainedMessage m : retained) {
             RecordHeaders headers = new RecordHeaders();
             if (m.headers() != null) {
-                for (SessionApi.Header h : m.headers()) {
+                for (SubscribeApi.Header h : m.headers()) {
                     headers.add(new RecordHeader(h.name(), h.value()));
                 }
             }

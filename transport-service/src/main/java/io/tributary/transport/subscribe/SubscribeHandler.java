@@ -8,7 +8,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.transport.acl.AclDenials;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
@@ -53,7 +53,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
 
     private final String nodeId;
     /** SUBSCRIBEs a client pipelined go to session-service together, in order. */
-    private final PipelinedCalls<SessionApi.SubscribeRequest, SessionApi.SubscribeResponse> subscribeCalls;
+    private final PipelinedCalls<SubscribeApi.SubscribeRequest, SubscribeApi.SubscribeResponse> subscribeCalls;
 
     private final Unsubscriptions unsubscriptions;
     private final LocalSubscriptions subscriptions;
@@ -195,8 +195,8 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             ReplayRequest.Verdict replay) {
         int pendingNew = forward.newFilters();
         limits.pendingSubscriptions(connection, pendingNew);
-        SessionApi.SubscribeRequest request =
-                new SessionApi.SubscribeRequest(connection.clientId(), connection.epoch(), nodeId, forward.forwarded());
+        SubscribeApi.SubscribeRequest request = new SubscribeApi.SubscribeRequest(
+                connection.clientId(), connection.epoch(), nodeId, forward.forwarded());
         subscribeCalls
                 .submit(ctx, connection, request)
                 .whenComplete((response, failure) -> ctx.executor().execute(() -> {
@@ -240,7 +240,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
             ClientConnection connection,
             int packetId,
             SubscribeVerdict.Forward forward,
-            SessionApi.SubscribeResponse response,
+            SubscribeApi.SubscribeResponse response,
             Throwable failure,
             Map<String, SubscriptionOptions> replayed) {
         if (SubscribeAcks.takenOver(failure)) {
@@ -266,7 +266,7 @@ public final class SubscribeHandler extends ChannelInboundHandlerAdapter {
                 code = SubscribeRules.FAILURE_V3;
             }
             codes[forward.forwardedIndexes().get(j)] = code;
-            SessionApi.Subscription s = forward.forwarded().get(j);
+            SubscribeApi.Subscription s = forward.forwarded().get(j);
             if (code <= 2) {
                 SubscriptionOptions options =
                         new SubscriptionOptions(code, s.noLocal(), s.retainAsPublished(), subscriptionId);

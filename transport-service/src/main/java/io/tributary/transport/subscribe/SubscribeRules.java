@@ -5,7 +5,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes.SubAck;
 import io.netty.handler.codec.mqtt.MqttSubscriptionOption;
 import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
@@ -92,7 +92,7 @@ final class SubscribeRules {
         int[] codes = new int[requested.size()];
         List<String> problems = new ArrayList<>();
         List<Integer> forwardedIndexes = new ArrayList<>();
-        List<SessionApi.Subscription> forwarded = new ArrayList<>();
+        List<SubscribeApi.Subscription> forwarded = new ArrayList<>();
         int newFilters = 0;
         for (int i = 0; i < requested.size(); i++) {
             MqttTopicSubscription s = requested.get(i);
@@ -157,9 +157,9 @@ final class SubscribeRules {
         return 0;
     }
 
-    private static SessionApi.Subscription subscription(Facts facts, String internal, MqttSubscriptionOption o) {
+    private static SubscribeApi.Subscription subscription(Facts facts, String internal, MqttSubscriptionOption o) {
         boolean v5 = facts.mqtt5();
-        return new SessionApi.Subscription(
+        return new SubscribeApi.Subscription(
                 internal,
                 o.qos().value(),
                 v5 && o.isNoLocal(),

@@ -1,6 +1,6 @@
 package io.tributary.transport.subscribe;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import java.util.List;
 
 /** What {@link SubscribeRules} decided about one SUBSCRIBE. */
@@ -24,7 +24,7 @@ sealed interface SubscribeVerdict {
             int[] codes,
             List<String> problems,
             List<Integer> forwardedIndexes,
-            List<SessionApi.Subscription> forwarded,
+            List<SubscribeApi.Subscription> forwarded,
             int newFilters,
             int subscriptionId)
             implements SubscribeVerdict {}

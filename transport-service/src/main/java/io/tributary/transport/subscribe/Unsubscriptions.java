@@ -4,7 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.UnsubAck;
 import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicFilters;
@@ -27,7 +27,7 @@ final class Unsubscriptions {
     private static final short UNSUBACK_UNSPECIFIED_ERROR =
             (short) Byte.toUnsignedInt(UnsubAck.UNSPECIFIED_ERROR.byteValue());
 
-    private final PipelinedCalls<SessionApi.UnsubscribeRequest, SessionApi.UnsubscribeResponse> calls;
+    private final PipelinedCalls<SubscribeApi.UnsubscribeRequest, SubscribeApi.UnsubscribeResponse> calls;
     private final LocalSubscriptions subscriptions;
     private final Disconnector disconnector;
 
@@ -52,8 +52,8 @@ final class Unsubscriptions {
         List<String> filters = clientFilters.stream()
                 .map(f -> isValid(f) ? namespace.filter(f) : f)
                 .toList();
-        SessionApi.UnsubscribeRequest request =
-                new SessionApi.UnsubscribeRequest(connection.clientId(), connection.epoch(), filters);
+        SubscribeApi.UnsubscribeRequest request =
+                new SubscribeApi.UnsubscribeRequest(connection.clientId(), connection.epoch(), filters);
         calls.submit(ctx, connection, request)
                 .whenComplete((response, failure) -> ctx.executor()
                         .execute(() ->
@@ -67,7 +67,7 @@ final class Unsubscriptions {
             int packetId,
             List<String> clientFilters,
             List<String> filters,
-            SessionApi.UnsubscribeResponse response,
+            SubscribeApi.UnsubscribeResponse response,
             Throwable failure) {
         if (SubscribeAcks.takenOver(failure)) {
             connection.markTakenOver();

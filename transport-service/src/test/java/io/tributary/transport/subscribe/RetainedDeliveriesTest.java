@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.transport.connection.OutboundMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -14,8 +14,8 @@ class RetainedDeliveriesTest {
 
     private static final long NOW = 1_000_000_000L;
 
-    private static SessionApi.RetainedMessage message(String topic, int qos, SessionApi.Header... headers) {
-        return new SessionApi.RetainedMessage(topic, topic.getBytes(StandardCharsets.UTF_8), qos, List.of(headers));
+    private static SubscribeApi.RetainedMessage message(String topic, int qos, SubscribeApi.Header... headers) {
+        return new SubscribeApi.RetainedMessage(topic, topic.getBytes(StandardCharsets.UTF_8), qos, List.of(headers));
     }
 
     @Test
@@ -33,20 +33,20 @@ class RetainedDeliveriesTest {
 
     @Test
     void mqtt5_properties_come_back_with_the_remaining_expiry_and_expired_messages_are_dropped() {
-        SessionApi.Header receivedTenSecondsAgo =
-                new SessionApi.Header(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(NOW - 10_000));
-        SessionApi.RetainedMessage alive = message(
+        SubscribeApi.Header receivedTenSecondsAgo =
+                new SubscribeApi.Header(RecordHeaders.RECEIVED_AT, RecordHeaders.int64(NOW - 10_000));
+        SubscribeApi.RetainedMessage alive = message(
                 "alive",
                 1,
                 receivedTenSecondsAgo,
-                new SessionApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(60)),
-                new SessionApi.Header(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8("text/plain")),
-                new SessionApi.Header(RecordHeaders.USER_PROPERTY_PREFIX + "k", RecordHeaders.utf8("v")));
-        SessionApi.RetainedMessage expired = message(
+                new SubscribeApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(60)),
+                new SubscribeApi.Header(RecordHeaders.CONTENT_TYPE, RecordHeaders.utf8("text/plain")),
+                new SubscribeApi.Header(RecordHeaders.USER_PROPERTY_PREFIX + "k", RecordHeaders.utf8("v")));
+        SubscribeApi.RetainedMessage expired = message(
                 "expired",
                 1,
                 receivedTenSecondsAgo,
-                new SessionApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(5)));
+                new SubscribeApi.Header(RecordHeaders.MESSAGE_EXPIRY, RecordHeaders.int32(5)));
         List<OutboundMessage> out = RetainedDeliveries.of(List.of(alive, expired), 1, 0, NOW);
         assertThat(out).extracting(OutboundMessage::topic).containsExactly("alive");
         MqttProperties p = out.get(0).properties();

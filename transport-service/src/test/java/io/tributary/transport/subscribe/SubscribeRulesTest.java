@@ -7,6 +7,7 @@ import io.netty.handler.codec.mqtt.MqttSubscriptionOption;
 import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.replay.ReplayRequest;
 import java.util.ArrayList;
@@ -203,11 +204,11 @@ class SubscribeRulesTest {
 
         assertThat(forward.forwarded())
                 .containsExactly(
-                        new SessionApi.Subscription(TenantNamespace.of("blue").filter("t/1"), 1, true, true, 2, 42));
+                        new SubscribeApi.Subscription(TenantNamespace.of("blue").filter("t/1"), 1, true, true, 2, 42));
         assertThat(forward.subscriptionId()).isEqualTo(42);
 
         SubscribeVerdict.Forward v3 = forward(new SubscribeRules.Facts(
                 false, List.of(noLocal("t/1")), 0, null, 10, 0, TenantNamespace.GLOBAL, TopicPermissions.UNRESTRICTED));
-        assertThat(v3.forwarded()).containsExactly(new SessionApi.Subscription("t/1", 1, false, false, 0, null));
+        assertThat(v3.forwarded()).containsExactly(new SubscribeApi.Subscription("t/1", 1, false, false, 0, null));
     }
 }

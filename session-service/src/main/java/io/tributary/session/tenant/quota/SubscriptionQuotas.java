@@ -1,6 +1,6 @@
 package io.tributary.session.tenant.quota;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.store.AfterCommit;
@@ -60,12 +60,12 @@ public class SubscriptionQuotas {
      * request naming nothing but {@code $SYS} filters (never prefixed) costs a look-up of its session. A deployment
      * without tenants costs nothing.
      */
-    public Locked lock(List<SessionApi.SubscribeRequest> requests) {
+    public Locked lock(List<SubscribeApi.SubscribeRequest> requests) {
         String[] tenants = new String[requests.size()];
         Set<String> unknown = new LinkedHashSet<>();
         for (int r = 0; r < requests.size(); r++) {
             boolean sys = false;
-            for (SessionApi.Subscription s : requests.get(r).subscriptions()) {
+            for (SubscribeApi.Subscription s : requests.get(r).subscriptions()) {
                 String inner = s.filter() == null ? null : SharedFilters.innerFilter(s.filter());
                 String tenant = inner == null ? null : TenantTopics.tenantOf(inner);
                 if (tenant != null) {
@@ -102,7 +102,7 @@ public class SubscriptionQuotas {
      * @return the refused ones
      */
     public Set<Candidate> refused(
-            Locked locked, List<SessionApi.SubscribeRequest> requests, List<Candidate> candidates) {
+            Locked locked, List<SubscribeApi.SubscribeRequest> requests, List<Candidate> candidates) {
         Set<Candidate> refused = new HashSet<>();
         if (locked.quotas.isEmpty()) {
             return refused;
@@ -148,7 +148,7 @@ public class SubscriptionQuotas {
         return refused;
     }
 
-    private static String filter(List<SessionApi.SubscribeRequest> requests, Candidate c) {
+    private static String filter(List<SubscribeApi.SubscribeRequest> requests, Candidate c) {
         return requests.get(c.request()).subscriptions().get(c.index()).filter();
     }
 }
