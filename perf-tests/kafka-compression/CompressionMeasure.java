@@ -13,7 +13,7 @@ import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.devstack.kafka.EmbeddedKafka;
 
 /**
- * Producer compression measurement (docs/benchmarks.md, section 10): the same publish-topic records (transport's headers,
+ * Producer compression measurement (docs/benchmarks-history.md, section 12): the same publish-topic records (transport's headers,
  * ~90-byte JSON telemetry payloads, 5,000 device topics) produced with each compression.type at a fixed rate to an
  * embedded broker (linger.ms 1, acks=all, 12 partitions), then read back. Prints bytes on the wire and in the log,
  * the producer's compression ratio and average batch, and process CPU (producer and broker share the JVM).

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Paces a consumer group member's offset commits: at most one asynchronous commit per interval, because each commit
  * is a write to the group coordinator's log (one per poll cost the broker a measurable share of its CPU, see
- * docs/benchmarks.md section 7). The loop that owns it commits synchronously itself, before partitions are revoked
+ * docs/benchmarks-history.md section 7). The loop that owns it commits synchronously itself, before partitions are revoked
  * and on close, and then calls {@link #committed}. Lives on the loop thread only.
  */
 public final class CommitPacer {

@@ -29,7 +29,7 @@ final class QuickstartStack {
     private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
     /**
      * Collector of Kafka and the services: their young-generation pauses (G1 in the services, 35-40 ms on average on
-     * 2 shared cores; Serial in Kafka, 20-95 ms) were the tail of the data path's latency (docs/benchmarks.md, section 7).
+     * 2 shared cores; Serial in Kafka, 20-95 ms) were the tail of the data path's latency (docs/benchmarks-history.md, section 7).
      */
     static final String LOW_PAUSE_GC = "-XX:+UseZGC";
     /** A crashed process comes back after 1 s, then 2, 4, ... 60 s while it keeps crashing within 5 minutes. */

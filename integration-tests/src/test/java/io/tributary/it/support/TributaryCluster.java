@@ -159,7 +159,7 @@ public final class TributaryCluster {
                     .env("MQTT_HOST", "127.0.0.1")
                     .env("MQTT_PORT", mqttPorts[i])
                     .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
-                    // Off by default (its cost: docs/benchmarks.md, section 13); every test runs with it on.
+                    // Off by default (its cost: docs/benchmarks-history.md, section 13); every test runs with it on.
                     .env("TRIBUTARY_QOS2_EXACTLY_ONCE", "true")
                     .env("SESSION_SERVICE_URL", sessionApiUrl())
                     .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")

@@ -18,7 +18,7 @@ import org.springframework.validation.annotation.Validated;
  * @param topics layout of the topics, shared with the other services
  * @param requestTimeout timeout of one Admin or client request to Kafka
  * @param group how the publish consumer joins the routers' group (protocol, static membership)
- * @param compression compression.type of the producer; lz4 by default: at 20,000 publishes/s it halved the bytes sent and stored (ratio 0.58) for no measurable CPU (docs/benchmarks.md, section 10)
+ * @param compression compression.type of the producer; lz4 by default: at 20,000 publishes/s it halved the bytes sent and stored (ratio 0.58) for no measurable CPU (docs/benchmarks-history.md, section 12)
  */
 @Validated
 @ConfigurationProperties("tributary.kafka")

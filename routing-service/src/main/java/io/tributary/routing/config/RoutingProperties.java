@@ -25,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
  * @param produceMaxBlock longest time a send may block on metadata or a full buffer
  * @param producerLinger linger.ms of the downlink producer: how long a record waits for others to share its request.
  *        1 ms by default: 5 ms added 5 ms to every message; 0 sent so many small requests that Kafka's and routing's
- *        CPU grew by a fifth, which on a busy machine cost more than it saved (docs/benchmarks.md, section 7)
+ *        CPU grew by a fifth, which on a busy machine cost more than it saved (docs/benchmarks-history.md, section 7)
  * @param commitInterval shortest time between two commits of the routed offsets. Each commit is a write to the group
  *        coordinator's log; one per batch was ~100 commits a second at 1,000 publishes a second. What it bounds: after
  *        a router dies, the next owner routes again what was routed since the last commit (at least once; persistent

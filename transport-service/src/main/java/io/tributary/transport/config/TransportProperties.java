@@ -98,7 +98,7 @@ public record TransportProperties(
      * @param maxPendingBytes bytes of all publishes of the node waiting for Kafka; above it the node stops reading
      *                  from every client that publishes until half of it is acknowledged. Kept below the producer's
      *                  buffer.memory (32 MiB), so a send never blocks an event loop on a full buffer
-     * @param compression compression.type of the producer; lz4 by default: at 20,000 publishes/s it halved the bytes sent and stored (ratio 0.58) for no measurable CPU (docs/benchmarks.md, section 10)
+     * @param compression compression.type of the producer; lz4 by default: at 20,000 publishes/s it halved the bytes sent and stored (ratio 0.58) for no measurable CPU (docs/benchmarks-history.md, section 12)
      */
     public record Kafka(
             @NotBlank String bootstrapServers,
