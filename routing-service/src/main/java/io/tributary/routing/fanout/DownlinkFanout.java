@@ -43,7 +43,8 @@ import org.apache.kafka.common.header.Headers;
  * that node, {@link RecordHeaders#SHARED_TARGETS} naming them, and, when queued clients are connected there,
  * {@link RecordHeaders#QUEUED} waking them up; then every record's acknowledgement is awaited. Only then may the
  * batch's offsets be committed: a router that dies in between routes the batch again (at least once towards nodes;
- * queues skip what they already hold).
+ * queues skip what they already hold). The acknowledgements of one batch are awaited while the next is read
+ * ({@link #send}).
  */
 public final class DownlinkFanout {
 
@@ -94,25 +95,79 @@ public final class DownlinkFanout {
 
     /**
      * Appends the batch's messages for persistent sessions to their queues and waits for Redis; then sends the
-     * downlink records (each naming the queued clients of its node) and waits for all their acknowledgements.
+     * downlink records (each naming the queued clients of its node) without waiting for their acknowledgements: the
+     * caller reads the next batch and brings the feed up to date while they come, and awaits them with
+     * {@link InFlight#await()} before it routes that batch. The producer is idempotent, so the next batch's records
+     * follow these on every downlink partition.
      *
-     * @return the offsets to commit: per partition, the offset after the batch's last record
-     * @throws DeliveryFailedException when an append or a record was not acknowledged (or the service is stopping)
+     * @throws DeliveryFailedException when an append was not acknowledged, a record could not be sent, or the service
+     *         is stopping
      */
-    public Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch) {
+    public InFlight send(ConsumerRecords<byte[], byte[]> batch, long polledAtNanos) {
         List<Routed> routed = new ArrayList<>(batch.count());
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets;
         try {
-            offsets = route(batch, routed);
+            offsets = send(batch, routed, sends);
         } catch (RuntimeException e) {
             endHops(routed, e);
             throw e;
         }
-        endHops(routed, null);
-        return offsets;
+        return new InFlight(batch, polledAtNanos, offsets, routed, sends);
     }
 
-    private Map<TopicPartition, OffsetAndMetadata> route(ConsumerRecords<byte[], byte[]> batch, List<Routed> routed) {
+    /** A batch whose downlink records are sent; its offsets may be committed once {@link #await()} returned them. */
+    public final class InFlight {
+
+        private final ConsumerRecords<byte[], byte[]> batch;
+        private final long polledAtNanos;
+        private final Map<TopicPartition, OffsetAndMetadata> offsets;
+        private final List<Routed> routed;
+        private final List<Future<RecordMetadata>> sends;
+
+        private InFlight(
+                ConsumerRecords<byte[], byte[]> batch,
+                long polledAtNanos,
+                Map<TopicPartition, OffsetAndMetadata> offsets,
+                List<Routed> routed,
+                List<Future<RecordMetadata>> sends) {
+            this.batch = batch;
+            this.polledAtNanos = polledAtNanos;
+            this.offsets = offsets;
+            this.routed = routed;
+            this.sends = sends;
+        }
+
+        /**
+         * Waits for every downlink record of the batch to be acknowledged.
+         *
+         * @return the offsets to commit: per partition, the offset after the batch's last record
+         * @throws DeliveryFailedException when a record was not acknowledged (or the service is stopping)
+         */
+        public Map<TopicPartition, OffsetAndMetadata> await() {
+            try {
+                awaitAcknowledgements(sends);
+            } catch (RuntimeException e) {
+                endHops(routed, e);
+                throw e;
+            }
+            endHops(routed, null);
+            return offsets;
+        }
+
+        /** The publishes of the batch, to read again when it failed. */
+        public ConsumerRecords<byte[], byte[]> batch() {
+            return batch;
+        }
+
+        /** When the batch was polled ({@link System#nanoTime()}). */
+        public long polledAtNanos() {
+            return polledAtNanos;
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> send(
+            ConsumerRecords<byte[], byte[]> batch, List<Routed> routed, List<Future<RecordMetadata>> sends) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         BatchAppends appends = new BatchAppends(queues);
         int withoutTopic = 0;
@@ -141,7 +196,6 @@ public final class DownlinkFanout {
             metrics.dropped(RoutingMetrics.DROP_NO_TOPIC, withoutTopic);
         }
         awaitAppends(appends);
-        List<Future<RecordMetadata>> sends = new ArrayList<>();
         int unknownNodes = 0;
         for (Routed r : routed) {
             Map<String, Map<String, Long>> queuedByNode = queuedByNode(r);
@@ -160,7 +214,6 @@ public final class DownlinkFanout {
         if (unknownNodes > 0) {
             metrics.dropped(RoutingMetrics.DROP_UNKNOWN_NODE, unknownNodes);
         }
-        awaitAcknowledgements(sends);
         return offsets;
     }
 

@@ -39,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * after the batch was polled. Session-service answers SUBSCRIBE only once the feed record is acknowledged, so a
  * client that got its SUBACK before a message was published is in the index when that message is routed.
  *
+ * <p>Pipelining: a batch's downlink records are sent, and their acknowledgements awaited only after the next batch
+ * is polled and the feed caught up for it (one Kafka round trip each), so the two round trips overlap instead of
+ * adding up: under a burst the routing thread waited for them one after the other, 15-200 ms each on a busy 2-core
+ * machine (JFR, issue 33). At most one batch is in flight; it is settled before the next is sent, before partitions
+ * are revoked, when the worker closes, and when a poll finds nothing new. When it fails, it and the batch read after
+ * it are read and routed again (at least once towards nodes, as after a crash).
+ *
  * <p>Latency and cost: the offsets of batches whose downlink records are all acknowledged are committed
  * asynchronously, at most once per commit interval (each commit is a write to the group coordinator's log), so the
  * next poll never waits for the coordinator; the offsets routed so far are committed synchronously before partitions
@@ -72,6 +79,8 @@ final class RoutingWorker implements AutoCloseable {
     private final Map<TopicPartition, OffsetAndMetadata> routed = new HashMap<>();
     /** Paces the asynchronous commits of {@link #routed}. */
     private final CommitPacer commits;
+    /** The batch whose downlink records are sent and not yet acknowledged; null when none. */
+    private DownlinkFanout.InFlight inFlight;
 
     RoutingWorker(
             Settings settings,
@@ -113,10 +122,13 @@ final class RoutingWorker implements AutoCloseable {
         publishConsumer.subscribe(List.of(TopicNames.PUBLISH), new OwnershipListener());
         retry.succeeded();
         while (running.getAsBoolean()) {
-            ConsumerRecords<byte[], byte[]> batch = publishConsumer.poll(settings.pollTimeout());
+            // With a batch in flight, take what is already here and settle the batch if nothing is.
+            ConsumerRecords<byte[], byte[]> batch =
+                    publishConsumer.poll(inFlight == null ? settings.pollTimeout() : Duration.ZERO);
             long polledAt = System.nanoTime();
             downlinkTopics.refreshIfDue();
             if (batch.isEmpty()) {
+                settleInFlight(true);
                 commitIfDue();
                 feed.applyAvailable();
                 fanout.wakeArrivals(feed.drainArrivals());
@@ -139,6 +151,7 @@ final class RoutingWorker implements AutoCloseable {
     @Override
     public void close() {
         try {
+            settleInFlight(false);
             commitRouted(CLOSE_TIMEOUT);
         } catch (RuntimeException e) {
             log.debug("Committing the routed offsets on close failed: {}", e.toString());
@@ -153,25 +166,71 @@ final class RoutingWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Brings the feed up to date for {@code batch} while the previous batch's acknowledgements come, settles that
+     * batch, then sends this one. Nothing unsettled is committed: on a failure, the batch and the one in flight (when
+     * it was not settled) are read again from their first offsets.
+     */
     private void routeBatch(ConsumerRecords<byte[], byte[]> batch, long polledAt) {
+        DownlinkFanout.InFlight previous = inFlight;
+        inFlight = null;
+        boolean previousSettled = previous == null;
         try {
             feed.catchUp(settings.feedCatchUpTimeout());
             fanout.wakeArrivals(feed.drainArrivals());
-            Map<TopicPartition, OffsetAndMetadata> offsets = fanout.route(batch);
-            metrics.batchRouted(System.nanoTime() - polledAt);
-            commit(offsets);
-            metrics.publishesRouted(batch.count());
-            status.batchRouted();
-            retry.succeeded();
+            if (previous != null) {
+                settled(previous, previous.await());
+                previousSettled = true;
+            }
+            inFlight = fanout.send(batch, polledAt);
         } catch (WakeupException | InterruptException e) {
+            if (!previousSettled) {
+                inFlight = previous;
+            }
             throw e;
         } catch (DeliveryFailedException | KafkaException e) {
-            // Nothing of the batch is committed: read it again from its first offsets and route it again.
+            // The later batch first: where both hold a partition, the earlier one's first offset is the one kept.
             rewind(batch);
+            if (!previousSettled) {
+                rewind(previous.batch());
+            }
             if (running.getAsBoolean()) {
                 retry.failedThenWait("routing a batch of " + batch.count() + " publishes failed", e);
             }
         }
+    }
+
+    /**
+     * Awaits the batch in flight, if any, and commits it; a failure rewinds it (it is read and routed again) and, on
+     * the loop itself, waits the retry back-off (never inside a rebalance callback or on close).
+     */
+    private void settleInFlight(boolean backOffOnFailure) {
+        DownlinkFanout.InFlight batch = inFlight;
+        if (batch == null) {
+            return;
+        }
+        inFlight = null;
+        try {
+            settled(batch, batch.await());
+        } catch (DeliveryFailedException | KafkaException e) {
+            rewind(batch.batch());
+            if (!backOffOnFailure) {
+                log.warn(
+                        "A routed batch of {} publishes was not acknowledged; it is routed again: {}",
+                        batch.batch().count(),
+                        e.toString());
+            } else if (running.getAsBoolean()) {
+                retry.failedThenWait("routing a batch of " + batch.batch().count() + " publishes failed", e);
+            }
+        }
+    }
+
+    private void settled(DownlinkFanout.InFlight batch, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        metrics.batchRouted(System.nanoTime() - batch.polledAtNanos());
+        commit(offsets);
+        metrics.publishesRouted(batch.batch().count());
+        status.batchRouted();
+        retry.succeeded();
     }
 
     /**
@@ -229,13 +288,14 @@ final class RoutingWorker implements AutoCloseable {
 
     /**
      * Keeps the exact part of the index in step with the owned publish partitions. Runs inside
-     * {@code publishConsumer.poll}, on the loop thread, between two batches: the previous batch is already routed
-     * and committed (or rewound), so nothing is in hand when partitions are revoked.
+     * {@code publishConsumer.poll}, on the loop thread, between two batches: the batch in flight is settled and
+     * committed (or rewound) first, so nothing is in hand when partitions are revoked.
      */
     private final class OwnershipListener implements ConsumerRebalanceListener {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            settleInFlight(false);
             commitRouted(settings.requestTimeout());
             if (!partitions.isEmpty()) {
                 feed.removeExactPartitions(numbers(partitions));
