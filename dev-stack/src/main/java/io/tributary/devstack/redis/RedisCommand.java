@@ -29,6 +29,19 @@ public final class RedisCommand {
      * @throws IOException when Redis cannot be reached, closes the connection first, or refuses the AUTH
      */
     public static String firstReplyLine(String url, Duration timeout, String... command) throws IOException {
+        return send(url, timeout, false, command);
+    }
+
+    /**
+     * Like {@link #firstReplyLine}, but a bulk string reply ({@code CLIENT LIST}, {@code GET}) is returned as its
+     * content; any other reply as its line.
+     */
+    public static String reply(String url, Duration timeout, String... command) throws IOException {
+        return send(url, timeout, true, command);
+    }
+
+    private static String send(String url, Duration timeout, boolean bulkContent, String... command)
+            throws IOException {
         URI uri = URI.create(url);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), (int) timeout.toMillis());
@@ -47,7 +60,12 @@ public final class RedisCommand {
             }
             out.write(encode(List.of(command)));
             out.flush();
-            return readLine(in);
+            String line = readLine(in);
+            if (!bulkContent || !line.startsWith("$") || line.equals("$-1")) {
+                return line;
+            }
+            byte[] content = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
+            return new String(content, 0, Math.max(0, content.length - 2), StandardCharsets.UTF_8);
         }
     }
 
