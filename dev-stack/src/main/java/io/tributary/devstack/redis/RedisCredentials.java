@@ -76,9 +76,14 @@ public record RedisCredentials(String user, String password) {
     /**
      * Redis's ACL file for these credentials: the {@code default} user (which needs no password) off, the named user
      * with every command, key and channel. It holds the password's SHA-256 only, not the password.
+     *
+     * <p>{@code off} alone keeps every client out of {@code default}: a new connection is not authenticated and no
+     * password opens it. Its permissions stay whole because Redis replays the append-only file at start-up as
+     * {@code default}: without them every MULTI/EXEC block in the file is refused (NOPERM) and lost.
      */
     String aclFile() {
-        return "user default off resetpass -@all\n" + "user " + user + " on #" + sha256(password) + " ~* &* +@all\n";
+        return "user default off resetpass ~* &* +@all\n" + "user " + user + " on #" + sha256(password)
+                + " ~* &* +@all\n";
     }
 
     private static void writeNew(Path file) throws IOException {

@@ -33,6 +33,11 @@ class EmbeddedRedisServerTest {
                 assertThat(jedis.set("presence:client-1", "node-1:7")).isEqualTo("OK");
                 assertThat(jedis.get("presence:client-1")).isEqualTo("node-1:7");
                 assertThat(jedis.configGet("appendonly")).containsEntry("appendonly", "yes");
+                // A transaction too: Redis replays it from the append-only file as its default user, which is off.
+                redis.clients.jedis.Transaction multi = jedis.multi();
+                multi.set("queue:client-1:a", "m1");
+                multi.set("queue:client-1:b", "m2");
+                multi.exec();
             }
         }
         assertThat(dataDir)
@@ -41,6 +46,7 @@ class EmbeddedRedisServerTest {
         try (EmbeddedRedisServer redis = EmbeddedRedisServer.start(dataDir, port);
                 Jedis jedis = new Jedis(URI.create(redis.url()))) {
             assertThat(jedis.get("presence:client-1")).isEqualTo("node-1:7");
+            assertThat(jedis.mget("queue:client-1:a", "queue:client-1:b")).containsExactly("m1", "m2");
         }
     }
 
