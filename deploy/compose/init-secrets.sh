@@ -5,12 +5,16 @@
 #
 #   deploy/compose/init-secrets.sh                          # random values; prints the first admin's password once
 #   TRIBUTARY_ADMIN_PASSWORD=... deploy/compose/init-secrets.sh   # or POSTGRES_PASSWORD, TRIBUTARY_INTERNAL_TOKEN,
-#                                                                 # TRIBUTARY_ADMIN_USER: yours instead of random
+#                                                                 # TRIBUTARY_ADMIN_USER, REDIS_PASSWORD: yours
+#                                                                 # instead of random
 #
 #   postgres.env  POSTGRES_PASSWORD (PostgreSQL and session-service). PostgreSQL takes it when its data volume is
 #                 created: for an existing volume give the password it was created with (docs/deploy.md).
 #   internal.env  TRIBUTARY_INTERNAL_TOKEN (session-service's internal API; routing and the transport nodes send it)
 #   admin.env     TRIBUTARY_ADMIN_USER / TRIBUTARY_ADMIN_PASSWORD (the first REST API admin, created when none exists)
+#   redis.env     REDIS_PASSWORD (Redis's requirepass; every service's REDIS_URL names it). Hex, as it goes into a
+#                 URL unescaped: one of yours must be URL-safe too. Redis reads it at every start, so a new one takes
+#                 effect with docker compose up -d (all services are recreated with it).
 #
 # SECRETS_DIR writes elsewhere (the deploy-tests use it; docker-compose.yml reads deploy/compose/secrets/).
 set -euo pipefail
@@ -41,6 +45,7 @@ admin_password="${TRIBUTARY_ADMIN_PASSWORD:-$(random 18)}"
 secret_file postgres.env "POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-$(random 24)}"
 secret_file internal.env "TRIBUTARY_INTERNAL_TOKEN=${TRIBUTARY_INTERNAL_TOKEN:-$(random 24)}"
 secret_file admin.env "TRIBUTARY_ADMIN_USER=${TRIBUTARY_ADMIN_USER:-admin}" "TRIBUTARY_ADMIN_PASSWORD=$admin_password"
+secret_file redis.env "REDIS_PASSWORD=${REDIS_PASSWORD:-$(random 24)}"
 
 if [[ "$admin_written" == true && -z "${TRIBUTARY_ADMIN_PASSWORD:-}" ]]; then
   echo "init-secrets: REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (in $dir/admin.env)"

@@ -5,7 +5,7 @@
 #   k8s/aws/scripts/install.sh aws-managed    MSK, RDS, ElastiCache (values-aws-managed.yaml with the endpoints of
 #                                             overlays/aws-managed/*.env; run managed-backends.sh first)
 # The PostgreSQL password lives only in the secret tributary-postgres: generated for in-cluster, taken from
-# POSTGRES_PASSWORD for aws-managed.
+# POSTGRES_PASSWORD for aws-managed; the Redis password only in tributary-redis (generated for in-cluster).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 need aws kubectl helm
 
@@ -43,6 +43,16 @@ fi
 if ! kubectl -n "$NAMESPACE" get secret tributary-internal >/dev/null 2>&1; then
   kubectl -n "$NAMESPACE" create secret generic tributary-internal \
     --from-literal=TRIBUTARY_INTERNAL_TOKEN="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+fi
+
+# The Redis password: the in-cluster Redis's requirepass, generated once unless REDIS_PASSWORD is set; every service
+# reads it for REDIS_URL, which names it as ${REDIS_PASSWORD}. Hex, as it goes into a URL unescaped. For aws-managed
+# only when REDIS_PASSWORD is given (an ElastiCache AUTH token, with a REDIS_URL naming ${REDIS_PASSWORD}).
+if ! kubectl -n "$NAMESPACE" get secret tributary-redis >/dev/null 2>&1; then
+  if [[ "$overlay" == in-cluster || -n "${REDIS_PASSWORD:-}" ]]; then
+    redis_password="${REDIS_PASSWORD:-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
+    kubectl -n "$NAMESPACE" create secret generic tributary-redis --from-literal=REDIS_PASSWORD="$redis_password"
+  fi
 fi
 
 chart="$REPO_ROOT/k8s/helm/tributary"

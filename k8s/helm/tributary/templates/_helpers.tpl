@@ -43,7 +43,7 @@ jdbc:postgresql://postgres:5432/{{ .Values.dataStores.postgres.database }}
 {{- if .Values.redis.url -}}
 {{ .Values.redis.url }}
 {{- else if .Values.dataStores.enabled -}}
-redis://redis:6379
+redis://:${REDIS_PASSWORD}@redis:6379
 {{- else -}}
 {{ fail "redis.url is required when dataStores.enabled is false (values-aws-managed.yaml)" }}
 {{- end }}

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.codec.StringCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.devstack.redis.EmbeddedRedisServer;
+import io.tributary.devstack.redis.RedisCredentials;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -41,8 +42,9 @@ class ManagedRedisConnectionTest {
     void starts_without_redis_fails_commands_at_once_and_connects_when_redis_comes() throws Exception {
         int port = freePort();
         Path dir = Files.createTempDirectory("redis-support-late");
-        RedisSettings settings =
-                new RedisSettings("redis://127.0.0.1:" + port, TIMEOUT, Duration.ofMillis(200), "tributary-late");
+        // The password the Redis started below will have: the one generated for its data directory.
+        String url = RedisCredentials.ofDataDir(dir).insertInto("redis://127.0.0.1:" + port);
+        RedisSettings settings = new RedisSettings(url, TIMEOUT, Duration.ofMillis(200), "tributary-late");
         try (ManagedRedisConnection<String, String> redisConnection =
                 RedisClientFactory.open(settings, StringCodec.UTF8, new SimpleMeterRegistry())) {
             assertThat(redisConnection.everConnected()).isFalse();

@@ -105,7 +105,7 @@ final class ComposeChecks {
         tributary.forEach((name, settings) -> {
             Map<String, String> env = project.services().get(name).environment();
             for (String variable : env.keySet()) {
-                if (!settings.reads(variable)) {
+                if (!settings.uses(env, variable)) {
                     findings.add(name + ": " + variable + " is not read by " + settings.module()
                             + " (its application.yml reads "
                             + new TreeSet<>(settings.variables().keySet()) + ")");

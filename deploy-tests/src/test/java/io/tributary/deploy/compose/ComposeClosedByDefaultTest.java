@@ -61,6 +61,30 @@ class ComposeClosedByDefaultTest {
                         f -> f.startsWith("routing: the secret TRIBUTARY_INTERNAL_TOKEN is set in docker-compose.yml"));
     }
 
+    /** The Redis of docker-compose.yml as before issue 34: no password, a bare ping, URLs without credentials. */
+    @Test
+    void aRedisWithoutItsPasswordIsReported() {
+        String opened = replace(compose(), "        requirepass \"$$REDIS_PASSWORD\"\n", "");
+        opened = replace(
+                opened,
+                "[\"CMD-SHELL\", \"REDISCLI_AUTH=\\\"$$REDIS_PASSWORD\\\" redis-cli ping | grep -q PONG\"]",
+                "[\"CMD\", \"redis-cli\", \"ping\"]");
+        assertThat(findings(opened, dotEnv()))
+                .anyMatch(f -> f.startsWith("redis: Redis starts without requirepass"))
+                .anyMatch(f -> f.startsWith("redis: the healthcheck CMD redis-cli ping does not authenticate"));
+    }
+
+    @Test
+    void aRedisUrlWithoutThePasswordOrWithItWrittenOutIsReported() {
+        String url = "REDIS_URL: redis://:$${REDIS_PASSWORD}@redis:6379\n";
+        String without = replace(compose(), url, "REDIS_URL: redis://redis:6379\n");
+        assertThat(findings(without, dotEnv()))
+                .anyMatch(f -> f.startsWith("session: REDIS_URL redis://redis:6379 does not carry the password"));
+        String written = replace(compose(), url, "REDIS_URL: redis://:hunter2@redis:6379\n");
+        assertThat(findings(written, dotEnv()))
+                .anyMatch(f -> f.startsWith("session: REDIS_URL carries a password in its URL in docker-compose.yml"));
+    }
+
     @Test
     void aHostPortWithoutAnAddressIsReported() {
         String opened = replace(
@@ -101,7 +125,8 @@ class ComposeClosedByDefaultTest {
                         "deploy/compose/secrets/postgres.env", Map.of("POSTGRES_PASSWORD", "x"),
                         "deploy/compose/secrets/internal.env", Map.of("TRIBUTARY_INTERNAL_TOKEN", "x"),
                         "deploy/compose/secrets/admin.env",
-                                Map.of("TRIBUTARY_ADMIN_USER", "admin", "TRIBUTARY_ADMIN_PASSWORD", "x")));
+                                Map.of("TRIBUTARY_ADMIN_USER", "admin", "TRIBUTARY_ADMIN_PASSWORD", "x"),
+                        "deploy/compose/secrets/redis.env", Map.of("REDIS_PASSWORD", "x")));
         assertThat(ComposeExposure.check(project, "target/\n"))
                 .anyMatch(
                         f -> f.startsWith("postgres: env_file deploy/compose/secrets/postgres.env is not git-ignored"));

@@ -4,9 +4,11 @@ import io.tributary.deploy.compose.ComposeProject.ComposeService;
 import io.tributary.deploy.compose.ComposeProject.Port;
 import io.tributary.deploy.services.ServiceCatalog;
 import io.tributary.deploy.support.SecretNames;
+import io.tributary.deploy.support.UrlPasswords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -34,6 +36,7 @@ final class ComposeExposure {
         checks.envFilesAreGenerated(gitignore);
         checks.hostAddresses();
         checks.dataStorePorts();
+        checks.redisAuthentication();
         return checks.findings;
     }
 
@@ -44,13 +47,22 @@ final class ComposeExposure {
                         + " knows it); generate it with " + ComposeSecrets.SCRIPT);
             }
         });
+        project.dotEnv().forEach((variable, value) -> {
+            if (UrlPasswords.hasLiteralPassword(value)) {
+                findings.add(".env: " + variable + " carries a password in its URL (a tracked file)");
+            }
+        });
         project.services().forEach((name, service) -> {
-            for (String variable : service.explicitEnvironment().keySet()) {
+            service.explicitEnvironment().forEach((variable, value) -> {
                 if (SecretNames.isSecret(variable)) {
                     findings.add(name + ": the secret " + variable + " is set in docker-compose.yml (from the file or"
                             + " .env); read it from an env_file " + ComposeSecrets.SCRIPT + " generates");
                 }
-            }
+                if (UrlPasswords.hasLiteralPassword(value)) {
+                    findings.add(name + ": " + variable + " carries a password in its URL in docker-compose.yml;"
+                            + " name it (${...}) and read it from an env_file " + ComposeSecrets.SCRIPT + " generates");
+                }
+            });
         });
     }
 
@@ -96,6 +108,47 @@ final class ComposeExposure {
                 findings.add(entry.getKey() + ": publishes " + service.ports() + " on the host; " + repository
                         + " does not authenticate its clients here, so it must stay inside the compose network");
             }
+        }
+    }
+
+    /**
+     * Redis answers only with its password (issue 34): it starts with {@code requirepass} from the generated
+     * {@code REDIS_PASSWORD}, its healthcheck authenticates (a bare {@code redis-cli ping} exits 0 on NOAUTH too), and
+     * every service's {@code REDIS_URL} names that password.
+     */
+    private void redisAuthentication() {
+        project.services().forEach((name, service) -> {
+            String repository = service.image() == null ? "" : ServiceCatalog.repositoryOf(service.image());
+            if (repository.equals("redis")) {
+                String command = String.join(" ", service.command());
+                if (!command.contains("requirepass") || !command.contains("$REDIS_PASSWORD")) {
+                    findings.add(name + ": Redis starts without requirepass \"$REDIS_PASSWORD\" (command " + command
+                            + "): every container of the compose network could read and change presence and the"
+                            + " session queues");
+                }
+                String health = String.join(" ", service.healthcheck());
+                if (!health.contains("REDISCLI_AUTH") || !health.contains("PONG")) {
+                    findings.add(name + ": the healthcheck " + health + " does not authenticate and expect PONG");
+                }
+                requireGeneratedRedisPassword(name, service);
+            }
+            String url = service.environment().get("REDIS_URL");
+            if (url != null) {
+                if (!UrlPasswords.passwordVariable(url).equals(Optional.of("REDIS_PASSWORD"))) {
+                    findings.add(name + ": REDIS_URL " + url + " does not carry the password"
+                            + " (redis://:${REDIS_PASSWORD}@...), so Redis refuses it");
+                }
+                requireGeneratedRedisPassword(name, service);
+            }
+        });
+    }
+
+    private void requireGeneratedRedisPassword(String name, ComposeService service) {
+        // Only an env_file can give it without a finding above: the generated ones are the only files allowed.
+        if (!service.environment().containsKey("REDIS_PASSWORD")
+                || service.explicitEnvironment().containsKey("REDIS_PASSWORD")) {
+            findings.add(
+                    name + ": REDIS_PASSWORD does not come from an env_file " + ComposeSecrets.SCRIPT + " generates");
         }
     }
 }

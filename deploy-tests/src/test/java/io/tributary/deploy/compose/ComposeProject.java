@@ -33,7 +33,8 @@ public record ComposeProject(
             List<Port> ports,
             Map<String, String> dependsOn,
             List<String> healthcheck,
-            List<String> volumes) {}
+            List<String> volumes,
+            List<String> command) {}
 
     public static ComposeProject load() {
         return parse(Repo.read("docker-compose.yml"), Repo.read(".env"));
@@ -143,6 +144,10 @@ public record ComposeProject(
                 : test == null ? List.of() : List.of("CMD-SHELL", String.valueOf(test));
         List<String> volumes =
                 Yamls.list(node.get("volumes")).stream().map(String::valueOf).toList();
+        Object commandNode = node.get("command");
+        List<String> command = commandNode instanceof List<?> parts
+                ? parts.stream().map(String::valueOf).toList()
+                : commandNode == null ? List.of() : List.of(String.valueOf(commandNode));
         return new ComposeService(
                 name,
                 (String) node.get("image"),
@@ -153,7 +158,8 @@ public record ComposeProject(
                 ports,
                 dependsOn,
                 healthcheck,
-                volumes);
+                volumes,
+                command);
     }
 
     private static Port port(Object node) {

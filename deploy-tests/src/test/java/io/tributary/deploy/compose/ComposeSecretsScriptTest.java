@@ -31,6 +31,7 @@ class ComposeSecretsScriptTest {
         builder.environment().remove("POSTGRES_PASSWORD");
         builder.environment().remove("TRIBUTARY_ADMIN_PASSWORD");
         builder.environment().remove("TRIBUTARY_INTERNAL_TOKEN");
+        builder.environment().remove("REDIS_PASSWORD");
         builder.environment().putAll(environment);
         Process process = builder.start();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -61,6 +62,8 @@ class ComposeSecretsScriptTest {
         }
         assertThat(entries("postgres.env").get("POSTGRES_PASSWORD")).matches("[0-9a-f]{48}");
         assertThat(entries("internal.env").get("TRIBUTARY_INTERNAL_TOKEN")).matches("[0-9a-f]{48}");
+        // Hex: it goes into the services' REDIS_URL unescaped.
+        assertThat(entries("redis.env").get("REDIS_PASSWORD")).matches("[0-9a-f]{48}");
         String admin = entries("admin.env").get("TRIBUTARY_ADMIN_PASSWORD");
         assertThat(admin).matches("[0-9a-f]{36}");
         assertThat(entries("admin.env")).containsEntry("TRIBUTARY_ADMIN_USER", "admin");

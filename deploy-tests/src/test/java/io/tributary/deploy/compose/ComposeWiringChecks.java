@@ -56,7 +56,7 @@ final class ComposeWiringChecks {
                 .environment()
                 .forEach((variable, value) -> {
                     if (variable.endsWith("_URL")) {
-                        URI uri = URI.create(value.startsWith("jdbc:") ? value.substring(5) : value);
+                        URI uri = io.tributary.deploy.support.UrlPasswords.withoutUserInfo(value);
                         reaches(name, variable, uri.getHost(), uri.getPort());
                     } else if (variable.endsWith("_SERVERS")) {
                         for (String address : value.split(",")) {

@@ -238,6 +238,36 @@ class HelmChartTest {
                 .anyMatch(f -> f.startsWith("Deployment/session container session: POSTGRES_PASSWORD must be set"));
     }
 
+    /** Issue 34: the in-cluster Redis and the services' REDIS_URL both take the password from secrets.redis. */
+    @Test
+    void theInClusterRedisAndEveryServiceReadTheRedisPasswordFromTheSecretOfTheValues() {
+        Manifests manifests = HelmChart.deployment(CHART, null, Map.of("secrets.redis", "my-redis"));
+        for (String workload :
+                List.of("StatefulSet/redis", "StatefulSet/transport", "Deployment/routing", "Deployment/session")) {
+            Map<String, Object> object = manifests
+                    .find(workload.substring(0, workload.indexOf('/')), workload.substring(workload.indexOf('/') + 1))
+                    .orElseThrow();
+            assertThat(Yamls.list(Manifests.containers(object).get(0).get("env")))
+                    .as(workload)
+                    .anyMatch(e -> "REDIS_PASSWORD".equals(Yamls.text(e, "name"))
+                            && "my-redis".equals(Yamls.text(e, "valueFrom.secretKeyRef.name")));
+        }
+        assertThat(manifests.configMapData("tributary-session-stores"))
+                .containsEntry("REDIS_URL", "redis://:${REDIS_PASSWORD}@redis:6379");
+    }
+
+    @Test
+    void aTemplateThatDropsTheRedisPasswordFailsTheChecks() throws IOException {
+        Path chart = chartCopy();
+        dropEnv(chart.resolve("templates/data-stores.yaml"), "REDIS_PASSWORD");
+        dropEnv(chart.resolve("templates/services.yaml"), "REDIS_PASSWORD");
+        List<String> findings = findings(HelmChart.deployment(chart, null, Map.of()));
+        assertThat(findings)
+                .anyMatch(f -> f.equals("StatefulSet/redis: REDIS_PASSWORD is not read from a Secret (secretKeyRef)"))
+                .anyMatch(f -> f.equals("Deployment/routing container routing: REDIS_URL names REDIS_PASSWORD, which"
+                        + " is not read from a Secret"));
+    }
+
     @Test
     void aGracePeriodValueTooShortForTheDrainFailsTheChecks() {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of("transport.drain.drainTimeout", "60s"));

@@ -41,6 +41,32 @@ class ManifestMutationTest {
                 .anyMatch(f -> f.contains("MQTT_KEEPALIVE is not read by transport-service"));
     }
 
+    /** The in-cluster Redis as before issue 34: no requirepass, a bare ping as readiness probe. */
+    @Test
+    void anInClusterRedisWithoutItsPasswordIsReported() {
+        assertThat(findingsAfter("StatefulSet", "redis", w -> {
+                    Map<String, Object> redis = container(w);
+                    redis.remove("command");
+                    redis.put("args", List.of("redis-server", "--appendonly", "yes", "--dir", "/data"));
+                    Yamls.map(redis.get("readinessProbe"))
+                            .put("exec", new LinkedHashMap<>(Map.of("command", List.of("redis-cli", "ping"))));
+                }))
+                .anyMatch(f -> f.startsWith("StatefulSet/redis: Redis starts without requirepass"))
+                .anyMatch(f -> f.startsWith("StatefulSet/redis: the readiness probe 'redis-cli ping' does not"));
+    }
+
+    @Test
+    void aServiceUrlWithoutTheInClusterRedisPasswordIsReported() {
+        assertThat(findingsAfter(
+                        "ConfigMap",
+                        "tributary-session-stores",
+                        m -> Yamls.map(m.get("data")).put("REDIS_URL", "redis://redis:6379")))
+                .anyMatch(f -> f.startsWith("Deployment/routing container routing: REDIS_URL redis://redis:6379 does"
+                        + " not carry the in-cluster Redis's password"))
+                .anyMatch(f -> f.startsWith("StatefulSet/transport container transport: REDIS_URL"))
+                .anyMatch(f -> f.startsWith("Deployment/session container session: REDIS_URL"));
+    }
+
     @Test
     void aNumberWhereKubernetesWantsAStringIsReported() {
         assertThat(findingsAfter("Deployment", "routing", w -> addEnv(w, "TRIBUTARY_ROUTING_MAX_POLL_RECORDS", 500)))

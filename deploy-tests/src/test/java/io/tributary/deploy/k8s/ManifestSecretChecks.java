@@ -1,6 +1,7 @@
 package io.tributary.deploy.k8s;
 
 import io.tributary.deploy.support.SecretNames;
+import io.tributary.deploy.support.UrlPasswords;
 import io.tributary.deploy.support.Yamls;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Map;
 
 /**
  * No secret in the tracked Kubernetes files (kustomize tree, Helm chart): no Secret with data, no ConfigMap entry
- * and no container env value for a secret setting. Secrets come from Secrets created outside git (scripts/install.sh
+ * and no container env value for a secret setting, no URL with a password written out ({@link UrlPasswords}). Secrets come from Secrets created outside git (scripts/install.sh
  * or the operator), referenced by name.
  */
 final class ManifestSecretChecks {
@@ -30,12 +31,19 @@ final class ManifestSecretChecks {
                 if (SecretNames.isSecret(key) && !value.isEmpty()) {
                     findings.add(Manifests.id(configMap) + ": holds the secret " + key);
                 }
+                if (UrlPasswords.hasLiteralPassword(value)) {
+                    findings.add(Manifests.id(configMap) + ": " + key + " carries a password in its URL");
+                }
             });
         }
         for (Map<String, Object> workload : manifests.workloads()) {
             for (Map<String, Object> container : Manifests.containers(workload)) {
                 for (Object node : Yamls.list(container.get("env"))) {
                     String name = Yamls.text(node, "name");
+                    if (UrlPasswords.hasLiteralPassword(Yamls.text(node, "value"))) {
+                        findings.add(Manifests.id(workload) + " container " + container.get("name") + ": " + name
+                                + " carries a password in its URL");
+                    }
                     if (name == null || !SecretNames.isSecret(name)) {
                         continue;
                     }

@@ -40,10 +40,16 @@ class NoSecretInManifestsTest {
         env.add(literal);
         Yamls.map(manifests.find("ConfigMap", "tributary-kafka").orElseThrow().get("data"))
                 .put("TRIBUTARY_INTERNAL_TOKEN", "tributary-local-internal-token");
+        Yamls.map(manifests
+                        .find("ConfigMap", "tributary-session-stores")
+                        .orElseThrow()
+                        .get("data"))
+                .put("REDIS_URL", "redis://:tributary-local@redis:6379");
         assertThat(ManifestSecretChecks.check(manifests))
                 .contains(
                         "Deployment/session container session: TRIBUTARY_ADMIN_PASSWORD is not read from a Secret"
                                 + " (secretKeyRef)",
-                        "ConfigMap/tributary-kafka: holds the secret TRIBUTARY_INTERNAL_TOKEN");
+                        "ConfigMap/tributary-kafka: holds the secret TRIBUTARY_INTERNAL_TOKEN",
+                        "ConfigMap/tributary-session-stores: REDIS_URL carries a password in its URL");
     }
 }

@@ -62,6 +62,7 @@ final class ServiceChecks {
         checks.sharedSettings();
         checks.nodeIds();
         checks.findings.addAll(ScalingChecks.check(manifests, context, checks.pods));
+        checks.findings.addAll(RedisAuthChecks.check(manifests, checks.pods));
         return checks.findings;
     }
 
@@ -69,7 +70,7 @@ final class ServiceChecks {
         String where = pod.where();
         ServiceSettings service = pod.service();
         pod.env().values().keySet().stream()
-                .filter(v -> !service.reads(v))
+                .filter(v -> !service.uses(pod.env().values(), v))
                 .forEach(v -> findings.add(where + ": "
                         + v + " is not read by " + service.module() + " (application.yml reads "
                         + new TreeSet<>(service.variables().keySet()) + ")"));
@@ -175,7 +176,7 @@ final class ServiceChecks {
     private void urls(Pod pod, Map<String, String> literals) {
         literals.forEach((variable, value) -> {
             if (variable.endsWith("_URL")) {
-                URI uri = URI.create(value.startsWith("jdbc:") ? value.substring(5) : value);
+                URI uri = io.tributary.deploy.support.UrlPasswords.withoutUserInfo(value);
                 reach(pod, variable, uri.getHost(), uri.getPort());
             } else if (variable.endsWith("_SERVERS")) {
                 for (String address : value.split(",")) {

@@ -26,6 +26,29 @@ public record ServiceSettings(
         return variables.containsKey(variable);
     }
 
+    /**
+     * Variables a service takes only through another's value: {@code REDIS_PASSWORD}, which {@code REDIS_URL} names
+     * as {@code ${REDIS_PASSWORD}} where Redis needs it. The manifests shared by in-cluster and managed stores give it
+     * to every service (from an optional Secret key) whether or not the managed Redis's URL names it.
+     */
+    static final Map<String, String> READ_THROUGH = Map.of("REDIS_PASSWORD", "REDIS_URL");
+
+    /**
+     * Whether a deployment's {@code variable} is used: the service reads it, or the value of a variable it reads
+     * names it as {@code ${variable}}, which Spring resolves at start-up ({@code REDIS_URL} naming
+     * {@code REDIS_PASSWORD}, which comes from a secret).
+     */
+    public boolean uses(Map<String, String> environment, String variable) {
+        if (reads(variable) || reads(READ_THROUGH.getOrDefault(variable, ""))) {
+            return true;
+        }
+        String reference = "${" + variable + "}";
+        return environment.entrySet().stream()
+                .anyMatch(e -> reads(e.getKey())
+                        && e.getValue() != null
+                        && e.getValue().contains(reference));
+    }
+
     public String defaultOf(String variable) {
         String value = variables.get(variable);
         if (value == null) {

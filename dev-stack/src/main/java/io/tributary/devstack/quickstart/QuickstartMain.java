@@ -1,6 +1,7 @@
 package io.tributary.devstack.quickstart;
 
 import io.tributary.devstack.net.Ports;
+import io.tributary.devstack.redis.RedisCredentials;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -164,7 +165,9 @@ public final class QuickstartMain {
         }
         console.line("  Kafka               " + settings.kafkaBootstrapServers());
         console.line("  PostgreSQL          " + stack.postgresUrl() + "   (user postgres, no password)");
-        console.line("  Redis               " + stack.redisUrl());
+        console.line(
+                "  Redis               " + stack.redisAddress() + "   (user " + RedisCredentials.USER + ", password in "
+                        + RedisCredentials.passwordFile(settings.dataDir().resolve("redis")) + ")");
         console.line(
                 "  Data                " + settings.dataDir()
                         + (settings.postgresFsync()

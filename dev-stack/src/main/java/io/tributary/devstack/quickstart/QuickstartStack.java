@@ -7,6 +7,7 @@ import io.tributary.devstack.process.ChildProcess;
 import io.tributary.devstack.process.JavaMainProcess;
 import io.tributary.devstack.process.ProcessSupervisor;
 import io.tributary.devstack.process.ServiceProcess;
+import io.tributary.devstack.redis.RedisCredentials;
 import io.tributary.devstack.redis.RedisServerMain;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +45,7 @@ final class QuickstartStack {
     private final ProcessSupervisor supervisor;
     private volatile boolean stopping;
     private String postgresUrl;
+    private String redisAddress;
     private String redisUrl;
 
     QuickstartStack(QuickstartSettings settings, Console console) {
@@ -88,7 +90,12 @@ final class QuickstartStack {
                 .arg("data-dir", data.resolve("redis"))
                 .arg("port", settings.redisPort())
                 .build());
-        step(3, total, "Redis on 127.0.0.1:" + settings.redisPort(), redis, () -> redisUrl = redis.start());
+        // The child announces its address only (its stdout is logged); the services get the URL with the user and
+        // the password the child keeps in its data directory.
+        step(3, total, "Redis on 127.0.0.1:" + settings.redisPort(), redis, () -> {
+            redisAddress = redis.start();
+            redisUrl = RedisCredentials.ofDataDir(data.resolve("redis")).insertInto(redisAddress);
+        });
         supervise(redis, redis::start);
 
         if (settings.infraOnly()) {
@@ -152,8 +159,9 @@ final class QuickstartStack {
         return postgresUrl;
     }
 
-    String redisUrl() {
-        return redisUrl;
+    /** {@code redis://127.0.0.1:<port>}: what may be printed. */
+    String redisAddress() {
+        return redisAddress;
     }
 
     private void startService(int index, String name, Path jar, int httpPort, String listens) throws Exception {

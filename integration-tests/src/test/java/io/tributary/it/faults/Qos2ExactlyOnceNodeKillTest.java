@@ -3,17 +3,14 @@ package io.tributary.it.faults;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.devstack.redis.RedisCommand;
 import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -371,26 +368,10 @@ class Qos2ExactlyOnceNodeKillTest {
         redis("CLIENT", "UNPAUSE");
     }
 
+    /** With the cluster's credentials, as the services connect. */
     private static void redis(String... command) throws IOException {
-        URI uri = URI.create(cluster.redisUrl());
-        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-            StringBuilder resp = new StringBuilder("*" + command.length + "\r\n");
-            for (String part : command) {
-                resp.append('$')
-                        .append(part.length())
-                        .append("\r\n")
-                        .append(part)
-                        .append("\r\n");
-            }
-            OutputStream out = socket.getOutputStream();
-            out.write(resp.toString().getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            socket.setSoTimeout(5000);
-            InputStream in = socket.getInputStream();
-            int first = in.read();
-            assertThat((char) first)
-                    .as("Redis answers %s with +OK", String.join(" ", command))
-                    .isEqualTo('+');
-        }
+        assertThat(RedisCommand.firstReplyLine(cluster.redisUrl(), Duration.ofSeconds(5), command))
+                .as("Redis answers %s with +OK", String.join(" ", command))
+                .startsWith("+");
     }
 }

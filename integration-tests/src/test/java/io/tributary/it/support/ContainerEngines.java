@@ -11,8 +11,12 @@ public final class ContainerEngines implements Engines {
     private final KafkaContainer kafka = new KafkaContainer(DockerImageName.parse("apache/kafka:4.1.0"));
     private final PostgreSQLContainer postgres =
             new PostgreSQLContainer(DockerImageName.parse("postgres:17-alpine")).withDatabaseName("tributary");
-    private final GenericContainer<?> redis =
-            new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
+    /** With a password, as in docker-compose.yml and the Kubernetes manifests. */
+    private final String redisPassword = java.util.HexFormat.of().formatHex(randomBytes());
+
+    private final GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine"))
+            .withExposedPorts(6379)
+            .withCommand("redis-server", "--requirepass", redisPassword);
 
     public ContainerEngines() {
         kafka.start();
@@ -42,7 +46,13 @@ public final class ContainerEngines implements Engines {
 
     @Override
     public String redisUrl() {
-        return "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379);
+        return "redis://:" + redisPassword + "@" + redis.getHost() + ":" + redis.getMappedPort(6379);
+    }
+
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[24];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return bytes;
     }
 
     @Override

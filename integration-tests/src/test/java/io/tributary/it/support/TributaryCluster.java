@@ -113,7 +113,7 @@ public final class TributaryCluster {
         long t0 = System.nanoTime();
         progress(
                 "engines up (Kafka " + engines.kafkaBootstrapServers() + ", PostgreSQL " + engines.jdbcUrl()
-                        + ", Redis " + engines.redisUrl() + ")",
+                        + ", Redis " + RedisEnv.redacted(engines.redisUrl()) + ")",
                 t0);
 
         sessionHttpPort = Ports.freePort();
@@ -122,7 +122,6 @@ public final class TributaryCluster {
                 .env("POSTGRES_URL", engines.jdbcUrl())
                 .env("POSTGRES_USER", engines.dbUser())
                 .env("POSTGRES_PASSWORD", engines.dbPassword())
-                .env("REDIS_URL", engines.redisUrl())
                 .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
                 .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
                 // Most tests connect without credentials, as in the quick start; AuthenticationTest creates its own
@@ -209,10 +208,10 @@ public final class TributaryCluster {
                 .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
                 // The internal API's secret, the same for every service of the cluster.
                 .env("TRIBUTARY_INTERNAL_TOKEN", INTERNAL_TOKEN)
-                // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append
-                // to session queues, transport nodes to read them.
-                .env("REDIS_URL", engines.redisUrl())
                 .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
+        // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append to
+        // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
+        RedisEnv.of(engines.redisUrl()).forEach(builder::env);
         serviceEnv.forEach(builder::env);
         return builder;
     }
