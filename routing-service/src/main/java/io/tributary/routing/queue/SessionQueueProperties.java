@@ -24,4 +24,12 @@ public record SessionQueueProperties(
         @NotBlank String redisUrl,
         @NotNull @DurationMin(millis = 100) Duration commandTimeout,
         @Min(1) @Max(10_000_000) int limit,
-        @NotNull QueueFullPolicy fullPolicy) {}
+        @NotNull QueueFullPolicy fullPolicy) {
+
+    /** The URL's user information (the Redis password) never reaches a log line or an error. */
+    @Override
+    public String toString() {
+        return "SessionQueueProperties[redisUrl=" + io.tributary.redis.RedisSettings.redacted(redisUrl)
+                + ", commandTimeout=" + commandTimeout + ", limit=" + limit + ", fullPolicy=" + fullPolicy + "]";
+    }
+}

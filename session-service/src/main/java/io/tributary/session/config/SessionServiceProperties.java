@@ -43,7 +43,15 @@ public record SessionServiceProperties(
             @Valid @NotNull GroupMembership group) {}
 
     /** @param commandTimeout longest a presence command may take; presence never blocks a request for long */
-    public record Redis(@NotNull URI url, @NotNull Duration commandTimeout) {}
+    public record Redis(@NotNull URI url, @NotNull Duration commandTimeout) {
+
+        /** The URL's user information (the Redis password) never reaches a log line or an error. */
+        @Override
+        public String toString() {
+            return "Redis[url=" + io.tributary.redis.RedisSettings.redacted(String.valueOf(url)) + ", commandTimeout="
+                    + commandTimeout + "]";
+        }
+    }
 
     /**
      * @param sweepInterval     pause between two runs of the expiry sweep
