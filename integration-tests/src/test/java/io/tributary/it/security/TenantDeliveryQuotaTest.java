@@ -222,9 +222,16 @@ class TenantDeliveryQuotaTest {
                     .isEqualTo(inOrder);
             assertThat(unthrottled).isEqualTo(inOrder);
             long slowest = Math.max(cleanTook, persistentTook);
+            // The least time the quota allows: with up to QUOTA + SLACK_PER_WINDOW bytes a window, 4000 bytes that
+            // start
+            // at the end of one window take its rest, all of the next and part of a third: at least one window (1 s).
+            // (1.5 s was asserted before and failed once in CI at 1.34 s, which the quota allows.)
+            long fewestWindows = (long) Math.ceil(2.0 * count * PAYLOAD / (QUOTA + SLACK_PER_WINDOW)) - 2;
             assertThat(slowest)
-                    .as("throttled to about the quota: 4000 bytes at %d/s (other tenant: %d ms)", QUOTA, otherTook)
-                    .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(1500))
+                    .as(
+                            "throttled to about the quota: 4000 bytes at %d/s (other tenant: %d ms)",
+                            QUOTA, TimeUnit.NANOSECONDS.toMillis(otherTook))
+                    .isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(fewestWindows))
                     .isGreaterThan(otherTook);
         }
         assertThat(delayed(0, limited)).as("QoS 1 held on node 0").isPositive();
