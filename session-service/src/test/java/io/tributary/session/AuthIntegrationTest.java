@@ -216,4 +216,55 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(connect("fred-1", "node-auth", null, null, null, true).status())
                 .isEqualTo(200);
     }
+
+    /** A CONNECT as a transport node's warm-up sends it ({@code SessionApi.ConnectRequest#warmUp}). */
+    private Response warmUpConnect(String clientId, String nodeId, String password) throws Exception {
+        SessionApi.ConnectRequest r = connectRequest(clientId, nodeId, true, 0, null, password, null);
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        r.clientId(),
+                        r.nodeId(),
+                        r.cleanStart(),
+                        r.sessionExpirySeconds(),
+                        r.protocolVersion(),
+                        r.keepAliveSeconds(),
+                        r.remoteAddress(),
+                        r.username(),
+                        r.nodeIncarnation(),
+                        r.will(),
+                        r.password(),
+                        r.certificateCommonName(),
+                        true));
+    }
+
+    @Test
+    void a_nodes_warm_up_session_is_held_to_its_warm_up_namespace_whatever_credentials_say() throws Exception {
+        // A credential naming a warm-up client id does not apply to the node's own warm-up, nor gives it more.
+        create(Map.of("clientId", "$warmup/node-warm/7", "password", "pw-w", "publish", List.of("#")));
+        Response warm = warmUpConnect("$warmup/node-warm/7", "node-warm", null);
+        assertThat(warm.status()).as("%s", warm.body()).isEqualTo(200);
+        SessionApi.ConnectResponse response = json.treeToValue(warm.body(), SessionApi.ConnectResponse.class);
+        assertThat(response.acl().publish()).containsExactly("$warmup/node-warm/#");
+        assertThat(response.acl().subscribe()).containsExactly("$warmup/node-warm/#");
+        assertThat(response.tenant()).isNull();
+
+        // Only its own node's namespace: another node's, or an ordinary client id, is refused.
+        for (String clientId : List.of("$warmup/other-node/1", "meter-1", "$warmup/node-warmer/1")) {
+            Response outside = warmUpConnect(clientId, "node-warm", null);
+            assertThat(outside.status()).as(clientId).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
+            assertThat(outside.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
+        }
+
+        // Without the node's mark the same client id is an ordinary CONNECT: the credential naming it applies.
+        Response unmarked = connect("$warmup/node-warm/7", "node-warm", null, null, null, true);
+        assertThat(unmarked.status()).isEqualTo(SessionApi.CONNECT_REFUSED_STATUS);
+        assertThat(connect("$warmup/node-warm/7", "node-warm", null, "pw-w", null, true)
+                        .body()
+                        .path("acl")
+                        .path("publish")
+                        .get(0)
+                        .asString())
+                .isEqualTo("#");
+    }
 }

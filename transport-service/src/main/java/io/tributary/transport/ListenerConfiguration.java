@@ -37,15 +37,18 @@ import io.tributary.transport.subscribe.SubscribeHandler;
 import io.tributary.transport.trace.PublishTracing;
 import io.tributary.transport.trace.TraceProperties;
 import io.tributary.transport.uplink.PublishProducer;
+import io.tributary.transport.warmup.WarmUp;
+import io.tributary.transport.warmup.WarmUpHealthIndicator;
+import io.tributary.transport.warmup.WarmUpProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The MQTT listeners and the pipeline of handlers every connection gets. */
+/** The MQTT listeners, the pipeline of handlers every connection gets, and the warm-up through it. */
 @Configuration(proxyBeanMethods = false)
 class ListenerConfiguration {
 
     @Bean
-    MqttListener mqttListener(
+    MqttChannelInitializer mqttPipeline(
             TransportProperties properties,
             SessionServiceClient sessions,
             ConnectionRegistry registry,
@@ -61,14 +64,12 @@ class ListenerConfiguration {
             ConnectAdmission admission,
             ClientLimits clientLimits,
             LimitRefusals limitRefusals,
-            DrainProperties drain,
             MappingRules mappingRules,
             MappingRuleFollower mappingRuleFollower,
             TraceProperties trace,
             HopTracing hopTracing,
             Qos2Configuration.Qos2Beans qos2,
-            Replays replays)
-            throws Exception {
+            Replays replays) {
         String nodeId = properties.nodeId();
         ConnectContext connectContext = new ConnectContext(
                 properties,
@@ -104,11 +105,21 @@ class ListenerConfiguration {
                 new ConnectionLifecycleHandler(nodeId, registry, subscriptions, sessions, producer, metrics),
                 new TerminalHandler(disconnector),
                 new ByteCountingHandler(metrics));
-        MqttChannelInitializer mqtt = new MqttChannelInitializer(
+        return new MqttChannelInitializer(
                 properties.mqtt().maxPacketSize(),
                 connectContext,
                 handlers,
                 () -> new AdmissionHandler(admission, limitRefusals, disconnector, metrics));
+    }
+
+    @Bean
+    MqttListener mqttListener(
+            TransportProperties properties,
+            MqttChannelInitializer mqtt,
+            ConnectionRegistry registry,
+            Disconnector disconnector,
+            DrainProperties drain)
+            throws Exception {
         ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
         return new MqttListener(
                 properties.mqtt().host(),
@@ -118,5 +129,24 @@ class ListenerConfiguration {
                 disconnector,
                 listeners.tls(),
                 drain);
+    }
+
+    @Bean
+    WarmUp warmUp(
+            TransportProperties properties,
+            WarmUpProperties warmUp,
+            MqttChannelInitializer mqtt,
+            NodeHeartbeat nodeHeartbeat) {
+        return new WarmUp(
+                properties.nodeId(),
+                warmUp,
+                mqtt,
+                nodeHeartbeat,
+                properties.mqtt().maxPacketSize());
+    }
+
+    @Bean
+    WarmUpHealthIndicator warmUpHealthIndicator(WarmUp warmUp) {
+        return new WarmUpHealthIndicator(warmUp);
     }
 }

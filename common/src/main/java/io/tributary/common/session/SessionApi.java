@@ -57,6 +57,10 @@ public final class SessionApi {
      * @param certificateCommonName the CN of the client certificate the client presented on a mutual-TLS listener
      *                             (verified against the configured CA), or null (no TLS, or no certificate): lets
      *                             authentication map a certificate to credentials. Session-service does not store it
+     * @param warmUp               the node's own warm-up client ({@code tributary.warm-up}), which reaches the node
+     *                             through an in-process channel no outside client can open: session-service admits
+     *                             it without credentials, held to the node's warm-up namespace
+     *                             ({@link WarmUpNamespace}). False from an older transport
      */
     public record ConnectRequest(
             String clientId,
@@ -70,7 +74,37 @@ public final class SessionApi {
             String nodeIncarnation,
             Will will,
             byte[] password,
-            String certificateCommonName) {
+            String certificateCommonName,
+            boolean warmUp) {
+
+        public ConnectRequest(
+                String clientId,
+                String nodeId,
+                boolean cleanStart,
+                long sessionExpirySeconds,
+                int protocolVersion,
+                int keepAliveSeconds,
+                String remoteAddress,
+                String username,
+                String nodeIncarnation,
+                Will will,
+                byte[] password,
+                String certificateCommonName) {
+            this(
+                    clientId,
+                    nodeId,
+                    cleanStart,
+                    sessionExpirySeconds,
+                    protocolVersion,
+                    keepAliveSeconds,
+                    remoteAddress,
+                    username,
+                    nodeIncarnation,
+                    will,
+                    password,
+                    certificateCommonName,
+                    false);
+        }
 
         public ConnectRequest(
                 String clientId,
@@ -138,7 +172,8 @@ public final class SessionApi {
                             nodeIncarnation,
                             will,
                             password,
-                            certificateCommonName);
+                            certificateCommonName,
+                            warmUp);
         }
 
         @Override

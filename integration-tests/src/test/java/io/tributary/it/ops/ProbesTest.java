@@ -63,9 +63,9 @@ class ProbesTest {
     }
 
     @Test
-    void transport_nodes_are_ready_once_registered_and_while_kafka_takes_publishes() throws Exception {
+    void transport_nodes_are_ready_once_registered_warmed_up_and_while_kafka_takes_publishes() throws Exception {
         for (int node = 0; node < 2; node++) {
-            assertProbes(cluster.transportHttpUrl(node), "readinessState", "nodeRegistration", "kafka");
+            assertProbes(cluster.transportHttpUrl(node), "readinessState", "nodeRegistration", "kafka", "warmUp");
         }
     }
 

@@ -208,7 +208,10 @@ public final class TributaryCluster {
                 .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
                 // The internal API's secret, the same for every service of the cluster.
                 .env("TRIBUTARY_INTERNAL_TOKEN", INTERNAL_TOKEN)
-                .env("TRIBUTARY_PUBLISH_PARTITIONS", 4);
+                .env("TRIBUTARY_PUBLISH_PARTITIONS", 4)
+                // C1 only (above): there is little JIT to wait for, and ~40 service starts per run would each
+                // pay for it; WarmUpTest turns it on for its own node.
+                .env("TRIBUTARY_WARM_UP_ENABLED", false);
         // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append to
         // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
         RedisEnv.of(engines.redisUrl()).forEach(builder::env);

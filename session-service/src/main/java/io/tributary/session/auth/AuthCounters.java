@@ -14,6 +14,7 @@ final class AuthCounters {
     final Counter anonymous;
     final Counter certificate;
     final Counter token;
+    final Counter warmUp;
 
     AuthCounters(MeterRegistry registry, boolean jwt) {
         this.registry = registry;
@@ -21,6 +22,7 @@ final class AuthCounters {
         this.anonymous = success("anonymous");
         this.certificate = success("certificate");
         this.token = success("token");
+        this.warmUp = success("warm_up");
         // The usual causes exist from start-up, so dashboards and alerts see zero rather than nothing.
         failure("unknown_credentials");
         failure("bad_password");

@@ -5,6 +5,7 @@ import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.WarmUpNamespace;
 import io.tributary.session.auth.jwt.JwtVerifier;
 import io.tributary.session.auth.jwt.VerifiedToken;
 import java.time.Clock;
@@ -136,6 +137,11 @@ public class ConnectAuthenticator {
     private Authentication authenticate(
             SessionApi.ConnectRequest request, Runnable blockCheck, CredentialLookup lookup) {
         try {
+            if (request.warmUp()) {
+                Authentication result = warmUp(request);
+                counters.warmUp.increment();
+                return result;
+            }
             // First: a banned client costs no password hash.
             blockCheck.run();
             Optional<Authentication> byCertificate = byCertificate(request, lookup);
@@ -269,6 +275,21 @@ public class ConnectAuthenticator {
     private static ConnectRefusedException noFittingCredential() {
         return new ConnectRefusedException(
                 RefusalReason.BAD_USERNAME_OR_PASSWORD, "no_fitting_credential", "bad user name or password");
+    }
+
+    /**
+     * A transport node's own warm-up client (the node marks it; only its in-process channel can carry the mark):
+     * no credential, and held to the node's warm-up namespace both ways, whatever anonymous access allows.
+     */
+    private Authentication warmUp(SessionApi.ConnectRequest request) {
+        List<String> own = List.of(WarmUpNamespace.filter(request.nodeId()));
+        if (!TopicPermissions.of(new SessionApi.Acl(own, own)).mayPublish(request.clientId())) {
+            throw new ConnectRefusedException(
+                    RefusalReason.NOT_AUTHORIZED,
+                    "warm_up_client_id",
+                    "a warm-up client id must lie in its node's warm-up namespace " + own.get(0));
+        }
+        return authorized(request, null, 0, own, own, null, null, null);
     }
 
     /**

@@ -98,7 +98,8 @@ record ConnectAttempt(
                 incarnation,
                 will == null ? null : PublishRecords.willForSession(will),
                 message.variableHeader().hasPassword() ? payload.passwordInBytes() : null,
-                certificate == null ? null : certificate.commonName());
+                certificate == null ? null : certificate.commonName(),
+                WarmUpMark.carries(channel));
     }
 
     /** The connection of the session session-service opened, in the tenant's namespace it answered. */

@@ -10,6 +10,7 @@ package io.tributary.transport.connect;
  * @param willTopic            the will's topic, null without a will
  * @param nodeRegistered       this node's incarnation is registered with session-service
  * @param kafkaUnavailable     Kafka does not accept publishes now
+ * @param warmUp               the connection is the node's own warm-up ({@link WarmUpMark})
  */
 public record ConnectFacts(
         boolean mqtt5,
@@ -19,4 +20,5 @@ public record ConnectFacts(
         boolean cleanStart,
         String willTopic,
         boolean nodeRegistered,
-        boolean kafkaUnavailable) {}
+        boolean kafkaUnavailable,
+        boolean warmUp) {}

@@ -123,7 +123,8 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 header.isCleanSession(),
                 header.isWillFlag() ? payload.willTopic() : null,
                 context.liveness().registered(),
-                context.producer().unavailable()));
+                context.producer().unavailable(),
+                WarmUpMark.carries(ctx.channel())));
         if (verdict instanceof ConnectVerdict.Refuse r) {
             refuse(ctx, r.code(), r.metricCause(), r.problem());
             return;

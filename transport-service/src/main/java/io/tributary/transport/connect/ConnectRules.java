@@ -1,6 +1,7 @@
 package io.tributary.transport.connect;
 
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
+import io.tributary.common.session.WarmUpNamespace;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.common.tenant.TenantTopics;
 import io.tributary.common.topic.TopicFilters;
@@ -11,7 +12,7 @@ import io.tributary.transport.connect.ConnectVerdict.Refuse;
 /**
  * The decisions on a CONNECT the node makes itself, before session-service authenticates it and opens the session,
  * as a pure function of {@link ConnectFacts}: no I/O, no state. In order: the MQTT 5 properties, the authentication
- * method, the client identifier, the will topic, then whether this node can take connections at all.
+ * method, the client identifier (also: not in the warm-up's reserved namespace), the will topic, then whether this node can take connections at all.
  */
 public final class ConnectRules {
 
@@ -38,6 +39,16 @@ public final class ConnectRules {
                     MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED,
                     "client_id_rejected",
                     "empty client identifier with clean session 0");
+        }
+        if (!f.warmUp() && f.clientId().startsWith(WarmUpNamespace.ROOT + "/")) {
+            // The nodes' own warm-up sessions live there: an outside client must neither take one over nor be
+            // taken over by one (a warm-up session starts clean).
+            return new Refuse(
+                    f.mqtt5()
+                            ? MqttConnectReturnCode.CONNECTION_REFUSED_CLIENT_IDENTIFIER_NOT_VALID
+                            : MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED,
+                    "reserved_client_id",
+                    "client identifier " + f.clientId() + " is in the reserved " + WarmUpNamespace.ROOT + " namespace");
         }
         if (f.willTopic() != null) {
             String problem = TopicFilters.topicNameProblem(f.willTopic());

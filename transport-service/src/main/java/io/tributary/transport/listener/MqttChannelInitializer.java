@@ -78,6 +78,14 @@ public final class MqttChannelInitializer extends ChannelInitializer<SocketChann
         this.admission = admission;
     }
 
+    /**
+     * The same chain without the admission check, for the node's own in-process warm-up connections: they are not
+     * outside clients and must not spend the node's connection budget or rates.
+     */
+    public MqttChannelInitializer withoutAdmission() {
+        return new MqttChannelInitializer(maxPacketSize, connectContext, handlers, null);
+    }
+
     @Override
     protected void initChannel(SocketChannel channel) {
         addMqttHandlers(channel.pipeline());

@@ -20,6 +20,7 @@ class ConnectRulesTest {
         String willTopic;
         boolean nodeRegistered = true;
         boolean kafkaUnavailable;
+        boolean warmUp;
 
         ConnectVerdict check() {
             return ConnectRules.check(new ConnectFacts(
@@ -30,7 +31,8 @@ class ConnectRulesTest {
                     cleanStart,
                     willTopic,
                     nodeRegistered,
-                    kafkaUnavailable));
+                    kafkaUnavailable,
+                    warmUp));
         }
     }
 
@@ -112,5 +114,21 @@ class ConnectRulesTest {
                         MqttConnectReturnCode.CONNECTION_REFUSED_SERVER_UNAVAILABLE,
                         "node_not_registered",
                         "node not registered with session-service yet"));
+    }
+
+    @Test
+    void the_warm_up_namespace_is_reserved_for_the_nodes_own_warm_up() {
+        Facts f = new Facts();
+        f.clientId = "$warmup/node-1/3";
+        assertThat(code(f.check())).isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_CLIENT_IDENTIFIER_NOT_VALID);
+        assertThat(((Refuse) f.check()).metricCause()).isEqualTo("reserved_client_id");
+        f.mqtt5 = false;
+        assertThat(code(f.check())).isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED);
+        f.warmUp = true;
+        assertThat(f.check()).isEqualTo(new Proceed(false));
+        // Only the namespace itself: an id that merely starts with the word is anyone's.
+        f.warmUp = false;
+        f.clientId = "$warmupx";
+        assertThat(f.check()).isEqualTo(new Proceed(false));
     }
 }
