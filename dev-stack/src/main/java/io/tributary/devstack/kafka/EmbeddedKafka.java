@@ -146,6 +146,9 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Map.entry("num.partitions", "1"),
                 Map.entry("auto.create.topics.enable", "false"),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // Lets a consumer group's own config (consumer.session.timeout.ms) go up to 2 minutes; the default
+                // session timeout (45 s) is unchanged. A static member restarted on a loaded box can need longer.
+                Map.entry("group.consumer.max.session.timeout.ms", "120000"),
                 // One broker: every internal topic has a single replica.
                 Map.entry("offsets.topic.replication.factor", "1"),
                 // Fewer offsets partitions make the first consumer group join quicker on a single dev broker.

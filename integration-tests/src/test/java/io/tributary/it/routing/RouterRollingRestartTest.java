@@ -28,12 +28,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberAssignment;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +81,11 @@ class RouterRollingRestartTest {
     @BeforeAll
     static void startRouters() throws Exception {
         cluster = TributaryCluster.shared();
+        // Static members keep their partitions while they are gone for less than the group's session timeout: that
+        // is what the test is about, not how fast a router starts. On a loaded CI box a restart took 57.5 s, past
+        // the default 45 s, and the others rebalanced; the group's own session timeout goes to the broker's
+        // maximum for this test (the embedded broker allows 120 s) and back to the default after it.
+        groupSessionTimeout(AlterConfigOp.OpType.SET);
         // Only the routers of this test may own partitions, so that the stall of one of them is visible.
         cluster.stop(Service.ROUTING);
         for (String name : List.of("roll-a", "roll-b", "roll-c")) {
@@ -86,14 +94,26 @@ class RouterRollingRestartTest {
     }
 
     /**
-     * Static members keep their partitions for the group's session timeout (45 s) after they stop: that is the point
+     * Static members keep their partitions for the group's session timeout (here 120 s) after they stop: that is the point
      * of static membership. So the test's routers are removed from the group explicitly, and the next test starts
      * only once the shared router owns every partition again; otherwise publishes of the following tests would wait
-     * unrouted for up to 45 s.
+     * unrouted for up to the session timeout.
      */
+    private static void groupSessionTimeout(AlterConfigOp.OpType op) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.GROUP, ROUTING_GROUP),
+                            List.of(new AlterConfigOp(new ConfigEntry("consumer.session.timeout.ms", "120000"), op))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
     @AfterAll
     static void restoreSharedRouter() throws Exception {
         routers.values().forEach(ExtraRouter::close);
+        groupSessionTimeout(AlterConfigOp.OpType.DELETE);
         try (Admin admin =
                 Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
             try {
