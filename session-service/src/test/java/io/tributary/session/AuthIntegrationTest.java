@@ -148,6 +148,69 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(metricValue(scrape, "tributary_auth_failures_total")).isGreaterThanOrEqualTo(3);
     }
 
+    /** A CONNECT of {@code clientId} with a user name and password, from {@code address}. */
+    private Response connectFrom(String address, String clientId, String username, String password) throws Exception {
+        return post(
+                SessionApi.CONNECT,
+                new SessionApi.ConnectRequest(
+                        clientId,
+                        "node-auth",
+                        true,
+                        0,
+                        5,
+                        30,
+                        "/" + address + ":4567",
+                        username,
+                        null,
+                        null,
+                        password.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        null));
+    }
+
+    @Test
+    void an_address_past_its_failed_passwords_for_one_user_name_is_refused_unchecked() throws Exception {
+        create(Map.of("username", "gina", "password", "right", "publish", List.of("gina/#")));
+        create(Map.of("username", "hugo", "password", "right", "publish", List.of("hugo/#")));
+        // The default limit: 10 failures per user name and address in 5 minutes.
+        for (int i = 0; i < 10; i++) {
+            Response wrong = connectFrom("10.66.0.1", "gina-" + i, "gina", "wrong-" + i);
+            assertThat(wrong.body().path("reason").asString())
+                    .as("failure %d is checked", i + 1)
+                    .isEqualTo("BAD_USERNAME_OR_PASSWORD");
+        }
+        long failuresBefore = jdbc.sql("SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE remote_ip = ?")
+                .param("10.66.0.1")
+                .query(Long.class)
+                .single();
+
+        Response heldBack = connectFrom("10.66.0.1", "gina-ok", "gina", "right");
+        assertThat(heldBack.status()).isEqualTo(403);
+        assertThat(heldBack.body().path("reason").asString())
+                .as("even the right password is not checked while held back")
+                .isEqualTo("CONNECTION_RATE_EXCEEDED");
+        assertThat(heldBack.body().path("message").asString()).contains("try again in");
+        assertThat(jdbc.sql("SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE remote_ip = ?")
+                        .param("10.66.0.1")
+                        .query(Long.class)
+                        .single())
+                .as("a held-back CONNECT writes no failure row")
+                .isEqualTo(failuresBefore);
+
+        assertThat(connectFrom("10.66.0.2", "gina-ok", "gina", "right").status())
+                .as("the same user name from another address")
+                .isEqualTo(200);
+        assertThat(connectFrom("10.66.0.1", "hugo-ok", "hugo", "right").status())
+                .as("another user name from the same address")
+                .isEqualTo(200);
+        String scrape = http.send(
+                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .GET()
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(scrape).contains("cause=\"auth_back_off\"");
+    }
+
     @Test
     void blocking_sends_disconnect_0x87_to_the_node_holding_the_client() throws Exception {
         long id = create(Map.of("username", "dora", "password", "pw", "publish", List.of("#")));

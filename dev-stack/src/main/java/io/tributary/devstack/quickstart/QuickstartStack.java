@@ -233,6 +233,10 @@ final class QuickstartStack {
         env.put(
                 "MQTT_MAX_CONNECTION_RATE_PER_IP",
                 System.getenv().getOrDefault("MQTT_MAX_CONNECTION_RATE_PER_IP", "0"));
+        // Likewise for failed authentications: counted per (user name or client id, address), not per address.
+        env.put(
+                "TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS",
+                System.getenv().getOrDefault("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", "0"));
         // The first admin of the REST API: a fixed development password (printed by the banner), so it stays right
         // across restarts on the same data directory, where the admin created at the first start is kept.
         env.put("TRIBUTARY_ADMIN_USER", adminUser());

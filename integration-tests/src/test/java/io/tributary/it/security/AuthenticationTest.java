@@ -136,6 +136,32 @@ class AuthenticationTest {
     }
 
     @Test
+    void after_ten_wrong_passwords_for_a_user_name_its_connects_are_refused_unchecked_with_0x9f_and_3()
+            throws Exception {
+        String user = Clients.id("auth-guessed");
+        String other = Clients.id("auth-other");
+        api.create(AuthApi.credential(user, null, "right-pw", List.of("#"), List.of("#")));
+        api.create(AuthApi.credential(other, null, "right-pw", List.of("#"), List.of("#")));
+        for (int i = 0; i < 10; i++) {
+            String guess = "guess-" + i;
+            int node = i % 2;
+            assertThat(refusal(() -> connect(Clients.hive5(cluster.mqttPort(node), Clients.id("guess")), user, guess)))
+                    .as("guess %d is checked", i + 1)
+                    .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD);
+        }
+        assertThat(refusal(() -> connect(Clients.hive5(cluster.mqttPort(0), Clients.id("right")), user, "right-pw")))
+                .as("held back: even the right password is not checked")
+                .isEqualTo(Mqtt5ConnAckReasonCode.CONNECTION_RATE_EXCEEDED);
+        assertThat(paho3Refusal(cluster.mqttPort(1), Clients.id("right-p3"), user, "right-pw"))
+                .as("MQTT 3.1.1: return code 3, server unavailable")
+                .isEqualTo(MqttException.REASON_CODE_BROKER_UNAVAILABLE);
+
+        Mqtt5BlockingClient unaffected = Clients.hive5(cluster.mqttPort(0), Clients.id("other"));
+        connect(unaffected, other, "right-pw");
+        unaffected.disconnect();
+    }
+
+    @Test
     void credential_bound_to_a_client_id_protects_that_client_id() throws Exception {
         String clientId = Clients.id("auth-bound");
         api.create(AuthApi.credential(null, clientId, "device-pw", List.of("#"), List.of("#")));

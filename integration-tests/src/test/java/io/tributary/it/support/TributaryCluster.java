@@ -128,6 +128,9 @@ public final class TributaryCluster {
                 // credentials (which then apply also with anonymous access on) and checks the refusal of anonymous
                 // clients on a session-service of its own with the production default.
                 .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
+                // Every test client comes from 127.0.0.1, hostile ones included: a per-address count of failed
+                // authentications would let one test's wrong passwords refuse the next test's right ones.
+                .env("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", 0)
                 // The first admin of the REST API; tests get its token through AdminRequests.
                 .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
                 .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
@@ -456,6 +459,7 @@ public final class TributaryCluster {
                 .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
                 .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
                 .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name.replace("-session", ""))
+                .env("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", 0)
                 .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
                 .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD);
     }

@@ -15,7 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * @param user     user name of the first admin, created at start-up when no admin exists; empty: none
  * @param password its password; no default in the production configuration
  * @param tokenTtl how long a bearer token from {@code POST /api/v1/admin/tokens} is valid
- * @param login    how many wrong logins an address may make ({@link LoginThrottle})
+ * @param login    how many wrong logins an address may make ({@link io.tributary.session.throttle.FailureThrottle})
  */
 @Validated
 @ConfigurationProperties("tributary.session.admin")

@@ -2,10 +2,12 @@ package io.tributary.session.adminauth;
 
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirements;
+import io.tributary.session.throttle.FailureThrottle;
 import io.tributary.session.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -38,11 +40,14 @@ public class AdminTokenController {
     private static final Logger log = LoggerFactory.getLogger(AdminTokenController.class);
 
     private final AdminTokenService tokens;
-    private final LoginThrottle throttle;
+    /** Wrong logins per (user name, address) and per address: user names are case-insensitive, so folded. */
+    private final FailureThrottle throttle;
 
     public AdminTokenController(AdminTokenService tokens, AdminAuthProperties properties, Clock clock) {
         this.tokens = tokens;
-        this.throttle = new LoginThrottle(properties.login(), clock);
+        AdminAuthProperties.Login login = properties.login();
+        this.throttle =
+                new FailureThrottle(login.maxFailuresPerUser(), login.maxFailuresPerAddress(), login.window(), clock);
     }
 
     @SecurityRequirements // the one admin call without a token: it issues them
@@ -60,7 +65,7 @@ public class AdminTokenController {
             throw ApiException.badRequest("username and password are required");
         }
         String address = http.getRemoteAddr();
-        Optional<Duration> wait = throttle.refusal(request.username(), address);
+        Optional<Duration> wait = throttle.refusal(folded(request.username()), address);
         if (wait.isPresent()) {
             long seconds = Math.max(1, wait.get().toSeconds() + (wait.get().toMillisPart() > 0 ? 1 : 0));
             log.warn(
@@ -74,10 +79,10 @@ public class AdminTokenController {
         }
         Optional<AdminTokenService.IssuedToken> issued = tokens.issue(request.username(), request.password());
         if (issued.isEmpty()) {
-            throttle.failed(request.username(), address);
+            throttle.failed(folded(request.username()), address);
             throw new ApiException(HttpStatus.UNAUTHORIZED, "bad user name or password");
         }
-        throttle.succeeded(request.username(), address);
+        throttle.succeeded(folded(request.username()), address);
         return ResponseEntity.status(HttpStatus.CREATED).body(issued.get());
     }
 
@@ -90,5 +95,9 @@ public class AdminTokenController {
         if (token == null || !tokens.revoke(token)) {
             throw new ApiException(HttpStatus.UNAUTHORIZED, "invalid, expired or revoked bearer token");
         }
+    }
+
+    private static String folded(String username) {
+        return username.toLowerCase(Locale.ROOT);
     }
 }

@@ -23,6 +23,8 @@ import org.springframework.validation.annotation.Validated;
  * @param failureRetention     rows of {@code auth_failures} untouched for this long are purged
  * @param failurePurgeInterval how often that purge runs
  * @param anonymousAcl         what anonymous clients may publish and subscribe to, when anonymous access is on
+ * @param failureBackOff       how many failed authentications an address may make before its CONNECTs with a
+ *                             password or token are refused unchecked for a while
  */
 @Validated
 @ConfigurationProperties("tributary.session.auth")
@@ -31,7 +33,32 @@ public record AuthProperties(
         @Min(4) @Max(31) int bcryptCost,
         @NotNull Duration failureRetention,
         @NotNull Duration failurePurgeInterval,
-        @Valid AnonymousAcl anonymousAcl) {
+        @Valid AnonymousAcl anonymousAcl,
+        @Valid @NotNull FailureBackOff failureBackOff) {
+
+    /**
+     * Failed authentications (a wrong password, an unknown user name with a password, an invalid token) counted per
+     * (identity, source address) and per source address; past either limit within the window, CONNECTs with a
+     * password or token from there are refused before anything is checked (no bcrypt spent: a flood of wrong
+     * passwords cannot take session-service's CPU, a guesser gets a bounded number of tries) until the oldest failure
+     * leaves the window. The identity is the user name, or the client id of a CONNECT without one. Never per identity
+     * alone, so a guesser elsewhere cannot lock a device out; certificate CONNECTs are not affected. Per instance.
+     *
+     * @param maxFailuresPerIdentity failures one address may make for one identity within the window; 0: off
+     * @param maxFailuresPerAddress  failures one address may make in all within the window; 0: off (behind a load
+     *                               balancer that hides client addresses, or many devices behind one NAT address)
+     * @param window                 how long a failure counts
+     */
+    public record FailureBackOff(
+            @Min(0) @Max(1000) int maxFailuresPerIdentity,
+            @Min(0) @Max(1_000_000) int maxFailuresPerAddress,
+            @NotNull Duration window) {
+
+        @AssertTrue(message = "TRIBUTARY_AUTH_FAILURE_BACK_OFF_WINDOW must be positive")
+        public boolean isWindowPositive() {
+            return window == null || (!window.isNegative() && !window.isZero());
+        }
+    }
 
     /**
      * The ACL of anonymous clients, in the rule format of a credential's ACL: topic filters, with {@code %c} for the

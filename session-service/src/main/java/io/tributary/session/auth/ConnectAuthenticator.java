@@ -45,6 +45,7 @@ public class ConnectAuthenticator {
     private final AuthProperties properties;
     private final Clock clock;
     private final AuthCounters counters;
+    private final ConnectBackOff backOff;
     /** Empty when JWT authentication is off. */
     private final Optional<JwtVerifier> jwt;
 
@@ -56,8 +57,10 @@ public class ConnectAuthenticator {
             Clock clock,
             MeterRegistry registry,
             Optional<JwtVerifier> jwt,
-            BlockListCheck blockList) {
+            BlockListCheck blockList,
+            ConnectBackOff backOff) {
         this.jwt = jwt;
+        this.backOff = backOff;
         this.blockList = blockList;
         this.credentials = credentials;
         this.failures = failures;
@@ -149,15 +152,16 @@ public class ConnectAuthenticator {
                 counters.certificate.increment();
                 return byCertificate.get();
             }
-            if (jwt.isPresent() && JwtVerifier.isToken(request.password())) {
-                Authentication result = byToken(request, jwt.get(), lookup);
-                counters.token.increment();
-                return result;
-            }
-            Authentication result = decide(request, lookup);
-            (result.credentialId() == null ? counters.anonymous : counters.password).increment();
+            // Before any secret is checked: an address past its failures costs no bcrypt.
+            backOff.check(request);
+            boolean token = jwt.isPresent() && JwtVerifier.isToken(request.password());
+            Authentication result = token ? byToken(request, jwt.get(), lookup) : decide(request, lookup);
+            (token ? counters.token : result.credentialId() == null ? counters.anonymous : counters.password)
+                    .increment();
+            backOff.accepted(request);
             return result;
         } catch (ConnectRefusedException e) {
+            backOff.refused(request, e);
             recordFailure(request, e);
             throw e;
         }
@@ -346,7 +350,7 @@ public class ConnectAuthenticator {
     }
 
     private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {
-        String ip = remoteIp(request.remoteAddress());
+        String ip = ClientAddresses.ip(request.remoteAddress());
         log.warn(
                 "CONNECT refused: client '{}', user name '{}', from {}: {} ({})",
                 printable(request.clientId()),
@@ -355,6 +359,10 @@ public class ConnectAuthenticator {
                 e.getMessage(),
                 e.metricCause());
         counters.failure(e.metricCause()).increment();
+        if (ConnectBackOff.CAUSE.equals(e.metricCause())) {
+            // Its failures are recorded already; a flood of refusals costs no database write each.
+            return;
+        }
         try {
             failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
         } catch (RuntimeException dbFailure) {
@@ -364,25 +372,6 @@ public class ConnectAuthenticator {
                     printable(request.clientId()),
                     dbFailure.toString());
         }
-    }
-
-    /** "/10.0.0.7:51234", "10.0.0.7:51234", "/0:0:0:0:0:0:0:1:5" → the address without port; "unknown" when absent. */
-    public static String remoteIp(String remoteAddress) {
-        if (remoteAddress == null || remoteAddress.isBlank() || remoteAddress.equals("null")) {
-            return "unknown";
-        }
-        String a = remoteAddress.startsWith("/") ? remoteAddress.substring(1) : remoteAddress;
-        int slash = a.indexOf('/');
-        if (slash >= 0) {
-            // "host/1.2.3.4:5": InetSocketAddress with a resolved name
-            a = a.substring(slash + 1);
-        }
-        // The transport sends "address:port" (Java prints IPv6 as "0:0:0:0:0:0:0:1:51234"): the port is last.
-        int colon = a.lastIndexOf(':');
-        if (colon > 0) {
-            a = a.substring(0, colon);
-        }
-        return a.startsWith("[") && a.endsWith("]") ? a.substring(1, a.length() - 1) : a;
     }
 
     /** Client ids and user names come from the network: no control characters into the log. */

@@ -5,7 +5,7 @@ import io.tributary.common.net.IpRange;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.admin.SessionAdminService;
 import io.tributary.session.auth.BlockListCheck;
-import io.tributary.session.auth.ConnectAuthenticator;
+import io.tributary.session.auth.ClientAddresses;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
@@ -229,7 +229,7 @@ public class BlockListService implements BlockListCheck {
 
     /** The address part of a remote address as the transport sends it, or null when there is none. */
     static String ip(String remoteAddress) {
-        String ip = ConnectAuthenticator.remoteIp(remoteAddress);
+        String ip = ClientAddresses.ip(remoteAddress);
         if (ip.equals("unknown")) {
             return null;
         }

@@ -52,10 +52,10 @@ class CredentialRequestTest {
 
     @Test
     void remote_ip_is_the_address_without_its_port() {
-        assertThat(ConnectAuthenticator.remoteIp("/127.0.0.1:51234")).isEqualTo("127.0.0.1");
-        assertThat(ConnectAuthenticator.remoteIp("10.0.0.7:1")).isEqualTo("10.0.0.7");
-        assertThat(ConnectAuthenticator.remoteIp("/0:0:0:0:0:0:0:1:5000")).isEqualTo("0:0:0:0:0:0:0:1");
-        assertThat(ConnectAuthenticator.remoteIp("localhost/127.0.0.1:80")).isEqualTo("127.0.0.1");
-        assertThat(ConnectAuthenticator.remoteIp(null)).isEqualTo("unknown");
+        assertThat(ClientAddresses.ip("/127.0.0.1:51234")).isEqualTo("127.0.0.1");
+        assertThat(ClientAddresses.ip("10.0.0.7:1")).isEqualTo("10.0.0.7");
+        assertThat(ClientAddresses.ip("/0:0:0:0:0:0:0:1:5000")).isEqualTo("0:0:0:0:0:0:0:1");
+        assertThat(ClientAddresses.ip("localhost/127.0.0.1:80")).isEqualTo("127.0.0.1");
+        assertThat(ClientAddresses.ip(null)).isEqualTo("unknown");
     }
 }

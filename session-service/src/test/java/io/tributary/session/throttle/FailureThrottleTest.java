@@ -1,4 +1,4 @@
-package io.tributary.session.adminauth;
+package io.tributary.session.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
-class LoginThrottleTest {
+class FailureThrottleTest {
 
     private static final Duration WINDOW = Duration.ofMinutes(15);
 
@@ -33,15 +33,18 @@ class LoginThrottleTest {
     }
 
     private final Hand clock = new Hand();
-    private final LoginThrottle throttle = new LoginThrottle(new AdminAuthProperties.Login(3, 5, WINDOW), clock);
+    private final FailureThrottle throttle = new FailureThrottle(3, 5, WINDOW, clock);
 
     @Test
     void aUserNameFromOneAddressIsRefusedAfterItsLimitUntilTheOldestFailureLeavesTheWindow() {
         throttle.failed("admin", "10.0.0.1");
         clock.now = clock.now.plusSeconds(60);
         throttle.failed("admin", "10.0.0.1");
-        throttle.failed("Admin", "10.0.0.1");
+        throttle.failed("admin", "10.0.0.1");
         assertThat(throttle.refusal("admin", "10.0.0.1")).contains(WINDOW.minusSeconds(60));
+        assertThat(throttle.refusal("Admin", "10.0.0.1"))
+                .as("identities are compared as given")
+                .isEmpty();
         assertThat(throttle.refusal("admin", "10.0.0.2")).as("another address").isEmpty();
         assertThat(throttle.refusal("operator", "10.0.0.1"))
                 .as("another user name")
@@ -80,11 +83,34 @@ class LoginThrottleTest {
 
     @Test
     void madeUpUserNamesCostBoundedMemory() {
-        for (int i = 0; i < LoginThrottle.MAX_KEYS * 2; i++) {
+        for (int i = 0; i < FailureThrottle.MAX_KEYS * 2; i++) {
             throttle.failed("made-up-" + i, "10.0.1." + (i % 200));
         }
-        assertThat(throttle.trackedKeys()).isLessThanOrEqualTo(LoginThrottle.MAX_KEYS);
+        assertThat(throttle.trackedKeys()).isLessThanOrEqualTo(FailureThrottle.MAX_KEYS);
         // The per-address counts are the most recently used keys, so they survive the eviction.
         assertThat(throttle.refusal("anyone", "10.0.1.7")).isPresent();
+    }
+
+    @Test
+    void aLimitOfZeroCountsNothingOfItsKind() {
+        FailureThrottle identityOnly = new FailureThrottle(2, 0, WINDOW, clock);
+        for (int i = 0; i < 50; i++) {
+            identityOnly.failed("device-" + i, "10.0.0.5");
+        }
+        assertThat(identityOnly.refusal("device-50", "10.0.0.5"))
+                .as("no per-address count")
+                .isEmpty();
+        identityOnly.failed("device-50", "10.0.0.5");
+        identityOnly.failed("device-50", "10.0.0.5");
+        assertThat(identityOnly.refusal("device-50", "10.0.0.5"))
+                .as("its own 2 failures")
+                .isPresent();
+
+        FailureThrottle off = new FailureThrottle(0, 0, WINDOW, clock);
+        for (int i = 0; i < 50; i++) {
+            off.failed("device", "10.0.0.5");
+        }
+        assertThat(off.refusal("device", "10.0.0.5")).isEmpty();
+        assertThat(off.trackedKeys()).isZero();
     }
 }
