@@ -9,6 +9,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.sessionqueue.SessionQueueing;
+import io.tributary.transport.connection.ClientAddress;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientCertificate;
 import io.tributary.transport.connection.ClientConnection;
@@ -93,7 +94,7 @@ record ConnectAttempt(
                 expiry,
                 version.protocolLevel(),
                 keepAlive,
-                String.valueOf(channel.remoteAddress()),
+                String.valueOf(ClientAddress.of(channel)),
                 payload.userName(),
                 incarnation,
                 will == null ? null : PublishRecords.willForSession(will),

@@ -9,6 +9,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttUnacceptableProtocolVersionException;
+import io.tributary.transport.connection.ClientAddress;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -39,7 +40,7 @@ final class ConnectRefusals {
         log.warn(
                 "Refusing CONNECT of {} from {}: {}",
                 clientId == null ? "unidentified client" : "client '" + clientId + "'",
-                ctx.channel().remoteAddress(),
+                ClientAddress.of(ctx.channel()),
                 cause);
         MqttMessageBuilders.ConnAckBuilder ack =
                 MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);

@@ -344,6 +344,6 @@ public final class ClientConnection {
 
     @Override
     public String toString() {
-        return "client '" + clientId + "' (" + channel.remoteAddress() + ")";
+        return "client '" + clientId + "' (" + ClientAddress.of(channel) + ")";
     }
 }

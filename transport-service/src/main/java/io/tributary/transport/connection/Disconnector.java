@@ -59,7 +59,7 @@ public final class Disconnector {
         }
         ClientConnection connection = ClientConnection.of(channel);
         String who = connection != null ? "client '" + connection.clientId() + "'" : "unconnected client";
-        SocketAddress address = channel.remoteAddress();
+        SocketAddress address = ClientAddress.of(channel);
         if (metricCause != null) {
             metrics.protocolError(metricCause);
             log.warn("Closing {} from {}: {}", who, address, cause);
@@ -101,7 +101,7 @@ public final class Disconnector {
         if (metricCause != null) {
             metrics.protocolError(metricCause);
         }
-        log.warn("Closing connection from {}: {}", channel.remoteAddress(), cause);
+        log.warn("Closing connection from {}: {}", ClientAddress.of(channel), cause);
         channel.close();
     }
 }

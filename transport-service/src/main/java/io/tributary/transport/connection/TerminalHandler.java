@@ -44,11 +44,11 @@ public final class TerminalHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException) {
-            log.debug("I/O error on {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            log.debug("I/O error on {}: {}", ClientAddress.of(ctx.channel()), cause.toString());
             ctx.close();
             return;
         }
-        log.debug("Unexpected error on connection from {}", ctx.channel().remoteAddress(), cause);
+        log.debug("Unexpected error on connection from {}", ClientAddress.of(ctx.channel()), cause);
         disconnector.disconnect(
                 ctx.channel(), Disconnect.IMPLEMENTATION_SPECIFIC_ERROR, "internal_error", "internal error: " + cause);
     }

@@ -8,11 +8,11 @@ import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.util.ReferenceCountUtil;
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.ClientAddress;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.connection.ProblemInformation;
 import io.tributary.transport.metrics.TransportMetrics;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 
 /**
  * In front of the CONNECT handler: asks {@link ConnectAdmission} about the connection as soon as it opens (so the
@@ -106,8 +106,7 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
                 count(LimitRefusals.TOPIC_LEVELS);
                 refusals.refused(
                         LimitRefusals.TOPIC_LEVELS,
-                        "Closing client '" + clientId + "' from "
-                                + ctx.channel().remoteAddress(),
+                        "Closing client '" + clientId + "' from " + ClientAddress.of(ctx.channel()),
                         cause);
                 disconnector.close(ctx.channel(), null, "refused will topic of client '" + clientId + "'");
             }
@@ -128,10 +127,7 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
         answered = true;
         count(reason);
         refusals.refused(
-                reason,
-                "Refusing CONNECT of client '" + clientId + "' from "
-                        + ctx.channel().remoteAddress(),
-                cause);
+                reason, "Refusing CONNECT of client '" + clientId + "' from " + ClientAddress.of(ctx.channel()), cause);
         MqttMessageBuilders.ConnAckBuilder ack =
                 MqttMessageBuilders.connAck().returnCode(code).sessionPresent(false);
         if ((code.byteValue() & 0xFF) >= 0x80) {
@@ -141,6 +137,6 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static InetAddress remoteIp(ChannelHandlerContext ctx) {
-        return ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        return ClientAddress.ip(ctx.channel());
     }
 }

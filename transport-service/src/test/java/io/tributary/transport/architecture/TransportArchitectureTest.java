@@ -3,12 +3,18 @@ package io.tributary.transport.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
+import io.netty.channel.Channel;
+import io.tributary.transport.connection.ClientAddress;
 
 /**
  * Package-by-feature only holds while features do not lean on each other in a circle: a cycle between two feature
@@ -37,6 +43,20 @@ class TransportArchitectureTest {
      * Every Redis connection comes from redis-support's RedisClientFactory, so the services agree on timeouts, on
      * what happens while Redis is down and on how a connection is (re)made (issue 19).
      */
+    /**
+     * Behind a PROXY protocol load balancer the socket's peer is the balancer: the client's address for limits, the
+     * block list, logs and session-service comes from {@link ClientAddress} alone (issue 34).
+     */
+    @ArchTest
+    static final ArchRule THE_CLIENT_ADDRESS_COMES_FROM_CLIENT_ADDRESS = noClasses()
+            .that()
+            .doNotBelongToAnyOf(ClientAddress.class)
+            .should()
+            .callMethodWhere(JavaCall.Predicates.target(HasName.Predicates.name("remoteAddress"))
+                    .and(JavaCall.Predicates.target(
+                            HasOwner.Predicates.With.owner(JavaClass.Predicates.assignableTo(Channel.class)))))
+            .because("the socket's remote address is the load balancer's behind the PROXY protocol");
+
     @ArchTest
     static final ArchRule REDIS_CLIENTS_COME_FROM_THE_FACTORY =
             noClasses().should().dependOnClassesThat().belongToAnyOf(RedisClient.class, ClientResources.class);

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.tributary.transport.connection.ClientAddress;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -34,8 +35,13 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
 
     @Override
     protected void initChannel(SocketChannel channel) {
-        addTls(channel.pipeline(), contexts, handshakeTimeout);
-        mqtt.accept(channel.pipeline());
+        addTlsAndMqtt(channel.pipeline());
+    }
+
+    /** The TLS handler and the MQTT chain behind it; behind a PROXY protocol header once it is read. */
+    public void addTlsAndMqtt(ChannelPipeline pipeline) {
+        addTls(pipeline, contexts, handshakeTimeout);
+        mqtt.accept(pipeline);
     }
 
     /** Adds the TLS handler (with the context current now) first in the pipeline; shared with secure WebSocket. */
@@ -61,7 +67,7 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
             if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
                 log.debug(
                         "TLS handshake with {} failed: {}",
-                        ctx.channel().remoteAddress(),
+                        ClientAddress.of(ctx.channel()),
                         String.valueOf(done.cause()));
             }
             super.userEventTriggered(ctx, evt);
@@ -71,7 +77,7 @@ public final class TlsChannelInitializer extends ChannelInitializer<SocketChanne
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
             for (Throwable t = cause; t != null; t = t.getCause()) {
                 if (t instanceof javax.net.ssl.SSLException) {
-                    log.debug("TLS error on {}: {}", ctx.channel().remoteAddress(), t.toString());
+                    log.debug("TLS error on {}: {}", ClientAddress.of(ctx.channel()), t.toString());
                     ctx.close();
                     return;
                 }
