@@ -24,6 +24,7 @@ import io.tributary.transport.listener.DrainProperties;
 import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
+import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
 import io.tributary.transport.liveness.NodeHeartbeat;
 import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
@@ -118,9 +119,10 @@ class ListenerConfiguration {
             MqttChannelInitializer mqtt,
             ConnectionRegistry registry,
             Disconnector disconnector,
-            DrainProperties drain)
+            DrainProperties drain,
+            ProxyProtocolProperties proxyProtocol)
             throws Exception {
-        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt);
+        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt, proxyProtocol);
         return new MqttListener(
                 properties.mqtt().host(),
                 properties.mqtt().ioThreads(),

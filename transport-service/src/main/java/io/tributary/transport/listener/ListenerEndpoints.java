@@ -1,6 +1,10 @@
 package io.tributary.transport.listener;
 
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
 import io.tributary.transport.config.TransportProperties;
+import io.tributary.transport.listener.proxy.ProxyProtocolInitializer;
+import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
 import io.tributary.transport.listener.tls.ReloadingSslContext;
 import io.tributary.transport.listener.tls.TlsChannelInitializer;
 import io.tributary.transport.listener.tls.TlsContextLoader;
@@ -8,10 +12,12 @@ import io.tributary.transport.listener.websocket.WebSocketChannelInitializer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Which listeners a node opens, from its settings: plain MQTT always; MQTT over TLS and secure WebSocket when a
- * certificate is configured and their port is not 0; plain WebSocket when its port is not 0.
+ * certificate is configured and their port is not 0; plain WebSocket when its port is not 0. With the PROXY protocol
+ * on, each of them reads a PROXY header first ({@link ProxyProtocolInitializer}) and builds its pipeline after it.
  *
  * @param tls the certificate holder shared by the TLS and secure WebSocket listeners, or null
  */
@@ -23,45 +29,51 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
     /** The WebSocket upgrade request must arrive within this time (the MQTT connect timeout covers CONNECT). */
     private static final Duration UPGRADE_TIMEOUT = Duration.ofSeconds(10);
 
-    public static ListenerEndpoints of(TransportProperties properties, MqttChannelInitializer mqtt) throws Exception {
+    public static ListenerEndpoints of(
+            TransportProperties properties, MqttChannelInitializer mqtt, ProxyProtocolProperties proxy)
+            throws Exception {
         TransportProperties.Tls tlsSettings = properties.tls();
         TransportProperties.WebSocket ws = properties.websocket();
         List<MqttListener.Endpoint> endpoints = new ArrayList<>();
-        endpoints.add(
-                new MqttListener.Endpoint(MqttListener.PLAIN, properties.mqtt().port(), mqtt, "MQTT_PORT"));
+        endpoints.add(new MqttListener.Endpoint(
+                MqttListener.PLAIN, properties.mqtt().port(), behind(proxy, mqtt, mqtt::addMqttHandlers), "MQTT_PORT"));
         ReloadingSslContext tls = null;
         if (tlsSettings.enabled() || ws.secureEnabled(tlsSettings)) {
             tls = new ReloadingSslContext(new TlsContextLoader(tlsSettings), tlsSettings.reloadInterval());
         }
         if (tlsSettings.enabled()) {
+            TlsChannelInitializer tlsListener =
+                    new TlsChannelInitializer(tls, tlsSettings.handshakeTimeout(), mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
-                    TLS,
-                    tlsSettings.port(),
-                    new TlsChannelInitializer(tls, tlsSettings.handshakeTimeout(), mqtt::addMqttHandlers),
-                    "MQTT_TLS_PORT"));
+                    TLS, tlsSettings.port(), behind(proxy, tlsListener, tlsListener::addTlsAndMqtt), "MQTT_TLS_PORT"));
         }
         int maxPacketSize = properties.mqtt().maxPacketSize();
         if (ws.enabled()) {
+            WebSocketChannelInitializer wsListener = new WebSocketChannelInitializer(
+                    ws.path(), maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
-                    WEBSOCKET,
-                    ws.port(),
-                    new WebSocketChannelInitializer(
-                            ws.path(), maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt::addMqttHandlers),
-                    "MQTT_WS_PORT"));
+                    WEBSOCKET, ws.port(), behind(proxy, wsListener, wsListener::addWebSocket), "MQTT_WS_PORT"));
         }
         if (ws.secureEnabled(tlsSettings)) {
+            WebSocketChannelInitializer wssListener = new WebSocketChannelInitializer(
+                    ws.path(),
+                    maxPacketSize,
+                    tls,
+                    tlsSettings.handshakeTimeout(),
+                    UPGRADE_TIMEOUT,
+                    mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
                     SECURE_WEBSOCKET,
                     ws.securePort(),
-                    new WebSocketChannelInitializer(
-                            ws.path(),
-                            maxPacketSize,
-                            tls,
-                            tlsSettings.handshakeTimeout(),
-                            UPGRADE_TIMEOUT,
-                            mqtt::addMqttHandlers),
+                    behind(proxy, wssListener, wssListener::addWebSocket),
                     "MQTT_WSS_PORT"));
         }
         return new ListenerEndpoints(endpoints, tls);
+    }
+
+    /** The listener's own initializer, or with the PROXY protocol on, the header first and its pipeline after it. */
+    private static ChannelHandler behind(
+            ProxyProtocolProperties proxy, ChannelHandler listener, Consumer<ChannelPipeline> listenerPipeline) {
+        return proxy.enabled() ? new ProxyProtocolInitializer(proxy, listenerPipeline) : listener;
     }
 }
