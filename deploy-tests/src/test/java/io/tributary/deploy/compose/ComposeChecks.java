@@ -55,6 +55,7 @@ final class ComposeChecks {
         checks.healthchecks();
         checks.listeningPorts();
         checks.findings.addAll(ComposeWiringChecks.check(project, haproxy, checks.tributary));
+        checks.findings.addAll(ComposeClientAddressChecks.check(project, haproxy, checks.tributary));
         return checks.findings;
     }
 

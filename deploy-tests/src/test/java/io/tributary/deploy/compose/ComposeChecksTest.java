@@ -149,9 +149,46 @@ class ComposeChecksTest {
 
     @Test
     void aTransportLeftOutOfHaproxyIsCaught() {
-        String drifted = replace(haproxy(), "    server transport-2 transport-2:1883 check port 8081\n", "");
+        String drifted =
+                replace(haproxy(), "    server transport-2 transport-2:1883 check port 8081 send-proxy-v2\n", "");
         assertThat(findings(compose(), dotEnv(), drifted))
                 .anyMatch(f -> f.startsWith("haproxy.cfg backend transports balances [transport-1]"));
+    }
+
+    /** Issue 34: HAProxy sends the client's address in a PROXY v2 header and the transports read it. */
+    @Test
+    void aServerLineWithoutTheProxyProtocolIsCaught() {
+        String drifted = replace(
+                haproxy(),
+                "server transport-1 transport-1:8883 check port 8081 send-proxy-v2",
+                "server transport-1 transport-1:8883 check port 8081");
+        assertThat(findings(compose(), dotEnv(), drifted))
+                .anyMatch(f -> f.equals("haproxy.cfg backend transports-tls server transport-1 does not send-proxy-v2:"
+                        + " the transport expects a PROXY protocol header"));
+    }
+
+    @Test
+    void aTransportThatDoesNotReadTheProxyProtocolIsCaught() {
+        String drifted = replaceFrom(
+                compose(), "transport-2", "TRIBUTARY_PROXY_PROTOCOL: \"true\"", "TRIBUTARY_PROXY_PROTOCOL: \"false\"");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("transport-2: behind HAProxy without TRIBUTARY_PROXY_PROTOCOL=true"));
+        String left = replaceFrom(compose(), "transport-1", "      TRIBUTARY_PROXY_PROTOCOL: \"true\"\n", "");
+        assertThat(findings(left, dotEnv(), haproxy()))
+                .as("the service's default is off")
+                .anyMatch(f -> f.startsWith("transport-1: behind HAProxy without TRIBUTARY_PROXY_PROTOCOL=true"));
+    }
+
+    @Test
+    void aPerAddressConnectionRateSwitchedOffIsCaught() {
+        String drifted = replaceFrom(
+                compose(),
+                "transport-1",
+                "MQTT_MAX_CONNECTION_RATE_PER_IP: \"50\"",
+                "MQTT_MAX_CONNECTION_RATE_PER_IP: \"0\"");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.equals(
+                        "transport-1: MQTT_MAX_CONNECTION_RATE_PER_IP is 0: the per-address connection rate is off"));
     }
 
     @Test

@@ -9,7 +9,8 @@ import java.util.Map;
 /** The parts of haproxy.cfg the checks need: sections, binds, default backends, servers, timeouts, checks. */
 public record HaproxyConfig(Map<String, List<List<String>>> sections) {
 
-    public record Server(String name, String host, int port, Integer checkPort) {}
+    /** @param sendProxyV2 whether the server line has {@code send-proxy-v2} (a PROXY protocol v2 header first) */
+    public record Server(String name, String host, int port, Integer checkPort, boolean sendProxyV2) {}
 
     public static HaproxyConfig parse(String text) {
         Map<String, List<List<String>>> sections = new LinkedHashMap<>();
@@ -86,10 +87,22 @@ public record HaproxyConfig(Map<String, List<List<String>>> sections) {
                         words.get(1),
                         address.substring(0, colon),
                         Integer.parseInt(address.substring(colon + 1)),
-                        words.contains("check") && portIndex > 0 ? Integer.valueOf(words.get(portIndex + 1)) : null));
+                        words.contains("check") && portIndex > 0 ? Integer.valueOf(words.get(portIndex + 1)) : null,
+                        words.contains("send-proxy-v2")));
             }
         }
         return servers;
+    }
+
+    /** The names of all backends. */
+    public List<String> backends() {
+        List<String> names = new ArrayList<>();
+        sections.keySet().forEach(header -> {
+            if (header.startsWith("backend ")) {
+                names.add(header.substring("backend ".length()));
+            }
+        });
+        return names;
     }
 
     /** The path of {@code option httpchk [METHOD] PATH} in a backend, or null. */

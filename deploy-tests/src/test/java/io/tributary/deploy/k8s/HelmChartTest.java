@@ -276,6 +276,24 @@ class HelmChartTest {
                         f -> f.contains("terminationGracePeriodSeconds 70 is shorter than preStop 20 s + drain 60 s"));
     }
 
+    /** Issue 34: the NLB sends the PROXY protocol, the nodes read it and limit connections per client address. */
+    @Test
+    void theNlbSendsTheProxyProtocolAndTheNodesReadItAndLimitPerAddress() {
+        Manifests manifests = HelmChart.deployment(CHART, null, Map.of());
+        assertThat(Yamls.strings(Yamls.at(
+                                manifests.find("Service", "transport-mqtt").orElseThrow(), "metadata.annotations"))
+                        .get(ClientAddressChecks.PROXY_PROTOCOL_ANNOTATION))
+                .isEqualTo("*");
+        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.proxyProtocol.enabled", "false"))))
+                .anyMatch(f -> f.startsWith("Service/transport-mqtt: the NLB does not send the PROXY protocol"))
+                .anyMatch(f -> f.startsWith("StatefulSet/transport container transport: behind Service/transport-mqtt"
+                        + " without TRIBUTARY_PROXY_PROTOCOL=true"));
+        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.maxConnectionRatePerIp", "0"))))
+                .anyMatch(
+                        f -> f.equals("StatefulSet/transport container transport: MQTT_MAX_CONNECTION_RATE_PER_IP is 0:"
+                                + " the per-address connection rate is off"));
+    }
+
     @Test
     void aNetworkPolicyOnAPortThePodsDoNotHaveOrAdmittingNoPodsIsReported() {
         Manifests manifests = HelmChart.deployment(CHART, null, Map.of());

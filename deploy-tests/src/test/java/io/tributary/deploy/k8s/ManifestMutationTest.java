@@ -161,6 +161,30 @@ class ManifestMutationTest {
                 .anyMatch(f -> f.startsWith("Service/transport-mqtt: NLB health check"));
     }
 
+    /** Issue 34: without the PROXY protocol on both sides, or with the per-address rate off, the build fails. */
+    @Test
+    void anNlbWithoutTheProxyProtocolIsReported() {
+        assertThat(findingsAfter(
+                        "Service",
+                        "transport-mqtt",
+                        s -> Yamls.mapAt(s, "metadata.annotations")
+                                .remove(ClientAddressChecks.PROXY_PROTOCOL_ANNOTATION)))
+                .anyMatch(f -> f.startsWith("Service/transport-mqtt: the NLB does not send the PROXY protocol"));
+    }
+
+    @Test
+    void aTransportThatDoesNotReadTheProxyProtocolOrLimitsNoAddressIsReported() {
+        assertThat(findingsAfter("StatefulSet", "transport", w -> {
+                    List<Object> env = Yamls.list(container(w).get("env"));
+                    env.removeIf(e -> List.of("TRIBUTARY_PROXY_PROTOCOL", "MQTT_MAX_CONNECTION_RATE_PER_IP")
+                            .contains(Yamls.text(e, "name")));
+                    addEnv(w, "MQTT_MAX_CONNECTION_RATE_PER_IP", "0");
+                }))
+                .anyMatch(f -> f.contains("without TRIBUTARY_PROXY_PROTOCOL=true"))
+                .anyMatch(f ->
+                        f.contains("MQTT_MAX_CONNECTION_RATE_PER_IP is 0: the per-address connection rate is off"));
+    }
+
     @Test
     void aNodeIdThatIsNotThePodNameIsReported() {
         assertThat(findingsAfter("StatefulSet", "transport", w -> {

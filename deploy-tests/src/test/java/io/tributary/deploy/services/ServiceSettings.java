@@ -85,6 +85,8 @@ public record ServiceSettings(
             "TRIBUTARY_AUTH_ANONYMOUS_ACL_PUBLISH",
             "TRIBUTARY_AUTH_ANONYMOUS_ACL_SUBSCRIBE",
             "MQTT_SERVER_REFERENCE",
+            // Empty = a PROXY protocol header is taken from any peer (docs/configuration.md).
+            "TRIBUTARY_PROXY_PROTOCOL_TRUSTED",
             // Tracing is off by default; the endpoint is needed, and checked at start, only when it is enabled.
             "TRIBUTARY_TRACING_ENDPOINT",
             // Empty = dynamic group membership, the right choice for a Deployment whose pod names change.

@@ -1,0 +1,57 @@
+package io.tributary.deploy.k8s;
+
+import io.tributary.deploy.k8s.ServiceChecks.Pod;
+import io.tributary.deploy.support.Yamls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The transport nodes see their clients' addresses behind the NLB (issue 34): every LoadBalancer Service in front of
+ * them turns the NLB's PROXY protocol v2 on, the nodes it selects expect it (TRIBUTARY_PROXY_PROTOCOL=true) and
+ * apply a per-address connection rate (MQTT_MAX_CONNECTION_RATE_PER_IP above 0). One side without the other
+ * either breaks every connection (a header the node does not expect) or blinds the per-address limits and the
+ * block list (all clients with the NLB's address).
+ */
+final class ClientAddressChecks {
+
+    static final String PROXY_PROTOCOL_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-proxy-protocol";
+
+    private ClientAddressChecks() {}
+
+    static List<String> check(Manifests manifests, List<Pod> pods) {
+        List<String> findings = new ArrayList<>();
+        for (Map<String, Object> service : manifests.ofKind("Service")) {
+            if (!"LoadBalancer".equals(Yamls.text(service, "spec.type"))) {
+                continue;
+            }
+            String id = Manifests.id(service);
+            Map<String, String> selector = Yamls.strings(Yamls.at(service, "spec.selector"));
+            List<Pod> transports = pods.stream()
+                    .filter(p -> p.service().reads("TRIBUTARY_PROXY_PROTOCOL"))
+                    .filter(p -> Manifests.selects(selector, Manifests.podLabels(p.workload())))
+                    .toList();
+            if (transports.isEmpty()) {
+                continue;
+            }
+            Map<String, String> annotations = Yamls.strings(Yamls.at(service, "metadata.annotations"));
+            if (!"*".equals(annotations.get(PROXY_PROTOCOL_ANNOTATION))) {
+                findings.add(id + ": the NLB does not send the PROXY protocol (" + PROXY_PROTOCOL_ANNOTATION
+                        + ": \"*\"), so the transport nodes see its address for every client");
+            }
+            for (Pod pod : transports) {
+                Map<String, String> env = pod.env().values();
+                if (!"true".equals(pod.service().effective(env, "TRIBUTARY_PROXY_PROTOCOL"))) {
+                    findings.add(pod.where() + ": behind " + id
+                            + " without TRIBUTARY_PROXY_PROTOCOL=true: it cannot read the NLB's PROXY header");
+                }
+                String rate = pod.service().effective(env, "MQTT_MAX_CONNECTION_RATE_PER_IP");
+                if (!(Double.parseDouble(rate) > 0)) {
+                    findings.add(pod.where() + ": MQTT_MAX_CONNECTION_RATE_PER_IP is " + rate
+                            + ": the per-address connection rate is off");
+                }
+            }
+        }
+        return findings;
+    }
+}
