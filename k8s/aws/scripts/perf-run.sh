@@ -2,8 +2,10 @@
 # Runs a perf-tests scenario against the cluster: subscribers and publishers as two Jobs on the perf node group,
 # then merges their results (perf-tests/bin/perf merge) under perf-results/<run id>/.
 #   k8s/aws/scripts/perf-run.sh perf-tests/scenarios/fan-out.yaml [host:port]
-# The target defaults to the transport Service inside the cluster (transport-mqtt:1883); give the NLB's host name
-# to measure through the load balancer. PERF_NODES (default 2) perf nodes are started for the run and released
+# The target defaults to the transport Service inside the cluster (transport-mqtt:1883), where the Jobs write the
+# PROXY protocol header the nodes expect themselves (--proxy-protocol, one source address per connection); give the
+# NLB's host name to measure through the load balancer, which writes it instead (all perf clients then share the NAT
+# gateway's addresses and meet the per-address connection rate). PERF_NODES (default 2) perf nodes are started for the run and released
 # after it. Scale the scenario to the cluster with its counts (or perf's --scale), not the other way round.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 need aws eksctl kubectl java
@@ -24,11 +26,15 @@ log "starting ${PERF_NODES:-2} perf nodes"
 eksctl scale nodegroup --cluster "$CLUSTER_NAME" --region "$AWS_REGION" --name perf \
   --nodes "${PERF_NODES:-2}" --nodes-min 0
 
+# Through the NLB the header comes from the NLB: a second one from the client would be refused.
+proxy_header='s|^||'
+[[ "$target" == transport-mqtt:1883 ]] || proxy_header='s| --proxy-protocol||'
 dir="$(render_with_images perf perf)"
 manifests="$(kubectl kustomize "$dir" \
   | sed -e "s|value: perf-tests/scenarios/fan-out.yaml|value: $scenario|" \
         -e "s|value: transport-mqtt:1883|value: $target|" \
-        -e "s|value: k8s\$|value: $run_id|")"
+        -e "s|value: k8s\$|value: $run_id|" \
+        -e "$proxy_header")"
 job_manifest() { # the Job document of one role
   awk -v want="name: perf-$1" 'BEGIN { RS = "---\n" } index($0, want) { printf "%s", $0 }' <<< "$manifests"
 }

@@ -52,6 +52,29 @@ final class ClientAddressChecks {
                 }
             }
         }
+        perfJobs(manifests, pods, findings);
         return findings;
+    }
+
+    /**
+     * The perf Jobs connect inside the cluster, not through the NLB: while the transport nodes expect a PROXY header
+     * the Jobs must write one themselves (perf-tests {@code --proxy-protocol}), or every connection is refused.
+     */
+    private static void perfJobs(Manifests manifests, List<Pod> pods, List<String> findings) {
+        boolean expected = pods.stream()
+                .filter(p -> p.service().reads("TRIBUTARY_PROXY_PROTOCOL"))
+                .anyMatch(p -> "true".equals(p.service().effective(p.env().values(), "TRIBUTARY_PROXY_PROTOCOL")));
+        if (!expected) {
+            return;
+        }
+        for (Map<String, Object> job : manifests.ofKind("Job")) {
+            for (Map<String, Object> container : Manifests.containers(job)) {
+                String command = Yamls.list(container.get("command")) + " " + Yamls.list(container.get("args"));
+                if (command.contains("perf-tests/bin/perf run") && !command.contains("--proxy-protocol")) {
+                    findings.add(Manifests.id(job) + ": the transport nodes expect a PROXY protocol header and the"
+                            + " perf run sends none (perf-tests --proxy-protocol)");
+                }
+            }
+        }
     }
 }

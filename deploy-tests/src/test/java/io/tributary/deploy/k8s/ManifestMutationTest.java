@@ -186,6 +186,20 @@ class ManifestMutationTest {
     }
 
     @Test
+    void aPerfJobWithoutItsProxyHeaderIsReported() {
+        assertThat(findingsAfter("Job", "perf-subscribers", j -> {
+                    Map<String, Object> container = container(j);
+                    container.put(
+                            "args",
+                            Yamls.list(container.get("args")).stream()
+                                    .map(a -> String.valueOf(a).replace(" --proxy-protocol", ""))
+                                    .toList());
+                }))
+                .anyMatch(
+                        f -> f.startsWith("Job/perf-subscribers: the transport nodes expect a PROXY protocol header"));
+    }
+
+    @Test
     void aNodeIdThatIsNotThePodNameIsReported() {
         assertThat(findingsAfter("StatefulSet", "transport", w -> {
                     List<Object> env = Yamls.list(container(w).get("env"));

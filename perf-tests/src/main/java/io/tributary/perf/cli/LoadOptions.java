@@ -118,6 +118,13 @@ final class LoadOptions {
             description = "accept targets outside loopback (load goes over the network to them)")
     boolean allowRemote;
 
+    /** The in-cluster perf Jobs reach transport nodes that expect a PROXY header from their NLB. */
+    @Option(
+            names = "--proxy-protocol",
+            description = "start every connection with a PROXY protocol v2 header, each from its own address in"
+                    + " 198.18.0.0/15 (for brokers that expect one, reached without their load balancer)")
+    boolean proxyProtocol;
+
     @Option(
             names = {"-q", "--quiet"},
             description = "no progress output (bar or lines); warnings, summary and result paths still print")
@@ -144,6 +151,7 @@ final class LoadOptions {
                 maxConnections,
                 !noHtml,
                 allowRemote,
+                proxyProtocol,
                 warmUpConnections,
                 stallThreshold);
     }

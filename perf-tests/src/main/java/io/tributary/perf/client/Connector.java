@@ -52,11 +52,14 @@ public final class Connector implements AutoCloseable {
     private final int sourceAddresses;
     /** Whether targets outside loopback are accepted (--allow-remote). */
     private final boolean allowRemote;
+    /** Whether each connection starts with a PROXY protocol v2 header (--proxy-protocol). */
+    private final boolean proxyProtocol;
 
     private final SslContext ssl;
     private final LiveMetrics metrics;
     private final PublishGate gate;
     private final AtomicLong counter = new AtomicLong();
+    private final AtomicLong proxyConnections = new AtomicLong();
     private final Map<Endpoint, InetSocketAddress> resolved = new HashMap<>();
 
     public Connector(
@@ -66,8 +69,10 @@ public final class Connector implements AutoCloseable {
             boolean needsTls,
             LiveMetrics metrics,
             PublishGate gate,
-            boolean allowRemote) {
+            boolean allowRemote,
+            boolean proxyProtocol) {
         this.allowRemote = allowRemote;
+        this.proxyProtocol = proxyProtocol;
         this.epoll = Epoll.isAvailable();
         int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         this.group = new MultiThreadIoEventLoopGroup(
@@ -97,6 +102,7 @@ public final class Connector implements AutoCloseable {
         InetSocketAddress remote = resolved.computeIfAbsent(plan.endpoint(), endpoint -> endpoint.resolve(allowRemote));
         long start = System.nanoTime();
         MqttLoadClient client = new MqttLoadClient(plan, metrics, gate, events, start);
+        long number = proxyConnections.getAndIncrement();
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
@@ -106,6 +112,10 @@ public final class Connector implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (proxyProtocol) {
+                            // In clear, before the TLS handshake, as a load balancer sends it.
+                            ch.pipeline().addLast(new ProxyHeaderWriter(number));
+                        }
                         if (plan.endpoint().tls()) {
                             ch.pipeline()
                                     .addLast(ssl.newHandler(

@@ -42,6 +42,7 @@ final class ConnectionWarmUp {
             TlsOptions tls,
             boolean needsTls,
             boolean allowRemote,
+            boolean proxyProtocol,
             List<Endpoint> endpoints,
             RunConsole console)
             throws InterruptedException {
@@ -64,8 +65,8 @@ final class ConnectionWarmUp {
                     null);
         });
         console.printf("warm-up: %d connections at %.0f/s, not measured%n", count, plan.rampPerSecond());
-        try (Connector connector =
-                new Connector(ioThreads, sourceAddresses, tls, needsTls, unmeasured, new PublishGate(), allowRemote)) {
+        try (Connector connector = new Connector(
+                ioThreads, sourceAddresses, tls, needsTls, unmeasured, new PublishGate(), allowRemote, proxyProtocol)) {
             connector.prepare(endpoints);
             ClientEvents events = new ClientEvents() {
                 @Override

@@ -175,7 +175,8 @@ public final class LoadRun {
                         tls,
                         metrics,
                         gate,
-                        options.allowRemote());
+                        options.allowRemote(),
+                        options.proxyProtocol());
                 RunSampler sampler = new RunSampler(
                         metrics,
                         broker,
@@ -307,6 +308,7 @@ public final class LoadRun {
                 scenario.tls(),
                 tls,
                 options.allowRemote(),
+                options.proxyProtocol(),
                 List.copyOf(endpoints),
                 console);
         if (outcome.failed() > 0 || outcome.ready() < outcome.opened()) {

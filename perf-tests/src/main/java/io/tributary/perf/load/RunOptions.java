@@ -22,6 +22,8 @@ import java.util.List;
  * @param warmUpConnections connections opened and closed before the measured ramp, not measured (0 = none): a
  *                        cold load generator (JIT, first connections of its event loops) adds hundreds of
  *                        milliseconds to the first connects whichever broker it measures
+ * @param proxyProtocol   every connection starts with a PROXY protocol v2 header claiming its own source address
+ *                        (198.18.0.0/15), for transport nodes that expect one and are reached without their balancer
  * @param stallThreshold  a second of the measured window whose highest end-to-end latency (by send time) passes
  *                        this is listed as a stall
  */
@@ -44,6 +46,7 @@ public record RunOptions(
         int maxConnections,
         boolean html,
         boolean allowRemote,
+        boolean proxyProtocol,
         int warmUpConnections,
         Duration stallThreshold) {
 
@@ -73,6 +76,7 @@ public record RunOptions(
                 maxConnections,
                 html,
                 allowRemote,
+                proxyProtocol,
                 warmUpConnections,
                 stallThreshold);
     }
@@ -97,6 +101,7 @@ public record RunOptions(
                 maxConnections,
                 html,
                 allowRemote,
+                proxyProtocol,
                 warmUpConnections,
                 stallThreshold);
     }

@@ -84,6 +84,7 @@ class GeneratorEndToEndTest {
                 10_000,
                 false,
                 false,
+                false,
                 warmUpConnections,
                 Duration.ofMillis(50));
     }
