@@ -120,9 +120,10 @@ class ListenerConfiguration {
             ConnectionRegistry registry,
             Disconnector disconnector,
             DrainProperties drain,
-            ProxyProtocolProperties proxyProtocol)
+            ProxyProtocolProperties proxyProtocol,
+            LimitRefusals limitRefusals)
             throws Exception {
-        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt, proxyProtocol);
+        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt, proxyProtocol, limitRefusals);
         return new MqttListener(
                 properties.mqtt().host(),
                 properties.mqtt().ioThreads(),

@@ -212,6 +212,9 @@ class ProxyProtocolTest {
         } finally {
             closeAll(open);
         }
+        assertThat(LimitsTest.refusals(node, "proxy_protocol"))
+                .as("both counted")
+                .isGreaterThanOrEqualTo(2);
         String log = Files.readString(node.process().logFile());
         assertThat(log).contains("Closing connection from /127.0.0.1:");
         assertThat(log).contains("no PROXY protocol header (the connection starts with other data)");

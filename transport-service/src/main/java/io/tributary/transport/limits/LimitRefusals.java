@@ -31,6 +31,9 @@ public final class LimitRefusals {
     public static final String PAYLOAD_SIZE = "payload_size";
     public static final String SUBSCRIPTIONS = "subscriptions";
     public static final String TOPIC_LEVELS = "topic_levels";
+    /** A connection without a valid PROXY protocol header, or from an untrusted peer (listener/proxy). */
+    public static final String PROXY_PROTOCOL = "proxy_protocol";
+
     private static final String[] REASONS = {
         BLOCKED_IP,
         CONNECTIONS,
@@ -39,7 +42,8 @@ public final class LimitRefusals {
         PUBLISH_RATE,
         PAYLOAD_SIZE,
         SUBSCRIPTIONS,
-        TOPIC_LEVELS
+        TOPIC_LEVELS,
+        PROXY_PROTOCOL
     };
 
     private record Throttle(RateLimiter lines, AtomicLong suppressed) {}

@@ -3,6 +3,7 @@ package io.tributary.transport.listener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;
 import io.tributary.transport.config.TransportProperties;
+import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.listener.proxy.ProxyProtocolInitializer;
 import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
 import io.tributary.transport.listener.tls.ReloadingSslContext;
@@ -30,13 +31,19 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
     private static final Duration UPGRADE_TIMEOUT = Duration.ofSeconds(10);
 
     public static ListenerEndpoints of(
-            TransportProperties properties, MqttChannelInitializer mqtt, ProxyProtocolProperties proxy)
+            TransportProperties properties,
+            MqttChannelInitializer mqtt,
+            ProxyProtocolProperties proxy,
+            LimitRefusals refusals)
             throws Exception {
         TransportProperties.Tls tlsSettings = properties.tls();
         TransportProperties.WebSocket ws = properties.websocket();
         List<MqttListener.Endpoint> endpoints = new ArrayList<>();
         endpoints.add(new MqttListener.Endpoint(
-                MqttListener.PLAIN, properties.mqtt().port(), behind(proxy, mqtt, mqtt::addMqttHandlers), "MQTT_PORT"));
+                MqttListener.PLAIN,
+                properties.mqtt().port(),
+                behind(proxy, refusals, mqtt, mqtt::addMqttHandlers),
+                "MQTT_PORT"));
         ReloadingSslContext tls = null;
         if (tlsSettings.enabled() || ws.secureEnabled(tlsSettings)) {
             tls = new ReloadingSslContext(new TlsContextLoader(tlsSettings), tlsSettings.reloadInterval());
@@ -45,14 +52,20 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
             TlsChannelInitializer tlsListener =
                     new TlsChannelInitializer(tls, tlsSettings.handshakeTimeout(), mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
-                    TLS, tlsSettings.port(), behind(proxy, tlsListener, tlsListener::addTlsAndMqtt), "MQTT_TLS_PORT"));
+                    TLS,
+                    tlsSettings.port(),
+                    behind(proxy, refusals, tlsListener, tlsListener::addTlsAndMqtt),
+                    "MQTT_TLS_PORT"));
         }
         int maxPacketSize = properties.mqtt().maxPacketSize();
         if (ws.enabled()) {
             WebSocketChannelInitializer wsListener = new WebSocketChannelInitializer(
                     ws.path(), maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
-                    WEBSOCKET, ws.port(), behind(proxy, wsListener, wsListener::addWebSocket), "MQTT_WS_PORT"));
+                    WEBSOCKET,
+                    ws.port(),
+                    behind(proxy, refusals, wsListener, wsListener::addWebSocket),
+                    "MQTT_WS_PORT"));
         }
         if (ws.secureEnabled(tlsSettings)) {
             WebSocketChannelInitializer wssListener = new WebSocketChannelInitializer(
@@ -65,7 +78,7 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
             endpoints.add(new MqttListener.Endpoint(
                     SECURE_WEBSOCKET,
                     ws.securePort(),
-                    behind(proxy, wssListener, wssListener::addWebSocket),
+                    behind(proxy, refusals, wssListener, wssListener::addWebSocket),
                     "MQTT_WSS_PORT"));
         }
         return new ListenerEndpoints(endpoints, tls);
@@ -73,7 +86,10 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
 
     /** The listener's own initializer, or with the PROXY protocol on, the header first and its pipeline after it. */
     private static ChannelHandler behind(
-            ProxyProtocolProperties proxy, ChannelHandler listener, Consumer<ChannelPipeline> listenerPipeline) {
-        return proxy.enabled() ? new ProxyProtocolInitializer(proxy, listenerPipeline) : listener;
+            ProxyProtocolProperties proxy,
+            LimitRefusals refusals,
+            ChannelHandler listener,
+            Consumer<ChannelPipeline> listenerPipeline) {
+        return proxy.enabled() ? new ProxyProtocolInitializer(proxy, listenerPipeline, refusals) : listener;
     }
 }

@@ -28,12 +28,14 @@ final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
 
     private final long timeoutMillis;
     private final Consumer<ChannelPipeline> listenerPipeline;
+    private final ProxyRefusal refusal;
     private ScheduledFuture<?> timer;
     private boolean resolved;
 
-    ProxyHeaderHandler(Duration timeout, Consumer<ChannelPipeline> listenerPipeline) {
+    ProxyHeaderHandler(Duration timeout, Consumer<ChannelPipeline> listenerPipeline, ProxyRefusal refusal) {
         this.timeoutMillis = timeout.toMillis();
         this.listenerPipeline = listenerPipeline;
+        this.refusal = refusal;
     }
 
     @Override
@@ -43,7 +45,7 @@ final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
                         () -> {
                             if (!resolved) {
                                 resolved = true;
-                                ProxyRefusal.close(
+                                refusal.close(
                                         ctx.channel(), "no PROXY protocol header within " + timeoutMillis + " ms");
                             }
                         },
@@ -100,7 +102,7 @@ final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
         }
         resolved = true;
         timer.cancel(false);
-        ProxyRefusal.close(ctx.channel(), "invalid PROXY protocol header: " + innermost(cause));
+        refusal.close(ctx.channel(), "invalid PROXY protocol header: " + innermost(cause));
     }
 
     /** The decoder wraps what it found wrong; the innermost message says it. */

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.tributary.transport.connection.ClientAddress;
+import io.tributary.transport.limits.LimitRefusals;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.function.Consumer;
@@ -24,12 +25,18 @@ public final class ProxyProtocolInitializer extends ChannelInitializer<SocketCha
     private final ProxyProtocolProperties properties;
     private final TrustedProxies trusted;
     private final Consumer<ChannelPipeline> listenerPipeline;
+    private final ProxyRefusal refusal;
 
-    /** @param listenerPipeline adds the listener's handlers (TLS, WebSocket, MQTT) to an active channel's pipeline */
-    public ProxyProtocolInitializer(ProxyProtocolProperties properties, Consumer<ChannelPipeline> listenerPipeline) {
+    /**
+     * @param listenerPipeline adds the listener's handlers (TLS, WebSocket, MQTT) to an active channel's pipeline
+     * @param refusals         counts and logs the connections refused here
+     */
+    public ProxyProtocolInitializer(
+            ProxyProtocolProperties properties, Consumer<ChannelPipeline> listenerPipeline, LimitRefusals refusals) {
         this.properties = properties;
         this.trusted = properties.trustedProxies();
         this.listenerPipeline = listenerPipeline;
+        this.refusal = new ProxyRefusal(refusals);
     }
 
     @Override
@@ -41,12 +48,12 @@ public final class ProxyProtocolInitializer extends ChannelInitializer<SocketCha
     public void init(Channel channel) {
         SocketAddress peer = ClientAddress.peer(channel);
         if (!trusted.trusts(peer instanceof InetSocketAddress a ? a.getAddress() : null)) {
-            ProxyRefusal.close(channel, "not a trusted PROXY protocol peer (TRIBUTARY_PROXY_PROTOCOL_TRUSTED)");
+            refusal.close(channel, "not a trusted PROXY protocol peer (TRIBUTARY_PROXY_PROTOCOL_TRUSTED)");
             return;
         }
         ChannelPipeline p = channel.pipeline();
-        p.addLast(SIGNATURE, new ProxySignatureCheck());
+        p.addLast(SIGNATURE, new ProxySignatureCheck(refusal));
         p.addLast(DECODER, new HAProxyMessageDecoder());
-        p.addLast(HEADER, new ProxyHeaderHandler(properties.timeout(), listenerPipeline));
+        p.addLast(HEADER, new ProxyHeaderHandler(properties.timeout(), listenerPipeline, refusal));
     }
 }

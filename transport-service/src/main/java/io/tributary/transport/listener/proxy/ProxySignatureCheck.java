@@ -21,11 +21,17 @@ final class ProxySignatureCheck extends ByteToMessageDecoder {
 
     private static final byte[] V1 = "PROXY ".getBytes(StandardCharsets.US_ASCII);
 
+    private final ProxyRefusal refusal;
+
+    ProxySignatureCheck(ProxyRefusal refusal) {
+        this.refusal = refusal;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (!startsLike(in, V2) && !startsLike(in, V1)) {
             in.skipBytes(in.readableBytes());
-            ProxyRefusal.close(ctx.channel(), "no PROXY protocol header (the connection starts with other data)");
+            refusal.close(ctx.channel(), "no PROXY protocol header (the connection starts with other data)");
             return;
         }
         if (HAProxyMessageDecoder.detectProtocol(in).state() == ProtocolDetectionState.DETECTED) {

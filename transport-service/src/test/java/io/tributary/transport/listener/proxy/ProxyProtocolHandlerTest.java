@@ -2,6 +2,7 @@ package io.tributary.transport.listener.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -11,6 +12,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tributary.transport.connection.ClientAddress;
+import io.tributary.transport.limits.LimitRefusals;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -79,10 +81,15 @@ class ProxyProtocolHandlerTest {
     private static final InetSocketAddress BALANCER = new InetSocketAddress("10.0.3.4", 40_000);
 
     private final Listener listener = new Listener();
+    private final LimitRefusals refusals = new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime);
+
+    private long refused() {
+        return refusals.count(LimitRefusals.PROXY_PROTOCOL);
+    }
 
     private EmbeddedChannel channel(List<String> trusted) {
         ProxyProtocolProperties properties = new ProxyProtocolProperties(true, trusted, Duration.ofSeconds(5));
-        ProxyProtocolInitializer initializer = new ProxyProtocolInitializer(properties, listener::build);
+        ProxyProtocolInitializer initializer = new ProxyProtocolInitializer(properties, listener::build, refusals);
         PeerChannel channel = new PeerChannel(BALANCER);
         // As on a listener: the initializer runs when the channel registers, before it is active.
         channel.pipeline().addLast(new ChannelInitializer<Channel>() {
@@ -144,6 +151,7 @@ class ProxyProtocolHandlerTest {
                 .isEqualTo(MQTT_CONNECT);
         assertThat(names(channel)).as("the PROXY handlers left").containsExactly("listener");
         assertThat(channel.isActive()).isTrue();
+        assertThat(refused()).isZero();
     }
 
     @Test
@@ -187,6 +195,7 @@ class ProxyProtocolHandlerTest {
                 .as("closed without waiting for the timeout")
                 .isFalse();
         assertThat(listener.builds).isZero();
+        assertThat(refused()).as("counted once").isEqualTo(1);
         assertThat(ClientAddress.of(channel)).isEqualTo(BALANCER);
     }
 
@@ -210,6 +219,7 @@ class ProxyProtocolHandlerTest {
         v2.writeInbound(bytes(header));
         assertThat(v2.isActive()).isFalse();
         assertThat(listener.builds).isZero();
+        assertThat(refused()).isEqualTo(2);
     }
 
     @Test
@@ -224,6 +234,7 @@ class ProxyProtocolHandlerTest {
         channel.runScheduledPendingTasks();
         assertThat(channel.isActive()).as("closed after 5 s without a header").isFalse();
         assertThat(listener.builds).isZero();
+        assertThat(refused()).isEqualTo(1);
     }
 
     @Test
@@ -248,6 +259,7 @@ class ProxyProtocolHandlerTest {
         EmbeddedChannel untrusted = channel(List.of("192.168.0.0/16", "fd00::/8"));
         assertThat(untrusted.isActive()).isFalse();
         assertThat(listener.builds).isZero();
+        assertThat(refused()).isEqualTo(1);
 
         EmbeddedChannel trusted = channel(List.of("192.168.0.0/16", "10.0.0.0/22"));
         trusted.writeInbound(bytes(ProxyHeaders.v2("203.0.113.7", 4711, "10.0.0.1", 1883)));

@@ -3,6 +3,7 @@ package io.tributary.transport.listener.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -17,6 +18,7 @@ import io.tributary.devstack.tls.CertificateAuthority;
 import io.tributary.transport.config.TransportProperties.Tls.ClientAuthMode;
 import io.tributary.transport.config.TransportProperties.Tls.Provider;
 import io.tributary.transport.connection.ClientAddress;
+import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.listener.proxy.ProxyHeaders;
 import io.tributary.transport.listener.proxy.ProxyProtocolInitializer;
 import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
@@ -76,7 +78,8 @@ class TlsBehindProxyProtocolTest {
                 .channel(NioServerSocketChannel.class)
                 .childHandler(new ProxyProtocolInitializer(
                         new ProxyProtocolProperties(true, List.of("127.0.0.0/8"), Duration.ofSeconds(5)),
-                        tls::addTlsAndMqtt))
+                        tls::addTlsAndMqtt,
+                        new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime)))
                 .bind(new InetSocketAddress("127.0.0.1", 0))
                 .syncUninterruptibly()
                 .channel();

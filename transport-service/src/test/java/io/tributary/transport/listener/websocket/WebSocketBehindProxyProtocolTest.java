@@ -2,6 +2,7 @@ package io.tributary.transport.listener.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -15,6 +16,7 @@ import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.tributary.transport.connection.ClientAddress;
+import io.tributary.transport.limits.LimitRefusals;
 import io.tributary.transport.listener.proxy.ProxyHeaders;
 import io.tributary.transport.listener.proxy.ProxyProtocolInitializer;
 import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
@@ -53,7 +55,9 @@ class WebSocketBehindProxyProtocolTest {
                     });
                 });
         ProxyProtocolInitializer proxy = new ProxyProtocolInitializer(
-                new ProxyProtocolProperties(true, List.of(), Duration.ofSeconds(5)), ws::addWebSocket);
+                new ProxyProtocolProperties(true, List.of(), Duration.ofSeconds(5)),
+                ws::addWebSocket,
+                new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime));
         EmbeddedChannel channel = new EmbeddedChannel(false, false);
         channel.pipeline().addLast(new ChannelInitializer<Channel>() {
             @Override
