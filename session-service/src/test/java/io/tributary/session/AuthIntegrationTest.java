@@ -9,7 +9,6 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
-import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -139,12 +138,7 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(row.path("remoteIp").asString()).isEqualTo("10.1.2.3");
         assertThat(row.path("failures").asLong()).isEqualTo(3);
         assertThat(row.path("lastCause").asString()).isEqualTo("will_not_authorized");
-        String scrape = http.send(
-                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .GET()
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         assertThat(metricValue(scrape, "tributary_auth_failures_total")).isGreaterThanOrEqualTo(3);
     }
 
@@ -202,12 +196,7 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(connectFrom("10.66.0.1", "hugo-ok", "hugo", "right").status())
                 .as("another user name from the same address")
                 .isEqualTo(200);
-        String scrape = http.send(
-                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .GET()
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         assertThat(scrape).contains("cause=\"auth_back_off\"");
     }
 

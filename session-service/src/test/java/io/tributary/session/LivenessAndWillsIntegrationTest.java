@@ -45,14 +45,6 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
     @Autowired
     NodeStore nodes;
 
-    private String scrape() throws Exception {
-        return http.send(
-                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
-    }
-
     private static String unique(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }

@@ -249,11 +249,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
     void metrics_count_applied_records() throws Exception {
         publish("ret/metric/1", "m", 0, true, 0L, null);
         subscribe("ret-metric", sub("ret/metric/1", 0));
-        String scrape = http.send(
-                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         assertThat(metricValue(scrape, "tributary_retained_updates_total")).isPositive();
         assertThat(scrape).contains("tributary_retained_messages");
     }
@@ -301,11 +297,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
 
     /** Records the retained consumer has fetched so far, from Kafka's client metrics. */
     private double retainedRecordsConsumed() throws Exception {
-        String scrape = http.send(
-                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         double sum = 0;
         boolean found = false;
         for (String line : scrape.split("\n")) {
@@ -322,11 +314,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
 
     /** The retained consumer's offset commits so far, from Kafka's client metrics. */
     private double retainedCommits() throws Exception {
-        String scrape = http.send(
-                        java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                         "kafka_consumer_coordinator_commit_total\\{[^}]*client_id=\"session-service-retained-[^}]*} (\\S+)")
                 .matcher(scrape);

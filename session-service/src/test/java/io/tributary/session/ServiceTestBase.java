@@ -163,6 +163,16 @@ public abstract class ServiceTestBase {
         return SubscriptionRecord.decode(record.value());
     }
 
+    /** The service's Prometheus page. */
+    protected String scrape() throws Exception {
+        return http.send(
+                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
+                                .GET()
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
     protected static double metricValue(String scrape, String name) {
         return scrape.lines()
                 .filter(line -> line.startsWith(name + "{"))

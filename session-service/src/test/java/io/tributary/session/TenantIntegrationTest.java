@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
-import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Order;
@@ -204,12 +203,7 @@ class TenantIntegrationTest extends ServiceTestBase {
                 .isEqualTo(400);
         assertThat(sendJson("PUT", "/api/v1/tenants/nobody", Map.of()).status()).isEqualTo(404);
         assertThat(connect("quota-global", null, null, null, true).status()).isEqualTo(200);
-        String scrape = http.send(
-                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .GET()
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         assertThat(scrape)
                 .containsPattern(
                         "tributary_tenant_quota_refusals_total\\{[^}]*quota=\"connections\"[^}]*tenant=\"quota-co\"[^}]*} 2.0");

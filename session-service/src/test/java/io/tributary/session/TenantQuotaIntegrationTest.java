@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,12 +64,7 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
     }
 
     private double refusals(String tenant, String quota) throws Exception {
-        String scrape = http.send(
-                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                         "tributary_tenant_quota_refusals_total\\{[^}]*quota=\"" + quota + "\"[^}]*tenant=\"" + tenant
                                 + "\"[^}]*} ([0-9.]+)")

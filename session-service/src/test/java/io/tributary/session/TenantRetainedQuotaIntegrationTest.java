@@ -8,8 +8,6 @@ import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -94,12 +92,7 @@ class TenantRetainedQuotaIntegrationTest extends ServiceTestBase {
     }
 
     private double refusals(String tenant) throws Exception {
-        String scrape = http.send(
-                        HttpRequest.newBuilder(uri("/actuator/prometheus"))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        String scrape = scrape();
         return scrape.lines()
                 .filter(l -> l.startsWith("tributary_tenant_quota_refusals_total{")
                         && l.contains("quota=\"retained\"")
