@@ -108,6 +108,9 @@ class TenantRetainedQuotaTest {
         Mqtt5BlockingClient[] nodes = {client(user, 0), client(user, 1)};
         assertThat(retain(nodes[0], "r/1", "one")).isEqualTo(Mqtt5PubAckReasonCode.SUCCESS);
         assertThat(retain(nodes[1], "r/2", "two")).isEqualTo(Mqtt5PubAckReasonCode.SUCCESS);
+        // Retained records of different topics travel on different partitions, in no order between them: a new topic
+        // sent now could reach the store before r/2 does and take its place. Wait until the store holds both.
+        awaitRetained(user, Set.of("r/1", "r/2"));
 
         Set<String> refused = new HashSet<>();
         Set<String> accepted = new HashSet<>();
@@ -133,6 +136,16 @@ class TenantRetainedQuotaTest {
                         .as("refused, not disconnected")
                         .isTrue();
             }
+            // Every new topic a node let through reaches the store while it is full and is refused there; wait for
+            // all of them before the deletion below makes room (a late one would then be stored, rightly).
+            long storeDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (refusalsMetric(cluster.sessionApiUrl(), tenant) < accepted.size()
+                    && System.nanoTime() < storeDeadline) {
+                Thread.sleep(100);
+            }
+            assertThat(refusalsMetric(cluster.sessionApiUrl(), tenant))
+                    .as("the store refused each of the %d new topics a node let through", accepted.size())
+                    .isEqualTo(accepted.size());
             // A deletion always passes, and makes room.
             assertThat(retain(nodes[0], "r/2", "")).isEqualTo(Mqtt5PubAckReasonCode.SUCCESS);
 
@@ -169,6 +182,17 @@ class TenantRetainedQuotaTest {
         for (Mqtt5BlockingClient c : nodes) {
             c.disconnect();
         }
+    }
+
+    /** Waits up to 30 s until a new subscriber gets exactly {@code topics} as retained messages. */
+    private static void awaitRetained(String user, Set<String> topics) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Map<String, String> got = retainedFor(user, "r/#");
+        while (!got.keySet().equals(topics) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            got = retainedFor(user, "r/#");
+        }
+        assertThat(got).containsOnlyKeys(topics);
     }
 
     private static double refusalsMetric(String httpUrl, String tenant) throws Exception {
