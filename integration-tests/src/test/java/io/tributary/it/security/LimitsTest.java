@@ -281,6 +281,49 @@ class LimitsTest {
     }
 
     @Test
+    void a_client_id_over_256_bytes_gets_0x85_or_2_and_a_user_name_over_1024_bytes_0x86_on_a_default_node()
+            throws Exception {
+        int port = cluster.mqttPort(0);
+        String url = cluster.transportHttpUrl(0);
+        double ids = refusals(url, "client_id_length");
+        double names = refusals(url, "username_length");
+        String prefix = Clients.id("long") + "-";
+        List<Socket> open = new ArrayList<>();
+        try {
+            assertThat(rawConnect(port, RawMqtt.connect311(prefix + "x".repeat(256 - prefix.length()), 60), open))
+                    .as("256 bytes: the default limit, accepted")
+                    .isZero();
+            assertThat(rawConnect(port, RawMqtt.connect311(prefix + "x".repeat(257 - prefix.length()), 60), open))
+                    .as("MQTT 3.1.1: identifier rejected")
+                    .isEqualTo(2);
+            assertThat(rawConnect(
+                            port, io.tributary.it.support.Mqtt5Packets.connect(prefix + "x".repeat(60_000), 60), open))
+                    .as("MQTT 5: client identifier not valid")
+                    .isEqualTo(0x85);
+        } finally {
+            for (Socket s : open) {
+                s.close();
+            }
+        }
+        Mqtt5BlockingClient named = com.hivemq.client.mqtt.mqtt5.Mqtt5Client.builder()
+                .identifier(Clients.id("long-name"))
+                .serverHost("127.0.0.1")
+                .serverPort(port)
+                .simpleAuth()
+                .username("u".repeat(1025))
+                .password("p".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .applySimpleAuth()
+                .buildBlocking();
+        assertThatThrownBy(named::connect)
+                .isInstanceOfSatisfying(
+                        com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException.class,
+                        e -> assertThat(e.getMqttMessage().getReasonCode())
+                                .isEqualTo(Mqtt5ConnAckReasonCode.BAD_USER_NAME_OR_PASSWORD));
+        assertThat(refusals(url, "client_id_length")).isEqualTo(ids + 2);
+        assertThat(refusals(url, "username_length")).isEqualTo(names + 1);
+    }
+
+    @Test
     void connections_over_the_node_maximum_get_0x97_and_over_the_address_rate_0x9f() throws Exception {
         int port = connectionLimits.mqttPort();
         List<Socket> open = new ArrayList<>();

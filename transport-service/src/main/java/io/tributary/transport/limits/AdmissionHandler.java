@@ -18,8 +18,10 @@ import java.net.InetAddress;
  * In front of the CONNECT handler: asks {@link ConnectAdmission} about the connection as soon as it opens (so the
  * rates count every TCP connection, also those that never send CONNECT), and answers a refused one at its CONNECT
  * with the matching CONNACK (MQTT 5: 0x8A banned, 0x97 quota exceeded, 0x9F connection rate exceeded; MQTT 3.x:
- * return code 5 or 3), before anything is asked of session-service. It also refuses a will topic with more levels
- * than allowed (MQTT 5 0x90 topic name invalid; 3.x has no code for it, the connection is closed). An admitted
+ * return code 5 or 3), before anything is asked of session-service. It also refuses a client identifier or user name
+ * longer than allowed ({@link IdentityLengths}: MQTT 5 0x85 / 0x86, 3.x return code 2 / 4) and a will topic with
+ * more levels than allowed (MQTT 5 0x90 topic name invalid; 3.x has no code for it, the connection is closed). An
+ * admitted
  * connection's first packet goes on and the handler leaves the pipeline; a refused one's later packets are dropped
  * while the CONNACK goes out and the connection closes. Refusals count in {@code tributary_connects_total} too.
  */
@@ -81,10 +83,32 @@ public final class AdmissionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean v5 = connect.variableHeader().version() == 5;
-        String clientId = connect.payload().clientIdentifier();
+        String clientId = IdentityLengths.forLog(connect.payload().clientIdentifier());
         if (refusal != null) {
             ReferenceCountUtil.release(msg);
             refuse(ctx, clientId, refusal.reason, v5 ? refusal.v5Code : refusal.v3Code, refusal.cause);
+            return;
+        }
+        IdentityLengths.Problem tooLong = IdentityLengths.problem(connect.payload(), admission.limits());
+        if (tooLong != null) {
+            ReferenceCountUtil.release(msg);
+            boolean id = tooLong.what() == IdentityLengths.Excess.CLIENT_ID;
+            MqttConnectReturnCode code;
+            if (id) {
+                code = v5
+                        ? MqttConnectReturnCode.CONNECTION_REFUSED_CLIENT_IDENTIFIER_NOT_VALID
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_IDENTIFIER_REJECTED;
+            } else {
+                code = v5
+                        ? MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USERNAME_OR_PASSWORD
+                        : MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD;
+            }
+            refuse(
+                    ctx,
+                    clientId,
+                    id ? LimitRefusals.CLIENT_ID_LENGTH : LimitRefusals.USERNAME_LENGTH,
+                    code,
+                    tooLong.describe());
             return;
         }
         int maxLevels = admission.limits().maxTopicLevels();

@@ -31,6 +31,10 @@ public final class LimitRefusals {
     public static final String PAYLOAD_SIZE = "payload_size";
     public static final String SUBSCRIPTIONS = "subscriptions";
     public static final String TOPIC_LEVELS = "topic_levels";
+    /** A CONNECT whose client identifier, or user name, is longer than the node takes ({@link IdentityLengths}). */
+    public static final String CLIENT_ID_LENGTH = "client_id_length";
+
+    public static final String USERNAME_LENGTH = "username_length";
     /** A connection without a valid PROXY protocol header, or from an untrusted peer (listener/proxy). */
     public static final String PROXY_PROTOCOL = "proxy_protocol";
 
@@ -43,6 +47,8 @@ public final class LimitRefusals {
         PAYLOAD_SIZE,
         SUBSCRIPTIONS,
         TOPIC_LEVELS,
+        CLIENT_ID_LENGTH,
+        USERNAME_LENGTH,
         PROXY_PROTOCOL
     };
 

@@ -2,6 +2,7 @@ package io.tributary.transport.limits;
 
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -23,6 +24,13 @@ import org.springframework.validation.annotation.Validated;
  *                                message below Kafka's maximum record size (1 MiB by default)
  * @param maxSubscriptions        topic filters one session may hold (those it resumed count too)
  * @param maxTopicLevels          levels of a PUBLISH topic, a will topic or a SUBSCRIBE filter
+ * @param maxClientIdLength       UTF-8 bytes of a CONNECT's client identifier; a longer one is refused (MQTT 5 0x85,
+ *                                3.x return code 2) before session-service sees it, so a client cannot make the
+ *                                sessions, the failed-authentication counts and the log lines keyed by client ids
+ *                                as large as it likes. 0 or from 23 up: every server must take 1 to 23 bytes (MQTT
+ *                                3.1.1 section 3.1.3.1, MQTT 5 section 3.1.3.1)
+ * @param maxUsernameLength       UTF-8 bytes of a CONNECT's user name; a longer one is refused (MQTT 5 0x86, 3.x
+ *                                return code 4) before session-service sees it
  * @param blockListRefresh        how often the node fetches the IP entries of the block list from session-service
  * @param tenantQuotaRefresh      how often the node fetches the tenants' publish quotas from session-service: a
  *                                changed quota holds on this node at most this much (plus one second) later
@@ -41,12 +49,25 @@ public record LimitsProperties(
         @Min(0) int maxPayloadSize,
         @Min(0) int maxSubscriptions,
         @Min(0) int maxTopicLevels,
+        @Min(0) @Max(65535) int maxClientIdLength,
+        @Min(0) @Max(65535) int maxUsernameLength,
         @NotNull Duration blockListRefresh,
         @NotNull Duration tenantQuotaRefresh) {
 
+    /** The longest client identifier every server must accept (MQTT 3.1.1 and 5, section 3.1.3.1). */
+    public static final int MIN_CLIENT_ID_LENGTH = 23;
+
     /** No limit at all (unit tests of handlers that are not about limits). */
     public static LimitsProperties none() {
-        return new LimitsProperties(0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        return new LimitsProperties(
+                0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
+    }
+
+    @AssertTrue(
+            message = "tributary.transport.limits.max-client-id-length must be 0 (no limit) or at least 23:"
+                    + " every server must accept client identifiers of 1 to 23 bytes")
+    public boolean isMaxClientIdLengthValid() {
+        return maxClientIdLength == 0 || maxClientIdLength >= MIN_CLIENT_ID_LENGTH;
     }
 
     @AssertTrue(message = "tributary.transport.limits.block-list-refresh must be at least 100ms")

@@ -25,6 +25,11 @@ class AdmissionHandlerTest {
     private final Disconnector disconnector = new Disconnector(new TransportMetrics(registry));
 
     private static LimitsProperties limits(int maxConnections, double rate, int burst, int maxLevels) {
+        return limits(maxConnections, rate, burst, maxLevels, 0, 0);
+    }
+
+    private static LimitsProperties limits(
+            int maxConnections, double rate, int burst, int maxLevels, int maxClientId, int maxUsername) {
         return new LimitsProperties(
                 maxConnections,
                 rate,
@@ -37,6 +42,8 @@ class AdmissionHandlerTest {
                 0,
                 0,
                 maxLevels,
+                maxClientId,
+                maxUsername,
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(5));
     }
@@ -163,5 +170,78 @@ class AdmissionHandlerTest {
                         .count())
                 .as("registered from start-up")
                 .isZero();
+    }
+
+    private static MqttConnectMessage connect(MqttVersion version, String clientId, String username) {
+        MqttMessageBuilders.ConnectBuilder b = MqttMessageBuilders.connect()
+                .clientId(clientId)
+                .protocolVersion(version)
+                .keepAlive(30)
+                .cleanSession(true);
+        if (username != null) {
+            b.hasUser(true).username(username);
+        }
+        return b.build();
+    }
+
+    @Test
+    void a_client_id_longer_than_the_limit_is_refused_0x85_or_2_before_anything_else_sees_it() {
+        ConnectAdmission admission = new ConnectAdmission(limits(0, 0, 1, 0, 30, 0), now::get);
+        EmbeddedChannel exact = channel(admission, refusals, disconnector);
+        exact.writeInbound(connect(MqttVersion.MQTT_5, "x".repeat(30), null));
+        assertThat((Object) exact.readInbound()).as("30 bytes pass").isNotNull();
+
+        EmbeddedChannel v5 = channel(admission, refusals, disconnector);
+        v5.writeInbound(connect(MqttVersion.MQTT_5, "x".repeat(31), null));
+        assertThat(returnCode(v5)).as("MQTT 5: client identifier not valid").isEqualTo(0x85);
+        assertThat((Object) v5.readInbound()).as("not passed on").isNull();
+        assertThat(v5.isActive()).isFalse();
+
+        EmbeddedChannel v3 = channel(admission, refusals, disconnector);
+        v3.writeInbound(connect(MqttVersion.MQTT_3_1_1, "x".repeat(65_535), null));
+        assertThat(returnCode(v3)).as("MQTT 3.1.1: identifier rejected").isEqualTo(2);
+        assertThat(v3.isActive()).isFalse();
+
+        // Counted in bytes, as the protocol measures it: 11 three-byte characters are 33 bytes.
+        EmbeddedChannel wide = channel(admission, refusals, disconnector);
+        wide.writeInbound(connect(MqttVersion.MQTT_5, "\u20ac".repeat(11), null));
+        assertThat(returnCode(wide)).isEqualTo(0x85);
+        assertThat(refusals.count(LimitRefusals.CLIENT_ID_LENGTH)).isEqualTo(3);
+        exact.close();
+    }
+
+    @Test
+    void a_user_name_longer_than_the_limit_is_refused_0x86_or_4() {
+        ConnectAdmission admission = new ConnectAdmission(limits(0, 0, 1, 0, 0, 40), now::get);
+        EmbeddedChannel ok = channel(admission, refusals, disconnector);
+        ok.writeInbound(connect(MqttVersion.MQTT_5, "x".repeat(1000), "u".repeat(40)));
+        assertThat((Object) ok.readInbound())
+                .as("no client id limit, a user name at the limit")
+                .isNotNull();
+
+        EmbeddedChannel v5 = channel(admission, refusals, disconnector);
+        v5.writeInbound(connect(MqttVersion.MQTT_5, "dev-1", "u".repeat(41)));
+        assertThat(returnCode(v5)).as("MQTT 5: bad user name or password").isEqualTo(0x86);
+
+        EmbeddedChannel v3 = channel(admission, refusals, disconnector);
+        v3.writeInbound(connect(MqttVersion.MQTT_3_1_1, "dev-1", "u".repeat(41)));
+        assertThat(returnCode(v3)).as("MQTT 3.1.1: bad user name or password").isEqualTo(4);
+        assertThat(refusals.count(LimitRefusals.USERNAME_LENGTH)).isEqualTo(2);
+        ok.close();
+    }
+
+    @Test
+    void utf8_lengths_and_log_form() {
+        assertThat(IdentityLengths.utf8Length("abc")).isEqualTo(3);
+        assertThat(IdentityLengths.utf8Length("\u00e9")).isEqualTo(2);
+        assertThat(IdentityLengths.utf8Length("\u20ac")).isEqualTo(3);
+        assertThat(IdentityLengths.utf8Length("\ud83d\ude00"))
+                .as("a surrogate pair")
+                .isEqualTo(4);
+        assertThat(IdentityLengths.utf8Length("\ud83d")).as("unpaired").isEqualTo(3);
+        assertThat(IdentityLengths.forLog("dev-1")).isEqualTo("dev-1");
+        assertThat(IdentityLengths.forLog("x".repeat(70_000)))
+                .hasSize(IdentityLengths.LOGGED_CHARS + "...(70000 characters)".length())
+                .endsWith("...(70000 characters)");
     }
 }

@@ -75,7 +75,7 @@ class PublishLimitsTest {
 
     private EmbeddedChannel channel(MqttVersion version, int maxPayload, int maxLevels) {
         LimitsProperties limits = new LimitsProperties(
-                0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels, Duration.ofSeconds(5), Duration.ofSeconds(5));
+                0, 0, 1, 0, 1, 1, 0, 1, maxPayload, 0, maxLevels, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
         return channel(version, limits);
     }
 
@@ -155,8 +155,8 @@ class PublishLimitsTest {
 
     @Test
     void over_the_publish_rate_mqtt5_gets_0x97_and_qos0_is_dropped_and_counted() {
-        LimitsProperties limits =
-                new LimitsProperties(0, 0, 1, 0, 1, 1, 10, 1, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        LimitsProperties limits = new LimitsProperties(
+                0, 0, 1, 0, 1, 1, 10, 1, 0, 0, 0, 0, 0, Duration.ofSeconds(5), Duration.ofSeconds(5));
         EmbeddedChannel channel = channel(MqttVersion.MQTT_5, limits);
         // The one token of the burst goes to a PUBLISH that is then held for Kafka (nowhere): no answer yet.
         channel.writeInbound(publish("a", 0, 0, 1));
