@@ -33,6 +33,8 @@ public final class LimitRefusals {
     public static final String TOPIC_LEVELS = "topic_levels";
     /** A connection without a valid PROXY protocol header, or from an untrusted peer (listener/proxy). */
     public static final String PROXY_PROTOCOL = "proxy_protocol";
+    /** A WebSocket upgrade from a web page whose Origin is not allowed (listener/websocket). */
+    public static final String WEBSOCKET_ORIGIN = "websocket_origin";
 
     private static final String[] REASONS = {
         BLOCKED_IP,
@@ -43,7 +45,8 @@ public final class LimitRefusals {
         PAYLOAD_SIZE,
         SUBSCRIPTIONS,
         TOPIC_LEVELS,
-        PROXY_PROTOCOL
+        PROXY_PROTOCOL,
+        WEBSOCKET_ORIGIN
     };
 
     private record Throttle(RateLimiter lines, AtomicLong suppressed) {}
