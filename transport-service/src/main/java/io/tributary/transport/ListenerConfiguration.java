@@ -25,6 +25,7 @@ import io.tributary.transport.listener.ListenerEndpoints;
 import io.tributary.transport.listener.MqttChannelInitializer;
 import io.tributary.transport.listener.MqttListener;
 import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
+import io.tributary.transport.listener.websocket.WebSocketOriginProperties;
 import io.tributary.transport.liveness.NodeHeartbeat;
 import io.tributary.transport.mapping.MappingRuleFollower;
 import io.tributary.transport.mapping.MappingRules;
@@ -121,9 +122,11 @@ class ListenerConfiguration {
             Disconnector disconnector,
             DrainProperties drain,
             ProxyProtocolProperties proxyProtocol,
+            WebSocketOriginProperties webSocketOrigins,
             LimitRefusals limitRefusals)
             throws Exception {
-        ListenerEndpoints listeners = ListenerEndpoints.of(properties, mqtt, proxyProtocol, limitRefusals);
+        ListenerEndpoints listeners =
+                ListenerEndpoints.of(properties, mqtt, proxyProtocol, webSocketOrigins.policy(), limitRefusals);
         return new MqttListener(
                 properties.mqtt().host(),
                 properties.mqtt().ioThreads(),

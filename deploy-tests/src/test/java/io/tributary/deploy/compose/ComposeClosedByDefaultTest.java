@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.deploy.compose.ComposeProject.Port;
 import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.WebSocketOrigins;
 import io.tributary.deploy.support.Yamls;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,25 @@ class ComposeClosedByDefaultTest {
         assertThat(project.services().get("session").ports())
                 .extracting(Port::hostIp)
                 .containsOnly("127.0.0.1");
+    }
+
+    /** Issue 34: the transports take MQTT over WebSocket from the admin console's page, not from any page. */
+    @Test
+    void webSocketUpgradesComeFromTheConsolesOriginsOnlyAndAnyPageIsReported() {
+        for (String node : List.of("transport-1", "transport-2")) {
+            assertThat(ComposeProject.parse(compose(), dotEnv())
+                            .services()
+                            .get(node)
+                            .environment())
+                    .containsEntry(WebSocketOrigins.VARIABLE, "http://127.0.0.1:8080,http://localhost:8080");
+        }
+        String opened = replace(
+                dotEnv(),
+                "WEBSOCKET_ALLOWED_ORIGINS=http://127.0.0.1:8080,http://localhost:8080",
+                "WEBSOCKET_ALLOWED_ORIGINS=*");
+        assertThat(findings(compose(), opened))
+                .anyMatch(f -> f.startsWith("transport-1: " + WebSocketOrigins.VARIABLE + " is *"))
+                .anyMatch(f -> f.startsWith("transport-2: " + WebSocketOrigins.VARIABLE + " is *"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.tributary.deploy.compose.ComposeProject.Port;
 import io.tributary.deploy.services.ServiceCatalog;
 import io.tributary.deploy.support.SecretNames;
 import io.tributary.deploy.support.UrlPasswords;
+import io.tributary.deploy.support.WebSocketOrigins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,9 @@ import java.util.Set;
 /**
  * What the compose stack exposes as shipped: no secret in a tracked file (docker-compose.yml, .env), secrets only
  * from the git-ignored env files {@link ComposeSecrets#SCRIPT} generates, host ports on the loopback interface
- * unless the operator sets another address, and no port of Kafka, PostgreSQL or Redis on the host (none of them
- * authenticates its clients here). Every method returns findings; none means closed by default.
+ * unless the operator sets another address, no port of Kafka, PostgreSQL or Redis on the host (none of them
+ * authenticates its clients here), and MQTT over WebSocket only for the web pages listed. Every method returns
+ * findings; none means closed by default.
  */
 final class ComposeExposure {
 
@@ -37,7 +39,16 @@ final class ComposeExposure {
         checks.hostAddresses();
         checks.dataStorePorts();
         checks.redisAuthentication();
+        checks.webSocketOrigins();
         return checks.findings;
+    }
+
+    /** MQTT over WebSocket only from the web pages listed (the admin console), never from any page. */
+    private void webSocketOrigins() {
+        project.services()
+                .forEach((name, service) -> WebSocketOrigins.finding(
+                                service.environment().get(WebSocketOrigins.VARIABLE))
+                        .ifPresent(f -> findings.add(name + ": " + f)));
     }
 
     private void secretsInTrackedFiles() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.LintResult;
 import io.tributary.deploy.support.Repo;
+import io.tributary.deploy.support.WebSocketOrigins;
 import io.tributary.deploy.support.Yamls;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -292,6 +293,26 @@ class HelmChartTest {
                 .anyMatch(
                         f -> f.equals("StatefulSet/transport container transport: MQTT_MAX_CONNECTION_RATE_PER_IP is 0:"
                                 + " the per-address connection rate is off"));
+    }
+
+    /** Issue 34: transport.wsAllowedOrigins is the nodes' origin list; none by default (same-origin), never *. */
+    @Test
+    void theWebSocketOriginsOfTheValuesReachTheNodesAndAnyPageIsReported() {
+        assertThat(transportEnv(Map.of())).doesNotContainKey(WebSocketOrigins.VARIABLE);
+        assertThat(transportEnv(Map.of("transport.wsAllowedOrigins", "https://console.example.com")))
+                .containsEntry(WebSocketOrigins.VARIABLE, "https://console.example.com");
+        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.wsAllowedOrigins", "*"))))
+                .anyMatch(f -> f.startsWith(
+                        "StatefulSet/transport container transport: " + WebSocketOrigins.VARIABLE + " is *"));
+    }
+
+    private Map<String, String> transportEnv(Map<String, Object> values) {
+        Manifests manifests = HelmChart.deployment(CHART, null, values);
+        Map<String, Object> container = Manifests.containers(
+                        manifests.find("StatefulSet", "transport").orElseThrow())
+                .get(0);
+        return ContainerEnv.of(container, manifests, CONTEXT.scriptSecrets(), "", new ArrayList<>())
+                .values();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.tributary.deploy.k8s;
 
 import io.tributary.deploy.services.ServiceSettings;
+import io.tributary.deploy.support.WebSocketOrigins;
 import io.tributary.deploy.support.Yamls;
 import java.net.URI;
 import java.util.ArrayList;
@@ -111,6 +112,8 @@ final class ServiceChecks {
         shutdown(pod, literals);
         urls(pod, literals);
         database(pod, literals);
+        WebSocketOrigins.finding(pod.env().values().get(WebSocketOrigins.VARIABLE))
+                .ifPresent(f -> findings.add(where + ": " + f));
     }
 
     private static Map<String, String> literals(Pod pod) {

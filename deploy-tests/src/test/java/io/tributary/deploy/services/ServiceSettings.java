@@ -87,6 +87,8 @@ public record ServiceSettings(
             "MQTT_SERVER_REFERENCE",
             // Empty = a PROXY protocol header is taken from any peer (docs/configuration.md).
             "TRIBUTARY_PROXY_PROTOCOL_TRUSTED",
+            // Empty = only same-origin web pages may open MQTT over WebSocket (docs/securing.md).
+            "TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS",
             // Tracing is off by default; the endpoint is needed, and checked at start, only when it is enabled.
             "TRIBUTARY_TRACING_ENDPOINT",
             // Empty = dynamic group membership, the right choice for a Deployment whose pod names change.

@@ -2,8 +2,10 @@ package io.tributary.devstack.quickstart;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
@@ -152,6 +154,25 @@ record QuickstartSettings(
         return bindAddress.equals(ALL_INTERFACES) || bindAddress.equals("::") || loopbackOnly()
                 ? LOOPBACK
                 : bindAddress;
+    }
+
+    /**
+     * The web origins the admin console is opened under ({@code TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS}): its MQTT client
+     * page opens MQTT over WebSocket on {@code HTTP_PORT+3}, another origin than the console's {@code HTTP_PORT}, so
+     * the transport must allow it. 127.0.0.1, localhost and [::1], and the bind address when it is a single one; a
+     * console opened under another name (a host name on the network) needs the variable set.
+     */
+    String consoleOrigins() {
+        Set<String> hosts = new LinkedHashSet<>(List.of(LOOPBACK, "localhost", "[::1]"));
+        if (!localAddress().equals(LOOPBACK)) {
+            if (localAddress().matches("[0-9A-Za-z.-]+")) {
+                hosts.add(localAddress());
+            } else if (localAddress().matches("[0-9A-Fa-f:.]+")) {
+                hosts.add("[" + localAddress() + "]");
+            }
+        }
+        return String.join(
+                ",", hosts.stream().map(h -> "http://" + h + ":" + httpPort).toList());
     }
 
     private static boolean bool(Map<String, String> env, String name, boolean defaultValue) {

@@ -217,6 +217,11 @@ final class QuickstartStack {
         env.put("MQTT_PORT", String.valueOf(settings.mqttPort()));
         // MQTT over WebSocket for the console's client page, unless the caller chose a port (0 turns it off)
         env.put("MQTT_WS_PORT", System.getenv().getOrDefault("MQTT_WS_PORT", String.valueOf(settings.webSocketPort())));
+        // ... which the console's page opens from the console's own origin (another port): allowed, unless the caller
+        // chose the origins (the transport's default accepts only same-origin pages).
+        env.put(
+                "TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS",
+                System.getenv().getOrDefault("TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS", settings.consoleOrigins()));
         env.put("TRIBUTARY_NODE_ID", "node-1");
         env.put("SESSION_SERVICE_URL", "http://" + settings.localAddress() + ":" + settings.httpPort());
         // The internal API's secret: given, or a new random one per start (every service starts with it).

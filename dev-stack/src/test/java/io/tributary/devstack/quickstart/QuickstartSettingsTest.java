@@ -40,6 +40,21 @@ class QuickstartSettingsTest {
     }
 
     @Test
+    void the_console_origins_are_loopback_on_the_http_port_and_a_single_bind_address() {
+        assertThat(DEFAULTS.consoleOrigins())
+                .isEqualTo("http://127.0.0.1:8080,http://localhost:8080,http://[::1]:8080");
+        assertThat(QuickstartSettings.from(Map.of("HTTP_PORT", "9090", "BIND_ADDRESS", "0.0.0.0"), new String[0])
+                        .consoleOrigins())
+                .isEqualTo("http://127.0.0.1:9090,http://localhost:9090,http://[::1]:9090");
+        assertThat(QuickstartSettings.from(Map.of("BIND_ADDRESS", "10.1.2.3"), new String[0])
+                        .consoleOrigins())
+                .endsWith(",http://10.1.2.3:8080");
+        assertThat(QuickstartSettings.from(Map.of("BIND_ADDRESS", "fd00::7"), new String[0])
+                        .consoleOrigins())
+                .endsWith(",http://[fd00::7]:8080");
+    }
+
+    @Test
     void without_anonymous_access_the_listeners_bind_every_interface() {
         QuickstartSettings settings =
                 QuickstartSettings.from(Map.of("TRIBUTARY_AUTH_ANONYMOUS", "false"), new String[0]);

@@ -11,6 +11,13 @@ import io.tributary.devstack.tls.CertificateAuthority;
 import io.tributary.devstack.tls.TlsProbe;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,6 +177,42 @@ class TlsAndWebSocketTest {
             ws.disconnect();
             wss.disconnect();
             plain.disconnect();
+        }
+    }
+
+    /**
+     * Issue 34: a web page of another origin cannot open MQTT over WebSocket (the node keeps the default, same-origin
+     * pages only); a same-origin page and a client without Origin can. The refusal is counted.
+     */
+    @Test
+    void a_websocket_upgrade_from_another_origin_is_refused_with_403() throws Exception {
+        assertThat(upgrade("http://evil.example")).startsWith("HTTP/1.1 403");
+        assertThat(upgrade("http://127.0.0.1:" + wsPort)).startsWith("HTTP/1.1 101");
+        assertThat(upgrade(null)).startsWith("HTTP/1.1 101");
+        String metrics = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + node.httpPort() + "/actuator/prometheus"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(metrics)
+                .containsPattern("tributary_limit_refusals_total\\{[^}]*reason=\"websocket_origin\"[^}]*} 1\\.0");
+    }
+
+    /** A raw HTTP upgrade to the WebSocket listener; the status line of the answer. */
+    private static String upgrade(String origin) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", wsPort)) {
+            socket.setSoTimeout(10_000);
+            String request = "GET /mqtt HTTP/1.1\r\nHost: 127.0.0.1:" + wsPort + "\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n"
+                    + (origin == null ? "" : "Origin: " + origin + "\r\n") + "\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            return in.readLine();
         }
     }
 

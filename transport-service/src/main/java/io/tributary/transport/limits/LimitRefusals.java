@@ -37,6 +37,8 @@ public final class LimitRefusals {
     public static final String USERNAME_LENGTH = "username_length";
     /** A connection without a valid PROXY protocol header, or from an untrusted peer (listener/proxy). */
     public static final String PROXY_PROTOCOL = "proxy_protocol";
+    /** A WebSocket upgrade from a web page whose Origin is not allowed (listener/websocket). */
+    public static final String WEBSOCKET_ORIGIN = "websocket_origin";
 
     private static final String[] REASONS = {
         BLOCKED_IP,
@@ -49,7 +51,8 @@ public final class LimitRefusals {
         TOPIC_LEVELS,
         CLIENT_ID_LENGTH,
         USERNAME_LENGTH,
-        PROXY_PROTOCOL
+        PROXY_PROTOCOL,
+        WEBSOCKET_ORIGIN
     };
 
     private record Throttle(RateLimiter lines, AtomicLong suppressed) {}

@@ -9,6 +9,8 @@ import io.tributary.transport.listener.proxy.ProxyProtocolProperties;
 import io.tributary.transport.listener.tls.ReloadingSslContext;
 import io.tributary.transport.listener.tls.TlsChannelInitializer;
 import io.tributary.transport.listener.tls.TlsContextLoader;
+import io.tributary.transport.listener.websocket.OriginCheckHandler;
+import io.tributary.transport.listener.websocket.OriginPolicy;
 import io.tributary.transport.listener.websocket.WebSocketChannelInitializer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.function.Consumer;
  * Which listeners a node opens, from its settings: plain MQTT always; MQTT over TLS and secure WebSocket when a
  * certificate is configured and their port is not 0; plain WebSocket when its port is not 0. With the PROXY protocol
  * on, each of them reads a PROXY header first ({@link ProxyProtocolInitializer}) and builds its pipeline after it.
+ * Both WebSocket listeners take upgrades from the web pages the origin policy allows.
  *
  * @param tls the certificate holder shared by the TLS and secure WebSocket listeners, or null
  */
@@ -34,6 +37,7 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
             TransportProperties properties,
             MqttChannelInitializer mqtt,
             ProxyProtocolProperties proxy,
+            OriginPolicy origins,
             LimitRefusals refusals)
             throws Exception {
         TransportProperties.Tls tlsSettings = properties.tls();
@@ -58,9 +62,10 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
                     "MQTT_TLS_PORT"));
         }
         int maxPacketSize = properties.mqtt().maxPacketSize();
+        OriginCheckHandler originCheck = new OriginCheckHandler(origins, refusals);
         if (ws.enabled()) {
             WebSocketChannelInitializer wsListener = new WebSocketChannelInitializer(
-                    ws.path(), maxPacketSize, null, null, UPGRADE_TIMEOUT, mqtt::addMqttHandlers);
+                    ws.path(), maxPacketSize, null, null, UPGRADE_TIMEOUT, originCheck, mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
                     WEBSOCKET,
                     ws.port(),
@@ -74,6 +79,7 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
                     tls,
                     tlsSettings.handshakeTimeout(),
                     UPGRADE_TIMEOUT,
+                    originCheck,
                     mqtt::addMqttHandlers);
             endpoints.add(new MqttListener.Endpoint(
                     SECURE_WEBSOCKET,

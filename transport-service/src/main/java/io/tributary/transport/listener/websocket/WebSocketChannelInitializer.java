@@ -15,14 +15,15 @@ import java.util.function.Consumer;
 
 /**
  * MQTT over WebSocket (and over secure WebSocket when given a TLS context): HTTP/1.1 upgrade on one path with the
- * sub-protocol {@code mqtt} (MQTT 3.1.1 / 5) or {@code mqttv3.1} (older clients), then the same MQTT pipeline as
- * TCP behind {@link WebSocketMqttCodec}.
+ * sub-protocol {@code mqtt} (MQTT 3.1.1 / 5) or {@code mqttv3.1} (older clients), from a web page only if its
+ * origin is allowed ({@link OriginCheckHandler}), then the same MQTT pipeline as TCP behind {@link WebSocketMqttCodec}.
  */
 public final class WebSocketChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     public static final String SUBPROTOCOLS = "mqtt,mqttv3.1";
     public static final String HTTP_CODEC = "httpCodec";
     public static final String HTTP_AGGREGATOR = "httpAggregator";
+    public static final String ORIGIN_CHECK = "originCheck";
     public static final String WEBSOCKET = "webSocket";
     public static final String WEBSOCKET_MQTT = "webSocketMqtt";
     /** The upgrade request is all we aggregate; a bigger one is refused (413). */
@@ -33,12 +34,14 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
     private final ReloadingSslContext tls;
     private final Duration tlsHandshakeTimeout;
     private final Duration upgradeTimeout;
+    private final OriginCheckHandler originCheck;
     private final Consumer<ChannelPipeline> mqtt;
 
     /**
      * @param maxPacketSize the MQTT maximum packet size: a frame can hold one such packet (plus its header);
      *                      several smaller packets per frame are fine too, larger frames are refused (close 1009)
      * @param tls           null for plain WebSocket
+     * @param originCheck   shared by every connection of the listener
      */
     public WebSocketChannelInitializer(
             String path,
@@ -46,6 +49,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
             ReloadingSslContext tls,
             Duration tlsHandshakeTimeout,
             Duration upgradeTimeout,
+            OriginCheckHandler originCheck,
             Consumer<ChannelPipeline> mqtt) {
         this.path = path;
         // Fixed header: 1 byte type + up to 4 bytes remaining length.
@@ -53,6 +57,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
         this.tls = tls;
         this.tlsHandshakeTimeout = tlsHandshakeTimeout;
         this.upgradeTimeout = upgradeTimeout;
+        this.originCheck = originCheck;
         this.mqtt = mqtt;
     }
 
@@ -68,6 +73,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Socket
         }
         p.addLast(HTTP_CODEC, new HttpServerCodec());
         p.addLast(HTTP_AGGREGATOR, new HttpObjectAggregator(MAX_UPGRADE_REQUEST));
+        p.addLast(ORIGIN_CHECK, originCheck);
         p.addLast(
                 WEBSOCKET,
                 new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()

@@ -43,8 +43,10 @@ class WebSocketBehindProxyProtocolTest {
 
     @Test
     void upgrades_and_decodes_mqtt_behind_the_header_with_the_client_address() throws Exception {
+        LimitRefusals refusals = new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime);
+        OriginCheckHandler originCheck = new OriginCheckHandler(OriginPolicy.sameOrigin(), refusals);
         WebSocketChannelInitializer ws =
-                new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5), p -> {
+                new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5), originCheck, p -> {
                     p.addLast(new MqttDecoder(1024));
                     p.addLast(new ChannelInboundHandlerAdapter() {
                         @Override
@@ -55,9 +57,7 @@ class WebSocketBehindProxyProtocolTest {
                     });
                 });
         ProxyProtocolInitializer proxy = new ProxyProtocolInitializer(
-                new ProxyProtocolProperties(true, List.of(), Duration.ofSeconds(5)),
-                ws::addWebSocket,
-                new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime));
+                new ProxyProtocolProperties(true, List.of(), Duration.ofSeconds(5)), ws::addWebSocket, refusals);
         EmbeddedChannel channel = new EmbeddedChannel(false, false);
         channel.pipeline().addLast(new ChannelInitializer<Channel>() {
             @Override

@@ -2,6 +2,7 @@ package io.tributary.transport.listener.websocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -19,6 +20,7 @@ import io.netty.handler.codec.mqtt.MqttDecoder;
 import io.netty.handler.codec.mqtt.MqttEncoder;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageType;
+import io.tributary.transport.limits.LimitRefusals;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +35,12 @@ import org.junit.jupiter.api.Test;
 class WebSocketPipelineTest {
 
     private final List<MqttMessage> decoded = new ArrayList<>();
+    private final OriginCheckHandler originCheck = new OriginCheckHandler(
+            OriginPolicy.sameOrigin(), new LimitRefusals(new SimpleMeterRegistry(), System::nanoTime));
 
     private EmbeddedChannel channel() {
         EmbeddedChannel channel = new EmbeddedChannel();
-        new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5), p -> {
+        new WebSocketChannelInitializer("/mqtt", 1024, null, null, Duration.ofSeconds(5), originCheck, p -> {
                     p.addLast(new MqttDecoder(1024));
                     p.addLast(MqttEncoder.INSTANCE);
                     p.addLast(new ChannelInboundHandlerAdapter() {
@@ -166,6 +170,7 @@ class WebSocketPipelineTest {
                         null,
                         null,
                         Duration.ofSeconds(5),
+                        originCheck,
                         p -> p.addLast(new ChannelInboundHandlerAdapter() {
                             @Override
                             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
