@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.metrics.ConnectedSessionsRefresher;
@@ -41,7 +42,7 @@ class AdminApiIntegrationTest extends ServiceTestBase {
         post(
                 SessionApi.SUBSCRIBE,
                 new SubscribeApi.SubscribeRequest("adm-2", adm2, "node-c", List.of(sub("adm/+", 0))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("adm-2", adm2, "node-c", 300));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("adm-2", adm2, "node-c", 300));
         connect("adm-3", "node-c", false, 300);
 
         JsonNode page0 = get("/api/v1/sessions?page=0&size=2").body();

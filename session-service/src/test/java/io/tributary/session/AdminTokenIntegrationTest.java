@@ -2,6 +2,8 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.adminauth.AdminAuthProperties;
 import io.tributary.session.adminauth.AdminAuthStore;
@@ -101,7 +103,7 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
                         .statusCode())
                 .isEqualTo(200);
         byte[] body = json.writeValueAsBytes(
-                new SessionApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"));
+                new ConnectApi.ConnectRequest("tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"));
         Response none = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -113,7 +115,7 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
                 .header("Content-Type", "application/json")
                 .header(SessionApi.TOKEN_HEADER, INTERNAL_TOKEN.substring(1) + "x")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(
-                        new SessionApi.ConnectBatch(java.util.List.of(new SessionApi.ConnectRequest(
+                        new ConnectApi.ConnectBatch(java.util.List.of(new ConnectApi.ConnectRequest(
                                 "tok-internal", "node-t", true, 0, 5, 30, "127.0.0.1:1", "user"))))))
                 .build());
         assertThat(wrong.status())
@@ -123,7 +125,7 @@ class AdminTokenIntegrationTest extends ServiceTestBase {
                 .header("Content-Type", "application/json")
                 .header(SessionApi.TOKEN_HEADER, "Bearer x")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(
-                        json.writeValueAsBytes(new SessionApi.HeartbeatRequest("node-t", "inc-1"))))
+                        json.writeValueAsBytes(new LivenessApi.HeartbeatRequest("node-t", "inc-1"))))
                 .build());
         assertThat(heartbeat.status()).isEqualTo(401);
         Response right = exchange(HttpRequest.newBuilder(uri(SessionApi.CONNECT))

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.FeedReader;
@@ -31,7 +33,7 @@ class AuthIntegrationTest extends ServiceTestBase {
     }
 
     private Response connect(
-            String clientId, String nodeId, String username, String password, SessionApi.Will will, boolean cleanStart)
+            String clientId, String nodeId, String username, String password, ConnectApi.Will will, boolean cleanStart)
             throws Exception {
         return post(SessionApi.CONNECT, connectRequest(clientId, nodeId, cleanStart, 3600, username, password, will));
     }
@@ -92,7 +94,7 @@ class AuthIntegrationTest extends ServiceTestBase {
                 List.of("cmd/%c/+")));
         Response r = connect("meter-9", "node-auth", "meter-owner", "pw1", null, true);
         assertThat(r.status()).as("%s", r.body()).isEqualTo(200);
-        SessionApi.ConnectResponse response = json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
+        ConnectApi.ConnectResponse response = json.treeToValue(r.body(), ConnectApi.ConnectResponse.class);
         assertThat(response.acl().publish()).containsExactly("meters/meter-9/#", "users/meter-owner/out");
         assertThat(response.acl().subscribe()).containsExactly("cmd/meter-9/+");
         assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'meter-9'")
@@ -119,7 +121,7 @@ class AuthIntegrationTest extends ServiceTestBase {
                 "node-auth",
                 "carl",
                 "right",
-                new SessionApi.Will("elsewhere/x", new byte[0], 0, false, 0, null),
+                new ConnectApi.Will("elsewhere/x", new byte[0], 0, false, 0, null),
                 true);
         assertThat(will.status()).isEqualTo(403);
         assertThat(will.body().path("reason").asString()).isEqualTo("NOT_AUTHORIZED");
@@ -146,7 +148,7 @@ class AuthIntegrationTest extends ServiceTestBase {
     private Response connectFrom(String address, String clientId, String username, String password) throws Exception {
         return post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         clientId,
                         "node-auth",
                         true,
@@ -241,7 +243,7 @@ class AuthIntegrationTest extends ServiceTestBase {
                 SessionApi.SUBSCRIBE,
                 new SubscribeApi.SubscribeRequest("eve-1", epoch, "node-res", List.of(sub("a/x", 1), sub("b/y", 1))));
         assertThat(sub.status()).isEqualTo(200);
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("eve-1", epoch, "node-res", 3600));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("eve-1", epoch, "node-res", 3600));
 
         assertThat(sendJson(
                                 "PUT",
@@ -250,7 +252,7 @@ class AuthIntegrationTest extends ServiceTestBase {
                         .status())
                 .isEqualTo(200);
         Response resumed = connect("eve-1", "node-res", "eve", "pw", null, false);
-        SessionApi.ConnectResponse response = json.treeToValue(resumed.body(), SessionApi.ConnectResponse.class);
+        ConnectApi.ConnectResponse response = json.treeToValue(resumed.body(), ConnectApi.ConnectResponse.class);
         assertThat(response.sessionPresent()).isTrue();
         assertThat(response.subscriptions())
                 .extracting(SubscribeApi.Subscription::filter)
@@ -269,12 +271,12 @@ class AuthIntegrationTest extends ServiceTestBase {
                 .isEqualTo(200);
     }
 
-    /** A CONNECT as a transport node's warm-up sends it ({@code SessionApi.ConnectRequest#warmUp}). */
+    /** A CONNECT as a transport node's warm-up sends it ({@code ConnectApi.ConnectRequest#warmUp}). */
     private Response warmUpConnect(String clientId, String nodeId, String password) throws Exception {
-        SessionApi.ConnectRequest r = connectRequest(clientId, nodeId, true, 0, null, password, null);
+        ConnectApi.ConnectRequest r = connectRequest(clientId, nodeId, true, 0, null, password, null);
         return post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         r.clientId(),
                         r.nodeId(),
                         r.cleanStart(),
@@ -296,7 +298,7 @@ class AuthIntegrationTest extends ServiceTestBase {
         create(Map.of("clientId", "$warmup/node-warm/7", "password", "pw-w", "publish", List.of("#")));
         Response warm = warmUpConnect("$warmup/node-warm/7", "node-warm", null);
         assertThat(warm.status()).as("%s", warm.body()).isEqualTo(200);
-        SessionApi.ConnectResponse response = json.treeToValue(warm.body(), SessionApi.ConnectResponse.class);
+        ConnectApi.ConnectResponse response = json.treeToValue(warm.body(), ConnectApi.ConnectResponse.class);
         assertThat(response.acl().publish()).containsExactly("$warmup/node-warm/#");
         assertThat(response.acl().subscribe()).containsExactly("$warmup/node-warm/#");
         assertThat(response.tenant()).isNull();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
@@ -35,7 +36,7 @@ class BlockListIntegrationTest extends ServiceTestBase {
             throws Exception {
         return post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         clientId, nodeId, true, 0, 5, 30, remoteAddress, username, null, null, null, null));
     }
 

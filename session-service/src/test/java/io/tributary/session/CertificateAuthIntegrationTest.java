@@ -2,6 +2,7 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -27,7 +28,7 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
     private Response connect(String clientId, String username, String password, String cn) throws Exception {
         return post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         clientId,
                         "node-cert",
                         true,
@@ -42,9 +43,9 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
                         cn));
     }
 
-    private SessionApi.Acl acl(Response r) throws Exception {
+    private ConnectApi.Acl acl(Response r) throws Exception {
         assertThat(r.status()).as("%s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.ConnectResponse.class).acl();
+        return json.treeToValue(r.body(), ConnectApi.ConnectResponse.class).acl();
     }
 
     @Test
@@ -67,7 +68,7 @@ class CertificateAuthIntegrationTest extends ServiceTestBase {
                         .optional())
                 .isEmpty();
 
-        SessionApi.Acl acl = acl(connect("cert-client-1", null, null, "meter-cn-1"));
+        ConnectApi.Acl acl = acl(connect("cert-client-1", null, null, "meter-cn-1"));
         assertThat(acl.publish()).containsExactly("meters/meter-cn-1/#");
         assertThat(acl.subscribe()).containsExactly("cmd/meter-cn-1/+", "all/cert-client-1");
         assertThat(jdbc.sql("SELECT credential_id FROM sessions WHERE client_id = 'cert-client-1'")

@@ -2,6 +2,8 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,9 +25,9 @@ class ClientIdCredentialIntegrationTest extends ServiceTestBase {
         assertThat(r.status()).as("create: %s", r.body()).isEqualTo(201);
     }
 
-    private static SessionApi.ConnectRequest request(
+    private static ConnectApi.ConnectRequest request(
             String clientId, boolean cleanStart, String username, String password, String cn) {
-        return new SessionApi.ConnectRequest(
+        return new ConnectApi.ConnectRequest(
                 clientId,
                 "node-own",
                 cleanStart,
@@ -40,14 +42,14 @@ class ClientIdCredentialIntegrationTest extends ServiceTestBase {
                 cn);
     }
 
-    private Response connect(SessionApi.ConnectRequest request) throws Exception {
+    private Response connect(ConnectApi.ConnectRequest request) throws Exception {
         return post(SessionApi.CONNECT, request);
     }
 
-    private SessionApi.ConnectOutcome connectInBatch(SessionApi.ConnectRequest request) throws Exception {
-        Response r = post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(List.of(request)));
+    private ConnectApi.ConnectOutcome connectInBatch(ConnectApi.ConnectRequest request) throws Exception {
+        Response r = post(SessionApi.CONNECT_BATCH, new ConnectApi.ConnectBatch(List.of(request)));
         assertThat(r.status()).as("%s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.ConnectBatchResponse.class)
+        return json.treeToValue(r.body(), ConnectApi.ConnectBatchResponse.class)
                 .outcomes()
                 .get(0);
     }
@@ -57,18 +59,18 @@ class ClientIdCredentialIntegrationTest extends ServiceTestBase {
         Response device = connect(request(clientId, true, username, password, null));
         assertThat(device.status()).as("%s", device.body()).isEqualTo(200);
         long epoch = device.body().path("epoch").asLong();
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest(clientId, epoch, "node-own", 3600))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest(clientId, epoch, "node-own", 3600))
                         .status())
                 .isEqualTo(200);
     }
 
-    private void assertRefused(SessionApi.ConnectRequest attack) throws Exception {
+    private void assertRefused(ConnectApi.ConnectRequest attack) throws Exception {
         Response alone = connect(attack);
         assertThat(alone.status()).as("%s", alone.body()).isEqualTo(403);
         assertThat(alone.body().path("reason").asString()).isEqualTo("BAD_USERNAME_OR_PASSWORD");
-        SessionApi.ConnectOutcome batched = connectInBatch(attack);
+        ConnectApi.ConnectOutcome batched = connectInBatch(attack);
         assertThat(batched.accepted()).as("in a batch").isNull();
-        assertThat(batched.refused().reason()).isEqualTo(SessionApi.RefusalReason.BAD_USERNAME_OR_PASSWORD);
+        assertThat(batched.refused().reason()).isEqualTo(ConnectApi.RefusalReason.BAD_USERNAME_OR_PASSWORD);
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
@@ -24,14 +26,14 @@ import org.junit.jupiter.api.Test;
 @Order(2)
 class ConnectBatchIntegrationTest extends ServiceTestBase {
 
-    private static SessionApi.ConnectRequest request(String clientId, String nodeId, boolean cleanStart, long expiry) {
-        return new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user");
+    private static ConnectApi.ConnectRequest request(String clientId, String nodeId, boolean cleanStart, long expiry) {
+        return new ConnectApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user");
     }
 
-    private List<SessionApi.ConnectOutcome> connectBatch(SessionApi.ConnectRequest... requests) throws Exception {
-        Response r = post(SessionApi.CONNECT_BATCH, new SessionApi.ConnectBatch(List.of(requests)));
+    private List<ConnectApi.ConnectOutcome> connectBatch(ConnectApi.ConnectRequest... requests) throws Exception {
+        Response r = post(SessionApi.CONNECT_BATCH, new ConnectApi.ConnectBatch(List.of(requests)));
         assertThat(r.status()).as("connect batch: %s", r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.ConnectBatchResponse.class).outcomes();
+        return json.treeToValue(r.body(), ConnectApi.ConnectBatchResponse.class).outcomes();
     }
 
     @Test
@@ -44,13 +46,13 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
                                         "cb-back", before, "node-a", List.of(sub("cb/back", 1))))
                         .status())
                 .isEqualTo(200);
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("cb-back", before, "node-a", 3600))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("cb-back", before, "node-a", 3600))
                         .status())
                 .isEqualTo(200);
         jdbc.sql("INSERT INTO block_list (client_id, reason, created_at) VALUES ('cb-banned', 'test', now())")
                 .update();
         try {
-            List<SessionApi.ConnectOutcome> outcomes = connectBatch(
+            List<ConnectApi.ConnectOutcome> outcomes = connectBatch(
                     request("cb-new", "node-b", true, 0),
                     request("cb-twice", "node-b", true, 0),
                     request("cb-banned", "node-b", true, 0),
@@ -60,9 +62,9 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
 
             assertThat(outcomes).hasSize(6);
             assertThat(outcomes.get(0).accepted().sessionPresent()).isFalse();
-            assertThat(outcomes.get(2).refused().reason()).isEqualTo(SessionApi.RefusalReason.BANNED);
+            assertThat(outcomes.get(2).refused().reason()).isEqualTo(ConnectApi.RefusalReason.BANNED);
             assertThat(outcomes.get(3).unavailable()).contains("nodeId");
-            SessionApi.ConnectResponse back = outcomes.get(4).accepted();
+            ConnectApi.ConnectResponse back = outcomes.get(4).accepted();
             assertThat(back.sessionPresent()).isTrue();
             assertThat(back.subscriptions())
                     .extracting(SubscribeApi.Subscription::filter)
@@ -113,12 +115,12 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
         long stale = connect("db-stale", "node-a", true, 0).epoch();
         long current = connect("db-stale", "node-b", true, 0).epoch();
 
-        List<SessionApi.DisconnectRequest> requests = new ArrayList<>(List.of(
-                new SessionApi.DisconnectRequest("db-gone", gone, "node-a", 0),
-                new SessionApi.DisconnectRequest("db-kept", kept, "node-a", 3600),
-                new SessionApi.DisconnectRequest("db-stale", stale, "node-a", 0),
-                new SessionApi.DisconnectRequest("db-gone", gone, "node-a", 0)));
-        assertThat(post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(requests))
+        List<DisconnectApi.DisconnectRequest> requests = new ArrayList<>(List.of(
+                new DisconnectApi.DisconnectRequest("db-gone", gone, "node-a", 0),
+                new DisconnectApi.DisconnectRequest("db-kept", kept, "node-a", 3600),
+                new DisconnectApi.DisconnectRequest("db-stale", stale, "node-a", 0),
+                new DisconnectApi.DisconnectRequest("db-gone", gone, "node-a", 0)));
+        assertThat(post(SessionApi.DISCONNECT_BATCH, new DisconnectApi.DisconnectBatch(requests))
                         .status())
                 .isEqualTo(200);
 

@@ -3,6 +3,9 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.sys.DataPathHop;
@@ -24,7 +27,7 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
     private long connectAs(String clientId, String nodeId, String username) throws Exception {
         Response r = post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(clientId, nodeId, false, 300, 5, 30, "10.1.2.3:4567", username));
+                new ConnectApi.ConnectRequest(clientId, nodeId, false, 300, 5, 30, "10.1.2.3:4567", username));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body().get("epoch").asLong();
     }
@@ -62,7 +65,7 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
         connectAs("con/a-2", "node-con-1", "con-bob");
         long a3 = connectAs("con/a_3", "node-con-1", "con-alice");
         connectAs("con/b-1", "node-con-2", "con-bob");
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("con/a_3", a3, "node-con-1", 300));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("con/a_3", a3, "node-con-1", 300));
 
         JsonNode first = get("/api/v1/search/sessions?clientIdPrefix=" + q("con/a-") + "&limit=1")
                 .body();
@@ -155,7 +158,7 @@ class ConsoleApiIntegrationTest extends ServiceTestBase {
 
     @Test
     void overviewShowsNodesTheirFiguresAndTheConsumerGroups() throws Exception {
-        post(SessionApi.HEARTBEAT, new SessionApi.HeartbeatRequest("node-ovw", "inc-ovw"));
+        post(SessionApi.HEARTBEAT, new LivenessApi.HeartbeatRequest("node-ovw", "inc-ovw"));
         // What the node's $SYS publisher leaves in the retained store (see ClusterStats)
         List<String> topics = List.of(
                 SysTopics.node("node-ovw", SysTopics.CLIENTS_CONNECTED),

@@ -7,6 +7,8 @@ import io.tributary.common.kafka.DownlinkType;
 import io.tributary.common.kafka.Partitioning;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
@@ -40,7 +42,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
     @Test
     void resumedSessionMovesToTheNewNodeAndTheOldNodeIsToldToLetGo() throws Exception {
-        SessionApi.ConnectResponse first = connect("alice", "node-a", false, 3600);
+        ConnectApi.ConnectResponse first = connect("alice", "node-a", false, 3600);
         long e1 = first.epoch();
         assertThat(e1).isPositive();
         assertThat(first.sessionPresent()).isFalse();
@@ -79,7 +81,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         ConsumerRecord<byte[], byte[]> exact = last(TopicNames.SUBSCRIPTIONS_EXACT, "sensors/1/temp", "alice");
         assertThat(exact.partition()).isEqualTo(Partitioning.partitionFor("sensors/1/temp", PARTITIONS));
 
-        SessionApi.ConnectResponse second = connect("alice", "node-b", false, 3600);
+        ConnectApi.ConnectResponse second = connect("alice", "node-b", false, 3600);
         long e2 = second.epoch();
         assertThat(e2).isGreaterThan(e1);
         assertThat(second.sessionPresent()).isTrue();
@@ -116,7 +118,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 new SubscribeApi.SubscribeRequest("alice", e1, "node-a", List.of(sub("late/one", 0))));
         assertThat(stale.status()).isEqualTo(409);
         assertThat(stale.body().get("error").asString()).contains("epoch " + e1 + " ");
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("alice", e1, "node-a", 0))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("alice", e1, "node-a", 0))
                         .status())
                 .isEqualTo(200);
         JsonNode details = get("/api/v1/sessions/alice").body();
@@ -145,7 +147,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
 
         post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("bob", e1, "node-a", List.of(sub("z/#", 2))));
         Instant before = Instant.now();
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("bob", e1, "node-a", 600))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("bob", e1, "node-a", 600))
                         .status())
                 .isEqualTo(200);
         Map<String, Object> row = jdbc.sql(
@@ -166,7 +168,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                         .status())
                 .isEqualTo(409);
 
-        SessionApi.ConnectResponse clean = connect("bob", "node-b", true, 600);
+        ConnectApi.ConnectResponse clean = connect("bob", "node-b", true, 600);
         assertThat(clean.epoch()).isGreaterThan(e1);
         assertThat(clean.sessionPresent()).isFalse();
         assertThat(clean.subscriptions()).isEmpty();
@@ -184,19 +186,19 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     void expiredSessionsAreNotResumedAndAreSwept() throws Exception {
         long carol = connect("carol", "node-a", false, 60).epoch();
         post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("carol", carol, "node-a", List.of(sub("c/1", 1))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("carol", carol, "node-a", 60));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("carol", carol, "node-a", 60));
         expireNow("carol");
-        SessionApi.ConnectResponse again = connect("carol", "node-a", false, 60);
+        ConnectApi.ConnectResponse again = connect("carol", "node-a", false, 60);
         assertThat(again.sessionPresent()).isFalse();
         assertThat(again.epoch()).isGreaterThan(carol);
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "c/1", "carol").value()).isNull();
 
         long dave = connect("dave", "node-a", false, 60).epoch();
         post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("dave", dave, "node-a", List.of(sub("d/+", 0))));
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("dave", dave, "node-a", 60));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("dave", dave, "node-a", 60));
         long erin = connect("erin", "node-a", false, NEVER).epoch();
         Instant erinLeft = Instant.now();
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("erin", erin, "node-a", NEVER));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("erin", erin, "node-a", NEVER));
         // "Never" is the maximum session expiry (SESSION_EXPIRY_MAX, 7 days by default), far from the sweep.
         assertThat(toInstant(jdbc.sql("SELECT expires_at FROM sessions WHERE client_id = 'erin'")
                         .query()
@@ -225,7 +227,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     void zeroExpiryDisconnectEndsTheSession() throws Exception {
         long frank = connect("frank", "node-a", false, 0).epoch();
         post(SessionApi.SUBSCRIBE, new SubscribeApi.SubscribeRequest("frank", frank, "node-a", List.of(sub("f/1", 1))));
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("frank", frank, "node-a", 0))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("frank", frank, "node-a", 0))
                         .status())
                 .isEqualTo(200);
         assertThat(get("/api/v1/sessions/frank").status()).isEqualTo(404);
@@ -252,21 +254,21 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         long lateTakeoverEpoch = RecordHeaders.readLong(takeovers.get(0).headers(), RecordHeaders.EPOCH);
         assertThat(lateTakeoverEpoch).isEqualTo(second);
 
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", second, "node-b", 0))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("ghost", second, "node-b", 0))
                         .status())
                 .isEqualTo(200);
         assertGone("ghost");
         long afterDisconnect = connect("ghost", "node-c", true, 0).epoch();
         assertThat(afterDisconnect).isGreaterThan(second).isGreaterThan(lateTakeoverEpoch);
 
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", afterDisconnect, "node-c", 60));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("ghost", afterDisconnect, "node-c", 60));
         expireNow("ghost");
         assertThat(sweeper.sweep()).isGreaterThanOrEqualTo(1);
         assertGone("ghost");
         long afterSweep = connect("ghost", "node-c", false, 60).epoch();
         assertThat(afterSweep).isGreaterThan(afterDisconnect);
 
-        post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ghost", afterSweep, "node-c", 60));
+        post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("ghost", afterSweep, "node-c", 60));
         assertThat(send("DELETE", "/api/v1/sessions/ghost").status()).isEqualTo(204);
         assertGone("ghost");
         long afterDelete = connect("ghost", "node-c", false, 60).epoch();
@@ -285,12 +287,12 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         ExecutorService pool = Executors.newFixedThreadPool(connects);
         Map<String, Long> epochByNode = new HashMap<>();
         try {
-            Map<String, Future<SessionApi.ConnectResponse>> answers = new HashMap<>();
+            Map<String, Future<ConnectApi.ConnectResponse>> answers = new HashMap<>();
             for (int i = 0; i < connects; i++) {
                 String node = "race-" + i;
                 answers.put(node, pool.submit(() -> connect("zed", node, false, 60)));
             }
-            for (Map.Entry<String, Future<SessionApi.ConnectResponse>> answer : answers.entrySet()) {
+            for (Map.Entry<String, Future<ConnectApi.ConnectResponse>> answer : answers.entrySet()) {
                 epochByNode.put(
                         answer.getKey(),
                         answer.getValue().get(30, TimeUnit.SECONDS).epoch());
@@ -336,7 +338,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
     @Test
     void malformedRequestsAreRefusedWith400() throws Exception {
         Response badNode =
-                post(SessionApi.CONNECT, new SessionApi.ConnectRequest("gus", "bad node!", true, 0, 5, 30, null, null));
+                post(SessionApi.CONNECT, new ConnectApi.ConnectRequest("gus", "bad node!", true, 0, 5, 30, null, null));
         assertThat(badNode.status()).isEqualTo(400);
         assertThat(badNode.body().get("error").asString()).contains("nodeId");
         long gus = connect("gus", "node-a", true, 0).epoch();

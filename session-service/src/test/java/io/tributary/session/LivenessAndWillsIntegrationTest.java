@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.liveness.NodeLivenessDetector;
@@ -49,8 +52,8 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    private static SessionApi.Will will(String topic, long delaySeconds) {
-        return new SessionApi.Will(
+    private static ConnectApi.Will will(String topic, long delaySeconds) {
+        return new ConnectApi.Will(
                 topic,
                 utf8("gone:" + topic),
                 1,
@@ -67,24 +70,24 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
                                 new PublishProperties.UserProperty("k", "v2"))));
     }
 
-    private long connect(String clientId, String nodeId, String incarnation, long expiry, SessionApi.Will will)
+    private long connect(String clientId, String nodeId, String incarnation, long expiry, ConnectApi.Will will)
             throws Exception {
         return connect(clientId, nodeId, incarnation, expiry, will, true);
     }
 
     private long connect(
-            String clientId, String nodeId, String incarnation, long expiry, SessionApi.Will will, boolean cleanStart)
+            String clientId, String nodeId, String incarnation, long expiry, ConnectApi.Will will, boolean cleanStart)
             throws Exception {
         Response r = post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", null, incarnation, will));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
         return r.body().get("epoch").asLong();
     }
 
     private boolean heartbeat(String nodeId, String incarnation) throws Exception {
-        Response r = post(SessionApi.HEARTBEAT, new SessionApi.HeartbeatRequest(nodeId, incarnation));
+        Response r = post(SessionApi.HEARTBEAT, new LivenessApi.HeartbeatRequest(nodeId, incarnation));
         assertThat(r.status()).isEqualTo(200);
         return !r.body().get("declaredDead").asBoolean();
     }
@@ -290,8 +293,8 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         Instant closed = Instant.now();
         assertThat(post(
                                 SessionApi.DISCONNECT,
-                                new SessionApi.DisconnectRequest(
-                                        client, epoch, node, 3, SessionApi.WillOutcome.SCHEDULE))
+                                new DisconnectApi.DisconnectRequest(
+                                        client, epoch, node, 3, DisconnectApi.WillOutcome.SCHEDULE))
                         .status())
                 .isEqualTo(200);
         // min(120 s delay, 3 s expiry)
@@ -327,7 +330,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         long epoch = connect(client, node, inc, 600, will(topic, 2));
         post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(client, epoch, node, 600, SessionApi.WillOutcome.SCHEDULE));
+                new DisconnectApi.DisconnectRequest(client, epoch, node, 600, DisconnectApi.WillOutcome.SCHEDULE));
         double cancelledBefore = metricValue(scrape(), "tributary_wills_cancelled_total");
         // Clean start 0: the session goes on, so the pending will is cancelled.
         long second = connect(client, node, inc, 600, will(topic, 2), false);
@@ -340,7 +343,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
                 .isTrue();
         post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(client, second, node, 600, SessionApi.WillOutcome.DISCARD));
+                new DisconnectApi.DisconnectRequest(client, second, node, 600, DisconnectApi.WillOutcome.DISCARD));
         assertThat(jdbc.sql("SELECT count(*) FROM wills WHERE client_id = :c")
                         .param("c", client)
                         .query(Long.class)
@@ -361,7 +364,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         long epoch = connect(client, node, inc, 600, will(topic, 60));
         post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(client, epoch, node, 600, SessionApi.WillOutcome.SCHEDULE));
+                new DisconnectApi.DisconnectRequest(client, epoch, node, 600, DisconnectApi.WillOutcome.SCHEDULE));
         assertThat(published(topic)).as("delay of 60 s not over").isEmpty();
         // MQTT 5 3.1.3.2.2: published when the delay passes or the session ends, whichever comes first.
         connect(client, node, inc, 600, null, true);

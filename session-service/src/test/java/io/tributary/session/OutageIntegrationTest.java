@@ -2,6 +2,7 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
@@ -39,7 +40,8 @@ class OutageIntegrationTest extends ServiceTestBase {
     @Order(2)
     void postgresDownAnswers503() throws Exception {
         TestEngines.stopPostgres();
-        Response answer = post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("ivy", ivyEpoch, "node-a", 60));
+        Response answer =
+                post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("ivy", ivyEpoch, "node-a", 60));
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.body().get("error").asString()).contains("PostgreSQL");
     }

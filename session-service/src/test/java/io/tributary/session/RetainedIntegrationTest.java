@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.kafka.TopicNames;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.support.TestEngines;
@@ -197,7 +198,7 @@ class RetainedIntegrationTest extends ServiceTestBase {
                 epoch,
                 new SubscribeApi.Subscription("sid/a", 1, false, false, 0, 42),
                 new SubscribeApi.Subscription("sid/b", 1, false, false, 0));
-        SessionApi.ConnectResponse resumed = connect("ret-sid", "node-b", false, 3600);
+        ConnectApi.ConnectResponse resumed = connect("ret-sid", "node-b", false, 3600);
         assertThat(resumed.sessionPresent()).isTrue();
         assertThat(resumed.subscriptions())
                 .extracting(SubscribeApi.Subscription::filter, SubscribeApi.Subscription::subscriptionId)

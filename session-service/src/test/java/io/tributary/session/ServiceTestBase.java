@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
@@ -107,13 +108,13 @@ public abstract class ServiceTestBase {
 
     protected record Response(int status, JsonNode body) {}
 
-    protected SessionApi.ConnectResponse connect(String clientId, String nodeId, boolean cleanStart, long expiry)
+    protected ConnectApi.ConnectResponse connect(String clientId, String nodeId, boolean cleanStart, long expiry)
             throws Exception {
         Response r = post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user"));
+                new ConnectApi.ConnectRequest(clientId, nodeId, cleanStart, expiry, 5, 30, "127.0.0.1:1", "user"));
         assertThat(r.status()).as("connect %s: %s", clientId, r.body()).isEqualTo(200);
-        return json.treeToValue(r.body(), SessionApi.ConnectResponse.class);
+        return json.treeToValue(r.body(), ConnectApi.ConnectResponse.class);
     }
 
     /** One call of the UNSUBSCRIBE batch endpoint; the outcomes, in order. */
@@ -234,15 +235,15 @@ public abstract class ServiceTestBase {
     }
 
     /** A CONNECT from {@code 10.1.2.3}, keep-alive 30 s, MQTT 5, with a user name and password when given. */
-    protected static SessionApi.ConnectRequest connectRequest(
+    protected static ConnectApi.ConnectRequest connectRequest(
             String clientId,
             String nodeId,
             boolean cleanStart,
             long expirySeconds,
             String username,
             String password,
-            SessionApi.Will will) {
-        return new SessionApi.ConnectRequest(
+            ConnectApi.Will will) {
+        return new ConnectApi.ConnectRequest(
                 clientId,
                 nodeId,
                 cleanStart,

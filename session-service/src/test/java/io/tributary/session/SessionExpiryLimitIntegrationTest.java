@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +47,7 @@ class SessionExpiryLimitIntegrationTest extends ServiceTestBase {
         Instant before = Instant.now();
         Response out = post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(
+                new DisconnectApi.DisconnectRequest(
                         "exp-max-1", never.body().path("epoch").asLong(), "node-exp", NEVER));
         assertThat(out.status()).as("%s", out.body()).isLessThan(300);
         assertThat(stored("exp-max-1")).isEqualTo(MAX);
@@ -64,7 +65,7 @@ class SessionExpiryLimitIntegrationTest extends ServiceTestBase {
         Instant before = Instant.now();
         post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(
+                new DisconnectApi.DisconnectRequest(
                         "exp-max-2", hour.body().path("epoch").asLong(), "node-exp", MAX + 1));
         assertThat(stored("exp-max-2")).isEqualTo(MAX);
         assertThat(expiresAt("exp-max-2")).isCloseTo(before.plusSeconds(MAX), within(60, ChronoUnit.SECONDS));

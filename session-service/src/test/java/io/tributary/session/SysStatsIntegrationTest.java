@@ -2,6 +2,7 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.session.sys.ClusterStats;
@@ -29,7 +30,7 @@ class SysStatsIntegrationTest extends ServiceTestBase {
         Map<String, String> before = stats.read();
         connect(online, "sys-node-a", true, NEVER);
         long epoch = connect(offline, "sys-node-a", true, NEVER).epoch();
-        assertThat(post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest(offline, epoch, "sys-node-a", 600))
+        assertThat(post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest(offline, epoch, "sys-node-a", 600))
                         .status())
                 .isEqualTo(200);
 

@@ -3,6 +3,7 @@ package io.tributary.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ class TenantIdentityIntegrationTest extends ServiceTestBase {
     private Response connectByCertificate(String clientId, String cn) throws Exception {
         return post(
                 SessionApi.CONNECT,
-                new SessionApi.ConnectRequest(
+                new ConnectApi.ConnectRequest(
                         clientId, "node-ident", true, 0, 5, 30, "/10.4.4.4:1", null, null, null, null, cn));
     }
 

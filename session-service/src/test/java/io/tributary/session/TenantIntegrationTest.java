@@ -2,6 +2,8 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import java.util.List;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 @Order(3)
 class TenantIntegrationTest extends ServiceTestBase {
 
-    private Response connect(String clientId, String username, String password, SessionApi.Will will, boolean clean)
+    private Response connect(String clientId, String username, String password, ConnectApi.Will will, boolean clean)
             throws Exception {
         return post(
                 SessionApi.CONNECT, connectRequest(clientId, "node-tenants", clean, 3600, username, password, will));
@@ -94,7 +96,7 @@ class TenantIntegrationTest extends ServiceTestBase {
                                         "subscribe", List.of("meters/#")))
                         .status())
                 .isEqualTo(201);
-        SessionApi.Will will = new SessionApi.Will("meters/dev-1/status", utf8("gone"), 1, false, 0, null);
+        ConnectApi.Will will = new ConnectApi.Will("meters/dev-1/status", utf8("gone"), 1, false, 0, null);
         Response accepted = connect("tenant-dev-1", "meter-co-dev", "pw", will, false);
         assertThat(accepted.status()).as("%s", accepted.body()).isEqualTo(200);
         assertThat(accepted.body().path("tenant").asString()).isEqualTo("meter-co");
@@ -175,12 +177,12 @@ class TenantIntegrationTest extends ServiceTestBase {
         // In one batch, arrival order decides: one place, two new clients, the first gets it.
         Response out = post(
                 SessionApi.DISCONNECT,
-                new SessionApi.DisconnectRequest(
+                new DisconnectApi.DisconnectRequest(
                         "quota-1", first.body().path("epoch").asLong(), "node-tenants", 0));
         assertThat(out.status()).as("%s", out.body()).isLessThan(300);
         Response batch = post(
                 SessionApi.CONNECT_BATCH,
-                new SessionApi.ConnectBatch(List.of(batchRequest("quota-4"), batchRequest("quota-5"))));
+                new ConnectApi.ConnectBatch(List.of(batchRequest("quota-4"), batchRequest("quota-5"))));
         assertThat(batch.status()).as("%s", batch.body()).isEqualTo(200);
         assertThat(batch.body().path("outcomes").get(0).path("accepted").isObject())
                 .as("%s", batch.body())
@@ -221,7 +223,7 @@ class TenantIntegrationTest extends ServiceTestBase {
                 .isEqualTo(201);
         Response batch = post(
                 SessionApi.CONNECT_BATCH,
-                new SessionApi.ConnectBatch(
+                new ConnectApi.ConnectBatch(
                         List.of(connectRequest(clientId, "node-tenants", false, 3600, "other-co-dev", "pw", null))));
         assertThat(batch.status()).as("%s", batch.body()).isEqualTo(200);
         var refused = batch.body().path("outcomes").get(0).path("refused");
@@ -230,7 +232,7 @@ class TenantIntegrationTest extends ServiceTestBase {
         return connect(clientId, "other-co-dev", "pw", null, false);
     }
 
-    private static SessionApi.ConnectRequest batchRequest(String clientId) {
+    private static ConnectApi.ConnectRequest batchRequest(String clientId) {
         return connectRequest(clientId, "node-tenants", true, 0, "quota-dev", "pw", null);
     }
 

@@ -2,6 +2,8 @@ package io.tributary.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import java.util.HashMap;
@@ -127,7 +129,7 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
                         .path("sessionPresent")
                         .asBoolean())
                 .isTrue();
-        Response out = post(SessionApi.DISCONNECT, new SessionApi.DisconnectRequest("qs-2", second, NODE, NEVER));
+        Response out = post(SessionApi.DISCONNECT, new DisconnectApi.DisconnectRequest("qs-2", second, NODE, NEVER));
         assertThat(out.status()).as("%s", out.body()).isLessThan(300);
         Response resumed = connectAs("q-sessions", "qs-2", false, NEVER);
         assertThat(resumed.status()).as("%s", resumed.body()).isEqualTo(200);
@@ -144,7 +146,7 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
         sendJson("PUT", "/api/v1/tenants/q-sessions", Map.of("maxSessions", 3));
         Response batch = post(
                 SessionApi.CONNECT_BATCH,
-                new SessionApi.ConnectBatch(List.of(
+                new ConnectApi.ConnectBatch(List.of(
                         connectRequest("qs-4", NODE, false, 3600, "q-sessions-dev", "pw", null),
                         connectRequest("qs-5", NODE, false, 3600, "q-sessions-dev", "pw", null))));
         assertThat(batch.body().path("outcomes").get(0).path("accepted").isObject())
@@ -214,7 +216,7 @@ class TenantQuotaIntegrationTest extends ServiceTestBase {
         // One batch is taken from one window: the first two are admitted, the others refused.
         Response batch = post(
                 SessionApi.CONNECT_BATCH,
-                new SessionApi.ConnectBatch(List.of(
+                new ConnectApi.ConnectBatch(List.of(
                         connectRequest("qr-1", NODE, true, 0, "q-rate-dev", "pw", null),
                         connectRequest("qr-2", NODE, true, 0, "q-rate-dev", "pw", null),
                         connectRequest("qr-3", NODE, true, 0, "q-rate-dev", "pw", null),

@@ -1,6 +1,6 @@
 package io.tributary.common.acl;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.topic.FilterCoverage;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.common.topic.TopicTrie;
@@ -18,16 +18,16 @@ public final class TopicPermissions {
 
     private final TopicTrie<String, Boolean> publish;
     private final List<String> subscribe;
-    private final SessionApi.Acl source;
+    private final ConnectApi.Acl source;
 
-    private TopicPermissions(TopicTrie<String, Boolean> publish, List<String> subscribe, SessionApi.Acl source) {
+    private TopicPermissions(TopicTrie<String, Boolean> publish, List<String> subscribe, ConnectApi.Acl source) {
         this.publish = publish;
         this.subscribe = subscribe;
         this.source = source;
     }
 
     /** @param acl resolved filters (no placeholders); null means unrestricted */
-    public static TopicPermissions of(SessionApi.Acl acl) {
+    public static TopicPermissions of(ConnectApi.Acl acl) {
         if (acl == null) {
             return UNRESTRICTED;
         }

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The bodies of the SUBSCRIBE and UNSUBSCRIBE calls of {@link SessionApi} (one request and the batches the nodes
- * send), and the retained messages a SUBSCRIBE answers with. Paths and the other calls are in {@link SessionApi}.
+ * send), and the retained messages a SUBSCRIBE answers with. Paths are in {@link SessionApi}, the other calls' bodies
+ * in {@link ConnectApi}, {@link DisconnectApi}, {@link LivenessApi} and {@link LimitsApi}.
  */
 public final class SubscribeApi {
 

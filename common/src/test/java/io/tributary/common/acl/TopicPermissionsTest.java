@@ -2,14 +2,14 @@ package io.tributary.common.acl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TopicPermissionsTest {
 
     private final TopicPermissions meter = TopicPermissions.of(
-            new SessionApi.Acl(List.of("meters/m-1/#", "status/+"), List.of("commands/m-1/+", "broadcast/#")));
+            new ConnectApi.Acl(List.of("meters/m-1/#", "status/+"), List.of("commands/m-1/+", "broadcast/#")));
 
     @Test
     void publish_needs_a_matching_entry() {
@@ -38,7 +38,7 @@ class TopicPermissionsTest {
 
     @Test
     void empty_lists_allow_nothing_and_no_acl_allows_everything() {
-        TopicPermissions none = TopicPermissions.of(new SessionApi.Acl(List.of(), List.of()));
+        TopicPermissions none = TopicPermissions.of(new ConnectApi.Acl(List.of(), List.of()));
         assertThat(none.mayPublish("a")).isFalse();
         assertThat(none.maySubscribe("a")).isFalse();
         assertThat(TopicPermissions.of(null).mayPublish("a")).isTrue();
@@ -47,7 +47,7 @@ class TopicPermissionsTest {
 
     @Test
     void hash_does_not_grant_dollar_topics() {
-        TopicPermissions all = TopicPermissions.of(new SessionApi.Acl(List.of("#"), List.of("#")));
+        TopicPermissions all = TopicPermissions.of(new ConnectApi.Acl(List.of("#"), List.of("#")));
         assertThat(all.mayPublish("a/b")).isTrue();
         assertThat(all.mayPublish("$SYS/x")).isFalse();
         assertThat(all.maySubscribe("$SYS/#")).isFalse();

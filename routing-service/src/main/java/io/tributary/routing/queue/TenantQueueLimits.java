@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.tenant.TenantTopics;
 import io.tributary.sessionqueue.QueueAppender;
 import java.nio.charset.StandardCharsets;
@@ -97,9 +97,9 @@ public final class TenantQueueLimits implements QueueAppender {
     }
 
     /** The list session-service has now; tenants not on it (or without a queue quota) get the global limit. */
-    public void update(List<SessionApi.TenantPublishQuota> quotas) {
+    public void update(List<LimitsApi.TenantPublishQuota> quotas) {
         Map<String, Integer> next = new HashMap<>();
-        for (SessionApi.TenantPublishQuota q : quotas) {
+        for (LimitsApi.TenantPublishQuota q : quotas) {
             if (q.maxQueuedMessages() != null && q.maxQueuedMessages() >= 1) {
                 next.put(q.tenant(), q.maxQueuedMessages());
             }

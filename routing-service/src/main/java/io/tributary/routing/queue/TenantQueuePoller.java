@@ -1,5 +1,6 @@
 package io.tributary.routing.queue;
 
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.kafka.sessionclient.SessionServicePoller;
 import java.net.URI;
@@ -18,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * routing loop's thread; a router that cannot reach session-service keeps what it knows
  * ({@link SessionServicePoller}).
  */
-public final class TenantQueuePoller extends SessionServicePoller<SessionApi.TenantPublishQuotas> {
+public final class TenantQueuePoller extends SessionServicePoller<LimitsApi.TenantPublishQuotas> {
 
     private static final Logger log = LoggerFactory.getLogger(TenantQueuePoller.class);
 
@@ -46,7 +47,7 @@ public final class TenantQueuePoller extends SessionServicePoller<SessionApi.Ten
     }
 
     @Override
-    protected CompletableFuture<SessionApi.TenantPublishQuotas> fetch() {
+    protected CompletableFuture<LimitsApi.TenantPublishQuotas> fetch() {
         HttpRequest request = HttpRequest.newBuilder(URI.create(
                         properties.sessionServiceUrl().replaceAll("/+$", "") + SessionApi.TENANT_PUBLISH_QUOTAS))
                 .header(SessionApi.TOKEN_HEADER, properties.internalToken())
@@ -57,12 +58,12 @@ public final class TenantQueuePoller extends SessionServicePoller<SessionApi.Ten
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("HTTP " + response.statusCode());
             }
-            return json.readValue(response.body(), SessionApi.TenantPublishQuotas.class);
+            return json.readValue(response.body(), LimitsApi.TenantPublishQuotas.class);
         });
     }
 
     @Override
-    protected void apply(SessionApi.TenantPublishQuotas answer, boolean first) {
+    protected void apply(LimitsApi.TenantPublishQuotas answer, boolean first) {
         int before = limits.tenants();
         limits.update(answer.tenants());
         if (first || before != limits.tenants()) {

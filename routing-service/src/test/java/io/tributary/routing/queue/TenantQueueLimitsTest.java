@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.common.kafka.RecordHeaders;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.devstack.redis.EmbeddedRedisServer;
 import io.tributary.redis.ManagedRedisConnection;
@@ -87,9 +88,9 @@ class TenantQueueLimitsTest {
         TenantQueueLimits limits =
                 new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST), 4, meters);
         limits.update(List.of(
-                new SessionApi.TenantPublishQuota("small", null, null, false, 2),
-                new SessionApi.TenantPublishQuota("large", null, null, false, 100),
-                new SessionApi.TenantPublishQuota("rated", 10, null, false, null)));
+                new LimitsApi.TenantPublishQuota("small", null, null, false, 2),
+                new LimitsApi.TenantPublishQuota("large", null, null, false, 100),
+                new LimitsApi.TenantPublishQuota("rated", 10, null, false, null)));
         assertThat(limits.tenants()).isEqualTo(2);
         assertThat(meters.find("tributary.routing.tenant.queue.quota")
                         .tag("tenant", "small")
@@ -126,7 +127,7 @@ class TenantQueueLimitsTest {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         TenantQueueLimits limits =
                 new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_NEWEST), 10, meters);
-        limits.update(List.of(new SessionApi.TenantPublishQuota("newest", null, null, false, 3)));
+        limits.update(List.of(new LimitsApi.TenantPublishQuota("newest", null, null, false, 3)));
         assertThat(fill(limits, "q-newest", "$tenant/newest/a")).isEqualTo(3);
         assertThat(quotaDrops(meters, "newest")).isEqualTo(3);
     }
@@ -145,8 +146,8 @@ class TenantQueueLimitsTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         byte[] body = JsonMapper.builder()
                 .build()
-                .writeValueAsBytes(new SessionApi.TenantPublishQuotas(
-                        List.of(new SessionApi.TenantPublishQuota("small", null, null, false, 3))));
+                .writeValueAsBytes(new LimitsApi.TenantPublishQuotas(
+                        List.of(new LimitsApi.TenantPublishQuota("small", null, null, false, 3))));
         server.createContext(SessionApi.TENANT_PUBLISH_QUOTAS, exchange -> {
             token.set(exchange.getRequestHeaders().getFirst(SessionApi.TOKEN_HEADER));
             exchange.sendResponseHeaders(200, body.length);

@@ -1,6 +1,6 @@
 package io.tributary.session.auth;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import java.time.Instant;
 
 /**
@@ -14,11 +14,11 @@ import java.time.Instant;
  *                     transport node closes the connection then. Null: it does not expire
  * @param tenant       the credential's tenant, whose topic namespace the connection uses; null: the global one
  */
-public record Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt, String tenant) {
+public record Authentication(Long credentialId, long version, ConnectApi.Acl acl, Instant expiresAt, String tenant) {
 
     public static final Authentication ANONYMOUS = new Authentication(null, 0, null, null, null);
 
-    public Authentication(Long credentialId, long version, SessionApi.Acl acl, Instant expiresAt) {
+    public Authentication(Long credentialId, long version, ConnectApi.Acl acl, Instant expiresAt) {
         this(credentialId, version, acl, expiresAt, null);
     }
 }

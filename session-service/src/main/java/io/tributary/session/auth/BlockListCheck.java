@@ -1,6 +1,6 @@
 package io.tributary.session.auth;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import java.util.List;
 
 /**
@@ -11,8 +11,8 @@ import java.util.List;
 public interface BlockListCheck {
 
     /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
-    void check(SessionApi.ConnectRequest request);
+    void check(ConnectApi.ConnectRequest request);
 
     /** @return per request (same order), its refusal, or null when no entry matches it */
-    List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests);
+    List<ConnectRefusedException> checkAll(List<ConnectApi.ConnectRequest> requests);
 }

@@ -3,8 +3,8 @@ package io.tributary.session.auth;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.common.acl.AclPlaceholders;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.common.session.WarmUpNamespace;
 import io.tributary.session.auth.jwt.JwtVerifier;
 import io.tributary.session.auth.jwt.VerifiedToken;
@@ -71,7 +71,7 @@ public class ConnectAuthenticator {
     }
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
-    public Authentication authenticate(SessionApi.ConnectRequest request) {
+    public Authentication authenticate(ConnectApi.ConnectRequest request) {
         return authenticate(request, () -> blockList.check(request), lookupFor(List.of(request)));
     }
 
@@ -81,7 +81,7 @@ public class ConnectAuthenticator {
      *
      * @return per request (same order), its {@link Authentication} or the {@link ConnectRefusedException} refusing it
      */
-    public List<Object> authenticateAll(List<SessionApi.ConnectRequest> requests) {
+    public List<Object> authenticateAll(List<ConnectApi.ConnectRequest> requests) {
         List<ConnectRefusedException> banned = blockList.checkAll(requests);
         CredentialLookup lookup = lookupFor(requests);
         java.util.stream.IntStream indexes = java.util.stream.IntStream.range(0, requests.size());
@@ -118,14 +118,14 @@ public class ConnectAuthenticator {
      * credentials are read then, unless it is a user name of the batch (the CONNECT's user name, when sent, must
      * equal it).
      */
-    private CredentialLookup lookupFor(List<SessionApi.ConnectRequest> requests) {
+    private CredentialLookup lookupFor(List<ConnectApi.ConnectRequest> requests) {
         List<String> usernames =
-                requests.stream().map(SessionApi.ConnectRequest::username).toList();
+                requests.stream().map(ConnectApi.ConnectRequest::username).toList();
         CredentialCandidates candidates = credentials.candidates(
                 usernames,
-                requests.stream().map(SessionApi.ConnectRequest::clientId).toList(),
+                requests.stream().map(ConnectApi.ConnectRequest::clientId).toList(),
                 requests.stream()
-                        .map(SessionApi.ConnectRequest::certificateCommonName)
+                        .map(ConnectApi.ConnectRequest::certificateCommonName)
                         .toList());
         Set<String> batchUsernames = new HashSet<>(usernames);
         return (username, clientId, cn) ->
@@ -138,7 +138,7 @@ public class ConnectAuthenticator {
     }
 
     private Authentication authenticate(
-            SessionApi.ConnectRequest request, Runnable blockCheck, CredentialLookup lookup) {
+            ConnectApi.ConnectRequest request, Runnable blockCheck, CredentialLookup lookup) {
         try {
             if (request.warmUp()) {
                 Authentication result = warmUp(request);
@@ -172,7 +172,7 @@ public class ConnectAuthenticator {
      * it) is authenticated without a password; a password it carries is not checked. Empty: no such credential, the
      * password rules apply.
      */
-    private Optional<Authentication> byCertificate(SessionApi.ConnectRequest request, CredentialLookup lookup) {
+    private Optional<Authentication> byCertificate(ConnectApi.ConnectRequest request, CredentialLookup lookup) {
         String cn = request.certificateCommonName();
         if (cn == null || cn.isEmpty()) {
             return Optional.empty();
@@ -196,7 +196,7 @@ public class ConnectAuthenticator {
      * A valid token, then its authorization: the credential naming its subject (and fitting the client id) may block
      * it and supplies the ACL when the token carries none; with neither, the client is not authorized.
      */
-    private Authentication byToken(SessionApi.ConnectRequest request, JwtVerifier verifier, CredentialLookup lookup) {
+    private Authentication byToken(ConnectApi.ConnectRequest request, JwtVerifier verifier, CredentialLookup lookup) {
         VerifiedToken token = verifier.verify(request.password(), request.username(), request.clientId());
         CredentialCandidates candidates = lookup.of(token.subject(), request.clientId(), null);
         Optional<Credential> match = CredentialFit.byToken(candidates, token.subject(), request.clientId());
@@ -228,7 +228,7 @@ public class ConnectAuthenticator {
                 match.map(Credential::tenant).orElse(null));
     }
 
-    private Authentication decide(SessionApi.ConnectRequest request, CredentialLookup lookup) {
+    private Authentication decide(ConnectApi.ConnectRequest request, CredentialLookup lookup) {
         CredentialCandidates candidates = lookup.of(request.username(), request.clientId(), null);
         Optional<Credential> match = CredentialFit.byPassword(candidates, request.username(), request.clientId());
         if (match.isEmpty()) {
@@ -285,9 +285,9 @@ public class ConnectAuthenticator {
      * A transport node's own warm-up client (the node marks it; only its in-process channel can carry the mark):
      * no credential, and held to the node's warm-up namespace both ways, whatever anonymous access allows.
      */
-    private Authentication warmUp(SessionApi.ConnectRequest request) {
+    private Authentication warmUp(ConnectApi.ConnectRequest request) {
         List<String> own = List.of(WarmUpNamespace.filter(request.nodeId()));
-        if (!TopicPermissions.of(new SessionApi.Acl(own, own)).mayPublish(request.clientId())) {
+        if (!TopicPermissions.of(new ConnectApi.Acl(own, own)).mayPublish(request.clientId())) {
             throw new ConnectRefusedException(
                     RefusalReason.NOT_AUTHORIZED,
                     "warm_up_client_id",
@@ -300,7 +300,7 @@ public class ConnectAuthenticator {
      * An anonymous client: unrestricted, or held to the configured anonymous ACL like a credential's (a will outside
      * it refused). Its user name, if any, is unproven, so {@code %u} entries match nothing.
      */
-    private Authentication anonymous(SessionApi.ConnectRequest request) {
+    private Authentication anonymous(ConnectApi.ConnectRequest request) {
         AuthProperties.AnonymousAcl acl = properties.anonymousAclOrNone();
         if (!acl.configured()) {
             return Authentication.ANONYMOUS;
@@ -312,7 +312,7 @@ public class ConnectAuthenticator {
      * The credential's ACL resolved for this connection ({@code %cn}: the verified certificate CN, entries naming it
      * match nothing without a certificate); refuses a will the publish ACL does not allow.
      */
-    private Authentication authorized(SessionApi.ConnectRequest request, Credential credential, String username) {
+    private Authentication authorized(ConnectApi.ConnectRequest request, Credential credential, String username) {
         return authorized(
                 request,
                 credential.id(),
@@ -325,7 +325,7 @@ public class ConnectAuthenticator {
     }
 
     private Authentication authorized(
-            SessionApi.ConnectRequest request,
+            ConnectApi.ConnectRequest request,
             Long credentialId,
             long version,
             List<String> publish,
@@ -334,7 +334,7 @@ public class ConnectAuthenticator {
             Instant expiresAt,
             String tenant) {
         String cn = request.certificateCommonName();
-        SessionApi.Acl acl = new SessionApi.Acl(
+        ConnectApi.Acl acl = new ConnectApi.Acl(
                 AclPlaceholders.resolve(publish, request.clientId(), username, cn),
                 AclPlaceholders.resolve(subscribe, request.clientId(), username, cn));
         if (request.will() != null
@@ -349,7 +349,7 @@ public class ConnectAuthenticator {
         return new Authentication(credentialId, version, acl, expiresAt, tenant);
     }
 
-    private void recordFailure(SessionApi.ConnectRequest request, ConnectRefusedException e) {
+    private void recordFailure(ConnectApi.ConnectRequest request, ConnectRefusedException e) {
         String ip = ClientAddresses.ip(request.remoteAddress());
         log.warn(
                 "CONNECT refused: client '{}', user name '{}', from {}: {} ({})",

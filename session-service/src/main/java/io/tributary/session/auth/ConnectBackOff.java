@@ -1,7 +1,7 @@
 package io.tributary.session.auth;
 
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.session.throttle.FailureThrottle;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public class ConnectBackOff {
     }
 
     /** @throws ConnectRefusedException (connection rate exceeded) while the request's address is held back */
-    void check(SessionApi.ConnectRequest request) {
+    void check(ConnectApi.ConnectRequest request) {
         String address = counted(request);
         if (address == null) {
             return;
@@ -46,7 +46,7 @@ public class ConnectBackOff {
     }
 
     /** A refusal of {@code request}'s secret (not of its authorization) counts against its address. */
-    void refused(SessionApi.ConnectRequest request, ConnectRefusedException refusal) {
+    void refused(ConnectApi.ConnectRequest request, ConnectRefusedException refusal) {
         String address = counted(request);
         if (address != null && refusal.refusal().reason() == RefusalReason.BAD_USERNAME_OR_PASSWORD) {
             throttle.failed(identity(request), address);
@@ -54,7 +54,7 @@ public class ConnectBackOff {
     }
 
     /** The secret was right: the (identity, address) count starts again; the address's does not. */
-    void accepted(SessionApi.ConnectRequest request) {
+    void accepted(ConnectApi.ConnectRequest request) {
         String address = counted(request);
         if (address != null) {
             throttle.succeeded(identity(request), address);
@@ -62,7 +62,7 @@ public class ConnectBackOff {
     }
 
     /** The address a request with a secret is counted under; null when it is not counted. */
-    private static String counted(SessionApi.ConnectRequest request) {
+    private static String counted(ConnectApi.ConnectRequest request) {
         if (request.password() == null) {
             return null;
         }
@@ -70,7 +70,7 @@ public class ConnectBackOff {
         return ip.equals("unknown") ? null : ip;
     }
 
-    private static String identity(SessionApi.ConnectRequest request) {
+    private static String identity(ConnectApi.ConnectRequest request) {
         return request.username() != null ? "u:" + request.username() : "c:" + request.clientId();
     }
 }

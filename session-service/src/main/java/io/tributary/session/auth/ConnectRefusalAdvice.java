@@ -1,5 +1,6 @@
 package io.tributary.session.auth;
 
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -10,7 +11,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 public class ConnectRefusalAdvice {
 
     @ExceptionHandler(ConnectRefusedException.class)
-    ResponseEntity<SessionApi.ConnectRefusal> refused(ConnectRefusedException e) {
+    ResponseEntity<ConnectApi.ConnectRefusal> refused(ConnectRefusedException e) {
         return ResponseEntity.status(SessionApi.CONNECT_REFUSED_STATUS).body(e.refusal());
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.session.blocklist;
 
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -54,7 +55,7 @@ public class BlockListController {
     }
 
     @GetMapping(path = SessionApi.BLOCKED_IPS, produces = "application/json")
-    public SessionApi.BlockedIps blockedIps(@RequestParam(required = false) String version) {
+    public LimitsApi.BlockedIps blockedIps(@RequestParam(required = false) String version) {
         return blockList.blockedIps(version);
     }
 }

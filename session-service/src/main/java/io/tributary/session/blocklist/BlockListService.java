@@ -2,7 +2,8 @@ package io.tributary.session.blocklist;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.common.net.IpRange;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.session.admin.SessionAdminService;
 import io.tributary.session.auth.BlockListCheck;
 import io.tributary.session.auth.ClientAddresses;
@@ -50,12 +51,12 @@ public class BlockListService implements BlockListCheck {
 
     /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
     @Override
-    public void check(SessionApi.ConnectRequest request) {
+    public void check(ConnectApi.ConnectRequest request) {
         String ip = ip(request.remoteAddress());
         Optional<BlockEntry> entry = store.match(request.clientId(), request.username(), ip);
         if (entry.isPresent()) {
             throw new ConnectRefusedException(
-                    SessionApi.RefusalReason.BANNED,
+                    ConnectApi.RefusalReason.BANNED,
                     "banned",
                     "banned: " + describe(entry.get()) + " is on the block list");
         }
@@ -67,14 +68,14 @@ public class BlockListService implements BlockListCheck {
      * @return per request (same order), its refusal, or null when no entry matches it
      */
     @Override
-    public List<ConnectRefusedException> checkAll(List<SessionApi.ConnectRequest> requests) {
+    public List<ConnectRefusedException> checkAll(List<ConnectApi.ConnectRequest> requests) {
         return refusals(requests, store.candidates(clientIds(requests), usernames(requests)));
     }
 
     private static List<ConnectRefusedException> refusals(
-            List<SessionApi.ConnectRequest> requests, List<BlockEntry> entries) {
+            List<ConnectApi.ConnectRequest> requests, List<BlockEntry> entries) {
         List<ConnectRefusedException> refusals = new ArrayList<>(requests.size());
-        for (SessionApi.ConnectRequest request : requests) {
+        for (ConnectApi.ConnectRequest request : requests) {
             refusals.add(
                     entries.isEmpty()
                             ? null
@@ -82,7 +83,7 @@ public class BlockListService implements BlockListCheck {
                                     .filter(e -> matches(e, request))
                                     .findFirst()
                                     .map(e -> new ConnectRefusedException(
-                                            SessionApi.RefusalReason.BANNED,
+                                            ConnectApi.RefusalReason.BANNED,
                                             "banned",
                                             "banned: " + describe(e) + " is on the block list"))
                                     .orElse(null));
@@ -90,16 +91,16 @@ public class BlockListService implements BlockListCheck {
         return refusals;
     }
 
-    private static List<String> clientIds(List<SessionApi.ConnectRequest> requests) {
-        return requests.stream().map(SessionApi.ConnectRequest::clientId).toList();
+    private static List<String> clientIds(List<ConnectApi.ConnectRequest> requests) {
+        return requests.stream().map(ConnectApi.ConnectRequest::clientId).toList();
     }
 
-    private static List<String> usernames(List<SessionApi.ConnectRequest> requests) {
-        return requests.stream().map(SessionApi.ConnectRequest::username).toList();
+    private static List<String> usernames(List<ConnectApi.ConnectRequest> requests) {
+        return requests.stream().map(ConnectApi.ConnectRequest::username).toList();
     }
 
     /** What {@link BlockListStore#match} asks of PostgreSQL, for an entry already read. */
-    private static boolean matches(BlockEntry e, SessionApi.ConnectRequest request) {
+    private static boolean matches(BlockEntry e, ConnectApi.ConnectRequest request) {
         if (e.clientId() != null) {
             return e.clientId().equals(request.clientId());
         }
@@ -115,7 +116,7 @@ public class BlockListService implements BlockListCheck {
      *
      * @return per request (same order), its refusal, or null
      */
-    public List<ConnectRefusedException> checkAllLocked(List<SessionApi.ConnectRequest> requests) {
+    public List<ConnectRefusedException> checkAllLocked(List<ConnectApi.ConnectRequest> requests) {
         List<ConnectRefusedException> refusals =
                 refusals(requests, store.lockSharedAndReadCandidates(clientIds(requests), usernames(requests)));
         for (int i = 0; i < refusals.size(); i++) {
@@ -131,7 +132,7 @@ public class BlockListService implements BlockListCheck {
     }
 
     /** The check inside a CONNECT's transaction, holding the shared lock until it commits. */
-    public void checkLocked(SessionApi.ConnectRequest request) {
+    public void checkLocked(ConnectApi.ConnectRequest request) {
         store.lockShared();
         try {
             check(request);
@@ -222,9 +223,9 @@ public class BlockListService implements BlockListCheck {
     }
 
     /** The IP entries for transport nodes; ranges null when {@code knownVersion} is current. */
-    public SessionApi.BlockedIps blockedIps(String knownVersion) {
+    public LimitsApi.BlockedIps blockedIps(String knownVersion) {
         String version = store.ipVersion();
-        return new SessionApi.BlockedIps(version, version.equals(knownVersion) ? null : store.ipRanges());
+        return new LimitsApi.BlockedIps(version, version.equals(knownVersion) ? null : store.ipRanges());
     }
 
     /** The address part of a remote address as the transport sends it, or null when there is none. */

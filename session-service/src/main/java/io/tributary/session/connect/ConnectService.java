@@ -1,6 +1,6 @@
 package io.tributary.session.connect;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectRefusedException;
@@ -94,9 +94,9 @@ public class ConnectService {
      * @throws io.tributary.session.web.ApiException 503 when its credential changed meanwhile
      */
     @Transactional
-    public SessionApi.ConnectResponse connect(SessionApi.ConnectRequest request, Authentication auth) {
+    public ConnectApi.ConnectResponse connect(ConnectApi.ConnectRequest request, Authentication auth) {
         ConnectionQuotas.Refused[] overQuota = new ConnectionQuotas.Refused[1];
-        SessionApi.ConnectOutcome outcome =
+        ConnectApi.ConnectOutcome outcome =
                 connectAll(List.of(new Admitted(request, auth)), overQuota).get(0);
         if (outcome.refused() != null) {
             if (overQuota[0] != null) {
@@ -123,12 +123,12 @@ public class ConnectService {
      *         the batch is kept
      */
     @Transactional
-    public List<SessionApi.ConnectOutcome> connectAll(List<Admitted> batch) {
+    public List<ConnectApi.ConnectOutcome> connectAll(List<Admitted> batch) {
         return connectAll(batch, new ConnectionQuotas.Refused[batch.size()]);
     }
 
     /** {@link #connectAll(List)}, noting in {@code overQuota} which requests a tenant's quota refused. */
-    private List<SessionApi.ConnectOutcome> connectAll(List<Admitted> requested, ConnectionQuotas.Refused[] overQuota) {
+    private List<ConnectApi.ConnectOutcome> connectAll(List<Admitted> requested, ConnectionQuotas.Refused[] overQuota) {
         // From here on every CONNECT asks for no more session expiry than the maximum: that is what is stored, what
         // decides whether it counts as a persistent session, and what the node is told to use.
         List<Admitted> batch = requested.stream()
@@ -139,7 +139,7 @@ public class ConnectService {
                         a.auth()))
                 .toList();
         Instant now = clock.instant();
-        SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[batch.size()];
+        ConnectApi.ConnectOutcome[] outcomes = new ConnectApi.ConnectOutcome[batch.size()];
         // Under the block list's shared lock: an entry added since authentication is seen here, and one added later
         // waits for this transaction and then finds the connections.
         List<ConnectRefusedException> banned =
@@ -156,10 +156,10 @@ public class ConnectService {
         for (int i = 0; i < batch.size(); i++) {
             Authentication auth = batch.get(i).auth();
             if (banned.get(i) != null) {
-                outcomes[i] = SessionApi.ConnectOutcome.refused(banned.get(i).refusal());
+                outcomes[i] = ConnectApi.ConnectOutcome.refused(banned.get(i).refusal());
             } else if (auth.credentialId() != null
                     && !Long.valueOf(auth.version()).equals(versions.get(auth.credentialId()))) {
-                outcomes[i] = SessionApi.ConnectOutcome.unavailable(
+                outcomes[i] = ConnectApi.ConnectOutcome.unavailable(
                         "credential " + auth.credentialId() + " changed during CONNECT; connect again");
             } else {
                 passed.add(i);
@@ -178,7 +178,7 @@ public class ConnectService {
         for (int k = 0; k < passed.size(); k++) {
             if (refusals.get(k) != null) {
                 outcomes[passed.get(k)] =
-                        SessionApi.ConnectOutcome.refused(refusals.get(k).refusal());
+                        ConnectApi.ConnectOutcome.refused(refusals.get(k).refusal());
                 overQuota[passed.get(k)] = refusals.get(k);
             } else {
                 admitted.add(passed.get(k));
@@ -191,7 +191,7 @@ public class ConnectService {
     }
 
     /** A CONNECT and the outcome of its authentication. */
-    public record Admitted(SessionApi.ConnectRequest request, Authentication auth) {}
+    public record Admitted(ConnectApi.ConnectRequest request, Authentication auth) {}
 
     /**
      * Splits the admitted requests into rounds in which each client id appears once, in arrival order: the second
@@ -212,7 +212,7 @@ public class ConnectService {
 
     /** Connects distinct clients; the new owners are recorded once Kafka has acknowledged their records. */
     private void connectRound(
-            List<Admitted> batch, List<Integer> round, Instant now, SessionApi.ConnectOutcome[] outcomes) {
+            List<Admitted> batch, List<Integer> round, Instant now, ConnectApi.ConnectOutcome[] outcomes) {
         // Client id order: every multi-row locker takes rows in this order, so batches never deadlock each other.
         Map<String, Integer> byClient = new java.util.TreeMap<>();
         round.forEach(i -> byClient.put(batch.get(i).request().clientId(), i));
@@ -231,8 +231,8 @@ public class ConnectService {
                 // connection) belongs to the namespace that created it, and no other may resume or take it over.
                 // The client is told no more than "not authorized" (the reason string of any refused authorization
                 // says nothing else): whose the session is, or that it is another namespace's, stays in this log.
-                outcomes[byClient.remove(clientId)] = SessionApi.ConnectOutcome.refused(
-                        new SessionApi.ConnectRefusal(SessionApi.RefusalReason.NOT_AUTHORIZED, NOT_AUTHORIZED));
+                outcomes[byClient.remove(clientId)] = ConnectApi.ConnectOutcome.refused(
+                        new ConnectApi.ConnectRefusal(ConnectApi.RefusalReason.NOT_AUTHORIZED, NOT_AUTHORIZED));
                 log.warn(
                         "CONNECT of '{}' refused: its session belongs to {}, the client to {}",
                         clientId,
@@ -264,11 +264,11 @@ public class ConnectService {
 
         List<SessionStore.Connected> connected = new ArrayList<>(connecting.size());
         for (SessionResumption.Connecting c : connecting.values()) {
-            SessionApi.ConnectRequest r = c.request();
+            ConnectApi.ConnectRequest r = c.request();
             long epoch = c.plan().newEpoch();
             connected.add(connection(r, c.auth(), epoch, now));
             Authentication auth = c.auth();
-            outcomes[byClient.get(r.clientId())] = SessionApi.ConnectOutcome.accepted(new SessionApi.ConnectResponse(
+            outcomes[byClient.get(r.clientId())] = ConnectApi.ConnectOutcome.accepted(new ConnectApi.ConnectResponse(
                     epoch,
                     c.plan().sessionPresent(),
                     resumed.getOrDefault(r.clientId(), List.of()),
@@ -307,7 +307,7 @@ public class ConnectService {
 
     /** What the sessions table records about an admitted CONNECT's new connection of {@code epoch}. */
     private static SessionStore.Connected connection(
-            SessionApi.ConnectRequest r, Authentication auth, long epoch, Instant now) {
+            ConnectApi.ConnectRequest r, Authentication auth, long epoch, Instant now) {
         return new SessionStore.Connected(
                 r.clientId(),
                 new SessionStore.Connection(

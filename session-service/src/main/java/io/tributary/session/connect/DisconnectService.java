@@ -1,6 +1,6 @@
 package io.tributary.session.connect;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.expiry.ExpiryPolicy;
@@ -76,7 +76,7 @@ public class DisconnectService {
 
     /** @return true when the session changed; false when the request was stale or repeated */
     @Transactional
-    public boolean disconnect(SessionApi.DisconnectRequest request) {
+    public boolean disconnect(DisconnectApi.DisconnectRequest request) {
         return disconnectAll(List.of(request)) == 1;
     }
 
@@ -87,18 +87,19 @@ public class DisconnectService {
      * @return how many sessions changed
      */
     @Transactional
-    public int disconnectAll(List<SessionApi.DisconnectRequest> requests) {
+    public int disconnectAll(List<DisconnectApi.DisconnectRequest> requests) {
         Map<String, SessionRecord> rows = sessions.lockAll(new TreeSet<>(
-                requests.stream().map(SessionApi.DisconnectRequest::clientId).toList()));
+                requests.stream().map(DisconnectApi.DisconnectRequest::clientId).toList()));
         List<Ending> endings = new ArrayList<>();
-        for (SessionApi.DisconnectRequest request : requests) {
+        for (DisconnectApi.DisconnectRequest request : requests) {
             // remove: a second request for the same epoch in this batch finds the session ended, as after commit.
             SessionRecord row = rows.remove(request.clientId());
             if (row == null || row.epoch() != request.epoch() || !row.connected()) {
                 continue;
             }
             // An older transport does not say; it published wills itself.
-            SessionApi.WillOutcome will = request.will() == null ? SessionApi.WillOutcome.PUBLISHED : request.will();
+            DisconnectApi.WillOutcome will =
+                    request.will() == null ? DisconnectApi.WillOutcome.PUBLISHED : request.will();
             // A DISCONNECT may change the expiry (MQTT 5 3.14.2.2.2), never beyond the maximum.
             endings.add(new Ending(row, expiry.grantedSeconds(request.sessionExpirySeconds()), will));
         }
@@ -113,7 +114,7 @@ public class DisconnectService {
      * The end of one connection: the session, whose row the caller locked and found connected; the expiry in force at
      * the end (0 removes the session and its subscriptions); what becomes of its will.
      */
-    public record Ending(SessionRecord session, long sessionExpirySeconds, SessionApi.WillOutcome will) {}
+    public record Ending(SessionRecord session, long sessionExpirySeconds, DisconnectApi.WillOutcome will) {}
 
     /**
      * Ends these connections (distinct clients): changes the stores, a statement or pipeline for all of them, and
@@ -157,7 +158,7 @@ public class DisconnectService {
         List<String> discardWills = new ArrayList<>();
         for (Ending e : endings) {
             String clientId = e.session().clientId();
-            if (e.will() != SessionApi.WillOutcome.SCHEDULE) {
+            if (e.will() != DisconnectApi.WillOutcome.SCHEDULE) {
                 // Under the row lock the client's will row, if any, is the one of this epoch (CONNECT replaced it).
                 discardWills.add(clientId);
                 continue;
@@ -180,7 +181,7 @@ public class DisconnectService {
     public void end(
             SessionRecord session,
             long sessionExpirySeconds,
-            SessionApi.WillOutcome will,
+            DisconnectApi.WillOutcome will,
             Instant now,
             List<ProducerRecord<byte[], byte[]>> records) {
         endAll(List.of(new Ending(session, sessionExpirySeconds, will)), now, records);

@@ -1,7 +1,7 @@
 package io.tributary.session.connect;
 
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecords;
 import io.tributary.common.tenant.TenantNamespace;
@@ -40,7 +40,7 @@ class SessionResumption {
 
     /** One client of the batch: its request, authentication, plan, and whether its row was new or connected. */
     record Connecting(
-            SessionApi.ConnectRequest request,
+            ConnectApi.ConnectRequest request,
             Authentication auth,
             ConnectPlan plan,
             boolean created,
@@ -191,11 +191,11 @@ class SessionResumption {
     }
 
     /** The will as stored and published: its topic in the connection's namespace (checked by the ACL before). */
-    private static SessionApi.Will inNamespace(SessionApi.Will will, TenantNamespace namespace) {
+    private static ConnectApi.Will inNamespace(ConnectApi.Will will, TenantNamespace namespace) {
         if (will == null || namespace.global()) {
             return will;
         }
-        return new SessionApi.Will(
+        return new ConnectApi.Will(
                 namespace.topic(will.topic()),
                 will.payload(),
                 will.qos(),

@@ -1,6 +1,6 @@
 package io.tributary.session.internal;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.session.auth.Authentication;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.auth.ConnectRefusedException;
@@ -24,14 +24,14 @@ public class ConnectBatches {
         this.connects = connects;
     }
 
-    public SessionApi.ConnectBatchResponse connect(SessionApi.ConnectBatch batch) {
-        List<SessionApi.ConnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
-        SessionApi.ConnectOutcome[] outcomes = new SessionApi.ConnectOutcome[requests.size()];
+    public ConnectApi.ConnectBatchResponse connect(ConnectApi.ConnectBatch batch) {
+        List<ConnectApi.ConnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
+        ConnectApi.ConnectOutcome[] outcomes = new ConnectApi.ConnectOutcome[requests.size()];
         List<Integer> valid = BatchCalls.wellFormed(
                 "CONNECT",
                 requests,
                 InternalRequests::check,
-                (i, why) -> outcomes[i] = SessionApi.ConnectOutcome.unavailable(why));
+                (i, why) -> outcomes[i] = ConnectApi.ConnectOutcome.unavailable(why));
         List<Object> authentications =
                 authenticator.authenticateAll(valid.stream().map(requests::get).toList());
         List<Integer> admittedAt = new ArrayList<>();
@@ -39,19 +39,19 @@ public class ConnectBatches {
         for (int k = 0; k < valid.size(); k++) {
             int i = valid.get(k);
             if (authentications.get(k) instanceof ConnectRefusedException refused) {
-                outcomes[i] = SessionApi.ConnectOutcome.refused(refused.refusal());
+                outcomes[i] = ConnectApi.ConnectOutcome.refused(refused.refusal());
             } else {
                 admittedAt.add(i);
                 admitted.add(new ConnectService.Admitted(requests.get(i), (Authentication) authentications.get(k)));
             }
         }
         if (!admitted.isEmpty()) {
-            List<SessionApi.ConnectOutcome> done =
+            List<ConnectApi.ConnectOutcome> done =
                     BatchCalls.withDeadlockRetry("CONNECT", admitted.size(), () -> connects.connectAll(admitted));
             for (int k = 0; k < admittedAt.size(); k++) {
                 outcomes[admittedAt.get(k)] = done.get(k);
             }
         }
-        return new SessionApi.ConnectBatchResponse(List.of(outcomes));
+        return new ConnectApi.ConnectBatchResponse(List.of(outcomes));
     }
 }

@@ -1,6 +1,8 @@
 package io.tributary.session.internal;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.session.expiry.ExpiryPolicy;
@@ -18,7 +20,7 @@ public final class InternalRequests {
 
     private InternalRequests() {}
 
-    public static void check(SessionApi.ConnectRequest r) {
+    public static void check(ConnectApi.ConnectRequest r) {
         requireBody(r);
         clientId(r.clientId());
         nodeId(r.nodeId());
@@ -37,13 +39,13 @@ public final class InternalRequests {
         }
     }
 
-    public static void check(SessionApi.HeartbeatRequest r) {
+    public static void check(LivenessApi.HeartbeatRequest r) {
         requireBody(r);
         nodeId(r.nodeId());
         incarnation(r.incarnation());
     }
 
-    private static void will(SessionApi.Will w) {
+    private static void will(ConnectApi.Will w) {
         String problem = w.topic() == null ? "missing" : TopicFilters.topicNameProblem(w.topic());
         if (problem != null) {
             throw ApiException.badRequest("will topic invalid: " + problem);
@@ -97,7 +99,7 @@ public final class InternalRequests {
         }
     }
 
-    public static void check(SessionApi.DisconnectRequest r) {
+    public static void check(DisconnectApi.DisconnectRequest r) {
         requireBody(r);
         clientId(r.clientId());
         epoch(r.epoch());

@@ -1,5 +1,7 @@
 package io.tributary.session.internal;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.auth.ConnectAuthenticator;
@@ -50,7 +52,7 @@ public class InternalSessionController {
             path = SessionApi.CONNECT,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.ConnectResponse connect(@RequestBody SessionApi.ConnectRequest request) {
+    public ConnectApi.ConnectResponse connect(@RequestBody ConnectApi.ConnectRequest request) {
         InternalRequests.check(request);
         // Before the session transaction: a refused CONNECT changes no session (403 with the reason), and the
         // bcrypt check holds no row lock.
@@ -62,14 +64,14 @@ public class InternalSessionController {
             path = SessionApi.CONNECT_BATCH,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.ConnectBatchResponse connectBatch(@RequestBody SessionApi.ConnectBatch batch) {
+    public ConnectApi.ConnectBatchResponse connectBatch(@RequestBody ConnectApi.ConnectBatch batch) {
         return connectBatches.connect(batch);
     }
 
     /** Many ended connections of one node; 200 with an empty body (stale epochs change nothing). */
     @PostMapping(path = SessionApi.DISCONNECT_BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<Void> disconnectBatch(@RequestBody SessionApi.DisconnectBatch batch) {
-        List<SessionApi.DisconnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
+    public ResponseEntity<Void> disconnectBatch(@RequestBody DisconnectApi.DisconnectBatch batch) {
+        List<DisconnectApi.DisconnectRequest> requests = BatchCalls.checked(batch == null ? null : batch.requests());
         requests.forEach(InternalRequests::check);
         BatchCalls.withDeadlockRetry("disconnect", requests.size(), () -> disconnects.disconnectAll(requests));
         return ResponseEntity.ok().build();
@@ -110,7 +112,7 @@ public class InternalSessionController {
 
     /** 200 with an empty body, also when the epoch was stale (the connection had been taken over already). */
     @PostMapping(path = SessionApi.DISCONNECT, consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<Void> disconnect(@RequestBody SessionApi.DisconnectRequest request) {
+    public ResponseEntity<Void> disconnect(@RequestBody DisconnectApi.DisconnectRequest request) {
         InternalRequests.check(request);
         disconnects.disconnect(request);
         return ResponseEntity.ok().build();

@@ -1,5 +1,6 @@
 package io.tributary.session.liveness;
 
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.internal.InternalRequests;
 import org.springframework.http.MediaType;
@@ -21,8 +22,8 @@ public class NodeHeartbeatController {
             path = SessionApi.HEARTBEAT,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    public SessionApi.HeartbeatResponse heartbeat(@RequestBody SessionApi.HeartbeatRequest request) {
+    public LivenessApi.HeartbeatResponse heartbeat(@RequestBody LivenessApi.HeartbeatRequest request) {
         InternalRequests.check(request);
-        return new SessionApi.HeartbeatResponse(!nodes.heartbeat(request.nodeId(), request.incarnation()));
+        return new LivenessApi.HeartbeatResponse(!nodes.heartbeat(request.nodeId(), request.incarnation()));
     }
 }

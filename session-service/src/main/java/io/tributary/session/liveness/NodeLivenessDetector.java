@@ -1,6 +1,6 @@
 package io.tributary.session.liveness;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.session.config.SessionServiceProperties;
 import io.tributary.session.connect.DisconnectService;
 import io.tributary.session.kafka.RecordSender;
@@ -161,7 +161,7 @@ public class NodeLivenessDetector implements SchedulingConfigurer {
         for (SessionStore.OnDeadNode row : rows) {
             // Ended as if its connection had dropped: the expiry it had, the will due after its delay.
             endings.add(new DisconnectService.Ending(
-                    row.session(), row.session().sessionExpirySeconds(), SessionApi.WillOutcome.SCHEDULE));
+                    row.session(), row.session().sessionExpirySeconds(), DisconnectApi.WillOutcome.SCHEDULE));
             keys.add(new NodeKey(row.session().nodeId(), row.nodeIncarnation()));
         }
         disconnects.endAll(endings, now, records);

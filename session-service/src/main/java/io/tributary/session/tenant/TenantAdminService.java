@@ -1,6 +1,6 @@
 package io.tributary.session.tenant;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.session.admin.SessionAdminService;
 import io.tributary.session.web.ApiException;
 import java.time.Clock;
@@ -65,8 +65,8 @@ public class TenantAdminService {
     }
 
     /** The publish quotas of every tenant that has one, for the transport nodes (internal API). */
-    public SessionApi.TenantPublishQuotas publishQuotas() {
-        return new SessionApi.TenantPublishQuotas(tenants.publishQuotas());
+    public LimitsApi.TenantPublishQuotas publishQuotas() {
+        return new LimitsApi.TenantPublishQuotas(tenants.publishQuotas());
     }
 
     public Tenant get(String id) {

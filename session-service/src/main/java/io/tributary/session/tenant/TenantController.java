@@ -1,6 +1,7 @@
 package io.tributary.session.tenant;
 
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -57,7 +58,7 @@ public class TenantController {
 
     /** Internal API (transport nodes): the publish quotas of every tenant that has one. */
     @GetMapping(SessionApi.TENANT_PUBLISH_QUOTAS)
-    public SessionApi.TenantPublishQuotas tenantPublishQuotas() {
+    public LimitsApi.TenantPublishQuotas tenantPublishQuotas() {
         return admin.publishQuotas();
     }
 

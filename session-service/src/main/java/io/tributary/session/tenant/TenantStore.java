@@ -1,6 +1,6 @@
 package io.tributary.session.tenant;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.tenant.TenantTopics;
 import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
@@ -94,7 +94,7 @@ public class TenantStore {
      * it holds as many unexpired retained messages as its retained quota: counted up to the quota only, so a poll
      * costs at most the quota's rows per tenant.
      */
-    public List<SessionApi.TenantPublishQuota> publishQuotas() {
+    public List<LimitsApi.TenantPublishQuota> publishQuotas() {
         return jdbc.sql("""
                         SELECT t.id, t.max_publish_rate, t.max_publish_bytes_rate,
                             t.max_retained IS NOT NULL AND (SELECT count(*) FROM (
@@ -109,7 +109,7 @@ public class TenantStore {
                             OR t.max_retained IS NOT NULL OR t.max_queued_messages IS NOT NULL
                             OR t.max_delivery_bytes_rate IS NOT NULL
                         ORDER BY t.id""")
-                .query((rs, row) -> new SessionApi.TenantPublishQuota(
+                .query((rs, row) -> new LimitsApi.TenantPublishQuota(
                         rs.getString(1),
                         rs.getObject(2, Integer.class),
                         rs.getObject(3, Long.class),

@@ -1,7 +1,7 @@
 package io.tributary.session.will;
 
 import io.tributary.common.kafka.PublishProperties;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.session.store.SqlArrays;
 import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
@@ -39,7 +39,7 @@ public class WillStore {
 
     /** The will a new connection leaves ({@code will} null: none), for {@link #replaceAll}. */
     public record NewConnection(
-            String clientId, long epoch, String nodeId, int protocolVersion, SessionApi.Will will) {}
+            String clientId, long epoch, String nodeId, int protocolVersion, ConnectApi.Will will) {}
 
     /**
      * New connections of these (distinct) clients: the will of any earlier connection goes (a pending one is cancelled
@@ -72,7 +72,7 @@ public class WillStore {
                     INSERT INTO wills (client_id, epoch, node_id, protocol_version, topic, payload, qos, retain,
                         delay_seconds, properties)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""", withWill, withWill.size(), (ps, c) -> {
-                SessionApi.Will will = c.will();
+                ConnectApi.Will will = c.will();
                 ps.setString(1, c.clientId());
                 ps.setLong(2, c.epoch());
                 ps.setString(3, c.nodeId());

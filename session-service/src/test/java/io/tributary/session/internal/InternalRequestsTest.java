@@ -3,7 +3,8 @@ package io.tributary.session.internal;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.web.ApiException;
 import java.util.List;
@@ -14,7 +15,7 @@ class InternalRequestsTest {
     @Test
     void wellFormedRequestsPass() {
         assertThatCode(() -> InternalRequests.check(
-                        new SessionApi.ConnectRequest("c", "node-1", true, 0xFFFFFFFFL, 4, 65535, null, null)))
+                        new ConnectApi.ConnectRequest("c", "node-1", true, 0xFFFFFFFFL, 4, 65535, null, null)))
                 .doesNotThrowAnyException();
         assertThatCode(() -> InternalRequests.check(new SubscribeApi.SubscribeRequest(
                         "c", 1, "node-1", List.of(new SubscribeApi.Subscription("a/#/b", 2, true, true, 2)))))
@@ -24,13 +25,13 @@ class InternalRequestsTest {
 
     @Test
     void connectShapeErrorsAreBadRequests() {
-        assertBad(new SessionApi.ConnectRequest("", "node-1", true, 0, 5, 0, null, null), "clientId");
-        assertBad(new SessionApi.ConnectRequest("a\u0000b", "node-1", true, 0, 5, 0, null, null), "U+0000");
-        assertBad(new SessionApi.ConnectRequest("c", "node 1", true, 0, 5, 0, null, null), "nodeId");
-        assertBad(new SessionApi.ConnectRequest("c", "node-1", true, 0x100000000L, 5, 0, null, null), "Expiry");
-        assertBad(new SessionApi.ConnectRequest("c", "node-1", true, -1, 5, 0, null, null), "Expiry");
-        assertBad(new SessionApi.ConnectRequest("c", "node-1", true, 0, 6, 0, null, null), "protocolVersion");
-        assertBad(new SessionApi.ConnectRequest("c", "node-1", true, 0, 5, 65536, null, null), "keepAlive");
+        assertBad(new ConnectApi.ConnectRequest("", "node-1", true, 0, 5, 0, null, null), "clientId");
+        assertBad(new ConnectApi.ConnectRequest("a\u0000b", "node-1", true, 0, 5, 0, null, null), "U+0000");
+        assertBad(new ConnectApi.ConnectRequest("c", "node 1", true, 0, 5, 0, null, null), "nodeId");
+        assertBad(new ConnectApi.ConnectRequest("c", "node-1", true, 0x100000000L, 5, 0, null, null), "Expiry");
+        assertBad(new ConnectApi.ConnectRequest("c", "node-1", true, -1, 5, 0, null, null), "Expiry");
+        assertBad(new ConnectApi.ConnectRequest("c", "node-1", true, 0, 6, 0, null, null), "protocolVersion");
+        assertBad(new ConnectApi.ConnectRequest("c", "node-1", true, 0, 5, 65536, null, null), "keepAlive");
     }
 
     @Test
@@ -48,11 +49,11 @@ class InternalRequestsTest {
                 .hasMessageContaining("retainHandling");
         assertThatThrownBy(() -> InternalRequests.check(new SubscribeApi.UnsubscribeRequest("c", 1, List.of())))
                 .isInstanceOf(ApiException.class);
-        assertThatThrownBy(() -> InternalRequests.check(new SessionApi.DisconnectRequest("c", 1, "n", -5)))
+        assertThatThrownBy(() -> InternalRequests.check(new DisconnectApi.DisconnectRequest("c", 1, "n", -5)))
                 .hasMessageContaining("Expiry");
     }
 
-    private static void assertBad(SessionApi.ConnectRequest request, String mentioning) {
+    private static void assertBad(ConnectApi.ConnectRequest request, String mentioning) {
         assertThatThrownBy(() -> InternalRequests.check(request))
                 .isInstanceOf(ApiException.class)
                 .hasMessageContaining(mentioning)

@@ -4,7 +4,7 @@ import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ClientConnection;
 
@@ -59,7 +59,7 @@ final class ConnAcks {
      * 0x8A (banned: on the block list), 0x97 (its tenant's connection or session quota is used up) or 0x9F (its
      * tenant's CONNECT rate is), MQTT 3.x return codes 4, 5, 5, 3 and 3.
      */
-    static Refusal refusedBySessionService(boolean v5, SessionApi.RefusalReason reason) {
+    static Refusal refusedBySessionService(boolean v5, ConnectApi.RefusalReason reason) {
         return switch (reason) {
             case BAD_USERNAME_OR_PASSWORD ->
                 new Refusal(

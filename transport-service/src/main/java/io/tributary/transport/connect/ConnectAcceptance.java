@@ -4,7 +4,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.HandlerNames;
@@ -32,12 +33,12 @@ final class ConnectAcceptance {
             ChannelHandlerContext ctx,
             ConnectContext context,
             ClientConnection connection,
-            SessionApi.ConnectResponse response,
+            ConnectApi.ConnectResponse response,
             ConnectAttempt attempt) {
         if (!ctx.channel().isActive()) {
             // The client left while session-service was answering: end the session we just opened.
             context.sessions()
-                    .disconnect(new SessionApi.DisconnectRequest(
+                    .disconnect(new DisconnectApi.DisconnectRequest(
                             connection.clientId(),
                             connection.epoch(),
                             context.properties().nodeId(),

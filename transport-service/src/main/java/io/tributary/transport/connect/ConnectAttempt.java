@@ -6,7 +6,7 @@ import io.netty.handler.codec.mqtt.MqttConnectPayload;
 import io.netty.handler.codec.mqtt.MqttConnectVariableHeader;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.sessionqueue.SessionQueueing;
 import io.tributary.transport.connection.ClientAddress;
@@ -83,11 +83,11 @@ record ConnectAttempt(
     }
 
     /** What session-service is asked to open the session with; the credentials come from the CONNECT. */
-    SessionApi.ConnectRequest request(MqttConnectMessage message, String nodeId, Channel channel) {
+    ConnectApi.ConnectRequest request(MqttConnectMessage message, String nodeId, Channel channel) {
         MqttConnectPayload payload = message.payload();
         // Verified by the TLS handshake already (mutual TLS); authentication maps it to credentials.
         ClientCertificate certificate = ClientCertificate.of(channel);
-        return new SessionApi.ConnectRequest(
+        return new ConnectApi.ConnectRequest(
                 clientId,
                 nodeId,
                 cleanSession,
@@ -104,7 +104,7 @@ record ConnectAttempt(
     }
 
     /** The connection of the session session-service opened, in the tenant's namespace it answered. */
-    ClientConnection connection(Channel channel, SessionApi.ConnectResponse response, int topicAliasMaximum) {
+    ClientConnection connection(Channel channel, ConnectApi.ConnectResponse response, int topicAliasMaximum) {
         // The expiry session-service stored: lower than asked when it is above the cluster's maximum.
         long granted = GrantedSessionExpiry.of(expiry, response);
         ClientConnection connection = new ClientConnection(

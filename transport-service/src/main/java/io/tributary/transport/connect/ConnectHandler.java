@@ -11,7 +11,8 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.ReferenceCountUtil;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -153,7 +154,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
     /** Session-service answered the CONNECT, on the event loop. */
     private void onSessionAnswer(
-            ChannelHandlerContext ctx, ConnectAttempt attempt, SessionApi.ConnectResponse response, Throwable failure) {
+            ChannelHandlerContext ctx, ConnectAttempt attempt, ConnectApi.ConnectResponse response, Throwable failure) {
         if (failure != null) {
             refuseUnopened(ctx, attempt.mqtt5(), failure);
             return;
@@ -208,7 +209,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     private void loadInboundQos2(
             ChannelHandlerContext ctx,
             ClientConnection connection,
-            SessionApi.ConnectResponse response,
+            ConnectApi.ConnectResponse response,
             ConnectAttempt attempt) {
         CompletableFuture<List<Integer>> loaded = response.sessionPresent()
                 ? context.inboundQos2().inboundQos2Ids(connection.clientId())
@@ -226,7 +227,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                         // Accepting without them could store a re-sent QoS 2 publish twice; the session opened at
                         // session-service is closed again like one whose client left during CONNECT.
                         context.sessions()
-                                .disconnect(new SessionApi.DisconnectRequest(
+                                .disconnect(new DisconnectApi.DisconnectRequest(
                                         connection.clientId(),
                                         connection.epoch(),
                                         context.properties().nodeId(),
@@ -247,7 +248,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     private void accept(
             ChannelHandlerContext ctx,
             ClientConnection connection,
-            SessionApi.ConnectResponse response,
+            ConnectApi.ConnectResponse response,
             ConnectAttempt attempt) {
         if (!ConnectAcceptance.accept(ctx, context, connection, response, attempt)) {
             return;

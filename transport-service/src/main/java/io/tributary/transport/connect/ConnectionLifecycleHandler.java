@@ -4,7 +4,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tributary.common.kafka.RetainedRecordFormat;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.WillDelay;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -62,9 +62,9 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
                 metrics.dropped("connection_closed");
             }
             if (!connection.fenced()) {
-                SessionApi.WillOutcome outcome = handleWill(connection);
+                DisconnectApi.WillOutcome outcome = handleWill(connection);
                 if (!connection.takenOver()) {
-                    SessionApi.DisconnectRequest request = new SessionApi.DisconnectRequest(
+                    DisconnectApi.DisconnectRequest request = new DisconnectApi.DisconnectRequest(
                             connection.clientId(),
                             connection.epoch(),
                             nodeId,
@@ -92,17 +92,17 @@ public final class ConnectionLifecycleHandler extends ChannelInboundHandlerAdapt
      * delay is over, unless the client connects again first. A connection taken over is that reconnect: its delayed
      * will is cancelled (session-service already replaced it with the new connection's).
      */
-    private SessionApi.WillOutcome handleWill(ClientConnection connection) {
+    private DisconnectApi.WillOutcome handleWill(ClientConnection connection) {
         WillMessage will = connection.will();
         if (will == null) {
-            return SessionApi.WillOutcome.DISCARD;
+            return DisconnectApi.WillOutcome.DISCARD;
         }
         long delay = WillDelay.effectiveSeconds(will.delaySeconds(), connection.sessionExpirySeconds());
         if (delay == 0) {
             publishWill(connection, will);
-            return SessionApi.WillOutcome.PUBLISHED;
+            return DisconnectApi.WillOutcome.PUBLISHED;
         }
-        return connection.takenOver() ? SessionApi.WillOutcome.DISCARD : SessionApi.WillOutcome.SCHEDULE;
+        return connection.takenOver() ? DisconnectApi.WillOutcome.DISCARD : DisconnectApi.WillOutcome.SCHEDULE;
     }
 
     private void publishWill(ClientConnection connection, WillMessage will) {

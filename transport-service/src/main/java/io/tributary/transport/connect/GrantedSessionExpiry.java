@@ -1,6 +1,6 @@
 package io.tributary.transport.connect;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 
 /**
  * The Session Expiry Interval a connection's session has: what the client asked for (MQTT 3.1.1 clean session 0:
@@ -13,7 +13,7 @@ final class GrantedSessionExpiry {
     private GrantedSessionExpiry() {}
 
     /** @param requested what the CONNECT asked for; also the answer of an older session-service that does not say */
-    static long of(long requested, SessionApi.ConnectResponse response) {
+    static long of(long requested, ConnectApi.ConnectResponse response) {
         Long granted = response.sessionExpirySeconds();
         return granted == null ? requested : granted;
     }

@@ -6,7 +6,7 @@ import io.netty.util.AttributeKey;
 /**
  * Marks the server side of the node's own warm-up connections ({@code transport/warmup}). Only the warm-up's
  * in-process listener sets it, on channels no socket can reach, so no outside client can carry it; its CONNECT then
- * asks session-service for a warm-up session ({@code SessionApi.ConnectRequest#warmUp}).
+ * asks session-service for a warm-up session ({@code ConnectApi.ConnectRequest#warmUp}).
  */
 public final class WarmUpMark {
 

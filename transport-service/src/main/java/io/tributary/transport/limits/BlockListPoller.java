@@ -2,7 +2,7 @@ package io.tributary.transport.limits;
 
 import io.tributary.common.net.IpRange;
 import io.tributary.common.net.IpRangeSet;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.kafka.sessionclient.SessionServicePoller;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * compacted Kafka topic read by every node: no extra topic and consumer per node, no catch-up at start-up, and the
  * list is small.
  */
-public final class BlockListPoller extends SessionServicePoller<SessionApi.BlockedIps> {
+public final class BlockListPoller extends SessionServicePoller<LimitsApi.BlockedIps> {
 
     private static final Logger log = LoggerFactory.getLogger(BlockListPoller.class);
 
@@ -36,12 +36,12 @@ public final class BlockListPoller extends SessionServicePoller<SessionApi.Block
     }
 
     @Override
-    protected CompletableFuture<SessionApi.BlockedIps> fetch() {
+    protected CompletableFuture<LimitsApi.BlockedIps> fetch() {
         return sessions.blockedIps(version);
     }
 
     @Override
-    protected void apply(SessionApi.BlockedIps answer, boolean first) {
+    protected void apply(LimitsApi.BlockedIps answer, boolean first) {
         if (answer.ranges() == null) {
             return; // unchanged since the version sent
         }

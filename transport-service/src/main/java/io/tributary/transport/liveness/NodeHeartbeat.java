@@ -1,7 +1,7 @@
 package io.tributary.transport.liveness;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
@@ -111,7 +111,7 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
 
     private java.util.concurrent.CompletableFuture<Void> beat() {
         String current = incarnation;
-        return sessions.heartbeat(new SessionApi.HeartbeatRequest(nodeId, current))
+        return sessions.heartbeat(new LivenessApi.HeartbeatRequest(nodeId, current))
                 .handle((response, failure) -> {
                     if (failure != null) {
                         Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;

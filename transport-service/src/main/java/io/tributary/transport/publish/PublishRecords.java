@@ -5,7 +5,7 @@ import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.transport.connection.WillMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ public final class PublishRecords {
     }
 
     /** A will as session-service stores it, to publish it itself (delayed) in the same record form. */
-    public static SessionApi.Will willForSession(WillMessage will) {
-        return new SessionApi.Will(
+    public static ConnectApi.Will willForSession(WillMessage will) {
+        return new ConnectApi.Will(
                 will.topic(),
                 will.payload(),
                 will.qos(),

@@ -1,5 +1,9 @@
 package io.tributary.transport.sessionclient;
 
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.DisconnectApi;
+import io.tributary.common.session.LimitsApi;
+import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import java.net.URI;
@@ -26,14 +30,14 @@ public final class SessionServiceClient {
 
     /** session-service refused a CONNECT: bad credentials or not authorized. */
     public static final class ConnectRefusedException extends RuntimeException {
-        private final SessionApi.ConnectRefusal refusal;
+        private final ConnectApi.ConnectRefusal refusal;
 
-        public ConnectRefusedException(SessionApi.ConnectRefusal refusal) {
+        public ConnectRefusedException(ConnectApi.ConnectRefusal refusal) {
             super(refusal.message());
             this.refusal = refusal;
         }
 
-        public SessionApi.ConnectRefusal refusal() {
+        public ConnectApi.ConnectRefusal refusal() {
             return refusal;
         }
     }
@@ -54,8 +58,8 @@ public final class SessionServiceClient {
     }
 
     private final SessionServiceHttp http;
-    private final RequestBatcher<SessionApi.ConnectRequest, SessionApi.ConnectOutcome> connects;
-    private final RequestBatcher<SessionApi.DisconnectRequest, Void> disconnects;
+    private final RequestBatcher<ConnectApi.ConnectRequest, ConnectApi.ConnectOutcome> connects;
+    private final RequestBatcher<DisconnectApi.DisconnectRequest, Void> disconnects;
     private final RequestBatcher<SubscribeApi.SubscribeRequest, SubscribeApi.SubscribeOutcome> subscribes;
     private final RequestBatcher<SubscribeApi.UnsubscribeRequest, SubscribeApi.UnsubscribeOutcome> unsubscribes;
 
@@ -123,7 +127,7 @@ public final class SessionServiceClient {
      *         list), {@link RequestBatcher.OverloadedException} (too many CONNECTs waiting: the node is overloaded) or
      *         {@link UnavailableException}
      */
-    public CompletableFuture<SessionApi.ConnectResponse> connect(SessionApi.ConnectRequest request) {
+    public CompletableFuture<ConnectApi.ConnectResponse> connect(ConnectApi.ConnectRequest request) {
         return connects.submit(request).thenApply(outcome -> {
             if (outcome.refused() != null) {
                 throw new ConnectRefusedException(outcome.refused());
@@ -151,16 +155,16 @@ public final class SessionServiceClient {
                 .register(registry);
     }
 
-    private CompletableFuture<List<SessionApi.ConnectOutcome>> connectBatch(List<SessionApi.ConnectRequest> batch) {
+    private CompletableFuture<List<ConnectApi.ConnectOutcome>> connectBatch(List<ConnectApi.ConnectRequest> batch) {
         return http.post(
                         SessionApi.CONNECT_BATCH,
-                        new SessionApi.ConnectBatch(batch),
-                        SessionApi.ConnectBatchResponse.class)
-                .thenApply(SessionApi.ConnectBatchResponse::outcomes);
+                        new ConnectApi.ConnectBatch(batch),
+                        ConnectApi.ConnectBatchResponse.class)
+                .thenApply(ConnectApi.ConnectBatchResponse::outcomes);
     }
 
-    private CompletableFuture<List<Void>> disconnectBatch(List<SessionApi.DisconnectRequest> batch) {
-        return http.post(SessionApi.DISCONNECT_BATCH, new SessionApi.DisconnectBatch(batch), null)
+    private CompletableFuture<List<Void>> disconnectBatch(List<DisconnectApi.DisconnectRequest> batch) {
+        return http.post(SessionApi.DISCONNECT_BATCH, new DisconnectApi.DisconnectBatch(batch), null)
                 .thenApply(ignored -> java.util.Collections.nCopies(batch.size(), (Void) null));
     }
 
@@ -239,24 +243,24 @@ public final class SessionServiceClient {
     }
 
     /** Gathered with the other ended connections of this node into batch calls. */
-    public CompletableFuture<Void> disconnect(SessionApi.DisconnectRequest request) {
+    public CompletableFuture<Void> disconnect(DisconnectApi.DisconnectRequest request) {
         return disconnects.submit(request);
     }
 
-    public CompletableFuture<SessionApi.HeartbeatResponse> heartbeat(SessionApi.HeartbeatRequest request) {
-        return http.post(SessionApi.HEARTBEAT, request, SessionApi.HeartbeatResponse.class);
+    public CompletableFuture<LivenessApi.HeartbeatResponse> heartbeat(LivenessApi.HeartbeatRequest request) {
+        return http.post(SessionApi.HEARTBEAT, request, LivenessApi.HeartbeatResponse.class);
     }
 
     /** The IP entries of the block list; {@code ranges} is null when they are still at {@code knownVersion}. */
-    public CompletableFuture<SessionApi.BlockedIps> blockedIps(String knownVersion) {
+    public CompletableFuture<LimitsApi.BlockedIps> blockedIps(String knownVersion) {
         String query = knownVersion == null
                 ? ""
                 : "?version=" + java.net.URLEncoder.encode(knownVersion, java.nio.charset.StandardCharsets.UTF_8);
-        return http.get(SessionApi.BLOCKED_IPS, query, SessionApi.BlockedIps.class);
+        return http.get(SessionApi.BLOCKED_IPS, query, LimitsApi.BlockedIps.class);
     }
 
     /** The publish quotas of every tenant that has one. */
-    public CompletableFuture<SessionApi.TenantPublishQuotas> tenantPublishQuotas() {
-        return http.get(SessionApi.TENANT_PUBLISH_QUOTAS, "", SessionApi.TenantPublishQuotas.class);
+    public CompletableFuture<LimitsApi.TenantPublishQuotas> tenantPublishQuotas() {
+        return http.get(SessionApi.TENANT_PUBLISH_QUOTAS, "", LimitsApi.TenantPublishQuotas.class);
     }
 }

@@ -15,7 +15,7 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttSubAckMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientCapabilities;
@@ -54,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
 class AclEnforcementTest {
 
     private static final TopicPermissions METER =
-            TopicPermissions.of(new SessionApi.Acl(List.of("meters/m-1/#"), List.of("commands/m-1/+")));
+            TopicPermissions.of(new ConnectApi.Acl(List.of("meters/m-1/#"), List.of("commands/m-1/+")));
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final TransportMetrics metrics = new TransportMetrics(registry);

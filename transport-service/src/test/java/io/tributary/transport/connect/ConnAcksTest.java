@@ -7,8 +7,8 @@ import io.netty.handler.codec.mqtt.MqttConnAckMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.common.session.SessionApi;
-import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.ConnectApi;
+import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -89,7 +89,7 @@ class ConnAcksTest {
             DataSize.ofMegabytes(1),
             SlowConsumerPolicy.DROP);
 
-    private static ClientConnection connection(MqttVersion version, long requested, SessionApi.ConnectResponse r) {
+    private static ClientConnection connection(MqttVersion version, long requested, ConnectApi.ConnectResponse r) {
         long granted = GrantedSessionExpiry.of(requested, r);
         ClientConnection c = new ClientConnection(
                 new EmbeddedChannel(),
@@ -113,8 +113,8 @@ class ConnAcksTest {
 
     @Test
     void test_a_session_expiry_lowered_by_session_service_is_used_and_told_to_an_mqtt5_client() {
-        SessionApi.ConnectResponse lowered =
-                new SessionApi.ConnectResponse(7, false, List.of(), null, null, null, 604_800L);
+        ConnectApi.ConnectResponse lowered =
+                new ConnectApi.ConnectResponse(7, false, List.of(), null, null, null, 604_800L);
         ClientConnection v5 = connection(MqttVersion.MQTT_5, 0xFFFFFFFFL, lowered);
         assertThat(v5.sessionExpirySeconds()).isEqualTo(604_800L);
         assertThat(sessionExpiry(ConnAcks.accepted(v5, false, false, false, MQTT))
@@ -123,11 +123,11 @@ class ConnAcksTest {
 
         // What the client asked for: not repeated; an older session-service that does not say: the request.
         ClientConnection kept = connection(
-                MqttVersion.MQTT_5, 3600, new SessionApi.ConnectResponse(7, false, List.of(), null, null, null, 3600L));
+                MqttVersion.MQTT_5, 3600, new ConnectApi.ConnectResponse(7, false, List.of(), null, null, null, 3600L));
         assertThat(sessionExpiry(ConnAcks.accepted(kept, false, false, false, MQTT)))
                 .isNull();
         ClientConnection older =
-                connection(MqttVersion.MQTT_5, 0xFFFFFFFFL, new SessionApi.ConnectResponse(7, false, List.of()));
+                connection(MqttVersion.MQTT_5, 0xFFFFFFFFL, new ConnectApi.ConnectResponse(7, false, List.of()));
         assertThat(older.sessionExpirySeconds()).isEqualTo(0xFFFFFFFFL);
         assertThat(sessionExpiry(ConnAcks.accepted(older, false, false, false, MQTT)))
                 .isNull();

@@ -18,7 +18,7 @@ import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.util.ReferenceCountUtil;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.devstack.redis.EmbeddedRedisServer;
 import io.tributary.redis.ManagedRedisConnection;
@@ -196,7 +196,7 @@ class TenantDeliveryQuotaTest {
     }
 
     private void quota(String tenant) {
-        quotas.update(List.of(new SessionApi.TenantPublishQuota(tenant, null, null, false, null, QUOTA)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota(tenant, null, null, false, null, QUOTA)));
     }
 
     @Test

@@ -13,7 +13,7 @@ import io.netty.handler.codec.mqtt.MqttPubReplyMessageVariableHeader;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.backpressure.UplinkBudget;
 import io.tributary.transport.connection.ClientCapabilities;
@@ -193,7 +193,7 @@ class PublishLimitsTest {
                 },
                 registry,
                 now::get);
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 0, null)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 0, null)));
         return channel(version, LimitsProperties.none(), quotas, "acme");
     }
 
@@ -238,7 +238,7 @@ class PublishLimitsTest {
                 },
                 registry,
                 now::get);
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", null, null, true)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", null, null, true)));
         return channel(version, LimitsProperties.none(), quotas, "acme");
     }
 

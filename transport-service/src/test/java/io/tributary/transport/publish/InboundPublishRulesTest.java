@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.transport.alias.InboundTopicAliases;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.publish.PublishVerdict.Accept;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class InboundPublishRulesTest {
 
     private static final TopicPermissions METER =
-            TopicPermissions.of(new SessionApi.Acl(List.of("meters/m-1/#"), List.of()));
+            TopicPermissions.of(new ConnectApi.Acl(List.of("meters/m-1/#"), List.of()));
     private static final byte[] UTF8 = "ok".getBytes(StandardCharsets.UTF_8);
     private static final byte[] NOT_UTF8 = {(byte) 0xC3, (byte) 0x28};
 

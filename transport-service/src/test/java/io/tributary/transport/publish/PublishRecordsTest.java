@@ -81,12 +81,12 @@ class PublishRecordsTest {
         props.add(new MqttProperties.UserProperty("k", "v1"));
         props.add(new MqttProperties.UserProperty("k", "v2"));
         WillMessage will = new WillMessage("dev/1/status", "offline".getBytes(StandardCharsets.UTF_8), 1, true, props);
-        io.tributary.common.session.SessionApi.Will api = PublishRecords.willForSession(will);
+        io.tributary.common.session.ConnectApi.Will api = PublishRecords.willForSession(will);
         assertThat(api.delaySeconds()).isEqualTo(30);
         // Through JSON, as the internal API carries it, then built by the common format as session-service does.
         tools.jackson.databind.json.JsonMapper json =
                 tools.jackson.databind.json.JsonMapper.builder().build();
-        api = json.readValue(json.writeValueAsBytes(api), io.tributary.common.session.SessionApi.Will.class);
+        api = json.readValue(json.writeValueAsBytes(api), io.tributary.common.session.ConnectApi.Will.class);
         ProducerRecord<byte[], byte[]> byNode = PublishRecords.toRecord(
                 will.topic(),
                 will.payload(),

@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.sessionqueue.EntryHeaders;
@@ -48,7 +48,7 @@ class SessionQueueAclTest {
         ClientConnection connection = new ClientConnection(
                 channel, "meter-7", 3, MqttVersion.MQTT_5, false, 30, 3600, ClientCapabilities.DEFAULTS, 0, null, true);
         connection.namespace(namespace);
-        connection.permissions(TopicPermissions.of(new SessionApi.Acl(List.of(), subscribeAcl)));
+        connection.permissions(TopicPermissions.of(new ConnectApi.Acl(List.of(), subscribeAcl)));
         return connection;
     }
 

@@ -6,7 +6,7 @@ import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttSubscriptionOption;
 import io.netty.handler.codec.mqtt.MqttTopicSubscription;
 import io.tributary.common.acl.TopicPermissions;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.replay.ReplayRequest;
@@ -106,7 +106,7 @@ class SubscribeRulesTest {
 
     @Test
     void locallyRefusedFiltersGetTheirCodeAndReasonAndAreNotForwarded() {
-        TopicPermissions acl = TopicPermissions.of(new SessionApi.Acl(List.of(), List.of("a/#", "$share/g/a/#")));
+        TopicPermissions acl = TopicPermissions.of(new ConnectApi.Acl(List.of(), List.of("a/#", "$share/g/a/#")));
         SubscribeRules.Facts facts = new SubscribeRules.Facts(
                 true,
                 List.of(sub("a/+", 1), sub("a/#/x", 0), sub("a/b/c/d", 0), sub("b", 0), sub("$tenant/x/a", 0)),

@@ -16,7 +16,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import io.tributary.common.acl.AclPlaceholders;
-import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.common.topic.SharedFilters;
 import io.tributary.session.auth.ConnectRefusedException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.tributary.session.tenant.quota;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.ConnectApi;
 import io.tributary.session.store.AfterCommit;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,11 +20,11 @@ import org.springframework.stereotype.Component;
  *
  * <ul>
  *   <li>the CONNECT rate: what the tenant's current one-second window in Redis has left ({@link ConnectRateWindow}),
- *       beyond it {@link SessionApi.RefusalReason#CONNECTION_RATE_EXCEEDED};
+ *       beyond it {@link ConnectApi.RefusalReason#CONNECTION_RATE_EXCEEDED};
  *   <li>the connections and the persistent sessions: the tenants with either quota are locked and their connected
  *       clients and persistent sessions counted, so both hold across every transport node and session-service
  *       instance (two batches of one tenant are admitted one after the other, each seeing what the other committed);
- *       beyond either {@link SessionApi.RefusalReason#QUOTA_EXCEEDED}.
+ *       beyond either {@link ConnectApi.RefusalReason#QUOTA_EXCEEDED}.
  * </ul>
  *
  * A client that is connected already (a takeover, or a reconnect before the old connection was noticed gone) keeps
@@ -45,7 +45,7 @@ public class ConnectionQuotas {
     public record Candidate(String clientId, String tenant, boolean persistent) {}
 
     /** A refused CONNECT: the answer, and the quota that refused it. */
-    public record Refused(SessionApi.ConnectRefusal refusal, QuotaRefusals.Quota quota) {}
+    public record Refused(ConnectApi.ConnectRefusal refusal, QuotaRefusals.Quota quota) {}
 
     private final QuotaStore store;
     private final ConnectRateWindow rates;
@@ -116,8 +116,8 @@ public class ConnectionQuotas {
             }
             int rate = limits.get(c.tenant());
             refused[i] = new Refused(
-                    new SessionApi.ConnectRefusal(
-                            SessionApi.RefusalReason.CONNECTION_RATE_EXCEEDED,
+                    new ConnectApi.ConnectRefusal(
+                            ConnectApi.RefusalReason.CONNECTION_RATE_EXCEEDED,
                             "tenant " + c.tenant() + " may connect " + rate + " client(s) per second at most"),
                     QuotaRefusals.Quota.CONNECT_RATE);
             log.warn(
@@ -189,8 +189,8 @@ public class ConnectionQuotas {
     private static Refused quotaExceeded(Candidate c, String what, QuotaRefusals.Quota quota) {
         log.warn("CONNECT of '{}' refused: tenant {} has its {} in use", c.clientId(), c.tenant(), what);
         return new Refused(
-                new SessionApi.ConnectRefusal(
-                        SessionApi.RefusalReason.QUOTA_EXCEEDED,
+                new ConnectApi.ConnectRefusal(
+                        ConnectApi.RefusalReason.QUOTA_EXCEEDED,
                         "tenant " + c.tenant() + " has " + what + " at most, all in use"),
                 quota);
     }

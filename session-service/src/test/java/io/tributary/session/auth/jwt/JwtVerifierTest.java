@@ -16,7 +16,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
-import io.tributary.common.session.SessionApi.RefusalReason;
+import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.session.auth.ConnectRefusedException;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;

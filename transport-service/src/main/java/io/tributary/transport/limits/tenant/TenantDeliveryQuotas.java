@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoop;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.transport.connection.ClientConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -299,10 +299,10 @@ public final class TenantDeliveryQuotas implements AutoCloseable {
      * The quotas session-service has now: known tenants keep their leases (with the new limits), new ones get
      * leases, tenants no longer listed are no longer limited (the next tick releases their held connections).
      */
-    public void update(List<SessionApi.TenantPublishQuota> list) {
+    public void update(List<LimitsApi.TenantPublishQuota> list) {
         Map<String, TenantQuota> old = quotas;
         Map<String, TenantQuota> next = new HashMap<>();
-        for (SessionApi.TenantPublishQuota q : list) {
+        for (LimitsApi.TenantPublishQuota q : list) {
             if (q.maxDeliveryBytesRate() == null) {
                 continue;
             }

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.AttributeKey;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.limits.ClientLimits;
 import java.util.HashMap;
@@ -153,11 +153,11 @@ public final class TenantPublishQuotas {
      * leases, tenants no longer listed (quota removed, tenant deleted) are no longer limited; those listed as
      * retained-full have their retained PUBLISHes refused until a list says otherwise.
      */
-    public void update(List<SessionApi.TenantPublishQuota> quotas) {
+    public void update(List<LimitsApi.TenantPublishQuota> quotas) {
         Map<String, Leases> old = leases;
         Map<String, Leases> next = new HashMap<>();
         Set<String> full = new HashSet<>();
-        for (SessionApi.TenantPublishQuota q : quotas) {
+        for (LimitsApi.TenantPublishQuota q : quotas) {
             if (q.retainedFull()) {
                 full.add(q.tenant());
             }

@@ -1,6 +1,6 @@
 package io.tributary.transport.limits.tenant;
 
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.kafka.sessionclient.SessionServicePoller;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * quota holds on every node at most {@code refresh} later (plus the one-second window already leased). A node that
  * cannot reach session-service keeps the quotas it knows.
  */
-public final class TenantQuotaPoller extends SessionServicePoller<SessionApi.TenantPublishQuotas> {
+public final class TenantQuotaPoller extends SessionServicePoller<LimitsApi.TenantPublishQuotas> {
 
     private static final Logger log = LoggerFactory.getLogger(TenantQuotaPoller.class);
 
@@ -35,12 +35,12 @@ public final class TenantQuotaPoller extends SessionServicePoller<SessionApi.Ten
     }
 
     @Override
-    protected CompletableFuture<SessionApi.TenantPublishQuotas> fetch() {
+    protected CompletableFuture<LimitsApi.TenantPublishQuotas> fetch() {
         return sessions.tenantPublishQuotas();
     }
 
     @Override
-    protected void apply(SessionApi.TenantPublishQuotas answer, boolean first) {
+    protected void apply(LimitsApi.TenantPublishQuotas answer, boolean first) {
         int before = quotas.tenants();
         int fullBefore = quotas.retainedFull();
         int deliveryBefore = deliveryQuotas.tenants();

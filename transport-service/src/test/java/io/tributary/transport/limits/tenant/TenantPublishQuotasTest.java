@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.mqtt.MqttVersion;
-import io.tributary.common.session.SessionApi;
+import io.tributary.common.session.LimitsApi;
 import io.tributary.common.tenant.TenantNamespace;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
@@ -76,7 +76,7 @@ class TenantPublishQuotasTest {
 
     @Test
     void the_clients_of_a_tenant_share_its_rate_and_are_refused_with_0x97_beyond_it() {
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 20, null)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 20, null)));
         ClientConnection a = client("a", "acme");
         ClientConnection b = client("b", "acme");
         int accepted = accepted(a, 15, 1, quotas) + accepted(b, 15, 1, quotas);
@@ -94,7 +94,7 @@ class TenantPublishQuotasTest {
 
     @Test
     void payload_bytes_are_limited_apart_and_an_empty_payload_costs_none() {
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("bytes-co", 100, 1000L)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("bytes-co", 100, 1000L)));
         ClientConnection c = client("c", "bytes-co");
         assertThat(accepted(c, 20, 100, quotas)).isEqualTo(10);
         assertThat(refusals("bytes-co", TenantPublishQuotas.PUBLISH_BYTES)).isEqualTo(10);
@@ -106,7 +106,7 @@ class TenantPublishQuotasTest {
 
     @Test
     void other_tenants_and_clients_without_a_tenant_are_not_limited() {
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 0, null)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 0, null)));
         assertThat(accepted(client("a", "acme"), 5, 1, quotas)).isZero();
         assertThat(accepted(client("o", "other"), 500, 1, quotas)).isEqualTo(500);
         assertThat(accepted(client("g", null), 500, 1, quotas)).isEqualTo(500);
@@ -115,10 +115,10 @@ class TenantPublishQuotasTest {
 
     @Test
     void a_changed_quota_holds_from_the_next_lease_and_a_removed_one_lifts_the_limit() {
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 0, null)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 0, null)));
         ClientConnection a = client("a", "acme");
         assertThat(accepted(a, 5, 1, quotas)).isZero();
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 30, null)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 30, null)));
         assertThat(accepted(a, 50, 1, quotas)).isEqualTo(30);
         quotas.update(List.of());
         assertThat(quotas.tenants()).isZero();
@@ -128,8 +128,8 @@ class TenantPublishQuotasTest {
     @Test
     void a_tenant_listed_as_retained_full_has_retained_payloads_refused_before_its_rate_is_spent() {
         quotas.update(List.of(
-                new SessionApi.TenantPublishQuota("acme", 10, null, true),
-                new SessionApi.TenantPublishQuota("roomy", null, null, false)));
+                new LimitsApi.TenantPublishQuota("acme", 10, null, true),
+                new LimitsApi.TenantPublishQuota("roomy", null, null, false)));
         ClientConnection a = client("a", "acme");
         for (int i = 0; i < 5; i++) {
             ClientLimits.Refusal refusal = quotas.check(a, 10, true);
@@ -145,7 +145,7 @@ class TenantPublishQuotasTest {
         assertThat(quotas.check(client("r2", "roomy"), 10, true)).isNull();
         assertThat(quotas.check(client("g", null), 10, true)).isNull();
 
-        quotas.update(List.of(new SessionApi.TenantPublishQuota("acme", 10, null, false)));
+        quotas.update(List.of(new LimitsApi.TenantPublishQuota("acme", 10, null, false)));
         assertThat(quotas.retainedFull()).isZero();
         assertThat(quotas.check(a, 10, true)).as("room again").isNull();
     }
