@@ -52,6 +52,18 @@ public final class ServiceCatalog {
         return new ServiceSettings(module, image, variables, topics, shutdownSeconds, sources);
     }
 
+    /**
+     * Every environment variable a Spring configuration file reads, with its default ("" when none), in file order;
+     * every document of a multi-document file.
+     */
+    public static Map<String, String> variablesIn(String applicationYaml) {
+        Map<String, String> variables = new LinkedHashMap<>();
+        for (Map<String, Object> document : Yamls.loadAll(applicationYaml)) {
+            walk(document, false, variables, new TreeSet<>());
+        }
+        return variables;
+    }
+
     private static void walk(Object node, boolean underTopics, Map<String, String> variables, TreeSet<String> topics) {
         if (node instanceof Map<?, ?> map) {
             map.forEach((key, value) -> walk(value, underTopics || "topics".equals(key), variables, topics));

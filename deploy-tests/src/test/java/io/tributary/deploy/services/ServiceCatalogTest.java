@@ -22,6 +22,16 @@ class ServiceCatalogTest {
     }
 
     @Test
+    void placeholdersInsideAPropertyReferenceAreRead() {
+        assertThat(Placeholders.in("${tributary.log-format.${LOG_FORMAT:text}:}"))
+                .containsExactly(Map.entry("LOG_FORMAT", "text"));
+        assertThat(catalog.all())
+                .allSatisfy(service -> assertThat(service.defaultOf("LOG_FORMAT"))
+                        .as(service.module())
+                        .isEqualTo("text"));
+    }
+
+    @Test
     void variablesWithDeveloperDefaultsMustBeSetByDeployments() {
         ServiceSettings settings = ServiceCatalog.settings("x", "tributary/x", """
                 a:
