@@ -189,4 +189,32 @@ class TenantRetainedQuotaIntegrationTest extends ServiceTestBase {
         assertThat(listed("rq-full")).isNull();
         assertThat(refusals("rq-full")).isEqualTo(4.0);
     }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    io.tributary.session.tenant.quota.RetainedQuotas retainedQuotas;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.transaction.support.TransactionTemplate transactions;
+
+    @Test
+    void a_retained_message_that_arrives_expired_takes_no_place_even_in_the_batch_it_comes_in() throws Exception {
+        assertThat(sendJson("POST", "/api/v1/tenants", Map.of("id", "rq-batch", "maxRetained", 2))
+                        .status())
+                .isEqualTo(201);
+        String p = "$tenant/rq-batch/";
+        List<Boolean> admitted = transactions.execute(status -> {
+            io.tributary.session.tenant.quota.RetainedQuotas.Batch batch =
+                    retainedQuotas.begin(List.of(p + "expired", p + "a", p + "b", p + "c"), java.time.Instant.now());
+            return List.of(
+                    batch.admitStore(p + "expired", true),
+                    batch.admitStore(p + "a", false),
+                    batch.admitStore(p + "b", false),
+                    batch.admitStore(p + "c", false),
+                    batch.admitStore(p + "a", false));
+        });
+        // The CI run of d7d21ce stored {expired, a, b} and refused c when the four came in one batch.
+        assertThat(admitted)
+                .as("expired (no place), a, b (the quota of 2), c refused, a again (a replacement)")
+                .containsExactly(true, true, true, false, true);
+    }
 }

@@ -65,7 +65,8 @@ public class RetainedApplier {
                     deleted[0]++;
                     continue;
                 }
-                if (!batch.admitStore(topic)) {
+                Instant expiresAt = expiresAt(record);
+                if (!batch.admitStore(topic, expiresAt != null && !expiresAt.isAfter(now))) {
                     continue; // a new topic beyond its tenant's quota: reported after the commit
                 }
                 store.upsert(
@@ -73,7 +74,7 @@ public class RetainedApplier {
                         record.value(),
                         RecordHeaders.readQos(record.headers()),
                         RetainedHeaders.encode(RetainedHeaders.of(record.headers())),
-                        expiresAt(record),
+                        expiresAt,
                         now,
                         source);
                 stored[0]++;

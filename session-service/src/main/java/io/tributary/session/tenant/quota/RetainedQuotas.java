@@ -54,12 +54,21 @@ public class RetainedQuotas {
         /**
          * Whether a retained message with a payload on {@code topic} may be stored: always for a topic of no tenant
          * or of one without a quota, and for a topic that holds one already (a replacement); a new topic only while
-         * its tenant holds fewer than its quota, and then it counts.
+         * its tenant holds fewer than its quota, and then it counts. A message that has expired already ({@code
+         * expired}) is stored (it replaces the topic's message, and is never delivered) but counts as nothing, as
+         * {@link #begin} counts the stored ones: the topic it replaces no longer holds an unexpired message.
          */
-        public boolean admitStore(String topic) {
+        public boolean admitStore(String topic, boolean expired) {
             String tenant = TenantTopics.tenantOf(topic);
             Integer quota = tenant == null ? null : quotas.get(tenant);
-            if (quota == null || present.contains(topic)) {
+            if (quota == null) {
+                return true;
+            }
+            if (expired) {
+                deleted(topic, true);
+                return true;
+            }
+            if (present.contains(topic)) {
                 return true;
             }
             long count = held.get(tenant);
