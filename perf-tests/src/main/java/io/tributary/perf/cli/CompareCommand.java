@@ -63,6 +63,13 @@ final class CompareCommand implements Callable<Integer> {
     List<String> brokerPatterns = new ArrayList<>();
 
     @Option(
+            names = "--hops",
+            paramLabel = "LABEL=URL",
+            description = "a Prometheus page of that side's services, scraped each second for their hop histograms"
+                    + " (repeatable; see run --hops)")
+    List<String> hops = new ArrayList<>();
+
+    @Option(
             names = "--pause",
             paramLabel = "D",
             converter = Converters.Span.class,
@@ -83,6 +90,13 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<CompareSides.Side> sides = CompareSides.parse(targets, brokerPids, brokerPatterns);
+        int hopPages = sides.stream()
+                .mapToInt(s -> CompareSides.hopPages(hops, s.label()).size())
+                .sum();
+        if (hopPages != hops.size()) {
+            throw new IllegalArgumentException(
+                    "compare: every --hops LABEL=URL must name one of the two --target labels");
+        }
         if (load.role != Role.ALL) {
             throw new IllegalArgumentException("compare runs both roles itself; drop --role");
         }
@@ -98,9 +112,17 @@ final class CompareCommand implements Callable<Integer> {
             ProgressContext context = new ProgressContext(
                     String.format(Locale.ROOT, "compare %d/%d %s", i + 1, sides.size(), side.label()), later);
             io.out().println("== compare: " + side.label() + " " + side.targets());
-            RunResult result = ScenarioRun.runAndWrite(
-                    scenario, options, ScenarioRun.defaultResultFile(scenario, options), io, load.quiet, context);
+            ScenarioRun.Outcome outcome = ScenarioRun.runAndWrite(
+                    scenario,
+                    options,
+                    ScenarioRun.defaultResultFile(scenario, options),
+                    io,
+                    load.quiet,
+                    context,
+                    CompareSides.hopPages(hops, side.label()));
+            RunResult result = outcome.result();
             TextSummary.print(result, io.out());
+            outcome.hopLines().forEach(io.out()::println);
             results.add(result);
             if (i < sides.size() - 1) {
                 Thread.sleep(pause.toMillis());

@@ -64,4 +64,19 @@ final class CompareSides {
             throw new IllegalArgumentException("--broker-pid: '" + value + "' is not a process id");
         }
     }
+
+    /** The {@code --hops LABEL=URL} pages of the side labelled {@code label}. */
+    static List<java.net.URI> hopPages(List<String> rawHops, String label) {
+        List<java.net.URI> pages = new ArrayList<>();
+        for (String raw : rawHops) {
+            int eq = raw.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("compare: --hops must be LABEL=URL, not '" + raw + "'");
+            }
+            if (raw.substring(0, eq).equals(label)) {
+                pages.add(java.net.URI.create(raw.substring(eq + 1)));
+            }
+        }
+        return pages;
+    }
 }

@@ -8,6 +8,7 @@ import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.Scenario;
 import io.tributary.perf.scenario.ScenarioLoader;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +71,14 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out-file", paramLabel = "FILE.json", description = "exact result file (instead of OUT/...)")
     Path outFile;
 
+    @Option(
+            names = "--hops",
+            paramLabel = "URL",
+            description = "a service's Prometheus page (e.g. http://127.0.0.1:8081/actuator/prometheus), scraped"
+                    + " each second for its hop histograms: the stall report then names the hops of each stalled"
+                    + " second (repeatable)")
+    List<URI> hops = new ArrayList<>();
+
     @Mixin
     LoadOptions load;
 
@@ -95,8 +104,11 @@ final class RunCommand implements Callable<Integer> {
         RunOptions options = runOptions();
         Scenario scenario = ScenarioRun.prepare(ScenarioLoader.load(scenarioFile), options);
         Path json = outFile != null ? outFile : ScenarioRun.defaultResultFile(scenario, options);
-        RunResult result = ScenarioRun.runAndWrite(scenario, options, json, io, load.quiet, ProgressContext.SINGLE);
+        ScenarioRun.Outcome outcome =
+                ScenarioRun.runAndWrite(scenario, options, json, io, load.quiet, ProgressContext.SINGLE, hops);
+        RunResult result = outcome.result();
         TextSummary.print(result, io.out());
+        outcome.hopLines().forEach(io.out()::println);
         io.out().println("result: " + json);
         return result.connections().established() == 0 && result.connections().planned() > 0 ? 1 : 0;
     }

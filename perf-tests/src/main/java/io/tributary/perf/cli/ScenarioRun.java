@@ -1,5 +1,7 @@
 package io.tributary.perf.cli;
 
+import io.tributary.perf.hops.HopScraper;
+import io.tributary.perf.hops.HopStallReport;
 import io.tributary.perf.load.LoadRun;
 import io.tributary.perf.load.RunOptions;
 import io.tributary.perf.progress.ProgressContext;
@@ -10,8 +12,10 @@ import io.tributary.perf.report.ResultFiles;
 import io.tributary.perf.report.RunResult;
 import io.tributary.perf.scenario.Scenario;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
@@ -46,20 +50,34 @@ final class ScenarioRun {
                         options.runId()));
     }
 
+    /** A run's result, and the hop lines of its stall report when hop pages were scraped (else none). */
+    record Outcome(RunResult result, List<String> hopLines) {}
+
     /**
      * Runs and writes {@code json}, its HTML report (unless --no-html) and the latency logs beside it. The logs are
-     * opened first, so an unwritable output directory fails before any connection is made.
+     * opened first, so an unwritable output directory fails before any connection is made. With {@code hopPages},
+     * the services' hop histograms are scraped each second of the run and written beside it ({@code .hops.csv}).
      */
-    static RunResult runAndWrite(
-            Scenario scenario, RunOptions options, Path json, Io io, boolean quiet, ProgressContext context)
+    static Outcome runAndWrite(
+            Scenario scenario,
+            RunOptions options,
+            Path json,
+            Io io,
+            boolean quiet,
+            ProgressContext context,
+            List<URI> hopPages)
             throws IOException, InterruptedException {
         RunResult result;
         LatencyLogs logs = LatencyLogs.beside(json);
+        HopScraper hops = hopPages.isEmpty() ? null : new HopScraper(hopPages).start();
         try {
             RunConsole console = RunConsole.of(io.out(), io.terminal(), io.width(), quiet, context);
             result = new LoadRun(scenario, options, console, logs).run();
         } finally {
             logs.close();
+            if (hops != null) {
+                hops.close();
+            }
         }
         if (logs.failed()) {
             io.out().println("WARNING: writing the latency logs failed, they are incomplete: " + logs.files());
@@ -72,7 +90,14 @@ final class ScenarioRun {
         io.out()
                 .println("latency logs (HdrHistogram, microseconds): "
                         + logs.files().stream().map(Path::toString).collect(Collectors.joining(" ")));
-        return result;
+        if (hops == null) {
+            return new Outcome(result, List.of());
+        }
+        Path csv = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".hops.csv");
+        hops.writeCsv(csv);
+        io.out().println("hop histograms per second: " + csv);
+        return new Outcome(
+                result, HopStallReport.lines(result.latencyBySendSecond(), result.stallThresholdMillis(), hops));
     }
 
     static Path html(Path json) {

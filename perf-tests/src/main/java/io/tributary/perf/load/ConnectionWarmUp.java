@@ -47,10 +47,7 @@ final class ConnectionWarmUp {
             RunConsole console)
             throws InterruptedException {
         long start = System.nanoTime();
-        AtomicInteger ready = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
         LiveMetrics unmeasured = new LiveMetrics();
-        List<MqttLoadClient> clients = new ArrayList<>(count);
         GroupPlan plan = new GroupPlan("warm-up", false, count, template.rampPerSecond(), n -> {
             ConnectionPlan t = template.plan().apply(n);
             return new ConnectionPlan(
@@ -68,31 +65,45 @@ final class ConnectionWarmUp {
         try (Connector connector = new Connector(
                 ioThreads, sourceAddresses, tls, needsTls, unmeasured, new PublishGate(), allowRemote, proxyProtocol)) {
             connector.prepare(endpoints);
-            ClientEvents events = new ClientEvents() {
-                @Override
-                public void ready(MqttLoadClient client) {
-                    ready.incrementAndGet();
-                }
-
-                @Override
-                public void failed(MqttLoadClient client, String reason) {
-                    failed.incrementAndGet();
-                }
-            };
-            long settleBy = System.nanoTime() + SETTLE_NANOS;
-            int opened = ConnectionRamp.open(plan, connector, events, clients, () -> System.nanoTime() > settleBy);
-            while (ready.get() + failed.get() < opened && System.nanoTime() < settleBy) {
-                Thread.sleep(20);
-            }
-            clients.forEach(c -> c.disconnect(true));
-            long closeBy = System.nanoTime() + CLOSE_NANOS;
-            while (unmeasured.connected.get() > 0 && System.nanoTime() < closeBy) {
-                Thread.sleep(20);
-            }
-            Outcome outcome = new Outcome(opened, ready.get(), failed.get(), (System.nanoTime() - start) / 1e9);
+            Outcome outcome = openAndClose(plan, connector, unmeasured, start);
             console.printf(
                     "warm-up: %d ready, %d failed, in %.1f s%n", outcome.ready(), outcome.failed(), outcome.seconds());
             return outcome;
         }
+    }
+
+    /**
+     * Opens {@code plan}'s connections at its ramp, waits until each is ready or failed (30 s at most), closes them
+     * all and waits for the closes (10 s at most). Only {@code unmeasured}, the connector's own metrics, counts them.
+     *
+     * @param start when the warm-up began (System.nanoTime), for the outcome's seconds
+     */
+    static Outcome openAndClose(GroupPlan plan, Connector connector, LiveMetrics unmeasured, long start)
+            throws InterruptedException {
+        AtomicInteger ready = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        List<MqttLoadClient> clients = new ArrayList<>(plan.count());
+        ClientEvents events = new ClientEvents() {
+            @Override
+            public void ready(MqttLoadClient client) {
+                ready.incrementAndGet();
+            }
+
+            @Override
+            public void failed(MqttLoadClient client, String reason) {
+                failed.incrementAndGet();
+            }
+        };
+        long settleBy = System.nanoTime() + SETTLE_NANOS;
+        int opened = ConnectionRamp.open(plan, connector, events, clients, () -> System.nanoTime() > settleBy);
+        while (ready.get() + failed.get() < opened && System.nanoTime() < settleBy) {
+            Thread.sleep(5);
+        }
+        clients.forEach(c -> c.disconnect(true));
+        long closeBy = System.nanoTime() + CLOSE_NANOS;
+        while (unmeasured.connected.get() > 0 && System.nanoTime() < closeBy) {
+            Thread.sleep(5);
+        }
+        return new Outcome(opened, ready.get(), failed.get(), (System.nanoTime() - start) / 1e9);
     }
 }

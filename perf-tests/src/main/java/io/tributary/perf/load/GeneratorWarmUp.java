@@ -1,10 +1,8 @@
 package io.tributary.perf.load;
 
-import io.tributary.perf.client.ClientEvents;
 import io.tributary.perf.client.ConnectionPlan;
 import io.tributary.perf.client.Connector;
 import io.tributary.perf.client.LoopbackResponder;
-import io.tributary.perf.client.MqttLoadClient;
 import io.tributary.perf.client.PublishGate;
 import io.tributary.perf.client.SelfWarmUp;
 import io.tributary.perf.measure.LiveMetrics;
@@ -13,7 +11,6 @@ import io.tributary.perf.scenario.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Warms the generator's own code before a run without touching the broker. Messages: {@link SelfWarmUp}, in
@@ -26,11 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class GeneratorWarmUp {
 
     private static final double RAMP_PER_SECOND = 2_000;
-    private static final long SETTLE_NANOS = 20_000_000_000L;
-    private static final long CLOSE_NANOS = 10_000_000_000L;
-
-    /** What it did: connections opened, those that got their CONNACK (and SUBACK), and the time taken. */
-    record Outcome(int opened, int ready, double seconds) {}
 
     private GeneratorWarmUp() {}
 
@@ -49,19 +41,16 @@ final class GeneratorWarmUp {
      * Opens {@code count} connections to the responder, shaped after the subscriber groups, then the publisher
      * groups, in turn; none to the broker.
      */
-    static Outcome connections(
+    static ConnectionWarmUp.Outcome connections(
             int count, List<GroupPlan> subscribers, List<GroupPlan> publishers, int ioThreads, RunConsole console)
             throws InterruptedException {
         long start = System.nanoTime();
         List<GroupPlan> groups = new ArrayList<>(subscribers);
         groups.addAll(publishers);
         if (groups.isEmpty() || count <= 0) {
-            return new Outcome(0, 0, 0);
+            return new ConnectionWarmUp.Outcome(0, 0, 0, 0);
         }
-        AtomicInteger ready = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
         LiveMetrics scratch = new LiveMetrics();
-        List<MqttLoadClient> clients = new ArrayList<>(count);
         try (LoopbackResponder responder = LoopbackResponder.start();
                 Connector connector =
                         new Connector(ioThreads, 1, null, false, scratch, new PublishGate(), false, false)) {
@@ -83,28 +72,7 @@ final class GeneratorWarmUp {
                         subscription,
                         null);
             });
-            ClientEvents events = new ClientEvents() {
-                @Override
-                public void ready(MqttLoadClient client) {
-                    ready.incrementAndGet();
-                }
-
-                @Override
-                public void failed(MqttLoadClient client, String reason) {
-                    failed.incrementAndGet();
-                }
-            };
-            long settleBy = System.nanoTime() + SETTLE_NANOS;
-            int opened = ConnectionRamp.open(plan, connector, events, clients, () -> System.nanoTime() > settleBy);
-            while (ready.get() + failed.get() < opened && System.nanoTime() < settleBy) {
-                Thread.sleep(5);
-            }
-            clients.forEach(c -> c.disconnect(true));
-            long closeBy = System.nanoTime() + CLOSE_NANOS;
-            while (scratch.connected.get() > 0 && System.nanoTime() < closeBy) {
-                Thread.sleep(5);
-            }
-            Outcome outcome = new Outcome(opened, ready.get(), (System.nanoTime() - start) / 1e9);
+            ConnectionWarmUp.Outcome outcome = ConnectionWarmUp.openAndClose(plan, connector, scratch, start);
             console.line(String.format(
                     Locale.ROOT,
                     "generator self warm-up: %d of %d connections ready through its own connect path in %.1f s (none"

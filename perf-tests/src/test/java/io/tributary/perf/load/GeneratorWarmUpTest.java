@@ -38,7 +38,7 @@ class GeneratorWarmUpTest {
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
         RunConsole console =
                 RunConsole.quiet(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
-        GeneratorWarmUp.Outcome outcome = GeneratorWarmUp.connections(
+        ConnectionWarmUp.Outcome outcome = GeneratorWarmUp.connections(
                 200,
                 List.of(group("subs5", MqttProtocol.V5, true), group("subs3", MqttProtocol.V3_1_1, true)),
                 List.of(group("pubs", MqttProtocol.V3_1_1, false)),
