@@ -69,8 +69,8 @@ public record ServiceSettings(
 
     /**
      * Empty defaults that switch a feature off (TLS without certificate files; JWT key sources, unused while
-     * TRIBUTARY_JWT_ENABLED is false, and its optional issuer / audience checks; the anonymous ACL, unused while
-     * TRIBUTARY_AUTH_ANONYMOUS is false; the Server Reference of a draining transport node, 0x8B without one), not
+     * TRIBUTARY_JWT_ENABLED is false, and its issuer / audience, required only when it is true; the anonymous ACL,
+     * unused while TRIBUTARY_AUTH_ANONYMOUS is false; the Server Reference of a draining transport node, 0x8B without one), not
      * secrets to be filled in.
      */
     static final Set<String> OFF_WHEN_EMPTY = Set.of(

@@ -98,6 +98,9 @@ class JwtAuthenticationTest {
                         jwks.toString(),
                         "TRIBUTARY_JWT_AUDIENCE",
                         AUDIENCE,
+                        // The test issuer's tokens carry no iss: accepted only because this says so.
+                        "TRIBUTARY_JWT_ISSUER",
+                        "*",
                         "TRIBUTARY_JWT_CLOCK_SKEW",
                         CLOCK_SKEW_MS + "ms"));
     }

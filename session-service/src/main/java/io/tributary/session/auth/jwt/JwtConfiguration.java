@@ -23,8 +23,8 @@ public class JwtConfiguration {
                 "JWT authentication on: HMAC secret {}, public keys {}, issuer {}, audience {}, clock skew {}",
                 keys.hmacSecret() == null ? "none" : "set",
                 keys.publicKeys().stream().map(JwtConfiguration::describe).toList(),
-                properties.issuer() == null ? "any" : properties.issuer(),
-                properties.audience() == null ? "any" : properties.audience(),
+                properties.requiredIssuer() == null ? "any" : properties.requiredIssuer(),
+                properties.requiredAudience() == null ? "any" : properties.requiredAudience(),
                 properties.clockSkew());
         return verifier;
     }

@@ -197,12 +197,14 @@ public final class JwtVerifier {
     }
 
     private void checkIssuerAndAudience(JWTClaimsSet claims) {
-        if (settings.issuer() != null && !settings.issuer().equals(claims.getIssuer())) {
-            throw refused("token_wrong_issuer", "token issuer is not '" + settings.issuer() + "'");
+        String issuer = settings.requiredIssuer();
+        if (issuer != null && !issuer.equals(claims.getIssuer())) {
+            throw refused("token_wrong_issuer", "token issuer is not '" + issuer + "'");
         }
-        if (settings.audience() != null
-                && (claims.getAudience() == null || !claims.getAudience().contains(settings.audience()))) {
-            throw refused("token_wrong_audience", "token audience does not include '" + settings.audience() + "'");
+        String audience = settings.requiredAudience();
+        if (audience != null
+                && (claims.getAudience() == null || !claims.getAudience().contains(audience))) {
+            throw refused("token_wrong_audience", "token audience does not include '" + audience + "'");
         }
     }
 

@@ -25,7 +25,16 @@ class JwtKeysTest {
 
     private static JwtProperties properties(String secret, List<String> pems, String jwks) {
         return new JwtProperties(
-                true, secret, pems, jwks, null, null, "sub", "client_id", "acl", Duration.ofSeconds(30));
+                true,
+                secret,
+                pems,
+                jwks,
+                JwtProperties.ANY,
+                JwtProperties.ANY,
+                "sub",
+                "client_id",
+                "acl",
+                Duration.ofSeconds(30));
     }
 
     private static String pem(String type, byte[] der) {

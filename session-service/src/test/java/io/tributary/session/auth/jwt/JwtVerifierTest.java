@@ -84,20 +84,23 @@ class JwtVerifierTest {
                         .claim("acl", Map.of("publish", List.of("meters/%c/#"), "subscribe", List.of("commands/%c/+")))
                         .build());
 
-        VerifiedToken verified = hmacVerifier(null, null).verify(token, "meter-owner", "meter-42");
+        VerifiedToken verified =
+                hmacVerifier(JwtProperties.ANY, JwtProperties.ANY).verify(token, "meter-owner", "meter-42");
 
         assertThat(verified.subject()).isEqualTo("meter-owner");
         assertThat(verified.acceptedUntil()).isEqualTo(exp.plus(SKEW));
         assertThat(verified.acl().publish()).containsExactly("meters/%c/#");
         assertThat(verified.acl().subscribe()).containsExactly("commands/%c/+");
         // MQTT 5 allows a password without a user name: the subject is the identity then.
-        assertThat(hmacVerifier(null, null).verify(token, null, "meter-42").subject())
+        assertThat(hmacVerifier(JwtProperties.ANY, JwtProperties.ANY)
+                        .verify(token, null, "meter-42")
+                        .subject())
                 .isEqualTo("meter-owner");
     }
 
     @Test
     void a_token_without_acl_claim_has_none_and_a_missing_list_allows_nothing() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         assertThat(verifier.verify(
                                 hs256(SECRET, claims("u", NOW.plusSeconds(60)).build()), "u", "c")
                         .acl())
@@ -115,7 +118,7 @@ class JwtVerifierTest {
 
     @Test
     void expiry_is_required_and_enforced_with_the_clock_skew() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         assertThat(causeOf(() -> verifier.verify(
                         uncheckedHs256(claims("u", NOW.minusSeconds(31)).build()), "u", "c")))
                 .isEqualTo("token_expired");
@@ -135,7 +138,7 @@ class JwtVerifierTest {
 
     @Test
     void not_before_is_honoured_with_the_clock_skew() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         Instant exp = NOW.plusSeconds(600);
         assertThat(causeOf(() -> verifier.verify(
                         uncheckedHs256(claims("u", exp)
@@ -158,7 +161,7 @@ class JwtVerifierTest {
 
     @Test
     void a_wrong_secret_or_a_changed_payload_is_a_bad_signature() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         byte[] otherSecret = hs256(
                 "another-secret-of-more-than-32-bytes",
                 claims("u", NOW.plusSeconds(60)).build());
@@ -211,7 +214,7 @@ class JwtVerifierTest {
 
     @Test
     void the_token_binds_user_name_and_client_id() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         byte[] token = hs256(
                 SECRET,
                 claims("alice", NOW.plusSeconds(60)).claim("client_id", "dev-1").build());
@@ -228,7 +231,7 @@ class JwtVerifierTest {
 
     @Test
     void acl_claims_are_checked_like_credential_acls() throws Exception {
-        JwtVerifier verifier = hmacVerifier(null, null);
+        JwtVerifier verifier = hmacVerifier(JwtProperties.ANY, JwtProperties.ANY);
         Instant exp = NOW.plusSeconds(60);
         assertThat(causeOf(() -> verifier.verify(
                         uncheckedHs256(
@@ -270,7 +273,8 @@ class JwtVerifierTest {
                 new RSAKey.Builder((RSAPublicKey) pair.getPublic())
                         .keyID("current")
                         .build());
-        JwtVerifier verifier = new JwtVerifier(new JwtKeys(null, keys), settings(null, null), CLOCK);
+        JwtVerifier verifier =
+                new JwtVerifier(new JwtKeys(null, keys), settings(JwtProperties.ANY, JwtProperties.ANY), CLOCK);
         RSASSASigner signer = new RSASSASigner(pair.getPrivate());
         JWTClaimsSet claims = claims("u", NOW.plusSeconds(60)).build();
 
@@ -302,7 +306,8 @@ class JwtVerifierTest {
         JWK key = new ECKey.Builder(Curve.P_256, (ECPublicKey) pair.getPublic())
                 .keyID("ec-1")
                 .build();
-        JwtVerifier verifier = new JwtVerifier(new JwtKeys(null, List.of(key)), settings(null, null), CLOCK);
+        JwtVerifier verifier =
+                new JwtVerifier(new JwtKeys(null, List.of(key)), settings(JwtProperties.ANY, JwtProperties.ANY), CLOCK);
         JWTClaimsSet claims = claims("u", NOW.plusSeconds(60)).build();
 
         assertThat(verifier.verify(
@@ -324,7 +329,8 @@ class JwtVerifierTest {
     void unsigned_tokens_are_tokens_and_refused_while_other_passwords_are_not_tokens() {
         String plain = new PlainJWT(claims("u", NOW.plusSeconds(60)).build()).serialize();
         assertThat(JwtVerifier.isToken(plain.getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(causeOf(() -> hmacVerifier(null, null).verify(plain.getBytes(StandardCharsets.UTF_8), "u", "c")))
+        assertThat(causeOf(() -> hmacVerifier(JwtProperties.ANY, JwtProperties.ANY)
+                        .verify(plain.getBytes(StandardCharsets.UTF_8), "u", "c")))
                 .isEqualTo("token_unsigned");
         for (String password : List.of("s3cret", "a.b.c", "x.y", "", "eyJhbGciOiJIUzI1NiJ9")) {
             assertThat(JwtVerifier.isToken(password.getBytes(StandardCharsets.UTF_8)))
@@ -368,5 +374,21 @@ class JwtVerifierTest {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
         return generator.generateKeyPair();
+    }
+
+    @Test
+    void enabled_without_an_issuer_or_an_audience_stops_the_start_and_star_accepts_any_on_purpose() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> settings(null, "tributary"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_JWT_ISSUER");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> settings("https://issuer.example", " "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_JWT_AUDIENCE");
+        JwtProperties any = settings(JwtProperties.ANY, JwtProperties.ANY);
+        assertThat(any.requiredIssuer()).isNull();
+        assertThat(any.requiredAudience()).isNull();
+        JwtProperties off =
+                new JwtProperties(false, null, List.of(), null, null, null, "sub", "client_id", "acl", SKEW);
+        assertThat(off.enabled()).as("off: nothing to name").isFalse();
     }
 }
