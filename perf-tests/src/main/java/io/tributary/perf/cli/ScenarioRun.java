@@ -93,7 +93,7 @@ final class ScenarioRun {
         if (hops == null) {
             return new Outcome(result, List.of());
         }
-        Path csv = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".hops.csv");
+        Path csv = ResultFiles.beside(json, ".hops.csv");
         hops.writeCsv(csv);
         io.out().println("hop histograms per second: " + csv);
         return new Outcome(
@@ -101,7 +101,7 @@ final class ScenarioRun {
     }
 
     static Path html(Path json) {
-        return json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".html");
+        return ResultFiles.beside(json, ".html");
     }
 
     static String newRunId() {

@@ -42,10 +42,11 @@ public final class HopScraper implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    /** Per page and series: the last cumulative snapshot and when it was taken. */
-    private final Map<String, TreeMap<Double, Double>> last = new ConcurrentHashMap<>();
+    /** A series' cumulative counts as last scraped, and when. */
+    private record Snapshot(long atMillis, TreeMap<Double, Double> cumulative) {}
 
-    private final Map<String, Long> lastAt = new ConcurrentHashMap<>();
+    /** Per page and series: its last snapshot. */
+    private final Map<String, Snapshot> last = new ConcurrentHashMap<>();
     /** Per page and series, the windows in time order. */
     private final Map<String, List<HopWindow>> windows = new ConcurrentHashMap<>();
 
@@ -86,10 +87,9 @@ public final class HopScraper implements AutoCloseable {
     void record(URI page, long nowMillis, Map<String, TreeMap<Double, Double>> snapshot) {
         snapshot.forEach((series, cumulative) -> {
             String key = page.getAuthority() + " " + series;
-            TreeMap<Double, Double> before = last.put(key, cumulative);
-            Long since = lastAt.put(key, nowMillis);
-            if (since != null) {
-                HopWindow w = HopWindow.between(since, nowMillis, before, cumulative);
+            Snapshot before = last.put(key, new Snapshot(nowMillis, cumulative));
+            if (before != null) {
+                HopWindow w = HopWindow.between(before.atMillis(), nowMillis, before.cumulative(), cumulative);
                 if (w.count() > 0) {
                     windows.computeIfAbsent(key, k -> Collections.synchronizedList(new ArrayList<>()))
                             .add(w);

@@ -15,7 +15,7 @@ record HopWindow(long startMillis, long endMillis, TreeMap<Double, Double> cumul
             long startMillis, long endMillis, TreeMap<Double, Double> earlier, TreeMap<Double, Double> later) {
         TreeMap<Double, Double> delta = new TreeMap<>();
         for (Map.Entry<Double, Double> e : later.entrySet()) {
-            double before = earlier == null ? 0 : earlier.getOrDefault(e.getKey(), 0.0);
+            double before = earlier.getOrDefault(e.getKey(), 0.0);
             // A restarted service starts its counters again: that window is taken as counted from zero.
             delta.put(e.getKey(), e.getValue() >= before ? e.getValue() - before : e.getValue());
         }

@@ -1,6 +1,8 @@
 package io.tributary.perf.hops;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -49,8 +51,8 @@ final class PrometheusHistograms {
     }
 
     /** {@code a="x",b="y,z"} into its labels, commas inside quoted values kept. */
-    private static java.util.List<String> splitLabels(String labels) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    private static List<String> splitLabels(String labels) {
+        List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         boolean quoted = false;
         for (int i = 0; i < labels.length(); i++) {

@@ -88,8 +88,7 @@ public final class LatencyLogs implements AutoCloseable {
 
     /** {@code dir/NAME.json} to {@code dir/NAME.<kind>.hlog}. */
     public static Path file(Path resultJson, Kind kind) {
-        String base = resultJson.getFileName().toString().replaceFirst("\\.json$", "");
-        return resultJson.resolveSibling(base + "." + kind.fileTag() + ".hlog");
+        return ResultFiles.beside(resultJson, "." + kind.fileTag() + ".hlog");
     }
 
     public List<Path> files() {

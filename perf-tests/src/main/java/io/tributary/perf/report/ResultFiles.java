@@ -49,4 +49,9 @@ public final class ResultFiles {
     public static String toJson(Object value) {
         return JSON.writeValueAsString(value);
     }
+
+    /** {@code dir/NAME.json} to {@code dir/NAME<suffix>}: where the files of one result sit beside it. */
+    public static Path beside(Path resultJson, String suffix) {
+        return resultJson.resolveSibling(resultJson.getFileName().toString().replaceFirst("\\.json$", "") + suffix);
+    }
 }
