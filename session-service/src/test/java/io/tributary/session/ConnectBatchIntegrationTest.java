@@ -11,6 +11,7 @@ import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.PresenceReader;
 import io.tributary.session.support.TestEngines;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,8 +96,7 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
                             .query(Long.class)
                             .single())
                     .isEqualTo(second);
-            assertThat(redis.sync().hget("tributary:presence:cb-twice", "epoch"))
-                    .isEqualTo(Long.toString(second));
+            assertThat(PresenceReader.atEpoch(redis, "cb-twice", second)).containsKey("node");
         } finally {
             jdbc.sql("DELETE FROM block_list WHERE client_id = 'cb-banned'").update();
         }
@@ -139,8 +139,8 @@ class ConnectBatchIntegrationTest extends ServiceTestBase {
                         .query(Long.class)
                         .single())
                 .isEqualTo(current);
-        assertThat(redis.sync().exists("tributary:presence:db-gone")).isZero();
-        assertThat(redis.sync().hget("tributary:presence:db-stale", "epoch")).isEqualTo(Long.toString(current));
+        PresenceReader.awaitGone(redis, "db-gone");
+        assertThat(PresenceReader.atEpoch(redis, "db-stale", current)).containsKey("node");
     }
 
     @Test

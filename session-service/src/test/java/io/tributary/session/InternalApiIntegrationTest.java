@@ -14,6 +14,7 @@ import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
 import io.tributary.session.expiry.ExpirySweeper;
 import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.PresenceReader;
 import io.tributary.session.support.TestEngines;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -47,9 +48,8 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(e1).isPositive();
         assertThat(first.sessionPresent()).isFalse();
         assertThat(first.subscriptions()).isEmpty();
-        assertThat(redis.sync().hgetall("tributary:presence:alice"))
+        assertThat(PresenceReader.atEpoch(redis, "alice", e1))
                 .containsEntry("node", "node-a")
-                .containsEntry("epoch", Long.toString(e1))
                 .containsKey("connectedAt");
 
         Response suback = post(
@@ -108,9 +108,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "$share/g/x", "alice")
                         .nodeId())
                 .isEqualTo("node-b");
-        assertThat(redis.sync().hgetall("tributary:presence:alice"))
-                .containsEntry("node", "node-b")
-                .containsEntry("epoch", Long.toString(e2));
+        assertThat(PresenceReader.atEpoch(redis, "alice", e2)).containsEntry("node", "node-b");
 
         // The taken-over connection still speaks with its old epoch: refused, and its late DISCONNECT changes nothing.
         Response stale = post(
@@ -160,7 +158,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
         SubscriptionRecord offline = lastValue(TopicNames.SUBSCRIPTIONS_WILDCARD, "z/#", "bob");
         assertThat(offline.online()).isFalse();
         assertThat(offline.qos()).isEqualTo(2);
-        assertThat(redis.sync().exists("tributary:presence:bob")).isZero();
+        PresenceReader.awaitGone(redis, "bob");
 
         assertThat(post(
                                 SessionApi.SUBSCRIBE,
@@ -232,7 +230,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 .isEqualTo(200);
         assertThat(get("/api/v1/sessions/frank").status()).isEqualTo(404);
         assertThat(last(TopicNames.SUBSCRIPTIONS_EXACT, "f/1", "frank").value()).isNull();
-        assertThat(redis.sync().exists("tributary:presence:frank")).isZero();
+        PresenceReader.awaitGone(redis, "frank");
         assertThat(connect("frank", "node-a", false, 0).epoch()).isGreaterThan(frank);
     }
 
@@ -278,7 +276,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                         .query(Long.class)
                         .single())
                 .isEqualTo(afterDelete);
-        assertThat(redis.sync().hget("tributary:presence:ghost", "epoch")).isEqualTo(Long.toString(afterDelete));
+        assertThat(PresenceReader.atEpoch(redis, "ghost", afterDelete)).containsKey("node");
     }
 
     @Test
@@ -313,9 +311,7 @@ class InternalApiIntegrationTest extends ServiceTestBase {
                 .singleRow();
         assertThat(row.get("epoch")).isEqualTo(maxEpoch);
         assertThat(row.get("node_id")).isEqualTo(winner);
-        assertThat(redis.sync().hgetall("tributary:presence:zed"))
-                .containsEntry("epoch", Long.toString(maxEpoch))
-                .containsEntry("node", winner);
+        assertThat(PresenceReader.atEpoch(redis, "zed", maxEpoch)).containsEntry("node", winner);
 
         // The connects took the lock one after the other, each taking over the previous one: every node but the
         // winner got exactly one TAKEOVER, carrying the epoch of the next connect, above its own (so it lets go).

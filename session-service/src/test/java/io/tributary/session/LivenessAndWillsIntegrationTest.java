@@ -14,6 +14,7 @@ import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.liveness.NodeLivenessDetector;
 import io.tributary.session.liveness.NodeStore;
 import io.tributary.session.support.FeedReader;
+import io.tributary.session.support.PresenceReader;
 import io.tributary.session.support.TestEngines;
 import io.tributary.session.will.WillPublisher;
 import java.nio.charset.StandardCharsets;
@@ -167,7 +168,7 @@ class LivenessAndWillsIntegrationTest extends ServiceTestBase {
         assertThat(lastValue(TopicNames.SUBSCRIPTIONS_EXACT, "lv/" + persistent, persistent)
                         .nodeId())
                 .isNull();
-        assertThat(redis.sync().exists("tributary:presence:" + persistent)).isZero();
+        PresenceReader.awaitGone(redis, persistent);
         // Expiry-0 session: removed, with a tombstone for its subscription.
         assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = :c")
                         .param("c", clean)

@@ -254,10 +254,6 @@ public class ConnectService {
                             locked.row().connected()));
             presences.put(clientId, new Presence(a.request().nodeId(), plan.newEpoch(), now));
         }
-        // Sent under the row locks and awaited once the transaction has committed, so the Redis round trip overlaps
-        // the database's and Kafka's; a write carrying an older epoch than the stored one is ignored, whatever the
-        // arrival order. Like the presence it records, advisory: a rolled-back CONNECT leaves it until the next one.
-        PresenceStore.Sent presenceWrites = presence.sendAll(presences);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         Map<String, List<SubscribeApi.Subscription>> resumed = resumption.apply(connecting, now, records);
         sender.sendAndAwait(records);
@@ -281,7 +277,9 @@ public class ConnectService {
             AfterCommit.run(() -> metrics.connected(wasConnected, takeover));
         }
         sessions.markAllConnected(connected);
-        AfterCommit.run(presenceWrites::await);
+        // Advisory and never awaited (PresenceStore): sent once the connections are committed, so a rolled-back
+        // CONNECT leaves none; the CONNACK does not wait for Redis.
+        AfterCommit.run(() -> presence.recordAll(presences));
     }
 
     /**

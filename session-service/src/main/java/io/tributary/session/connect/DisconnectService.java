@@ -189,9 +189,10 @@ public class DisconnectService {
 
     /** After the records of {@link #endAll} were acknowledged: presence and the connected gauge follow. */
     public void ended(List<SessionRecord> sessionsEnded) {
-        presence.removeAllIfEpoch(sessionsEnded.stream()
-                .collect(
-                        java.util.stream.Collectors.toMap(SessionRecord::clientId, SessionRecord::epoch, (a, b) -> b)));
+        // Once committed: a rolled-back end would otherwise leave a connected client without presence.
+        Map<String, Long> epochs = sessionsEnded.stream()
+                .collect(java.util.stream.Collectors.toMap(SessionRecord::clientId, SessionRecord::epoch, (a, b) -> b));
+        AfterCommit.run(() -> presence.removeAllIfEpoch(epochs));
         sessionsEnded.forEach(s -> AfterCommit.run(metrics::disconnected));
     }
 }

@@ -112,7 +112,7 @@ public class ExpirySweeper implements SchedulingConfigurer {
         // Inside the transaction: if Redis fails, the rows stay and the next run deletes queues and rows again.
         epochs.keySet().forEach(queues::delete);
         // Offline sessions should have no presence left; clear any a failed Redis write left behind.
-        epochs.forEach(presence::removeIfEpoch);
+        presence.removeAllIfEpoch(epochs);
         return expired.size();
     }
 }
