@@ -3,8 +3,10 @@
 # seed-1m-sessions.sql: one warm-up and 7 runs each, prints the median and the max in ms (curl time_total).
 set -euo pipefail
 base="http://127.0.0.1:${1:-8080}"
+# The quick start's first admin: its password is generated into DATA_DIR/admin-password (default ./data).
+password="${TRIBUTARY_ADMIN_PASSWORD:-$(cat "${DATA_DIR:-data}/admin-password")}"
 TOKEN=$(curl -s -X POST "$base/api/v1/admin/tokens" -H 'Content-Type: application/json' \
-  -d '{"username":"admin","password":"tributary-dev"}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
+  -d "{\"username\":\"admin\",\"password\":\"$password\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
 time_of() {
   local path="$1" times=()
   curl -s -o /dev/null -H "Authorization: Bearer $TOKEN" "$base$path"   # warm-up

@@ -149,12 +149,20 @@ public final class QuickstartMain {
                     + "/console/   (sign in as below)");
             console.line("  MQTT over WebSocket ws://" + host + ":" + settings.webSocketPort() + "/mqtt");
             console.line("  REST API            http://" + host + ":" + settings.httpPort() + "   (session-service)");
-            console.line("  REST API admin      user " + QuickstartStack.adminUser() + ", password "
-                    + QuickstartStack.adminPassword() + "   (created at the first start of this data directory)");
+            AdminPassword admin = stack.adminPassword();
+            String file = admin.file() == null ? null : admin.file().toString();
+            console.line("  REST API admin      user " + QuickstartStack.adminUser() + ", password " + admin.value()
+                    + (file == null ? "   (TRIBUTARY_ADMIN_PASSWORD)" : "   (kept in " + file + ")"));
+            if (admin.formerFixed()) {
+                console.line("                      WARNING: this data directory's admin has the former fixed password"
+                        + " " + AdminPassword.FORMER_FIXED + ", known to anyone: create another admin (POST"
+                        + " /api/v1/admin/users) and delete this one, or start on a new DATA_DIR");
+            }
+            String password = file == null ? "$TRIBUTARY_ADMIN_PASSWORD" : "$(cat " + file + ")";
             console.line("                      TOKEN=$(curl -s -X POST http://" + host + ":" + settings.httpPort()
-                    + "/api/v1/admin/tokens -H 'Content-Type: application/json' -d '{\"username\":\""
-                    + QuickstartStack.adminUser() + "\",\"password\":\"" + QuickstartStack.adminPassword()
-                    + "\"}' | sed 's/.*\"token\":\"\\([^\"]*\\)\".*/\\1/')");
+                    + "/api/v1/admin/tokens -H 'Content-Type: application/json' -d \"{\\\"username\\\":\\\""
+                    + QuickstartStack.adminUser() + "\\\",\\\"password\\\":\\\"" + password
+                    + "\\\"}\" | sed 's/.*\"token\":\"\\([^\"]*\\)\".*/\\1/')");
             console.line("  Prometheus metrics  http://" + host + ":" + settings.httpPort() + "/actuator/prometheus"
                     + "  (session)");
             console.line("                      http://" + host + ":" + settings.transportHttpPort()

@@ -47,6 +47,7 @@ final class QuickstartStack {
     private String postgresUrl;
     private String redisAddress;
     private String redisUrl;
+    private AdminPassword adminPassword;
 
     QuickstartStack(QuickstartSettings settings, Console console) {
         this.settings = settings;
@@ -58,6 +59,8 @@ final class QuickstartStack {
     void start(Map<String, Path> serviceJars) throws Exception {
         int total = settings.infraOnly() ? 3 : 6;
         Path data = settings.dataDir();
+        // Before PostgreSQL creates its directory: AdminPassword tells a new data directory from an earlier one by it.
+        adminPassword();
         KafkaBrokerProcess kafka = register(KafkaBrokerProcess.builder(data.resolve("kafka"))
                 .ports(settings.kafkaPort(), settings.kafkaControllerPort())
                 .logFile(log("kafka"))
@@ -242,10 +245,10 @@ final class QuickstartStack {
         env.put(
                 "TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS",
                 System.getenv().getOrDefault("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", "0"));
-        // The first admin of the REST API: a fixed development password (printed by the banner), so it stays right
-        // across restarts on the same data directory, where the admin created at the first start is kept.
+        // The first admin of the REST API: its password generated once per data directory (AdminPassword), printed
+        // by the banner, so it stays right across restarts on the directory where that admin is kept.
         env.put("TRIBUTARY_ADMIN_USER", adminUser());
-        env.put("TRIBUTARY_ADMIN_PASSWORD", adminPassword());
+        env.put("TRIBUTARY_ADMIN_PASSWORD", adminPassword().value());
         return env;
     }
 
@@ -254,9 +257,12 @@ final class QuickstartStack {
         return System.getenv().getOrDefault("TRIBUTARY_ADMIN_USER", "admin");
     }
 
-    /** Its password: {@code TRIBUTARY_ADMIN_PASSWORD}, else the development password {@code tributary-dev}. */
-    static String adminPassword() {
-        return System.getenv().getOrDefault("TRIBUTARY_ADMIN_PASSWORD", "tributary-dev");
+    /** Its password ({@link AdminPassword}), read or generated on first use. */
+    synchronized AdminPassword adminPassword() {
+        if (adminPassword == null) {
+            adminPassword = AdminPassword.of(System.getenv(), settings.dataDir());
+        }
+        return adminPassword;
     }
 
     private JavaMainProcess.Builder infra(String name, String mainClass, String heap) {

@@ -1,19 +1,12 @@
 package io.tributary.devstack.redis;
 
+import io.tributary.devstack.secret.SecretFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.Set;
 
 /**
  * The one Redis user of an embedded Redis and its password, which is generated at random the first time a data
@@ -29,8 +22,6 @@ public record RedisCredentials(String user, String password) {
     /** Where in the data directory the password is kept. */
     public static final String PASSWORD_FILE = "password";
 
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-
     /** Never the password: records end up in assertion messages and logs. */
     @Override
     public String toString() {
@@ -41,12 +32,7 @@ public record RedisCredentials(String user, String password) {
     public static RedisCredentials ofDataDir(Path dataDir) {
         Path file = passwordFile(dataDir);
         try {
-            if (!Files.exists(file)) {
-                writeNew(file);
-            }
-            // Tightened on every start: a copied or restored data directory may have lost the mode.
-            Files.setPosixFilePermissions(file, OWNER_ONLY);
-            String password = Files.readString(file, StandardCharsets.US_ASCII).trim();
+            String password = SecretFile.readOrCreate(file, () -> SecretFile.randomHex(24));
             if (!password.matches("[0-9a-f]{32,}")) {
                 throw new IllegalStateException(file + " does not hold a generated Redis password (32 or more hex"
                         + " digits); delete it to generate a new one");
@@ -84,24 +70,6 @@ public record RedisCredentials(String user, String password) {
     String aclFile() {
         return "user default off resetpass ~* &* +@all\n" + "user " + user + " on #" + sha256(password)
                 + " ~* &* +@all\n";
-    }
-
-    private static void writeNew(Path file) throws IOException {
-        byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        // Created owner-only before the secret is written into it, then moved into place whole.
-        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        Files.writeString(tmp, HexFormat.of().formatHex(random) + "\n", StandardCharsets.US_ASCII);
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-        } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException e) {
-            Files.deleteIfExists(tmp);
-            if (!Files.exists(file)) {
-                throw e;
-            }
-        }
     }
 
     private static String sha256(String value) {
