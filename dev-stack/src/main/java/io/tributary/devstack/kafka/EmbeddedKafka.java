@@ -149,6 +149,11 @@ public final class EmbeddedKafka implements AutoCloseable {
                 // Lets a consumer group's own config (consumer.session.timeout.ms) go up to 2 minutes; the default
                 // session timeout (45 s) is unchanged. A static member restarted on a loaded box can need longer.
                 Map.entry("group.consumer.max.session.timeout.ms", "120000"),
+                // ... and down to 5 s with heartbeats down to 0.5 s (the defaults, 45 s and 5 s, stay): the
+                // integration cluster gives its routers' group 10 s, so a killed router's partitions move on within
+                // seconds instead of waiting 45 s for its session to expire.
+                Map.entry("group.consumer.min.session.timeout.ms", "5000"),
+                Map.entry("group.consumer.min.heartbeat.interval.ms", "500"),
                 // One broker: every internal topic has a single replica.
                 Map.entry("offsets.topic.replication.factor", "1"),
                 // Fewer offsets partitions make the first consumer group join quicker on a single dev broker.

@@ -14,6 +14,7 @@ import io.tributary.it.support.TributaryCluster.Service;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,15 +29,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberAssignment;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,8 +82,8 @@ class RouterRollingRestartTest {
         // Static members keep their partitions while they are gone for less than the group's session timeout: that
         // is what the test is about, not how fast a router starts. On a loaded CI box a restart took 57.5 s, past
         // the default 45 s, and the others rebalanced; the group's own session timeout goes to the broker's
-        // maximum for this test (the embedded broker allows 120 s) and back to the default after it.
-        groupSessionTimeout(AlterConfigOp.OpType.SET);
+        // maximum for this test (the embedded broker allows 120 s) and back to the cluster's after it.
+        TributaryCluster.routersGroupSessionTimeout(cluster.kafkaBootstrapServers(), Duration.ofSeconds(120));
         // Only the routers of this test may own partitions, so that the stall of one of them is visible.
         cluster.stop(Service.ROUTING);
         for (String name : List.of("roll-a", "roll-b", "roll-c")) {
@@ -99,21 +97,11 @@ class RouterRollingRestartTest {
      * only once the shared router owns every partition again; otherwise publishes of the following tests would wait
      * unrouted for up to the session timeout.
      */
-    private static void groupSessionTimeout(AlterConfigOp.OpType op) throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
-            admin.incrementalAlterConfigs(Map.of(
-                            new ConfigResource(ConfigResource.Type.GROUP, ROUTING_GROUP),
-                            List.of(new AlterConfigOp(new ConfigEntry("consumer.session.timeout.ms", "120000"), op))))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-        }
-    }
-
     @AfterAll
     static void restoreSharedRouter() throws Exception {
         routers.values().forEach(ExtraRouter::close);
-        groupSessionTimeout(AlterConfigOp.OpType.DELETE);
+        TributaryCluster.routersGroupSessionTimeout(
+                cluster.kafkaBootstrapServers(), TributaryCluster.ROUTERS_SESSION_TIMEOUT);
         try (Admin admin =
                 Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
             try {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,14 +82,19 @@ public final class RouterSysPublisher implements AutoCloseable {
         schedule.close();
         long now = System.currentTimeMillis();
         List<Future<?>> cleared = new ArrayList<>();
+        // The deadline covers the sends too: with Kafka gone each send blocks for the producer's max.block.ms on
+        // metadata, and one blocked send per record (8 of them) made a stop take 8 times that.
+        long deadline = System.nanoTime() + CLEAR_TIMEOUT.toNanos();
         try {
             for (String topic : statistics().keySet()) {
                 for (var record :
                         RetainedRecordFormat.withCopies(List.of(SysTopics.record(topic, "", routerId, now)))) {
+                    if (System.nanoTime() - deadline >= 0) {
+                        throw new TimeoutException("Kafka did not take the records within " + CLEAR_TIMEOUT);
+                    }
                     cleared.add(producer.send(record));
                 }
             }
-            long deadline = System.nanoTime() + CLEAR_TIMEOUT.toNanos();
             for (Future<?> f : cleared) {
                 f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }

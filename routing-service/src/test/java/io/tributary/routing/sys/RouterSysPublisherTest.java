@@ -12,10 +12,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -88,5 +92,35 @@ class RouterSysPublisherTest {
             assertThat(topic).startsWith("$SYS/broker/routers/pod_a__/latency/");
             assertThat(value).isEmpty();
         });
+    }
+
+    @Test
+    void a_stop_with_kafka_gone_stays_within_its_bound_although_every_send_blocks() {
+        AtomicInteger sends = new AtomicInteger();
+        // What a send does with no broker: it blocks for max.block.ms waiting for metadata, then fails.
+        MockProducer<byte[], byte[]> gone =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+                        sends.incrementAndGet();
+                        try {
+                            TimeUnit.MILLISECONDS.sleep(1000);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return CompletableFuture.failedFuture(
+                                new org.apache.kafka.common.errors.TimeoutException("not present in metadata"));
+                    }
+                };
+        RouterSysPublisher publisher = new RouterSysPublisher(
+                "r", Duration.ofSeconds(10), gone, new HopLatencyStatistics(metrics.hopTimers()));
+
+        long start = System.nanoTime();
+        publisher.close();
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        // 8 records (4 topics and their retained copies): one blocked send each took 8 s before.
+        assertThat(tookMs).as("stop took %d ms", tookMs).isLessThan(4_000);
+        assertThat(sends.get()).isLessThan(8);
     }
 }
