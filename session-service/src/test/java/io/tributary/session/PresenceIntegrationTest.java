@@ -11,6 +11,7 @@ import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.support.PresenceReader;
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -19,6 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * Redis, and because nothing waits, writes may land in any order, so the end of a connection must win over a late
  * write of the same connection.
  */
+@Order(3) // before OutageIntegrationTest stops the shared engines
 class PresenceIntegrationTest extends ServiceTestBase {
 
     /** Shorter than the command timeout (2 s): a CONNECT that waited for Redis would be answered after it. */
