@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * the second and only the probes and Prometheus the third. Everywhere else they are 404, under any spelling of the
  * path.
  */
+@Order(3) // before OutageIntegrationTest stops the shared engines
 class PortSeparationIntegrationTest extends ServiceTestBase {
 
     private static final List<String> ACTUATOR =

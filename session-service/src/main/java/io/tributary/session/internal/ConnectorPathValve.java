@@ -27,11 +27,20 @@ final class ConnectorPathValve extends ValveBase {
 
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
-        if (isInternalPath(request.getDecodedRequestURI()) != internal.accepted(request)) {
+        if (isInternalPath(applicationPath(request)) != internal.accepted(request)) {
             response.sendError(HttpServletResponse.SC_NOT_FOUND);
             return;
         }
         getNext().invoke(request, response);
+    }
+
+    /** The decoded, normalized path below the context path (empty unless {@code server.servlet.context-path}). */
+    private static String applicationPath(Request request) {
+        String path = request.getDecodedRequestURI();
+        String context = request.getContextPath();
+        return path != null && context != null && !context.isEmpty() && path.startsWith(context)
+                ? path.substring(context.length())
+                : path;
     }
 
     static boolean isInternalPath(String decodedPath) {
