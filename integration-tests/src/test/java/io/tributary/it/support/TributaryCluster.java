@@ -43,16 +43,6 @@ public final class TributaryCluster {
     /** How often the nodes send their tenants' usage deltas (TenantMeteringTest waits for them). */
     public static final Duration METERING_INTERVAL = Duration.ofSeconds(1);
 
-    /**
-     * The routers' consumer group ({@code tributary-routing}, routing-service's default) gets this session timeout
-     * and a 1 s heartbeat on the test brokers instead of Kafka's 45 s and 5 s: a killed router (a dynamic member)
-     * keeps its publish partitions until its session expires, so FaultInjectionTest's router kill waited ~35 s for
-     * Kafka, not for Tributary. Ten heartbeats per timeout, so a router starved of CPU is not fenced by mistake.
-     */
-    public static final Duration ROUTERS_SESSION_TIMEOUT = Duration.ofSeconds(10);
-
-    public static final String ROUTERS_GROUP = "tributary-routing";
-
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -183,33 +173,6 @@ public final class TributaryCluster {
                 "services healthy: session " + sessionPorts + ", routing :" + routingManagementPort
                         + ", transport MQTT :" + mqttPorts[0] + " and :" + mqttPorts[1],
                 t0);
-    }
-
-    /** Sets {@link #ROUTERS_SESSION_TIMEOUT} (and a 1 s heartbeat) as the routers' group configuration. */
-    static void routersGroupTimeouts(String bootstrapServers) throws Exception {
-        routersGroupSessionTimeout(bootstrapServers, ROUTERS_SESSION_TIMEOUT);
-    }
-
-    /** The routers' group session timeout (its heartbeat stays 1 s); for a test that needs another one for a while. */
-    public static void routersGroupSessionTimeout(String bootstrapServers, Duration timeout) throws Exception {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
-                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            org.apache.kafka.common.config.ConfigResource group = new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, ROUTERS_GROUP);
-            admin.incrementalAlterConfigs(java.util.Map.of(
-                            group,
-                            List.of(
-                                    set("consumer.session.timeout.ms", timeout.toMillis()),
-                                    set("consumer.heartbeat.interval.ms", 1000))))
-                    .all()
-                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
-        }
-    }
-
-    private static org.apache.kafka.clients.admin.AlterConfigOp set(String name, long value) {
-        return new org.apache.kafka.clients.admin.AlterConfigOp(
-                new org.apache.kafka.clients.admin.ConfigEntry(name, String.valueOf(value)),
-                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
     }
 
     /** The cluster's internal API secret: tests that call session-service's internal API send it. */
