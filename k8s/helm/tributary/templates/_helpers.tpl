@@ -68,25 +68,25 @@ securityContext:
     drop: ["ALL"]
 {{- end }}
 
-{{/* The Actuator probes on the container's http port. */}}
+{{/* The Actuator probes on the container's management port (MANAGEMENT_PORT). */}}
 {{- define "tributary.probes" -}}
 startupProbe:
   httpGet:
     path: /actuator/health/liveness
-    port: http
+    port: management
   periodSeconds: 5
   failureThreshold: 36
 livenessProbe:
   httpGet:
     path: /actuator/health/liveness
-    port: http
+    port: management
   periodSeconds: 10
   timeoutSeconds: 3
   failureThreshold: 3
 readinessProbe:
   httpGet:
     path: /actuator/health/readiness
-    port: http
+    port: management
   periodSeconds: 5
   timeoutSeconds: 3
   failureThreshold: 2

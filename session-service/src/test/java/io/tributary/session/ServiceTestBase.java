@@ -8,6 +8,7 @@ import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.common.subscription.SubscriptionRecord;
+import io.tributary.session.internal.InternalConnector;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
 import java.net.URI;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -71,6 +73,9 @@ public abstract class ServiceTestBase {
         registry.add("tributary.session.admin.user", () -> ADMIN_USER);
         registry.add("tributary.session.admin.password", () -> ADMIN_PASSWORD);
         registry.add("tributary.internal.token", () -> INTERNAL_TOKEN);
+        // The internal API and the actuator on ports of their own, as in production; free ones here.
+        registry.add("tributary.internal.port", () -> "0");
+        registry.add("management.server.port", () -> "0");
     }
 
     /** The internal API's secret in these tests; every internal call carries it. */
@@ -85,8 +90,16 @@ public abstract class ServiceTestBase {
     protected static StatefulRedisConnection<String, String> redis;
     protected final HttpClient http = HttpClient.newHttpClient();
 
+    /** The admin REST API and the console. */
     @LocalServerPort
     protected int port;
+
+    /** The actuator. */
+    @LocalManagementPort
+    protected int managementPort;
+
+    @Autowired
+    private InternalConnector internalConnector;
 
     @Autowired
     protected JsonMapper json;
@@ -185,7 +198,23 @@ public abstract class ServiceTestBase {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The path on the port that serves it: the internal API's, the actuator's, else the REST API's. */
     protected URI uri(String path) {
+        return uri(portFor(path), path);
+    }
+
+    protected int portFor(String path) {
+        if (path.startsWith("/internal/")) {
+            return internalPort();
+        }
+        return path.startsWith("/actuator/") ? managementPort : port;
+    }
+
+    protected int internalPort() {
+        return internalConnector.localPort();
+    }
+
+    protected static URI uri(int port, String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 

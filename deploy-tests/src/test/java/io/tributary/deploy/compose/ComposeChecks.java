@@ -172,9 +172,10 @@ final class ComposeChecks {
                 return;
             }
             URI uri = URI.create(url);
-            int port = settings.httpPort(service.environment());
+            int port = settings.managementPort(service.environment());
             if (uri.getPort() != port || !HEALTH_PATHS.contains(uri.getPath())) {
-                findings.add(name + ": healthcheck " + url + " is not an actuator health path on HTTP_PORT " + port);
+                findings.add(
+                        name + ": healthcheck " + url + " is not an actuator health path on MANAGEMENT_PORT " + port);
             }
         });
     }
@@ -182,8 +183,7 @@ final class ComposeChecks {
     private void listeningPorts() {
         tributary.forEach((name, settings) -> {
             ComposeService service = project.services().get(name);
-            Set<Integer> listening = new TreeSet<>();
-            listening.add(settings.httpPort(service.environment()));
+            Set<Integer> listening = new TreeSet<>(settings.httpPorts(service.environment()));
             if (settings.reads("MQTT_PORT")) {
                 listening.add(Integer.parseInt(settings.effective(service.environment(), "MQTT_PORT")));
             }

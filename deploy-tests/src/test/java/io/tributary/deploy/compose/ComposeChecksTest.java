@@ -83,7 +83,7 @@ class ComposeChecksTest {
 
     @Test
     void aMissingRequiredVariableIsCaught() {
-        String drifted = replaceFrom(compose(), "transport-1", "      SESSION_SERVICE_URL: http://session:8080\n", "");
+        String drifted = replaceFrom(compose(), "transport-1", "      SESSION_SERVICE_URL: http://session:8086\n", "");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL must be set"));
     }
@@ -99,8 +99,8 @@ class ComposeChecksTest {
     void divergingTopicSettingsAreCaught() {
         String drifted = replace(
                 compose(),
-                "      HTTP_PORT: \"8082\"\n",
-                "      HTTP_PORT: \"8082\"\n      TRIBUTARY_PUBLISH_PARTITIONS: \"24\"\n");
+                "      MANAGEMENT_PORT: \"8082\"\n",
+                "      MANAGEMENT_PORT: \"8082\"\n      TRIBUTARY_PUBLISH_PARTITIONS: \"24\"\n");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("services disagree on TRIBUTARY_PUBLISH_PARTITIONS"));
     }
@@ -110,10 +110,23 @@ class ComposeChecksTest {
         String drifted = replaceFrom(
                 compose(),
                 "transport-1",
-                "SESSION_SERVICE_URL: http://session:8080",
+                "SESSION_SERVICE_URL: http://session:8086",
                 "SESSION_SERVICE_URL: http://session:8081");
         assertThat(findings(drifted, dotEnv(), haproxy()))
                 .anyMatch(f -> f.startsWith("transport-1: SESSION_SERVICE_URL uses port 8081 of session"));
+    }
+
+    /** issue 34: the REST port answers 404 to /internal/**; a node pointed at it could not connect anybody. */
+    @Test
+    void aSessionServiceUrlOnTheRestPortIsCaught() {
+        String drifted = replaceFrom(
+                compose(),
+                "transport-2",
+                "SESSION_SERVICE_URL: http://session:8086",
+                "SESSION_SERVICE_URL: http://session:8080");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("transport-2: SESSION_SERVICE_URL uses port 8080 of session, not its"
+                        + " internal API port 8086"));
     }
 
     @Test
@@ -123,6 +136,18 @@ class ComposeChecksTest {
                 "http://127.0.0.1:8082/actuator/health/readiness",
                 "http://127.0.0.1:8080/actuator/health/readiness");
         assertThat(findings(drifted, dotEnv(), haproxy())).anyMatch(f -> f.startsWith("routing: healthcheck"));
+    }
+
+    /** issue 34: session-service's REST port no longer answers /actuator/** (404), so a check there never passes. */
+    @Test
+    void aSessionHealthcheckOnTheRestPortIsCaught() {
+        String drifted = replace(
+                compose(),
+                "http://127.0.0.1:8085/actuator/health/readiness",
+                "http://127.0.0.1:8080/actuator/health/readiness");
+        assertThat(findings(drifted, dotEnv(), haproxy()))
+                .anyMatch(f -> f.startsWith("session: healthcheck http://127.0.0.1:8080/actuator/health/readiness is"
+                        + " not an actuator health path on MANAGEMENT_PORT 8085"));
     }
 
     @Test

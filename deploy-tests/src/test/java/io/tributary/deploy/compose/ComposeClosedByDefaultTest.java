@@ -55,8 +55,8 @@ class ComposeClosedByDefaultTest {
     void aSecretSetInTheComposeFileIsReported() {
         String opened = replace(
                 compose(),
-                "      SESSION_SERVICE_URL: http://session:8080\n",
-                "      SESSION_SERVICE_URL: http://session:8080\n      TRIBUTARY_INTERNAL_TOKEN: local-token\n");
+                "      SESSION_SERVICE_URL: http://session:8086\n",
+                "      SESSION_SERVICE_URL: http://session:8086\n      TRIBUTARY_INTERNAL_TOKEN: local-token\n");
         assertThat(findings(opened, dotEnv()))
                 .anyMatch(
                         f -> f.startsWith("routing: the secret TRIBUTARY_INTERNAL_TOKEN is set in docker-compose.yml"));
@@ -93,6 +93,35 @@ class ComposeClosedByDefaultTest {
         assertThat(findings(opened, dotEnv()))
                 .anyMatch(f -> f.equals("session: host port 8080 is bound to every interface by default; bind it to"
                         + " 127.0.0.1 unless the operator sets an address"));
+    }
+
+    /**
+     * issue 34, "One port for everything": the shipped stack publishes session-service's REST port only, and a
+     * published management or internal API port is reported, on the loopback too (nothing on the host needs them).
+     */
+    @Test
+    void theManagementAndInternalApiPortsAreNotOnTheHost() {
+        ComposeProject project = ComposeProject.parse(compose(), dotEnv());
+        assertThat(project.services().get("session").ports())
+                .extracting(Port::target)
+                .containsExactly(8080);
+        for (String service : List.of("routing", "transport-1", "transport-2")) {
+            assertThat(project.services().get(service).ports()).as(service).isEmpty();
+        }
+        String rest = "      - \"${REST_HOST_ADDRESS:-127.0.0.1}:${REST_HOST_PORT}:8080\"\n";
+        String management = replace(compose(), rest, rest + "      - \"127.0.0.1:8085:8085\"\n");
+        assertThat(findings(management, dotEnv()))
+                .anyMatch(f -> f.startsWith("session: publishes its management port 8085 on the host"));
+        String internal = replace(compose(), rest, rest + "      - \"127.0.0.1:8086:8086\"\n");
+        assertThat(findings(internal, dotEnv()))
+                .anyMatch(f -> f.startsWith("session: publishes its internal API port 8086 on the host"));
+        String routing = replace(
+                compose(),
+                "      SESSION_SERVICE_URL: http://session:8086\n    healthcheck:\n",
+                "      SESSION_SERVICE_URL: http://session:8086\n    ports:\n      - \"127.0.0.1:8082:8082\"\n"
+                        + "    healthcheck:\n");
+        assertThat(findings(routing, dotEnv()))
+                .anyMatch(f -> f.startsWith("routing: publishes its management port 8082 on the host"));
     }
 
     /** The one setting that opens MQTT to the network, and only MQTT: the REST API stays on the loopback. */

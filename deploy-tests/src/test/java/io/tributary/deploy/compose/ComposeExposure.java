@@ -16,7 +16,8 @@ import java.util.Set;
  * What the compose stack exposes as shipped: no secret in a tracked file (docker-compose.yml, .env), secrets only
  * from the git-ignored env files {@link ComposeSecrets#SCRIPT} generates, host ports on the loopback interface
  * unless the operator sets another address, no port of Kafka, PostgreSQL or Redis on the host (none of them
- * authenticates its clients here), and MQTT over WebSocket only for the web pages listed. Every method returns
+ * authenticates its clients here), no management port (the unauthenticated actuator) nor session-service's internal
+ * API port on the host, and MQTT over WebSocket only for the web pages listed. Every method returns
  * findings; none means closed by default.
  */
 final class ComposeExposure {
@@ -38,6 +39,7 @@ final class ComposeExposure {
         checks.envFilesAreGenerated(gitignore);
         checks.hostAddresses();
         checks.dataStorePorts();
+        checks.privateServicePorts();
         checks.redisAuthentication();
         checks.webSocketOrigins();
         return checks.findings;
@@ -120,6 +122,32 @@ final class ComposeExposure {
                         + " does not authenticate its clients here, so it must stay inside the compose network");
             }
         }
+    }
+
+    /**
+     * The management port (health, metrics, loggers: not authenticated) and session-service's internal API port are
+     * for the compose network only (issue 34, "One port for everything"); publishing one with any host address, even
+     * 127.0.0.1, is reported: nothing on the host needs them.
+     */
+    private void privateServicePorts() {
+        ServiceCatalog catalog = ServiceCatalog.load();
+        project.services().forEach((name, service) -> {
+            if (service.image() == null) {
+                return;
+            }
+            catalog.byImage(service.image()).ifPresent(settings -> {
+                Map<String, String> env = service.environment();
+                for (Port port : service.ports()) {
+                    if (port.target() == settings.managementPort(env)) {
+                        findings.add(name + ": publishes its management port " + port.target() + " on the host (the"
+                                + " actuator answers anybody); only the compose network may reach it");
+                    } else if (settings.privatePorts(env).contains(port.target())) {
+                        findings.add(name + ": publishes its internal API port " + port.target() + " on the host;"
+                                + " only the transport and routing containers may reach it");
+                    }
+                }
+            });
+        });
     }
 
     /**

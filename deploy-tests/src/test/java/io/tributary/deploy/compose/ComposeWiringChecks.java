@@ -89,6 +89,14 @@ final class ComposeWiringChecks {
             findings.add(
                     from + ": " + variable + " uses port " + port + " of " + host + ", which listens on " + listening);
         }
+        ServiceSettings settings = tributary.get(host);
+        if (variable.equals("SESSION_SERVICE_URL") && settings != null) {
+            int internal = settings.internalApiPort(target.environment()).orElse(-1);
+            if (port != internal) {
+                findings.add(from + ": SESSION_SERVICE_URL uses port " + port + " of " + host + ", not its internal API"
+                        + " port " + internal + " (INTERNAL_API_PORT), the only one answering /internal/**");
+            }
+        }
     }
 
     /** Container ports a compose service listens on, from its own settings. */
@@ -97,7 +105,7 @@ final class ComposeWiringChecks {
         ServiceSettings settings = tributary.get(name);
         String repository = ServiceCatalog.repositoryOf(service.image());
         if (settings != null) {
-            ports.add(settings.httpPort(service.environment()));
+            ports.addAll(settings.httpPorts(service.environment()));
             if (settings.reads("MQTT_PORT")) {
                 ports.add(Integer.parseInt(settings.effective(service.environment(), "MQTT_PORT")));
             }
@@ -256,8 +264,8 @@ final class ComposeWiringChecks {
                     findings.add("haproxy.cfg server " + server.name() + ": port " + server.port()
                             + " is none of its MQTT listener ports " + listenerPorts(settings, env));
                 }
-                if (server.checkPort() == null || server.checkPort() != settings.httpPort(env)) {
-                    findings.add("haproxy.cfg server " + server.name() + ": health check not on its HTTP_PORT");
+                if (server.checkPort() == null || server.checkPort() != settings.managementPort(env)) {
+                    findings.add("haproxy.cfg server " + server.name() + ": health check not on its MANAGEMENT_PORT");
                 }
                 double keepAlive = Double.parseDouble(settings.effective(env, "MQTT_MAX_KEEP_ALIVE"));
                 for (String timeout : List.of("client", "server")) {

@@ -61,7 +61,7 @@ class ImageConfigTest {
             if (service.reads("MQTT_PORT")) {
                 expectedPorts.add(Integer.parseInt(service.effective(image.environment(), "MQTT_PORT")));
             }
-            expectedPorts.add(service.httpPort(image.environment()));
+            expectedPorts.addAll(service.httpPorts(image.environment()));
             assertThat(image.ports()).as(module + ": exposed ports").containsExactlyInAnyOrderElementsOf(expectedPorts);
             assertThat(image.jvmFlags())
                     .as(module)

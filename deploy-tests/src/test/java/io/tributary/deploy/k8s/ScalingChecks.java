@@ -120,11 +120,12 @@ final class ScalingChecks {
                 continue;
             }
             Map<String, String> env = pod.env().values();
-            int http = pod.service().httpPort(env);
-            if (!String.valueOf(http).equals(annotations.get(ANNOTATION + "healthcheck-port"))
+            int management = pod.service().managementPort(env);
+            if (!String.valueOf(management).equals(annotations.get(ANNOTATION + "healthcheck-port"))
                     || !"/actuator/health/readiness".equals(annotations.get(ANNOTATION + "healthcheck-path"))
                     || !"http".equals(annotations.get(ANNOTATION + "healthcheck-protocol"))) {
-                findings.add(id + ": NLB health check must be HTTP GET /actuator/health/readiness on port " + http);
+                findings.add(
+                        id + ": NLB health check must be HTTP GET /actuator/health/readiness on port " + management);
             }
             if (pod.service().reads("MQTT_MAX_KEEP_ALIVE")
                     && Integer.parseInt(pod.service().effective(env, "MQTT_MAX_KEEP_ALIVE"))

@@ -13,9 +13,10 @@ import java.util.TreeSet;
 
 /**
  * The Tributary pods against the code: each container's environment is exactly what its service reads (and has
- * what it must), the topic settings are the same everywhere, transport node ids are stable and unique, ports,
- * probes and metrics annotations are on the service's HTTP port, shutdown gets enough time, and internal URLs
- * point at Services that reach the right pods. Autoscalers, the NLB and the perf Jobs: {@link ScalingChecks}.
+ * what it must), the topic settings are the same everywhere, transport node ids are stable and unique, ports are
+ * declared, probes and metrics annotations are on the service's management port, shutdown gets enough time, and
+ * internal URLs point at Services that reach the right pods (session-service's internal API port for
+ * {@code SESSION_SERVICE_URL}). No public Service exposes a private port: {@link PrivatePortChecks}. Autoscalers, the NLB and the perf Jobs: {@link ScalingChecks}.
  */
 final class ServiceChecks {
 
@@ -65,6 +66,7 @@ final class ServiceChecks {
         checks.findings.addAll(ScalingChecks.check(manifests, context, checks.pods));
         checks.findings.addAll(RedisAuthChecks.check(manifests, checks.pods));
         checks.findings.addAll(ClientAddressChecks.check(manifests, checks.pods));
+        checks.findings.addAll(PrivatePortChecks.check(manifests, checks.pods));
         return checks.findings;
     }
 
@@ -90,8 +92,12 @@ final class ServiceChecks {
                     + " (scripts/install.sh sets the registry and tag)");
         }
         Map<String, String> literals = literals(pod);
-        int http = service.httpPort(literals);
-        expectPort(pod, "http", http);
+        int management = service.managementPort(literals);
+        expectPort(pod, "management", management);
+        if (service.reads("HTTP_PORT")) {
+            expectPort(pod, "http", Integer.parseInt(service.effective(literals, "HTTP_PORT")));
+        }
+        service.internalApiPort(literals).ifPresent(port -> expectPort(pod, "internal", port));
         if (service.reads("MQTT_PORT")) {
             expectPort(pod, "mqtt", Integer.parseInt(service.effective(literals, "MQTT_PORT")));
             String ws = service.reads("MQTT_WS_PORT") ? service.effective(literals, "MQTT_WS_PORT") : "0";
@@ -99,14 +105,14 @@ final class ServiceChecks {
                 expectPort(pod, "mqtt-ws", Integer.parseInt(ws));
             }
         }
-        probe(pod, "livenessProbe", "/actuator/health/liveness", http, true);
-        probe(pod, "readinessProbe", "/actuator/health/readiness", http, true);
-        probe(pod, "startupProbe", "/actuator/health/liveness", http, false);
+        probe(pod, "livenessProbe", "/actuator/health/liveness", management, true);
+        probe(pod, "readinessProbe", "/actuator/health/readiness", management, true);
+        probe(pod, "startupProbe", "/actuator/health/liveness", management, false);
         Map<String, String> annotations = Yamls.strings(Yamls.at(pod.workload(), "spec.template.metadata.annotations"));
         if (!"true".equals(annotations.get("prometheus.io/scrape"))
-                || !String.valueOf(http).equals(annotations.get("prometheus.io/port"))
+                || !String.valueOf(management).equals(annotations.get("prometheus.io/port"))
                 || !"/actuator/prometheus".equals(annotations.get("prometheus.io/path"))) {
-            findings.add(where + ": pod is not annotated for Prometheus on " + http + "/actuator/prometheus: "
+            findings.add(where + ": pod is not annotated for Prometheus on " + management + "/actuator/prometheus: "
                     + annotations);
         }
         shutdown(pod, literals);
@@ -116,7 +122,7 @@ final class ServiceChecks {
                 .ifPresent(f -> findings.add(where + ": " + f));
     }
 
-    private static Map<String, String> literals(Pod pod) {
+    static Map<String, String> literals(Pod pod) {
         Map<String, String> literals = new LinkedHashMap<>();
         pod.env().values().keySet().forEach(k -> {
             String value = pod.env().literalValue(k);
@@ -145,7 +151,7 @@ final class ServiceChecks {
         }
         Integer probePort = Manifests.containerPort(pod.container(), Yamls.at(node, "httpGet.port"));
         if (!path.equals(Yamls.text(node, "httpGet.path")) || probePort == null || probePort != port) {
-            findings.add(pod.where() + ": " + probe + " must GET " + path + " on the HTTP port " + port);
+            findings.add(pod.where() + ": " + probe + " must GET " + path + " on the management port " + port);
         }
     }
 
@@ -218,6 +224,24 @@ final class ServiceChecks {
         if (targetPort == null) {
             findings.add(pod.where() + ": " + variable + " uses port " + port + " of Service " + Manifests.name(service)
                     + ", which does not expose it");
+        } else if (variable.equals("SESSION_SERVICE_URL")) {
+            internalApi(pod, service, targetPort);
+        }
+    }
+
+    /** session-service answers /internal/** on its internal API port only (404 elsewhere). */
+    private void internalApi(Pod pod, Map<String, Object> service, Object targetPort) {
+        Map<String, String> selector = Yamls.strings(Yamls.at(service, "spec.selector"));
+        for (Pod target : pods) {
+            if (!Manifests.selects(selector, Manifests.podLabels(target.workload()))) {
+                continue;
+            }
+            Integer reached = Manifests.containerPort(target.container(), targetPort);
+            int internal = target.service().internalApiPort(literals(target)).orElse(-1);
+            if (reached == null || reached != internal) {
+                findings.add(pod.where() + ": SESSION_SERVICE_URL leads to port " + reached + " of " + target.where()
+                        + ", not its internal API port " + internal + " (INTERNAL_API_PORT)");
+            }
         }
     }
 

@@ -63,8 +63,39 @@ public record ServiceSettings(
         return value != null ? value : defaultOf(variable);
     }
 
-    public int httpPort(Map<String, String> environment) {
-        return Integer.parseInt(effective(environment, "HTTP_PORT"));
+    /** The actuator's port: health probes, load balancer checks, Prometheus. Every service has one. */
+    public int managementPort(Map<String, String> environment) {
+        return Integer.parseInt(effective(environment, "MANAGEMENT_PORT"));
+    }
+
+    /**
+     * session-service's internal API port, the one {@code SESSION_SERVICE_URL} of the transport and routing nodes
+     * must name; empty for a service without one.
+     */
+    public java.util.OptionalInt internalApiPort(Map<String, String> environment) {
+        return reads("INTERNAL_API_PORT")
+                ? java.util.OptionalInt.of(Integer.parseInt(effective(environment, "INTERNAL_API_PORT")))
+                : java.util.OptionalInt.empty();
+    }
+
+    /**
+     * The ports only other parts of the deployment may reach: the management port and the internal API's. No host
+     * port (compose) nor public Service may publish them (issue 34, "One port for everything").
+     */
+    public Set<Integer> privatePorts(Map<String, String> environment) {
+        Set<Integer> ports = new TreeSet<>();
+        ports.add(managementPort(environment));
+        internalApiPort(environment).ifPresent(ports::add);
+        return ports;
+    }
+
+    /** Every TCP port the service listens on over HTTP: REST API (session-service), internal API, management. */
+    public Set<Integer> httpPorts(Map<String, String> environment) {
+        Set<Integer> ports = new TreeSet<>(privatePorts(environment));
+        if (reads("HTTP_PORT")) {
+            ports.add(Integer.parseInt(effective(environment, "HTTP_PORT")));
+        }
+        return ports;
     }
 
     /**

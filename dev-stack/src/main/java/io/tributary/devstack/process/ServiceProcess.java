@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * A Tributary service started from its jar as a separate OS process ({@code java -Xmx<heap> -jar <jar>}) with the
- * given environment; output to a log file. Health is read from Spring Boot's {@code /actuator/health}.
+ * given environment; output to a log file. Health is read from Spring Boot's {@code /actuator/health} on its
+ * management port ({@code MANAGEMENT_PORT}).
  */
 public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess> {
 
@@ -58,9 +59,9 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
         Files.move(partial, runJar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Polls {@code http://127.0.0.1:<port>/actuator/health} until it reports UP. */
-    public void awaitHealthy(int httpPort, Duration timeout) throws InterruptedException {
-        awaitHealthy(URI.create("http://127.0.0.1:" + httpPort + "/actuator/health"), timeout);
+    /** Polls {@code http://127.0.0.1:<port>/actuator/health} (the service's management port) until it reports UP. */
+    public void awaitHealthy(int managementPort, Duration timeout) throws InterruptedException {
+        awaitHealthy(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health"), timeout);
     }
 
     /**

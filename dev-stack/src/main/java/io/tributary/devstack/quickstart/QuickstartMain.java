@@ -103,9 +103,15 @@ public final class QuickstartMain {
         if (!settings.infraOnly()) {
             check(conflicts, settings.mqttPort(), "MQTT", "MQTT_PORT");
             check(conflicts, settings.httpPort(), "session-service HTTP", "HTTP_PORT");
-            check(conflicts, settings.transportHttpPort(), "transport-service HTTP = HTTP_PORT+1", "HTTP_PORT");
-            check(conflicts, settings.routingHttpPort(), "routing-service HTTP = HTTP_PORT+2", "HTTP_PORT");
+            check(
+                    conflicts,
+                    settings.transportManagementPort(),
+                    "transport-service management = HTTP_PORT+1",
+                    "HTTP_PORT");
+            check(conflicts, settings.routingManagementPort(), "routing-service management = HTTP_PORT+2", "HTTP_PORT");
             check(conflicts, settings.webSocketPort(), "MQTT over WebSocket = HTTP_PORT+3", "HTTP_PORT");
+            check(conflicts, settings.sessionManagementPort(), "session-service management = HTTP_PORT+5", "HTTP_PORT");
+            check(conflicts, settings.sessionInternalPort(), "session-service internal API = HTTP_PORT+6", "HTTP_PORT");
         }
         if (!conflicts.isEmpty()) {
             throw new IllegalStateException(String.join("\nquickstart: ", conflicts));
@@ -163,11 +169,11 @@ public final class QuickstartMain {
                     + "/api/v1/admin/tokens -H 'Content-Type: application/json' -d \"{\\\"username\\\":\\\""
                     + QuickstartStack.adminUser() + "\\\",\\\"password\\\":\\\"" + password
                     + "\\\"}\" | sed 's/.*\"token\":\"\\([^\"]*\\)\".*/\\1/')");
-            console.line("  Prometheus metrics  http://" + host + ":" + settings.httpPort() + "/actuator/prometheus"
-                    + "  (session)");
-            console.line("                      http://" + host + ":" + settings.transportHttpPort()
+            console.line("  Prometheus metrics  http://" + host + ":" + settings.sessionManagementPort()
+                    + "/actuator/prometheus  (session)");
+            console.line("                      http://" + host + ":" + settings.transportManagementPort()
                     + "/actuator/prometheus  (transport)");
-            console.line("                      http://" + host + ":" + settings.routingHttpPort()
+            console.line("                      http://" + host + ":" + settings.routingManagementPort()
                     + "/actuator/prometheus  (routing)");
             console.line("  Access              " + accessLine(settings));
         }

@@ -15,8 +15,10 @@ import java.util.function.IntPredicate;
  * @param home            repository root holding the service jars ({@code TRIBUTARY_HOME}, default: working dir)
  * @param dataDir         data of Kafka, PostgreSQL, Redis and the logs ({@code DATA_DIR}, default ./data)
  * @param mqttPort        MQTT listener of transport-service ({@code MQTT_PORT}, 1883)
- * @param httpPort        session-service REST and admin console; transport uses +1, routing +2, MQTT over WebSocket
- *                        +3 ({@code HTTP_PORT}, 8080)
+ * @param httpPort        session-service REST and admin console ({@code HTTP_PORT}, 8080); the other HTTP ports follow
+ *                        it: the transport's management port +1, routing's +2, MQTT over WebSocket +3,
+ *                        session-service's management port +5 and its internal API +6 (+4 is left to the
+ *                        transport's MQTT over secure WebSocket, 8084 by default)
  * @param kafkaPort       Kafka client port ({@code KAFKA_PORT}, 29092)
  * @param kafkaControllerPort KRaft controller port ({@code KAFKA_CONTROLLER_PORT}, 29093)
  * @param postgresPort    PostgreSQL port ({@code POSTGRES_PORT}, 25432)
@@ -115,12 +117,24 @@ record QuickstartSettings(
                 verbose);
     }
 
-    int transportHttpPort() {
+    /** The transport's actuator (health, metrics): its only HTTP port. */
+    int transportManagementPort() {
         return httpPort + 1;
     }
 
-    int routingHttpPort() {
+    /** Routing's actuator: its only HTTP port. */
+    int routingManagementPort() {
         return httpPort + 2;
+    }
+
+    /** session-service's internal API, which the transport and routing call ({@code SESSION_SERVICE_URL}). */
+    int sessionInternalPort() {
+        return httpPort + 6;
+    }
+
+    /** session-service's actuator, apart from its REST API. */
+    int sessionManagementPort() {
+        return httpPort + 5;
     }
 
     /** MQTT over WebSocket of transport-service (8083 by default, as in docker-compose), used by the console's client page. */

@@ -104,19 +104,28 @@ final class QuickstartStack {
         if (settings.infraOnly()) {
             return;
         }
-        startService(4, SESSION, serviceJars.get(SESSION), settings.httpPort(), "REST on :" + settings.httpPort());
+        startService(
+                4,
+                SESSION,
+                serviceJars.get(SESSION),
+                sessionPorts(),
+                settings.sessionManagementPort(),
+                "REST on :" + settings.httpPort() + ", internal API on :" + settings.sessionInternalPort()
+                        + ", management on :" + settings.sessionManagementPort());
         startService(
                 5,
                 ROUTING,
                 serviceJars.get(ROUTING),
-                settings.routingHttpPort(),
-                "HTTP on :" + settings.routingHttpPort());
+                Map.of("MANAGEMENT_PORT", String.valueOf(settings.routingManagementPort())),
+                settings.routingManagementPort(),
+                "management on :" + settings.routingManagementPort());
         startService(
                 6,
                 TRANSPORT,
                 serviceJars.get(TRANSPORT),
-                settings.transportHttpPort(),
-                "MQTT on :" + settings.mqttPort() + ", HTTP on :" + settings.transportHttpPort());
+                Map.of("MANAGEMENT_PORT", String.valueOf(settings.transportManagementPort())),
+                settings.transportManagementPort(),
+                "MQTT on :" + settings.mqttPort() + ", management on :" + settings.transportManagementPort());
     }
 
     /** Stops everything started so far, last started first. Safe to call more than once and during start. */
@@ -167,11 +176,29 @@ final class QuickstartStack {
         return redisAddress;
     }
 
-    private void startService(int index, String name, Path jar, int httpPort, String listens) throws Exception {
+    /**
+     * session-service's three ports. Spring Boot binds the management port to every interface unless told otherwise
+     * (it does not take {@code SERVER_ADDRESS}), so it gets the bind address explicitly; the internal API's connector
+     * takes {@code SERVER_ADDRESS}.
+     */
+    private Map<String, String> sessionPorts() {
+        Map<String, String> ports = new LinkedHashMap<>();
+        ports.put("HTTP_PORT", String.valueOf(settings.httpPort()));
+        ports.put("INTERNAL_API_PORT", String.valueOf(settings.sessionInternalPort()));
+        ports.put("MANAGEMENT_PORT", String.valueOf(settings.sessionManagementPort()));
+        ports.put("MANAGEMENT_SERVER_ADDRESS", settings.bindAddress());
+        return ports;
+    }
+
+    private void startService(
+            int index, String name, Path jar, Map<String, String> ports, int managementPort, String listens)
+            throws Exception {
+        Map<String, String> environment = serviceEnvironment();
+        environment.putAll(ports);
         ServiceProcess service = register(ServiceProcess.builder(name, jar)
                 .heap(settings.serviceHeap())
                 .garbageCollector(LOW_PAUSE_GC)
-                .environment(serviceEnvironment(httpPort))
+                .environment(environment)
                 .runFromCopyIn(settings.dataDir().resolve("jars"))
                 .logFile(log(name))
                 .echo(settings.verbose())
@@ -180,7 +207,7 @@ final class QuickstartStack {
                 .build());
         ProcessSupervisor.Restart startHealthy = () -> {
             service.start();
-            service.awaitHealthy(healthUrl(httpPort), HEALTH_TIMEOUT);
+            service.awaitHealthy(healthUrl(managementPort), HEALTH_TIMEOUT);
         };
         step(index, 6, name + " (" + listens + ")", service, startHealthy::run);
         supervise(service, startHealthy);
@@ -203,11 +230,11 @@ final class QuickstartStack {
         return java.util.HexFormat.of().formatHex(bytes);
     }
 
-    private java.net.URI healthUrl(int httpPort) {
-        return java.net.URI.create("http://" + settings.localAddress() + ":" + httpPort + "/actuator/health");
+    private java.net.URI healthUrl(int managementPort) {
+        return java.net.URI.create("http://" + settings.localAddress() + ":" + managementPort + "/actuator/health");
     }
 
-    private Map<String, String> serviceEnvironment(int httpPort) {
+    private Map<String, String> serviceEnvironment() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", settings.kafkaBootstrapServers());
         env.put("TRIBUTARY_PUBLISH_PARTITIONS", String.valueOf(settings.publishPartitions()));
@@ -216,7 +243,6 @@ final class QuickstartStack {
         env.put("POSTGRES_USER", EmbeddedPostgresServer.USER);
         env.put("POSTGRES_PASSWORD", "");
         env.put("REDIS_URL", redisUrl);
-        env.put("HTTP_PORT", String.valueOf(httpPort));
         env.put("MQTT_PORT", String.valueOf(settings.mqttPort()));
         // MQTT over WebSocket for the console's client page, unless the caller chose a port (0 turns it off)
         env.put("MQTT_WS_PORT", System.getenv().getOrDefault("MQTT_WS_PORT", String.valueOf(settings.webSocketPort())));
@@ -226,7 +252,8 @@ final class QuickstartStack {
                 "TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS",
                 System.getenv().getOrDefault("TRIBUTARY_WEBSOCKET_ALLOWED_ORIGINS", settings.consoleOrigins()));
         env.put("TRIBUTARY_NODE_ID", "node-1");
-        env.put("SESSION_SERVICE_URL", "http://" + settings.localAddress() + ":" + settings.httpPort());
+        // session-service's internal API port, not its REST port, which answers 404 to /internal/**.
+        env.put("SESSION_SERVICE_URL", "http://" + settings.localAddress() + ":" + settings.sessionInternalPort());
         // The internal API's secret: given, or a new random one per start (every service starts with it).
         env.put("TRIBUTARY_INTERNAL_TOKEN", internalToken);
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the

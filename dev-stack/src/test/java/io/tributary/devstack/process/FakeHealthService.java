@@ -21,8 +21,8 @@ public final class FakeHealthService {
             System.exit(3);
         }
         long upAt = System.currentTimeMillis() + 1000;
-        HttpServer server =
-                HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.parseInt(System.getenv("HTTP_PORT"))), 0);
+        HttpServer server = HttpServer.create(
+                new InetSocketAddress("127.0.0.1", Integer.parseInt(System.getenv("MANAGEMENT_PORT"))), 0);
         server.createContext("/actuator/health", exchange -> {
             boolean up = System.currentTimeMillis() >= upAt;
             byte[] body = ("{\"status\":\"" + (up ? "UP" : "DOWN") + "\"}").getBytes(StandardCharsets.UTF_8);

@@ -117,7 +117,7 @@ class ServiceProcessTest {
     private ServiceProcess.Builder service(int port) {
         return ServiceProcess.builder("fake", jar)
                 .heap("64m")
-                .env("HTTP_PORT", port)
+                .env("MANAGEMENT_PORT", port)
                 .logFile(dir.resolve("fake.log"));
     }
 }

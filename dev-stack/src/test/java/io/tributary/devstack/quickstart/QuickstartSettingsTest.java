@@ -25,6 +25,17 @@ class QuickstartSettingsTest {
     }
 
     @Test
+    void every_http_port_follows_http_port_and_session_service_has_three() {
+        QuickstartSettings settings = QuickstartSettings.from(Map.of("HTTP_PORT", "9080"), new String[0]);
+        assertThat(settings.httpPort()).isEqualTo(9080);
+        assertThat(settings.transportManagementPort()).isEqualTo(9081);
+        assertThat(settings.routingManagementPort()).isEqualTo(9082);
+        assertThat(settings.webSocketPort()).isEqualTo(9083);
+        assertThat(settings.sessionManagementPort()).isEqualTo(9085);
+        assertThat(settings.sessionInternalPort()).isEqualTo(9086);
+    }
+
+    @Test
     void keeps_the_port_when_nothing_near_it_is_free_so_the_conflict_is_reported() {
         assertThat(DEFAULTS.mqttPortOrNextFree(port -> false)).isEqualTo(1883);
     }

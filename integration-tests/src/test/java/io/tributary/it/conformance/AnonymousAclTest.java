@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
+import io.tributary.it.support.Satellite;
 import io.tributary.it.support.TributaryCluster;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LogsOnFailure.class)
 class AnonymousAclTest {
 
-    private static TributaryCluster.Satellite satellite;
+    private static Satellite satellite;
 
     @BeforeAll
     static void satellite() throws Exception {

@@ -3,6 +3,7 @@ package io.tributary.it.conformance;
 import static io.tributary.it.support.Clients.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
@@ -23,7 +24,7 @@ class ClientLimitsConformanceTest {
 
     private static final int RECEIVE_MAXIMUM = 10;
     private static final int MAX_KEEP_ALIVE = 2;
-    private static TributaryCluster.ExtraTransport node;
+    private static ExtraTransport node;
 
     @BeforeAll
     static void node() throws Exception {

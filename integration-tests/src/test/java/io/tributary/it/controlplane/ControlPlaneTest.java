@@ -11,6 +11,8 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.unsubscribe.unsuback.Mqtt5UnsubAck;
 import com.hivemq.client.mqtt.mqtt5.message.unsubscribe.unsuback.Mqtt5UnsubAckReasonCode;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraSession;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.NodeProbe;
 import io.tributary.it.support.TributaryCluster;
@@ -53,12 +55,13 @@ class ControlPlaneTest {
     @Test
     void two_session_services_share_the_connects_and_losing_one_loses_no_session() throws Exception {
         int clients = 300;
-        try (TributaryCluster.ExtraSession second = cluster.startSessionService("session-b");
-                TributaryCluster.ExtraTransport node = cluster.startTransport(
+        try (ExtraSession second = cluster.startSessionService("session-b");
+                ExtraTransport node = cluster.startTransport(
                         "cp-node",
                         Map.of(
                                 "SESSION_SERVICE_URL",
-                                cluster.sessionApiUrl() + "," + second.url(),
+                                cluster.sessionInternalUrl() + ","
+                                        + second.ports().internalUrl(),
                                 "MQTT_MAX_CONNECTION_RATE_PER_IP",
                                 0))) {
             String prefix = Clients.id("cp");
@@ -72,10 +75,10 @@ class ControlPlaneTest {
                 fleet.subscribeEach(id -> "cp/" + id);
                 fleet.disconnectAll();
             }
-            assertThat(connectBatches(cluster.sessionApiUrl()))
+            assertThat(connectBatches(cluster.sessionManagementUrl()))
                     .as("CONNECT batches of the shared instance")
                     .isPositive();
-            assertThat(connectBatches(second.url()))
+            assertThat(connectBatches(second.ports().managementUrl()))
                     .as("CONNECT batches of the second instance")
                     .isPositive();
 
@@ -114,8 +117,7 @@ class ControlPlaneTest {
             ids.add(prefix + "-" + i);
         }
         // Every test client comes from 127.0.0.1: the per-address connection rate would refuse the fleet.
-        TributaryCluster.ExtraTransport doomed =
-                cluster.startTransport("storm-node", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
+        ExtraTransport doomed = cluster.startTransport("storm-node", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
         try (Fleet fleet = new Fleet(doomed.mqttPort(), ids)) {
             Fleet.Result first = fleet.connectAll(false, Duration.ofSeconds(180));
             assertThat(first.failed()).as("initial connect: %s", first).isZero();

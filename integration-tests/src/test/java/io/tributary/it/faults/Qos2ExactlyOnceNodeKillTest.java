@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.devstack.redis.RedisCommand;
 import io.tributary.it.support.AdminRequests;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
@@ -73,7 +74,7 @@ class Qos2ExactlyOnceNodeKillTest {
         long started = System.currentTimeMillis();
         long rule = createRule(prefix + "/#", mappedTopic);
         // Started after the rule, so the node applies it before its listener opens.
-        TributaryCluster.ExtraTransport first = cluster.startTransport(
+        ExtraTransport first = cluster.startTransport(
                 id("it-eos-node"),
                 // Redis is paused on purpose below: its commands must wait, not time out.
                 Map.of("REDIS_COMMAND_TIMEOUT", "15s"));

@@ -8,6 +8,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.RecordTail;
 import io.tributary.it.support.TributaryCluster;
@@ -37,7 +38,7 @@ class MixedHeaderFormatsTest {
     @Test
     void records_of_a_binary_node_and_of_a_text_node_both_route_with_their_qos_and_expiry() throws Exception {
         String prefix = "mixed/" + id("t");
-        try (TributaryCluster.ExtraTransport binaryNode =
+        try (ExtraTransport binaryNode =
                         cluster.startTransport("binary-headers", Map.of("TRIBUTARY_KAFKA_HEADER_FORMAT", "binary"));
                 RecordTail publishes = new RecordTail(cluster.kafkaBootstrapServers(), "tributary.publish")) {
             Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(1), id("mixed-sub"));

@@ -10,6 +10,8 @@ import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperty;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraRouter;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.OtlpReceiver;
 import io.tributary.it.support.OtlpReceiver.ReceivedSpan;
@@ -128,8 +130,7 @@ class TraceContextTest {
     void a_node_with_generation_on_gives_an_untraced_mqtt311_publish_a_traceparent_the_subscriber_gets()
             throws Exception {
         String topic = "trace-gen/" + id("t");
-        try (TributaryCluster.ExtraTransport node =
-                        cluster.startTransport("trace-node", Map.of("TRIBUTARY_TRACE_GENERATE", "true"));
+        try (ExtraTransport node = cluster.startTransport("trace-node", Map.of("TRIBUTARY_TRACE_GENERATE", "true"));
                 RecordTail publishes = new RecordTail(cluster.kafkaBootstrapServers(), "tributary.publish")) {
             Mqtt5BlockingClient subscriber = Clients.hive5(cluster.mqttPort(0), id("gen-sub"));
             subscriber.connect();
@@ -174,15 +175,15 @@ class TraceContextTest {
                     "TRIBUTARY_TRACING_ENDPOINT", receiver.endpoint(),
                     "TRIBUTARY_TRACING_EXPORT_INTERVAL", "200ms");
             // Both at once: each takes seconds to become healthy. The router joins the shared routers' group.
-            CompletableFuture<TributaryCluster.ExtraRouter> startingRouter = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<ExtraRouter> startingRouter = CompletableFuture.supplyAsync(() -> {
                 try {
                     return cluster.startRouter("trace-router", tracing);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
-            try (TributaryCluster.ExtraTransport node = cluster.startTransport("trace-span-node", tracing);
-                    TributaryCluster.ExtraRouter router = startingRouter.get(150, TimeUnit.SECONDS);
+            try (ExtraTransport node = cluster.startTransport("trace-span-node", tracing);
+                    ExtraRouter router = startingRouter.get(150, TimeUnit.SECONDS);
                     RecordTail publishes = new RecordTail(cluster.kafkaBootstrapServers(), "tributary.publish")) {
                 // A topic on a publish partition the tracing router owns.
                 Set<Integer> owned = RouterOwnership.await(

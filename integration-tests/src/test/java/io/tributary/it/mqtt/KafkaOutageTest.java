@@ -75,10 +75,10 @@ class KafkaOutageTest {
                                     .isEqualTo(Mqtt5ConnAckReasonCode.SERVER_UNAVAILABLE));
 
             // The probes agree: node 1 and session-service are alive but not ready (out of the load balancers).
-            assertThat(probe(cluster.transportHttpUrl(1), "readiness")).isEqualTo(503);
-            assertThat(probe(cluster.transportHttpUrl(1), "liveness")).isEqualTo(200);
-            assertThat(probe(cluster.sessionApiUrl(), "readiness")).isEqualTo(503);
-            assertThat(probe(cluster.sessionApiUrl(), "liveness")).isEqualTo(200);
+            assertThat(probe(cluster.transportManagementUrl(1), "readiness")).isEqualTo(503);
+            assertThat(probe(cluster.transportManagementUrl(1), "liveness")).isEqualTo(200);
+            assertThat(probe(cluster.sessionManagementUrl(), "readiness")).isEqualTo(503);
+            assertThat(probe(cluster.sessionManagementUrl(), "liveness")).isEqualTo(200);
         } finally {
             cluster.restartKafka();
         }
@@ -89,10 +89,10 @@ class KafkaOutageTest {
         while (System.nanoTime() < deadline) {
             try {
                 assertEndToEnd(topic);
-                assertThat(probe(cluster.transportHttpUrl(1), "readiness"))
+                assertThat(probe(cluster.transportManagementUrl(1), "readiness"))
                         .as("node 1 ready again")
                         .isEqualTo(200);
-                assertThat(probe(cluster.sessionApiUrl(), "readiness"))
+                assertThat(probe(cluster.sessionManagementUrl(), "readiness"))
                         .as("session ready again")
                         .isEqualTo(200);
                 return;

@@ -393,7 +393,7 @@ class PersistentSessionQueueTest {
 
     private long transportGauge(int node, String metric) throws Exception {
         HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(URI.create(cluster.transportHttpUrl(node) + "/actuator/prometheus"))
+                HttpRequest.newBuilder(URI.create(cluster.transportManagementUrl(node) + "/actuator/prometheus"))
                         .GET()
                         .build(),
                 HttpResponse.BodyHandlers.ofString());

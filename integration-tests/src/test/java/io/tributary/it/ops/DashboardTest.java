@@ -76,10 +76,10 @@ class DashboardTest {
         assertThat(exprs).hasSizeGreaterThanOrEqualTo(dashboard.path("panels").size());
 
         Set<String> exposed = new TreeSet<>();
-        exposed.addAll(exposedNames(cluster.transportHttpUrl(0)));
-        exposed.addAll(exposedNames(cluster.transportHttpUrl(1)));
-        exposed.addAll(exposedNames(cluster.routingHttpUrl()));
-        exposed.addAll(exposedNames(cluster.sessionApiUrl()));
+        exposed.addAll(exposedNames(cluster.transportManagementUrl(0)));
+        exposed.addAll(exposedNames(cluster.transportManagementUrl(1)));
+        exposed.addAll(exposedNames(cluster.routingManagementUrl()));
+        exposed.addAll(exposedNames(cluster.sessionManagementUrl()));
 
         Map<String, String> missing = new TreeMap<>();
         for (String expr : exprs) {
@@ -113,9 +113,9 @@ class DashboardTest {
         assertThat(exprs).hasSizeGreaterThanOrEqualTo(4);
 
         Set<String> exposed = new TreeSet<>(SYNTHETIC);
-        exposed.addAll(exposedNames(cluster.transportHttpUrl(0)));
-        exposed.addAll(exposedNames(cluster.routingHttpUrl()));
-        exposed.addAll(exposedNames(cluster.sessionApiUrl()));
+        exposed.addAll(exposedNames(cluster.transportManagementUrl(0)));
+        exposed.addAll(exposedNames(cluster.routingManagementUrl()));
+        exposed.addAll(exposedNames(cluster.sessionManagementUrl()));
         Map<String, String> missing = new TreeMap<>();
         for (String expr : exprs) {
             Set<String> names = PromQlNames.of(expr);

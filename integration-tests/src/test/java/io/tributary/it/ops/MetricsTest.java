@@ -46,7 +46,7 @@ class MetricsTest {
 
     @Test
     void transport_counts_connections_publishes_and_kafka_latency() throws Exception {
-        String base = cluster.transportHttpUrl(0);
+        String base = cluster.transportManagementUrl(0);
         String before = scrape(base);
         double publishedBefore = value(before, "tributary_publishes_in_total{");
         double bytesInBefore = value(before, "tributary_mqtt_bytes_in_total{");
@@ -75,13 +75,13 @@ class MetricsTest {
 
     @Test
     void routing_and_session_services_serve_their_metrics() throws Exception {
-        String routing = scrape(cluster.routingHttpUrl());
+        String routing = scrape(cluster.routingManagementUrl());
         assertThat(routing)
                 .contains(
                         "tributary_routing_publishes_in_total",
                         "tributary_routing_deliveries_out_total",
                         "tributary_kafka_produce_latency_seconds");
-        String session = scrape(cluster.sessionApiUrl());
+        String session = scrape(cluster.sessionManagementUrl());
         assertThat(session)
                 .contains(
                         "tributary_sessions_connected",

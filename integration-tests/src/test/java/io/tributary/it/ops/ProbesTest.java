@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Kubernetes probes of every service (k8s/aws/base, docker-compose, HAProxy use these paths): liveness depends
- * on nothing outside the process, readiness on what the service needs to do its job.
+ * on nothing outside the process, readiness on what the service needs to do its job. They are on each service's
+ * management port only: session-service's REST and internal API ports answer 404 there (issue 34).
  */
 @ExtendWith(LogsOnFailure.class)
 class ProbesTest {
@@ -65,21 +66,33 @@ class ProbesTest {
     @Test
     void transport_nodes_are_ready_once_registered_warmed_up_and_while_kafka_takes_publishes() throws Exception {
         for (int node = 0; node < 2; node++) {
-            assertProbes(cluster.transportHttpUrl(node), "readinessState", "nodeRegistration", "kafka", "warmUp");
+            assertProbes(cluster.transportManagementUrl(node), "readinessState", "nodeRegistration", "kafka", "warmUp");
         }
     }
 
     @Test
     void session_service_is_ready_while_postgresql_redis_and_kafka_answer() throws Exception {
-        assertProbes(cluster.sessionApiUrl(), "readinessState", "db", "redis", "kafka");
+        assertProbes(cluster.sessionManagementUrl(), "readinessState", "db", "redis", "kafka");
     }
 
     @Test
     void routing_service_is_ready_while_its_loop_runs() throws Exception {
-        assertProbes(cluster.routingHttpUrl(), "readinessState", "routing");
-        JsonNode routing = get(cluster.routingHttpUrl() + "/actuator/health/readiness")
+        assertProbes(cluster.routingManagementUrl(), "readinessState", "routing");
+        JsonNode routing = get(cluster.routingManagementUrl() + "/actuator/health/readiness")
                 .path("components")
                 .path("routing");
         assertThat(routing.path("details").path("state").asString()).isEqualTo("RUNNING");
+    }
+
+    @Test
+    void session_service_serves_the_actuator_on_its_management_port_only() throws Exception {
+        for (String base : List.of(cluster.sessionApiUrl(), cluster.sessionInternalUrl())) {
+            for (String path : List.of("/actuator/health/readiness", "/actuator/prometheus")) {
+                HttpResponse<Void> response = http.send(
+                        HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                assertThat(response.statusCode()).as(base + path).isEqualTo(404);
+            }
+        }
     }
 }

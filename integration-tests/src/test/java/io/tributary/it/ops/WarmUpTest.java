@@ -9,6 +9,7 @@ import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
 import io.tributary.it.support.AdminRequests;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 import java.net.URI;
@@ -55,7 +56,7 @@ class WarmUpTest {
     }
 
     private double warmUpAuthentications() throws Exception {
-        return get(cluster.sessionApiUrl() + "/actuator/prometheus", false)
+        return get(cluster.sessionManagementUrl() + "/actuator/prometheus", false)
                 .lines()
                 .filter(l -> l.startsWith("tributary_auth_successes_total{") && l.contains("method=\"warm_up\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
@@ -77,7 +78,7 @@ class WarmUpTest {
                 .join();
         double authenticatedBefore = warmUpAuthentications();
 
-        try (TributaryCluster.ExtraTransport node = cluster.startTransport(
+        try (ExtraTransport node = cluster.startTransport(
                 "it-warm-node",
                 Map.of(
                         "TRIBUTARY_WARM_UP_ENABLED",
@@ -90,7 +91,7 @@ class WarmUpTest {
                         4))) {
             // startTransport returned once the node was healthy, which includes the warm-up having ended.
             JsonNode warmUp = JSON.readTree(
-                            get("http://127.0.0.1:" + node.httpPort() + "/actuator/health/readiness", false))
+                            get("http://127.0.0.1:" + node.managementPort() + "/actuator/health/readiness", false))
                     .path("components")
                     .path("warmUp");
             assertThat(warmUp.path("status").asString()).as("%s", warmUp).isEqualTo("UP");

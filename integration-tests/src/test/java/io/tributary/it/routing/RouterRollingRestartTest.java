@@ -7,9 +7,10 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraRouter;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.RoutersGroup;
 import io.tributary.it.support.TributaryCluster;
-import io.tributary.it.support.TributaryCluster.ExtraRouter;
 import io.tributary.it.support.TributaryCluster.Service;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ class RouterRollingRestartTest {
         // is what the test is about, not how fast a router starts. On a loaded CI box a restart took 57.5 s, past
         // the default 45 s, and the others rebalanced; the group's own session timeout goes to the broker's
         // maximum for this test (the embedded broker allows 120 s) and back to the cluster's after it.
-        TributaryCluster.routersGroupSessionTimeout(cluster.kafkaBootstrapServers(), Duration.ofSeconds(120));
+        RoutersGroup.sessionTimeout(cluster.kafkaBootstrapServers(), Duration.ofSeconds(120));
         // Only the routers of this test may own partitions, so that the stall of one of them is visible.
         cluster.stop(Service.ROUTING);
         for (String name : List.of("roll-a", "roll-b", "roll-c")) {
@@ -100,8 +101,7 @@ class RouterRollingRestartTest {
     @AfterAll
     static void restoreSharedRouter() throws Exception {
         routers.values().forEach(ExtraRouter::close);
-        TributaryCluster.routersGroupSessionTimeout(
-                cluster.kafkaBootstrapServers(), TributaryCluster.ROUTERS_SESSION_TIMEOUT);
+        RoutersGroup.sessionTimeout(cluster.kafkaBootstrapServers(), RoutersGroup.SESSION_TIMEOUT);
         try (Admin admin =
                 Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrapServers()))) {
             try {

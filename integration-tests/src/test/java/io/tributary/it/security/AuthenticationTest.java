@@ -10,6 +10,7 @@ import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCo
 import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Satellite;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -240,7 +241,7 @@ class AuthenticationTest {
     @Test
     void anonymous_clients_are_refused_where_anonymous_access_is_off() throws Exception {
         // The production default: a session-service without TRIBUTARY_AUTH_ANONYMOUS.
-        try (TributaryCluster.Satellite strict = cluster.startSatellite("it-strict", Map.of())) {
+        try (Satellite strict = cluster.startSatellite("it-strict", Map.of())) {
             try {
                 assertThat(refusal(() -> Clients.hive5(strict.mqttPort(), Clients.id("anon5"))
                                 .connect()))

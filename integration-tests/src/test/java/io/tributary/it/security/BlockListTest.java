@@ -146,7 +146,7 @@ class BlockListTest {
         fromBlocked.connect();
         Mqtt5BlockingClient fromLoopback = Clients.hive5(cluster.mqttPort(0), Clients.id("blk-lo"));
         fromLoopback.connect();
-        double before = LimitsTest.refusals(cluster.transportHttpUrl(0), "blocked_ip");
+        double before = LimitsTest.refusals(cluster.transportManagementUrl(0), "blocked_ip");
 
         long id = block("ip", source);
         try {
@@ -162,7 +162,7 @@ class BlockListTest {
                                         cluster.mqttPort(0), Clients.id("blk-ip2"), source, new CompletableFuture<>())
                                 .connect()))
                         .isEqualTo(Mqtt5ConnAckReasonCode.BANNED);
-                if (LimitsTest.refusals(cluster.transportHttpUrl(0), "blocked_ip") > before) {
+                if (LimitsTest.refusals(cluster.transportManagementUrl(0), "blocked_ip") > before) {
                     break;
                 }
                 assertThat(System.nanoTime()).as("node learned the entry").isLessThan(deadline);

@@ -17,6 +17,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
 import io.tributary.it.support.Clients;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Satellite;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ class JwtAuthenticationTest {
 
     private static TributaryCluster cluster;
     private static AuthApi api;
-    private static TributaryCluster.Satellite jwt;
+    private static Satellite jwt;
     private static KeyPair rsa;
     private static KeyPair ec;
 

@@ -13,6 +13,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
@@ -49,8 +50,8 @@ class LimitsTest {
     private static final int IP_BURST = 3;
 
     private static TributaryCluster cluster;
-    private static TributaryCluster.ExtraTransport clientLimits;
-    private static TributaryCluster.ExtraTransport connectionLimits;
+    private static ExtraTransport clientLimits;
+    private static ExtraTransport connectionLimits;
 
     @BeforeAll
     static void nodes() throws Exception {
@@ -82,8 +83,8 @@ class LimitsTest {
         }
     }
 
-    static double refusals(TributaryCluster.ExtraTransport node, String reason) throws Exception {
-        return refusals("http://127.0.0.1:" + node.httpPort(), reason);
+    static double refusals(ExtraTransport node, String reason) throws Exception {
+        return refusals("http://127.0.0.1:" + node.managementPort(), reason);
     }
 
     /** {@code tributary_limit_refusals_total{reason}} of the transport node serving actuator at {@code httpUrl}. */
@@ -284,7 +285,7 @@ class LimitsTest {
     void a_client_id_over_256_bytes_gets_0x85_or_2_and_a_user_name_over_1024_bytes_0x86_on_a_default_node()
             throws Exception {
         int port = cluster.mqttPort(0);
-        String url = cluster.transportHttpUrl(0);
+        String url = cluster.transportManagementUrl(0);
         double ids = refusals(url, "client_id_length");
         double names = refusals(url, "username_length");
         String prefix = Clients.id("long") + "-";

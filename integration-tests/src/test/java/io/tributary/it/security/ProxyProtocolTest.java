@@ -6,6 +6,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import com.hivemq.client.mqtt.mqtt5.message.connect.connack.Mqtt5ConnAckReasonCode;
 import io.tributary.devstack.net.Ports;
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.TributaryCluster;
@@ -45,7 +46,7 @@ class ProxyProtocolTest {
     private static final byte[] V2_SIGNATURE = {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A};
 
     private static TributaryCluster cluster;
-    private static TributaryCluster.ExtraTransport node;
+    private static ExtraTransport node;
     private static AuthApi api;
 
     @BeforeAll

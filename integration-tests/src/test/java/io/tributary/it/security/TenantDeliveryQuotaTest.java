@@ -272,7 +272,8 @@ class TenantDeliveryQuotaTest {
     private static double metric(int node, String name, String tag, String tenant) throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(URI.create(cluster.transportHttpUrl(node) + "/actuator/prometheus"))
+                        HttpRequest.newBuilder(
+                                        URI.create(cluster.transportManagementUrl(node) + "/actuator/prometheus"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         return scrape.body()

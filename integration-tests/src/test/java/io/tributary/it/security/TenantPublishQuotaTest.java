@@ -181,7 +181,7 @@ class TenantPublishQuotaTest {
             threads.shutdownNow();
         }
         for (int node = 0; node < 2; node++) {
-            assertThat(refusalsMetric(cluster.transportHttpUrl(node), limited))
+            assertThat(refusalsMetric(cluster.transportManagementUrl(node), limited))
                     .as("tributary_tenant_quota_refusals_total on node %d", node)
                     .isPositive();
         }

@@ -105,7 +105,7 @@ class TenantQueueQuotaTest {
     private static double routerMetric(String name, String tag, String tenant) throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(URI.create(cluster.routingHttpUrl() + "/actuator/prometheus"))
+                        HttpRequest.newBuilder(URI.create(cluster.routingManagementUrl() + "/actuator/prometheus"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         return scrape.body()

@@ -157,7 +157,7 @@ class TenantQuotaTest {
     private static double refusalsCounted(String tenant, String quota) throws Exception {
         String scrape = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(URI.create(cluster.sessionApiUrl() + "/actuator/prometheus"))
+                        HttpRequest.newBuilder(URI.create(cluster.sessionManagementUrl() + "/actuator/prometheus"))
                                 .GET()
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())

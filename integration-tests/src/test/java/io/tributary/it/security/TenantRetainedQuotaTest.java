@@ -139,11 +139,11 @@ class TenantRetainedQuotaTest {
             // Every new topic a node let through reaches the store while it is full and is refused there; wait for
             // all of them before the deletion below makes room (a late one would then be stored, rightly).
             long storeDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (refusalsMetric(cluster.sessionApiUrl(), tenant) < accepted.size()
+            while (refusalsMetric(cluster.sessionManagementUrl(), tenant) < accepted.size()
                     && System.nanoTime() < storeDeadline) {
                 Thread.sleep(100);
             }
-            assertThat(refusalsMetric(cluster.sessionApiUrl(), tenant))
+            assertThat(refusalsMetric(cluster.sessionManagementUrl(), tenant))
                     .as("the store refused each of the %d new topics a node let through", accepted.size())
                     .isEqualTo(accepted.size());
             // A deletion always passes, and makes room.
@@ -175,7 +175,7 @@ class TenantRetainedQuotaTest {
         assertThat(code).isEqualTo(Mqtt5PubAckReasonCode.SUCCESS);
         assertThat(retainedFor(user, "r/#")).containsOnlyKeys("r/1", "r/3");
         for (int node = 0; node < 2; node++) {
-            assertThat(refusalsMetric(cluster.transportHttpUrl(node), tenant))
+            assertThat(refusalsMetric(cluster.transportManagementUrl(node), tenant))
                     .as("tributary_tenant_quota_refusals_total{quota=retained} on node %d", node)
                     .isPositive();
         }

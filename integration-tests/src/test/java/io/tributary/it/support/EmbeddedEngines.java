@@ -41,7 +41,7 @@ public final class EmbeddedEngines implements Engines {
         }
         KafkaBrokerProcess kafka = builder.build();
         kafka.start();
-        TributaryCluster.routersGroupTimeouts(kafka.bootstrapServers());
+        RoutersGroup.applyTestTimeouts(kafka.bootstrapServers());
         EmbeddedPostgresServer postgres = null;
         try {
             postgres = EmbeddedPostgresServer.start(dir.resolve("postgres"), 0);

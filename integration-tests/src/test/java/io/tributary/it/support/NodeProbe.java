@@ -25,7 +25,7 @@ public final class NodeProbe {
     private final long logStart;
 
     public NodeProbe(TributaryCluster cluster, int node) throws IOException {
-        this.baseUrl = cluster.transportHttpUrl(node);
+        this.baseUrl = cluster.transportManagementUrl(node);
         this.logFile = cluster.transportLog(node);
         this.logStart = logFile.toFile().length();
     }

@@ -21,7 +21,7 @@ public final class TributaryCluster {
 
     public static final String ADMIN_PASSWORD = "it-admin-password";
 
-    private static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
+    static final Duration HEALTHY_WITHIN = Duration.ofSeconds(120);
     private static final String[] NODE_IDS = {"it-node-1", "it-node-2"};
     /** Node 1 (the second) lowers keep alives above this, so MQTT 5 Server Keep Alive can be tested there. */
     private static final int NODE_2_MAX_KEEP_ALIVE = 120;
@@ -43,16 +43,6 @@ public final class TributaryCluster {
     /** How often the nodes send their tenants' usage deltas (TenantMeteringTest waits for them). */
     public static final Duration METERING_INTERVAL = Duration.ofSeconds(1);
 
-    /**
-     * The routers' consumer group ({@code tributary-routing}, routing-service's default) gets this session timeout
-     * and a 1 s heartbeat on the test brokers instead of Kafka's 45 s and 5 s: a killed router (a dynamic member)
-     * keeps its publish partitions until its session expires, so FaultInjectionTest's router kill waited ~35 s for
-     * Kafka, not for Tributary. Ten heartbeats per timeout, so a router starved of CPU is not fenced by mistake.
-     */
-    public static final Duration ROUTERS_SESSION_TIMEOUT = Duration.ofSeconds(10);
-
-    public static final String ROUTERS_GROUP = "tributary-routing";
-
     private static TributaryCluster shared;
     /**
      * Small enough for a test to fill a session queue in seconds, large enough for the backlog of a fault-injection
@@ -61,8 +51,7 @@ public final class TributaryCluster {
     public static final int SESSION_QUEUE_LIMIT = 6000;
 
     private final Path workDir;
-    /** Environment every service of this cluster gets on top of the shared settings (e.g. Kafka credentials). */
-    private final java.util.Map<String, String> serviceEnv;
+    private final ServiceLauncher launcher;
 
     private Engines engines;
     private ServiceProcess session;
@@ -75,13 +64,14 @@ public final class TributaryCluster {
     private final List<ServiceProcess> extraTransports = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final int[] mqttPorts = new int[NODE_IDS.length];
-    private final int[] transportHttpPorts = new int[NODE_IDS.length];
-    private int routingHttpPort;
-    private int sessionHttpPort;
+    private final int[] transportManagementPorts = new int[NODE_IDS.length];
+    private int routingManagementPort;
+    private SessionPorts sessionPorts;
 
-    private TributaryCluster(Path workDir, java.util.Map<String, String> serviceEnv) {
+    private TributaryCluster(Path workDir, Engines engines, java.util.Map<String, String> serviceEnv) {
         this.workDir = workDir;
-        this.serviceEnv = java.util.Map.copyOf(serviceEnv);
+        this.engines = engines;
+        this.launcher = new ServiceLauncher(workDir, engines, serviceEnv);
     }
 
     public static synchronized TributaryCluster shared() throws Exception {
@@ -106,8 +96,7 @@ public final class TributaryCluster {
      */
     public static TributaryCluster start(Path dir, Engines engines, java.util.Map<String, String> serviceEnv)
             throws Exception {
-        TributaryCluster cluster = new TributaryCluster(dir, serviceEnv);
-        cluster.engines = engines;
+        TributaryCluster cluster = new TributaryCluster(dir, engines, serviceEnv);
         try {
             cluster.startServices();
         } catch (Exception | Error e) {
@@ -126,40 +115,28 @@ public final class TributaryCluster {
                         + ", Redis " + RedisEnv.redacted(engines.redisUrl()) + ")",
                 t0);
 
-        sessionHttpPort = Ports.freePort();
-        session = service("session", "tributary.jars.session")
-                .env("HTTP_PORT", sessionHttpPort)
-                .env("POSTGRES_URL", engines.jdbcUrl())
-                .env("POSTGRES_USER", engines.dbUser())
-                .env("POSTGRES_PASSWORD", engines.dbPassword())
-                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
-                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
+        sessionPorts = SessionPorts.free();
+        session = launcher.session("session", sessionPorts)
                 // Most tests connect without credentials, as in the quick start; AuthenticationTest creates its own
                 // credentials (which then apply also with anonymous access on) and checks the refusal of anonymous
                 // clients on a session-service of its own with the production default.
                 .env("TRIBUTARY_AUTH_ANONYMOUS", "true")
-                // Every test client comes from 127.0.0.1, hostile ones included: a per-address count of failed
-                // authentications would let one test's wrong passwords refuse the next test's right ones.
-                .env("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", 0)
-                // The first admin of the REST API; tests get its token through AdminRequests.
-                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
-                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD)
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 .env("TRIBUTARY_METERING_SAMPLE_INTERVAL", "2s")
                 .build();
-        routingHttpPort = Ports.freePort();
-        routing = service("routing", "tributary.jars.routing")
-                .env("HTTP_PORT", routingHttpPort)
+        routingManagementPort = Ports.freePort();
+        routing = launcher.service("routing", "tributary.jars.routing")
+                .env("MANAGEMENT_PORT", routingManagementPort)
                 .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT)
                 .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                 // the tenants' queued-message quotas
-                .env("SESSION_SERVICE_URL", sessionApiUrl())
+                .env("SESSION_SERVICE_URL", sessionInternalUrl())
                 .build();
         for (int i = 0; i < NODE_IDS.length; i++) {
             mqttPorts[i] = Ports.freePort();
-            int httpPort = Ports.freePort();
-            transportHttpPorts[i] = httpPort;
-            ServiceProcess.Builder transport = service(NODE_IDS[i], "tributary.jars.transport");
+            transportManagementPorts[i] = Ports.freePort();
+            ServiceProcess.Builder transport =
+                    launcher.transport(NODE_IDS[i], mqttPorts[i], transportManagementPorts[i], sessionInternalUrl());
             if (i == 0) {
                 transport.env("MQTT_MAX_OUTBOUND_BYTES_PER_CONNECTION", NODE_1_MAX_OUTBOUND_BYTES + "B");
             }
@@ -167,14 +144,8 @@ public final class TributaryCluster {
                 transport.env("MQTT_MAX_KEEP_ALIVE", NODE_2_MAX_KEEP_ALIVE);
             }
             transports.add(transport
-                    .env("HTTP_PORT", httpPort)
-                    .env("MQTT_HOST", "127.0.0.1")
-                    .env("MQTT_PORT", mqttPorts[i])
-                    .env("TRIBUTARY_NODE_ID", NODE_IDS[i])
                     // Off by default (its cost: docs/benchmarks-history.md, section 13); every test runs with it on.
                     .env("TRIBUTARY_QOS2_EXACTLY_ONCE", "true")
-                    .env("SESSION_SERVICE_URL", sessionApiUrl())
-                    .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
                     .env("TRIBUTARY_SYS_INTERVAL", SYS_INTERVAL.toMillis() + "ms")
                     .env("TRIBUTARY_METERING_INTERVAL", METERING_INTERVAL.toMillis() + "ms")
                     // Short, so the Kafka outage test sees an unacknowledged publish refused within seconds.
@@ -193,75 +164,19 @@ public final class TributaryCluster {
         for (ServiceProcess transport : transports) {
             transport.start();
         }
-        session.awaitHealthy(sessionHttpPort, HEALTHY_WITHIN);
-        routing.awaitHealthy(routingHttpPort, HEALTHY_WITHIN);
+        session.awaitHealthy(sessionPorts.management(), HEALTHY_WITHIN);
+        routing.awaitHealthy(routingManagementPort, HEALTHY_WITHIN);
         for (int i = 0; i < transports.size(); i++) {
-            transports.get(i).awaitHealthy(transportHttpPorts[i], HEALTHY_WITHIN);
+            transports.get(i).awaitHealthy(transportManagementPorts[i], HEALTHY_WITHIN);
         }
         progress(
-                "services healthy: session :" + sessionHttpPort + ", routing :" + routingHttpPort + ", transport MQTT :"
-                        + mqttPorts[0] + " and :" + mqttPorts[1],
+                "services healthy: session " + sessionPorts + ", routing :" + routingManagementPort
+                        + ", transport MQTT :" + mqttPorts[0] + " and :" + mqttPorts[1],
                 t0);
-    }
-
-    /** Sets {@link #ROUTERS_SESSION_TIMEOUT} (and a 1 s heartbeat) as the routers' group configuration. */
-    static void routersGroupTimeouts(String bootstrapServers) throws Exception {
-        routersGroupSessionTimeout(bootstrapServers, ROUTERS_SESSION_TIMEOUT);
-    }
-
-    /** The routers' group session timeout (its heartbeat stays 1 s); for a test that needs another one for a while. */
-    public static void routersGroupSessionTimeout(String bootstrapServers, Duration timeout) throws Exception {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
-                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            org.apache.kafka.common.config.ConfigResource group = new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, ROUTERS_GROUP);
-            admin.incrementalAlterConfigs(java.util.Map.of(
-                            group,
-                            List.of(
-                                    set("consumer.session.timeout.ms", timeout.toMillis()),
-                                    set("consumer.heartbeat.interval.ms", 1000))))
-                    .all()
-                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
-        }
-    }
-
-    private static org.apache.kafka.clients.admin.AlterConfigOp set(String name, long value) {
-        return new org.apache.kafka.clients.admin.AlterConfigOp(
-                new org.apache.kafka.clients.admin.ConfigEntry(name, String.valueOf(value)),
-                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
     }
 
     /** The cluster's internal API secret: tests that call session-service's internal API send it. */
     public static final String INTERNAL_TOKEN = "it-internal-" + java.util.UUID.randomUUID();
-
-    private ServiceProcess.Builder service(String name, String jarProperty) {
-        String jar = System.getProperty(jarProperty);
-        if (jar == null || !Files.isRegularFile(Paths.get(jar))) {
-            throw new IllegalStateException("service jar not found (" + jarProperty + "=" + jar
-                    + "): run the build from the repository root, e.g. ./mvnw verify");
-        }
-        ServiceProcess.Builder builder = ServiceProcess.builder(name, Paths.get(jar))
-                .heap("256m")
-                .jvmOption("-XX:+UseSerialGC")
-                .jvmOption("-XX:TieredStopAtLevel=1")
-                .logFile(log(name))
-                .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
-                // The internal API's secret, the same for every service of the cluster.
-                .env("TRIBUTARY_INTERNAL_TOKEN", INTERNAL_TOKEN)
-                .env("TRIBUTARY_PUBLISH_PARTITIONS", 4)
-                // C1 only (above): there is little JIT to wait for, and ~40 service starts per run would each
-                // pay for it; WarmUpTest turns it on for its own node.
-                .env("TRIBUTARY_WARM_UP_ENABLED", false);
-        // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append to
-        // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
-        RedisEnv.of(engines.redisUrl()).forEach(builder::env);
-        serviceEnv.forEach(builder::env);
-        return builder;
-    }
-
-    private Path log(String name) {
-        return workDir.resolve("logs").resolve(name + ".log");
-    }
 
     private static void progress(String what, long t0) {
         System.out.printf("[it-cluster] %s after %.1f s%n", what, (System.nanoTime() - t0) / 1e9);
@@ -282,7 +197,7 @@ public final class TributaryCluster {
 
     /** The log file of a transport node (stdout and stderr of its process). */
     public Path transportLog(int node) {
-        return log(NODE_IDS[node]);
+        return launcher.log(NODE_IDS[node]);
     }
 
     /** {@code MQTT_MAX_KEEP_ALIVE} of a transport node: 65535 (the default) on node 0, lower on node 1. */
@@ -290,17 +205,27 @@ public final class TributaryCluster {
         return node == 1 ? NODE_2_MAX_KEEP_ALIVE : 65535;
     }
 
-    /** Base URL of the actuator endpoints of a transport node, of routing-service and of session-service. */
-    public String transportHttpUrl(int node) {
-        return "http://127.0.0.1:" + transportHttpPorts[node];
+    /** Base URL of the actuator (health, metrics) of a transport node, of routing-service and of session-service. */
+    public String transportManagementUrl(int node) {
+        return "http://127.0.0.1:" + transportManagementPorts[node];
     }
 
-    public String routingHttpUrl() {
-        return "http://127.0.0.1:" + routingHttpPort;
+    public String routingManagementUrl() {
+        return "http://127.0.0.1:" + routingManagementPort;
     }
 
+    public String sessionManagementUrl() {
+        return sessionPorts.managementUrl();
+    }
+
+    /** The admin REST API and the console of session-service. */
     public String sessionApiUrl() {
-        return "http://127.0.0.1:" + sessionHttpPort;
+        return sessionPorts.apiUrl();
+    }
+
+    /** session-service's internal API, which the nodes' {@code SESSION_SERVICE_URL} names. */
+    public String sessionInternalUrl() {
+        return sessionPorts.internalUrl();
     }
 
     public String kafkaBootstrapServers() {
@@ -344,7 +269,7 @@ public final class TributaryCluster {
     public void restart(Service service) throws Exception {
         ServiceProcess process = process(service);
         process.start();
-        process.awaitHealthy(httpPort(service), HEALTHY_WITHIN);
+        process.awaitHealthy(managementPort(service), HEALTHY_WITHIN);
     }
 
     private ServiceProcess process(Service service) {
@@ -356,12 +281,12 @@ public final class TributaryCluster {
         };
     }
 
-    private int httpPort(Service service) {
+    private int managementPort(Service service) {
         return switch (service) {
-            case SESSION -> sessionHttpPort;
-            case ROUTING -> routingHttpPort;
-            case TRANSPORT_1 -> transportHttpPorts[0];
-            case TRANSPORT_2 -> transportHttpPorts[1];
+            case SESSION -> sessionPorts.management();
+            case ROUTING -> routingManagementPort;
+            case TRANSPORT_1 -> transportManagementPorts[0];
+            case TRANSPORT_2 -> transportManagementPorts[1];
         };
     }
 
@@ -389,178 +314,34 @@ public final class TributaryCluster {
         if (!transport.isAlive()) {
             transport.start();
         }
-        transport.awaitHealthy(transportHttpPorts[node], HEALTHY_WITHIN);
-    }
-
-    /** A transport node started by {@link #startTransport}; closing it stops the process. */
-    public record ExtraTransport(ServiceProcess process, int mqttPort, int httpPort) implements AutoCloseable {
-        @Override
-        public void close() {
-            process.stop();
-        }
+        transport.awaitHealthy(transportManagementPorts[node], HEALTHY_WITHIN);
     }
 
     /**
-     * Starts one more transport node with its own settings on top of the shared ones (for listeners the shared nodes
-     * do not open), connected to the same session-service, routing and Kafka, and waits until it is healthy. The
-     * caller stops it; its sessions are then ended by node liveness like any stopped node's.
+     * Starts one more transport node with its own settings on top of the shared ones; see
+     * {@link ExtraServices#startTransport}.
      */
     public ExtraTransport startTransport(String nodeId, java.util.Map<String, Object> env) throws Exception {
-        int mqttPort = Ports.freePort();
-        int httpPort = Ports.freePort();
-        ServiceProcess.Builder builder = service(nodeId, "tributary.jars.transport")
-                .env("HTTP_PORT", httpPort)
-                .env("MQTT_HOST", "127.0.0.1")
-                .env("MQTT_PORT", mqttPort)
-                .env("TRIBUTARY_NODE_ID", nodeId)
-                .env("SESSION_SERVICE_URL", sessionApiUrl())
-                .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
-                .env("TRIBUTARY_QOS2_EXACTLY_ONCE", "true");
-        env.forEach(builder::env);
-        ServiceProcess process = builder.build();
-        extraTransports.add(process);
-        process.start();
-        process.awaitHealthy(httpPort, HEALTHY_WITHIN);
-        return new ExtraTransport(process, mqttPort, httpPort);
+        return extras().startTransport(nodeId, env);
     }
 
-    /** A routing-service started by {@link #startRouter}; closing it stops the process. */
-    public record ExtraRouter(ServiceProcess process, int httpPort) implements AutoCloseable {
-
-        /** SIGTERM, then start again with the same settings; returns once it is healthy. */
-        public void restart() throws Exception {
-            process.stop();
-            process.start();
-            process.awaitHealthy(httpPort, HEALTHY_WITHIN);
-        }
-
-        @Override
-        public void close() {
-            process.stop();
-        }
-    }
-
-    /**
-     * One more routing-service with the shared settings plus {@code env}, in the routers' consumer group unless
-     * {@code env} names another; returns once it is healthy. The caller stops it. Its log is appended to on restarts.
-     */
+    /** One more routing-service; see {@link ExtraServices#startRouter}. */
     public ExtraRouter startRouter(String name, java.util.Map<String, Object> env) throws Exception {
-        int httpPort = Ports.freePort();
-        ServiceProcess.Builder builder = service(name, "tributary.jars.routing")
-                .env("HTTP_PORT", httpPort)
-                .env("TRIBUTARY_QUEUE_LIMIT", SESSION_QUEUE_LIMIT);
-        env.forEach(builder::env);
-        ServiceProcess process = builder.build();
-        extraTransports.add(process);
-        process.start();
-        try {
-            process.awaitHealthy(httpPort, HEALTHY_WITHIN);
-        } catch (Exception | Error e) {
-            System.err.println(process.tail(60));
-            process.stop();
-            throw e;
-        }
-        return new ExtraRouter(process, httpPort);
+        return extras().startRouter(name, env);
     }
 
-    /**
-     * One more session-service instance on the same engines and settings as the shared one (a second replica, as
-     * a deployment scales it out), with a retained-message group of its own so the shared instance keeps its
-     * partitions. The caller stops or kills it.
-     */
+    /** One more session-service instance; see {@link ExtraServices#startSessionService}. */
     public ExtraSession startSessionService(String name) throws Exception {
-        int port = Ports.freePort();
-        ServiceProcess process =
-                extraSession(name, port).env("TRIBUTARY_AUTH_ANONYMOUS", "true").build();
-        process.start();
-        try {
-            process.awaitHealthy(port, HEALTHY_WITHIN);
-        } catch (Exception | Error e) {
-            System.err.println(process.tail(60));
-            process.stop();
-            throw e;
-        }
-        return new ExtraSession(process, port);
+        return extras().startSessionService(name);
     }
 
-    /**
-     * A session-service process beside the shared one, on the same engines, with a retained-message group of its own
-     * so the shared instance keeps all its partitions.
-     */
-    private ServiceProcess.Builder extraSession(String name, int port) {
-        return service(name, "tributary.jars.session")
-                .env("HTTP_PORT", port)
-                .env("POSTGRES_URL", engines.jdbcUrl())
-                .env("POSTGRES_USER", engines.dbUser())
-                .env("POSTGRES_PASSWORD", engines.dbPassword())
-                .env("NODE_TIMEOUT", NODE_TIMEOUT.toMillis() + "ms")
-                .env("NODE_CHECK_INTERVAL", NODE_CHECK_INTERVAL.toMillis() + "ms")
-                .env("RETAINED_CONSUMER_GROUP", "tributary-retained-" + name.replace("-session", ""))
-                .env("TRIBUTARY_AUTH_FAILURE_BACK_OFF_PER_ADDRESS", 0)
-                .env("TRIBUTARY_ADMIN_USER", ADMIN_USER)
-                .env("TRIBUTARY_ADMIN_PASSWORD", ADMIN_PASSWORD);
-    }
-
-    /** A second session-service instance; see {@link #startSessionService}. */
-    public record ExtraSession(ServiceProcess process, int httpPort) implements AutoCloseable {
-
-        public String url() {
-            return "http://127.0.0.1:" + httpPort;
-        }
-
-        @Override
-        public void close() {
-            process.stop();
-        }
-    }
-
-    /**
-     * A session-service of its own (same engines, {@code sessionEnv} on top of the shared settings) with one transport
-     * node that uses it: for settings the shared cluster cannot have, such as anonymous access off. Close it at the
-     * end of the test; the node's sessions are then ended by node liveness like those of any stopped node.
-     */
+    /** A session-service of its own with one transport node; see {@link ExtraServices#startSatellite}. */
     public Satellite startSatellite(String name, java.util.Map<String, String> sessionEnv) throws Exception {
-        int sessionPort = Ports.freePort();
-        ServiceProcess.Builder sessionBuilder = extraSession(name + "-session", sessionPort);
-        sessionEnv.forEach(sessionBuilder::env);
-        ServiceProcess satelliteSession = sessionBuilder.build();
-        int mqttPort = Ports.freePort();
-        int transportHttpPort = Ports.freePort();
-        ServiceProcess satelliteTransport = service(name + "-node", "tributary.jars.transport")
-                .env("HTTP_PORT", transportHttpPort)
-                .env("MQTT_HOST", "127.0.0.1")
-                .env("MQTT_PORT", mqttPort)
-                .env("TRIBUTARY_NODE_ID", name + "-node")
-                .env("SESSION_SERVICE_URL", "http://127.0.0.1:" + sessionPort)
-                .env("NODE_HEARTBEAT_INTERVAL", HEARTBEAT_INTERVAL.toMillis() + "ms")
-                .build();
-        Satellite satellite = new Satellite(satelliteSession, satelliteTransport, mqttPort);
-        try {
-            satelliteSession.start();
-            satelliteTransport.start();
-            satelliteSession.awaitHealthy(sessionPort, HEALTHY_WITHIN);
-            satelliteTransport.awaitHealthy(transportHttpPort, HEALTHY_WITHIN);
-        } catch (Exception | Error e) {
-            System.err.println(satelliteSession.tail(60) + "\n" + satelliteTransport.tail(60));
-            satellite.close();
-            throw e;
-        }
-        return satellite;
+        return extras().startSatellite(name, sessionEnv);
     }
 
-    /** A session-service and a transport node beside the shared cluster; see {@link #startSatellite}. */
-    public record Satellite(ServiceProcess session, ServiceProcess transport, int mqttPort) implements AutoCloseable {
-
-        public String logTails(int lines) {
-            return "----- " + session.name() + " -----\n" + session.tail(lines) + "\n----- " + transport.name()
-                    + " -----\n" + transport.tail(lines);
-        }
-
-        @Override
-        public void close() {
-            transport.stop();
-            session.stop();
-        }
+    private ExtraServices extras() {
+        return new ExtraServices(launcher, extraTransports, sessionInternalUrl());
     }
 
     /** The last lines of every service log, for a failing test's report. */

@@ -9,6 +9,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 import io.tributary.devstack.net.Ports;
 import io.tributary.devstack.tls.CertificateAuthority;
 import io.tributary.devstack.tls.TlsProbe;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.TributaryCluster;
 import java.io.BufferedReader;
@@ -48,7 +49,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TlsAndWebSocketTest {
 
     private static TributaryCluster cluster;
-    private static TributaryCluster.ExtraTransport node;
+    private static ExtraTransport node;
     private static CertificateAuthority ca;
     private static CertificateAuthority.Issued device;
     private static Path dir;
@@ -191,8 +192,8 @@ class TlsAndWebSocketTest {
         assertThat(upgrade(null)).startsWith("HTTP/1.1 101");
         String metrics = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(
-                                        URI.create("http://127.0.0.1:" + node.httpPort() + "/actuator/prometheus"))
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + node.managementPort() + "/actuator/prometheus"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.it.support.Clients;
+import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.SteadyStream;
 import io.tributary.it.support.TributaryCluster;
-import io.tributary.it.support.TributaryCluster.ExtraTransport;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
@@ -123,7 +123,7 @@ class RollingUpgradeTest {
                 .as("stopped by SIGTERM, not killed")
                 .hasValue(143);
         node.process().start();
-        node.process().awaitHealthy(node.httpPort(), Duration.ofSeconds(120));
+        node.process().awaitHealthy(node.managementPort(), Duration.ofSeconds(120));
         return stoppedMs;
     }
 

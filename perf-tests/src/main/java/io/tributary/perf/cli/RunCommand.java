@@ -74,9 +74,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--hops",
             paramLabel = "URL",
-            description = "a service's Prometheus page (e.g. http://127.0.0.1:8081/actuator/prometheus), scraped"
-                    + " each second for its hop histograms: the stall report then names the hops of each stalled"
-                    + " second (repeatable)")
+            description =
+                    "a service's Prometheus page on its management port (e.g. http://127.0.0.1:8081/actuator/prometheus), scraped"
+                            + " each second for its hop histograms: the stall report then names the hops of each stalled"
+                            + " second (repeatable)")
     List<URI> hops = new ArrayList<>();
 
     @Mixin
