@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -194,8 +195,15 @@ public record TopicLayout(
         return describe(admin, Set.of(topic)).get(topic).partitions().size();
     }
 
+    /**
+     * Creates the missing topics and returns once the broker's metadata lists every one of them: right after
+     * {@code CreateTopics} a broker may still answer {@code UNKNOWN_TOPIC_OR_PARTITION} for a new topic (CI saw it on
+     * {@code DescribeConfigs}), and what the caller does next (produce, subscribe, describe) should not meet that.
+     */
     private static void create(Admin admin, List<NewTopic> topics) {
+        Set<String> names = new LinkedHashSet<>();
         for (NewTopic topic : topics) {
+            names.add(topic.name());
             try {
                 admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
@@ -210,6 +218,7 @@ public record TopicLayout(
                         "Kafka did not answer within " + TIMEOUT_SECONDS + " s creating topic " + topic.name(), e);
             }
         }
+        describe(admin, names);
     }
 
     private static Map<String, TopicDescription> describe(Admin admin, Set<String> names) {
