@@ -41,7 +41,7 @@ class SessionStoresConfiguration {
         });
     }
 
-    @Bean
+    @Bean(destroyMethod = "close")
     SessionServiceClient sessionServiceClient(
             TransportProperties properties,
             ExecutorService sessionClientExecutor,

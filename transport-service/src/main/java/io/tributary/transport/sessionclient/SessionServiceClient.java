@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * disconnects are gathered into batch calls ({@link RequestBatcher}); the calls go over
  * {@link SessionServiceHttp}.
  */
-public final class SessionServiceClient {
+public final class SessionServiceClient implements AutoCloseable {
 
     /** session-service answered 409: the caller's epoch is stale, its connection was taken over. */
     public static final class StaleEpochException extends RuntimeException {
@@ -118,6 +118,12 @@ public final class SessionServiceClient {
                 Long.MAX_VALUE,
                 System::nanoTime,
                 executor);
+    }
+
+    /** Closes the connections to session-service; calls still under way fail. */
+    @Override
+    public void close() {
+        http.close();
     }
 
     /**

@@ -1,31 +1,33 @@
 package io.tributary.transport.sessionclient;
 
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
 import io.tributary.common.session.SessionApi;
 import io.tributary.transport.sessionclient.SessionServiceClient.StaleEpochException;
 import io.tributary.transport.sessionclient.SessionServiceClient.UnavailableException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The HTTP side of {@link SessionServiceClient}: JSON over HTTP/1.1 with the internal API token, to one of several
- * session-service instances, round robin over those not marked down and failing over to the next. Futures complete
- * on the HTTP client's executor.
+ * session-service instances, round robin over those not marked down and failing over to the next
+ * ({@link InternalHttpClient}). Futures complete on {@code executor}, where the answers are read, never on an event
+ * loop.
  */
-final class SessionServiceHttp {
+final class SessionServiceHttp implements AutoCloseable {
 
     private static final long DOWN_NANOS = Duration.ofSeconds(5).toNanos();
 
-    private final HttpClient http;
+    private final InternalHttpClient http;
+    private final Executor executor;
     /** session-service instances; calls go round robin over those not marked down, and fail over to the next. */
     private final List<URI> bases;
 
@@ -33,7 +35,10 @@ final class SessionServiceHttp {
     private final AtomicInteger nextBase = new AtomicInteger();
     private final Duration timeout;
     private final JsonMapper json;
-    private final String token;
+    /** Accept and the token, on every call. */
+    private final HttpHeaders getHeaders;
+    /** Those and Content-Type. */
+    private final HttpHeaders postHeaders;
 
     /** @param token the deployment's internal API secret, sent with every call */
     SessionServiceHttp(List<URI> bases, Duration timeout, Executor executor, JsonMapper json, String token) {
@@ -44,12 +49,18 @@ final class SessionServiceHttp {
         this.downUntilNanos = new long[bases.size()];
         this.timeout = timeout;
         this.json = json;
-        this.token = token;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .executor(executor)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.executor = executor;
+        this.getHeaders = new DefaultHttpHeaders()
+                .set(HttpHeaderNames.ACCEPT, "application/json")
+                .set(SessionApi.TOKEN_HEADER, token);
+        this.postHeaders =
+                new DefaultHttpHeaders().add(getHeaders).set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        this.http = new InternalHttpClient(timeout);
+    }
+
+    @Override
+    public void close() {
+        http.close();
     }
 
     /**
@@ -58,19 +69,12 @@ final class SessionServiceHttp {
      * @param query empty, or {@code ?...} already encoded
      */
     <T> CompletableFuture<T> get(String path, String query, Class<T> responseType) {
-        return send(base -> HttpRequest.newBuilder(base.resolve(path + query))
-                        .timeout(timeout)
-                        .header("Accept", "application/json")
-                        .header(SessionApi.TOKEN_HEADER, token)
-                        .GET()
-                        .build())
-                .thenApply(response -> {
-                    if (response.statusCode() != 200) {
-                        throw new UnavailableException(
-                                "session-service answered " + response.statusCode() + " to " + path, null);
-                    }
-                    return json.readValue(response.body(), responseType);
-                });
+        return send(HttpMethod.GET, path + query, null, getHeaders).thenApply(response -> {
+            if (response.status() != 200) {
+                throw new UnavailableException("session-service answered " + response.status() + " to " + path, null);
+            }
+            return json.readValue(response.body(), responseType);
+        });
     }
 
     /**
@@ -86,29 +90,22 @@ final class SessionServiceHttp {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return send(base -> HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(timeout)
-                        .header("Content-Type", "application/json")
-                        .header("Accept", "application/json")
-                        .header(SessionApi.TOKEN_HEADER, token)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                        .build())
-                .thenApply(response -> {
-                    int status = response.statusCode();
-                    if (status == 409) {
-                        throw new StaleEpochException(new String(response.body(), StandardCharsets.UTF_8));
-                    }
-                    if (status < 200 || status >= 300) {
-                        throw new UnavailableException(
-                                "session-service answered " + status + " to " + path + ": "
-                                        + new String(response.body(), StandardCharsets.UTF_8),
-                                null);
-                    }
-                    if (responseType == null || response.body().length == 0) {
-                        return null;
-                    }
-                    return json.readValue(response.body(), responseType);
-                });
+        return send(HttpMethod.POST, path, bytes, postHeaders).thenApply(response -> {
+            int status = response.status();
+            if (status == 409) {
+                throw new StaleEpochException(new String(response.body(), StandardCharsets.UTF_8));
+            }
+            if (status < 200 || status >= 300) {
+                throw new UnavailableException(
+                        "session-service answered " + status + " to " + path + ": "
+                                + new String(response.body(), StandardCharsets.UTF_8),
+                        null);
+            }
+            if (responseType == null || response.body().length == 0) {
+                return null;
+            }
+            return json.readValue(response.body(), responseType);
+        });
     }
 
     /**
@@ -117,7 +114,8 @@ final class SessionServiceHttp {
      * died before answering was rolled back, or committed and is then taken over by its repetition; the others are
      * idempotent per epoch.
      */
-    private CompletableFuture<HttpResponse<byte[]>> send(Function<URI, HttpRequest> request) {
+    private CompletableFuture<InternalHttpClient.Response> send(
+            HttpMethod method, String target, byte[] body, HttpHeaders headers) {
         long now = System.nanoTime();
         int start = Math.floorMod(nextBase.getAndIncrement(), bases.size());
         for (int k = 0; k < bases.size(); k++) {
@@ -127,22 +125,27 @@ final class SessionServiceHttp {
                 break;
             }
         }
-        return attempt(request, start, 0);
+        // Answers are read on the executor, off the client's event loop.
+        return attempt(method, target, body, headers, start, 0).thenApplyAsync(response -> response, executor);
     }
 
-    private CompletableFuture<HttpResponse<byte[]>> attempt(Function<URI, HttpRequest> request, int start, int tried) {
+    private CompletableFuture<InternalHttpClient.Response> attempt(
+            HttpMethod method, String target, byte[] body, HttpHeaders headers, int start, int tried) {
         int i = (start + tried) % bases.size();
         URI base = bases.get(i);
-        return http.sendAsync(request.apply(base), HttpResponse.BodyHandlers.ofByteArray())
+        URI resolved = base.resolve(target);
+        String requestTarget =
+                resolved.getRawPath() + (resolved.getRawQuery() == null ? "" : "?" + resolved.getRawQuery());
+        return http.send(base, method, requestTarget, body, headers, timeout)
                 .handle((response, failure) -> {
                     if (failure == null) {
                         return CompletableFuture.completedFuture(response);
                     }
                     downUntilNanos[i] = System.nanoTime() + DOWN_NANOS;
                     if (tried + 1 < bases.size()) {
-                        return attempt(request, start, tried + 1);
+                        return attempt(method, target, body, headers, start, tried + 1);
                     }
-                    return CompletableFuture.<HttpResponse<byte[]>>failedFuture(new UnavailableException(
+                    return CompletableFuture.<InternalHttpClient.Response>failedFuture(new UnavailableException(
                             "session-service unreachable at " + base + ": " + failure.getMessage(), failure));
                 })
                 .thenCompose(f -> f);
