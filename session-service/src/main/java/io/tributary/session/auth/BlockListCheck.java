@@ -1,6 +1,7 @@
 package io.tributary.session.auth;
 
 import io.tributary.common.session.ConnectApi;
+import io.tributary.session.store.StatementPipeline;
 import java.util.List;
 
 /**
@@ -13,6 +14,11 @@ public interface BlockListCheck {
     /** @throws ConnectRefusedException (banned) when an entry matches the CONNECT */
     void check(ConnectApi.ConnectRequest request);
 
-    /** @return per request (same order), its refusal, or null when no entry matches it */
-    List<ConnectRefusedException> checkAll(List<ConnectApi.ConnectRequest> requests);
+    /**
+     * The check of a batch as one read of a statement pipeline, so that it goes to PostgreSQL with the credentials'
+     * read in one round trip ({@link ConnectAuthenticator#authenticateAll}).
+     *
+     * @return once run: per request (same order), its refusal, or null when no entry matches it
+     */
+    StatementPipeline.Read<List<ConnectRefusedException>> checkAll(List<ConnectApi.ConnectRequest> requests);
 }

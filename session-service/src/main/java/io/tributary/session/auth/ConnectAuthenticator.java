@@ -8,6 +8,7 @@ import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.common.session.WarmUpNamespace;
 import io.tributary.session.auth.jwt.JwtVerifier;
 import io.tributary.session.auth.jwt.VerifiedToken;
+import io.tributary.session.store.StatementPipeline;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
 /**
@@ -46,6 +48,7 @@ public class ConnectAuthenticator {
     private final Clock clock;
     private final AuthCounters counters;
     private final ConnectBackOff backOff;
+    private final JdbcTemplate jdbc;
     /** Empty when JWT authentication is off. */
     private final Optional<JwtVerifier> jwt;
 
@@ -58,7 +61,9 @@ public class ConnectAuthenticator {
             MeterRegistry registry,
             Optional<JwtVerifier> jwt,
             BlockListCheck blockList,
-            ConnectBackOff backOff) {
+            ConnectBackOff backOff,
+            JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.jwt = jwt;
         this.backOff = backOff;
         this.blockList = blockList;
@@ -82,8 +87,13 @@ public class ConnectAuthenticator {
      * @return per request (same order), its {@link Authentication} or the {@link ConnectRefusedException} refusing it
      */
     public List<Object> authenticateAll(List<ConnectApi.ConnectRequest> requests) {
-        List<ConnectRefusedException> banned = blockList.checkAll(requests);
-        CredentialLookup lookup = lookupFor(requests);
+        // The block list's and the credentials' reads in one round trip: on a quiet machine each round trip to an idle
+        // PostgreSQL backend costs more than the statements (docs/benchmarks.md, issue 33).
+        StatementPipeline.Read<List<ConnectRefusedException>> bans = blockList.checkAll(requests);
+        StatementPipeline.Read<CredentialCandidates> candidates = credentialsRead(requests);
+        StatementPipeline.run(jdbc, bans, candidates);
+        List<ConnectRefusedException> banned = bans.result();
+        CredentialLookup lookup = lookupFor(requests, candidates.result());
         java.util.stream.IntStream indexes = java.util.stream.IntStream.range(0, requests.size());
         if (requests.stream().anyMatch(r -> r.password() != null)) {
             // Password hashes cost tens of milliseconds of CPU each: spread over the cores, not one after the other.
@@ -119,14 +129,23 @@ public class ConnectAuthenticator {
      * equal it).
      */
     private CredentialLookup lookupFor(List<ConnectApi.ConnectRequest> requests) {
-        List<String> usernames =
-                requests.stream().map(ConnectApi.ConnectRequest::username).toList();
-        CredentialCandidates candidates = credentials.candidates(
-                usernames,
+        StatementPipeline.Read<CredentialCandidates> candidates = credentialsRead(requests);
+        StatementPipeline.run(jdbc, candidates);
+        return lookupFor(requests, candidates.result());
+    }
+
+    private StatementPipeline.Read<CredentialCandidates> credentialsRead(List<ConnectApi.ConnectRequest> requests) {
+        return credentials.candidatesRead(
+                requests.stream().map(ConnectApi.ConnectRequest::username).toList(),
                 requests.stream().map(ConnectApi.ConnectRequest::clientId).toList(),
                 requests.stream()
                         .map(ConnectApi.ConnectRequest::certificateCommonName)
                         .toList());
+    }
+
+    private CredentialLookup lookupFor(List<ConnectApi.ConnectRequest> requests, CredentialCandidates candidates) {
+        List<String> usernames =
+                requests.stream().map(ConnectApi.ConnectRequest::username).toList();
         Set<String> batchUsernames = new HashSet<>(usernames);
         return (username, clientId, cn) ->
                 batchUsernames.contains(username) ? candidates : candidatesOf(username, clientId, cn);

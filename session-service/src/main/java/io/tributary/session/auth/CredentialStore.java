@@ -1,19 +1,23 @@
 package io.tributary.session.auth;
 
 import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.StatementPipeline;
 import io.tributary.session.store.Timestamps;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -45,9 +49,11 @@ public class CredentialStore {
             String tenant) {}
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
 
-    public CredentialStore(JdbcClient jdbc) {
+    public CredentialStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
     }
 
     /**
@@ -76,23 +82,45 @@ public class CredentialStore {
      */
     public CredentialCandidates candidates(
             Collection<String> usernames, Collection<String> clientIds, Collection<String> certificateCns) {
+        StatementPipeline.Read<CredentialCandidates> read = candidatesRead(usernames, clientIds, certificateCns);
+        StatementPipeline.run(jdbcTemplate, read);
+        return read.result();
+    }
+
+    /** {@link #candidates} as one read of a pipeline, to be sent with other statements. */
+    public StatementPipeline.Read<CredentialCandidates> candidatesRead(
+            Collection<String> usernames, Collection<String> clientIds, Collection<String> certificateCns) {
         String[] names = present(usernames);
-        List<Credential> credentials = jdbc.sql(
-                        "SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(:clientIds)"
-                                + " OR (client_id IS NULL AND (username = ANY(:usernames) OR certificate_cn = ANY(:cns)))")
-                .param("clientIds", present(clientIds))
-                .param("usernames", names)
-                .param("cns", present(certificateCns))
-                .query(ROW)
-                .list();
-        Set<String> named = names.length == 0
-                ? Set.of()
-                : Set.copyOf(jdbc.sql("SELECT u FROM unnest(CAST(:usernames AS text[])) AS u"
-                                + " WHERE EXISTS (SELECT 1 FROM credentials WHERE username = u)")
-                        .param("usernames", names)
-                        .query(String.class)
-                        .list());
-        return new CredentialCandidates(credentials, named);
+        List<Credential> credentials = new ArrayList<>();
+        Set<String> named = new HashSet<>();
+        StatementPipeline.RowsReader readCredentials = rows -> {
+            for (int n = 0; rows.next(); n++) {
+                credentials.add(map(rows, n));
+            }
+        };
+        String byIdentity = "SELECT " + COLUMNS + " FROM credentials WHERE client_id = ANY(?)"
+                + " OR (client_id IS NULL AND (username = ANY(?) OR certificate_cn = ANY(?)))";
+        Object[] identities = {present(clientIds), names, present(certificateCns)};
+        if (names.length == 0) {
+            return new StatementPipeline.Read<>(
+                    byIdentity,
+                    identities,
+                    new StatementPipeline.RowsReader[] {readCredentials},
+                    () -> new CredentialCandidates(credentials, Set.of()));
+        }
+        return new StatementPipeline.Read<>(
+                byIdentity + "; SELECT u FROM unnest(CAST(? AS text[])) AS u"
+                        + " WHERE EXISTS (SELECT 1 FROM credentials WHERE username = u)",
+                new Object[] {identities[0], identities[1], identities[2], names},
+                new StatementPipeline.RowsReader[] {
+                    readCredentials,
+                    rows -> {
+                        while (rows.next()) {
+                            named.add(rows.getString(1));
+                        }
+                    }
+                },
+                () -> new CredentialCandidates(credentials, Set.copyOf(named)));
     }
 
     private static String[] present(Collection<String> values) {

@@ -10,6 +10,7 @@ import io.tributary.session.auth.ClientAddresses;
 import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.kafka.FeedTopics;
 import io.tributary.session.kafka.RecordSender;
+import io.tributary.session.store.StatementPipeline;
 import io.tributary.session.takeover.DownlinkCommands;
 import io.tributary.session.web.ApiException;
 import java.net.InetAddress;
@@ -68,8 +69,9 @@ public class BlockListService implements BlockListCheck {
      * @return per request (same order), its refusal, or null when no entry matches it
      */
     @Override
-    public List<ConnectRefusedException> checkAll(List<ConnectApi.ConnectRequest> requests) {
-        return refusals(requests, store.candidates(clientIds(requests), usernames(requests)));
+    public StatementPipeline.Read<List<ConnectRefusedException>> checkAll(List<ConnectApi.ConnectRequest> requests) {
+        return store.candidatesRead(clientIds(requests), usernames(requests))
+                .map(entries -> refusals(requests, entries));
     }
 
     private static List<ConnectRefusedException> refusals(

@@ -63,11 +63,26 @@ public class BlockListStore {
      * client ids or user names, and every address entry (there are few; transport nodes hold them all too).
      */
     public List<BlockEntry> candidates(Collection<String> clientIds, Collection<String> usernames) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM block_list WHERE " + CANDIDATES)
-                .param(SqlArrays.text(clientIds))
-                .param(names(usernames))
-                .query(BlockListStore::map)
-                .list();
+        StatementPipeline.Read<List<BlockEntry>> read = candidatesRead(clientIds, usernames);
+        StatementPipeline.run(jdbcTemplate, read);
+        return read.result();
+    }
+
+    /** {@link #candidates} as one read of a pipeline, to be sent with other statements. */
+    public StatementPipeline.Read<List<BlockEntry>> candidatesRead(
+            Collection<String> clientIds, Collection<String> usernames) {
+        List<BlockEntry> entries = new ArrayList<>();
+        return new StatementPipeline.Read<>(
+                "SELECT " + COLUMNS + " FROM block_list WHERE " + CANDIDATES,
+                new Object[] {SqlArrays.text(clientIds), names(usernames)},
+                new StatementPipeline.RowsReader[] {
+                    rows -> {
+                        for (int n = 0; rows.next(); n++) {
+                            entries.add(map(rows, n));
+                        }
+                    }
+                },
+                () -> entries);
     }
 
     /**
@@ -75,22 +90,16 @@ public class BlockListStore {
      * read is a statement of its own, so it sees every entry committed before the lock was granted.
      */
     public List<BlockEntry> lockSharedAndReadCandidates(Collection<String> clientIds, Collection<String> usernames) {
-        List<BlockEntry> entries = new ArrayList<>();
+        StatementPipeline.Read<List<BlockEntry>> read = candidatesRead(clientIds, usernames);
         StatementPipeline.run(
                 jdbcTemplate,
-                "SELECT pg_advisory_xact_lock_shared(?); SELECT " + COLUMNS + " FROM block_list WHERE " + CANDIDATES,
-                ps -> {
-                    ps.setLong(1, LOCK_KEY);
-                    ps.setObject(2, SqlArrays.text(clientIds));
-                    ps.setObject(3, names(usernames));
-                },
-                locked -> {},
-                rows -> {
-                    for (int n = 0; rows.next(); n++) {
-                        entries.add(map(rows, n));
-                    }
-                });
-        return entries;
+                new StatementPipeline.Read<>(
+                        "SELECT pg_advisory_xact_lock_shared(?)",
+                        new Object[] {LOCK_KEY},
+                        new StatementPipeline.RowsReader[] {locked -> {}},
+                        () -> null),
+                read);
+        return read.result();
     }
 
     private static String[] names(Collection<String> usernames) {

@@ -41,8 +41,63 @@ public class RecordSender {
 
     /** @throws KafkaUnavailableException when a record was refused or not acknowledged in time */
     public void sendAndAwait(List<ProducerRecord<byte[], byte[]>> batch) {
+        send(batch).await();
+    }
+
+    /**
+     * Records sent and not yet awaited: the caller does its other statements while Kafka acknowledges them, and
+     * awaits them before its transaction commits (still under its locks, so the feed order per key stays the commit
+     * order).
+     */
+    public final class Sent {
+
+        private final List<ProducerRecord<byte[], byte[]>> records;
+        private final List<CompletableFuture<RecordMetadata>> acks;
+        private final Timer.Sample sample;
+        private final KafkaException refused;
+
+        private Sent(
+                List<ProducerRecord<byte[], byte[]>> records,
+                List<CompletableFuture<RecordMetadata>> acks,
+                Timer.Sample sample,
+                KafkaException refused) {
+            this.records = records;
+            this.acks = acks;
+            this.sample = sample;
+            this.refused = refused;
+        }
+
+        /** @throws KafkaUnavailableException when a record was refused or not acknowledged in time */
+        public void await() {
+            if (sample == null) {
+                return;
+            }
+            try {
+                if (refused != null) {
+                    throw new KafkaUnavailableException("Kafka refused a record: " + refused.getMessage(), refused);
+                }
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+                        .get(ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                throw new KafkaUnavailableException("Kafka did not accept a record: " + e.getCause(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new KafkaUnavailableException(
+                        "Kafka did not acknowledge " + records.size() + " record(s) within " + ackTimeout.toMillis()
+                                + " ms",
+                        e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaUnavailableException("interrupted while waiting for Kafka", e);
+            } finally {
+                sample.stop(metrics.kafkaProduceLatency());
+            }
+        }
+    }
+
+    /** Sends {@code batch} (and the retained copies) without waiting; {@link Sent#await} waits for the acks. */
+    public Sent send(List<ProducerRecord<byte[], byte[]>> batch) {
         if (batch.isEmpty()) {
-            return;
+            return new Sent(List.of(), List.of(), null, null);
         }
         List<ProducerRecord<byte[], byte[]>> records = RetainedRecordFormat.withCopies(batch);
         Timer.Sample sample = Timer.start();
@@ -63,22 +118,9 @@ public class RecordSender {
                     break;
                 }
             }
-            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
-                    .get(ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (KafkaException e) {
-            throw new KafkaUnavailableException("Kafka refused a record: " + e.getMessage(), e);
-        } catch (ExecutionException e) {
-            throw new KafkaUnavailableException("Kafka did not accept a record: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new KafkaUnavailableException(
-                    "Kafka did not acknowledge " + records.size() + " record(s) within " + ackTimeout.toMillis()
-                            + " ms",
-                    e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaUnavailableException("interrupted while waiting for Kafka", e);
-        } finally {
-            sample.stop(metrics.kafkaProduceLatency());
+            return new Sent(records, acks, sample, e);
         }
+        return new Sent(records, acks, sample, null);
     }
 }

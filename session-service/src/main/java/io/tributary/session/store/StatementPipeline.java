@@ -3,6 +3,10 @@ package io.tributary.session.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
@@ -25,6 +29,60 @@ public final class StatementPipeline {
     }
 
     private StatementPipeline() {}
+
+    /**
+     * Statements of one store that another caller can send with other stores' in one round trip ({@link #run(JdbcTemplate,
+     * Read...)}): their SQL with {@code ?} parameters, the parameter values, a reader per row set, and the result once
+     * read.
+     */
+    public static final class Read<T> {
+
+        private final String sql;
+        private final Object[] parameters;
+        private final RowsReader[] readers;
+        private final Supplier<T> result;
+
+        public Read(String sql, Object[] parameters, RowsReader[] readers, Supplier<T> result) {
+            this.sql = sql;
+            this.parameters = parameters.clone();
+            this.readers = readers.clone();
+            this.result = result;
+        }
+
+        /** What the statements read; only after they ran. */
+        public T result() {
+            return result.get();
+        }
+
+        /** The same statements, their result turned into another. */
+        public <U> Read<U> map(Function<T, U> f) {
+            return new Read<>(sql, parameters, readers, () -> f.apply(result.get()));
+        }
+    }
+
+    /** Runs the reads' statements one after the other in one round trip; then each read has its result. */
+    public static void run(JdbcTemplate jdbc, Read<?>... reads) {
+        StringBuilder sql = new StringBuilder();
+        List<Object> parameters = new ArrayList<>();
+        List<RowsReader> readers = new ArrayList<>();
+        for (Read<?> read : reads) {
+            if (sql.length() > 0) {
+                sql.append(";\n");
+            }
+            sql.append(read.sql);
+            parameters.addAll(List.of(read.parameters));
+            readers.addAll(List.of(read.readers));
+        }
+        run(
+                jdbc,
+                sql.toString(),
+                ps -> {
+                    for (int i = 0; i < parameters.size(); i++) {
+                        ps.setObject(i + 1, parameters.get(i));
+                    }
+                },
+                readers.toArray(RowsReader[]::new));
+    }
 
     /**
      * Runs the statements of {@code sql} (one parameter numbering across all of them) in one round trip.

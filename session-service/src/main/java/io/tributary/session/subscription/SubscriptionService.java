@@ -129,7 +129,7 @@ public class SubscriptionService {
             }
             rounds.get(round).add(new int[] {c.request(), c.index()});
         }
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        List<RecordSender.Sent> sent = new ArrayList<>(rounds.size());
         for (List<int[]> round : rounds) {
             List<SubscriptionStore.Upsert> upserts = new ArrayList<>(round.size());
             for (int[] at : round) {
@@ -145,12 +145,10 @@ public class SubscriptionService {
                                 s.retainHandling(),
                                 s.subscriptionId())));
             }
-            List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
-            for (int k = 0; k < round.size(); k++) {
-                int[] at = round.get(k);
+            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(round.size());
+            for (int[] at : round) {
                 SubscribeApi.SubscribeRequest request = requests.get(at[0]);
                 SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
-                created[at[0]][at[1]] = inserted.get(k);
                 records.add(SubscriptionRecords.upsert(
                         new SubscriptionRecord(
                                 request.clientId(),
@@ -164,8 +162,18 @@ public class SubscriptionService {
                                 rows.get(request.clientId()).sessionExpirySeconds() > 0),
                         partitions));
             }
+            // Sent before the upsert and awaited before commit, all under the row locks: Kafka acknowledges while
+            // PostgreSQL upserts (the ack was the largest part of a quiet SUBSCRIBE, docs/benchmarks.md). An upsert
+            // that fails now leaves feed records of subscriptions not stored, as a commit failing after the ack
+            // always could; a deadlock's retry sends the same records again.
+            sent.add(sender.send(records));
+            List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
+            for (int k = 0; k < round.size(); k++) {
+                int[] at = round.get(k);
+                created[at[0]][at[1]] = inserted.get(k);
+            }
         }
-        sender.sendAndAwait(records);
+        sent.forEach(RecordSender.Sent::await);
         for (int r = 0; r < requests.size(); r++) {
             if (results[r] == null) {
                 results[r] = new Subscribed(List.of(codes[r]), List.of(created[r]));
