@@ -16,7 +16,6 @@ import io.tributary.it.support.Clients;
 import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.Starting;
 import io.tributary.it.support.TributaryCluster;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -57,14 +56,6 @@ class LimitsTest {
     @BeforeAll
     static void nodes() throws Exception {
         cluster = TributaryCluster.shared();
-        // Both nodes at once: each start is seconds of waiting. On the second, one new connection per 100 s from an
-        // address once the burst is used: no refill during the test.
-        Starting<ExtraTransport> startingConnectionLimits = Starting.start(() -> cluster.startTransport(
-                "it-node-conns",
-                Map.of(
-                        "MQTT_MAX_CONNECTIONS", MAX_CONNECTIONS,
-                        "MQTT_MAX_CONNECTION_RATE_PER_IP", "0.01",
-                        "MQTT_CONNECTION_BURST_PER_IP", IP_BURST)));
         clientLimits = cluster.startTransport(
                 "it-node-limits",
                 Map.of(
@@ -73,7 +64,13 @@ class LimitsTest {
                         "MQTT_MAX_PAYLOAD_SIZE", MAX_PAYLOAD,
                         "MQTT_MAX_SUBSCRIPTIONS", MAX_SUBSCRIPTIONS,
                         "MQTT_MAX_TOPIC_LEVELS", MAX_LEVELS));
-        connectionLimits = startingConnectionLimits.get();
+        // One new connection per 100 s from an address once the burst is used: no refill during the test.
+        connectionLimits = cluster.startTransport(
+                "it-node-conns",
+                Map.of(
+                        "MQTT_MAX_CONNECTIONS", MAX_CONNECTIONS,
+                        "MQTT_MAX_CONNECTION_RATE_PER_IP", "0.01",
+                        "MQTT_CONNECTION_BURST_PER_IP", IP_BURST));
     }
 
     @AfterAll

@@ -8,7 +8,6 @@ import io.tributary.it.support.ExtraTransport;
 import io.tributary.it.support.LogsOnFailure;
 import io.tributary.it.support.Mqtt5Packets;
 import io.tributary.it.support.RawMqtt;
-import io.tributary.it.support.Starting;
 import io.tributary.it.support.SteadyStream;
 import io.tributary.it.support.TributaryCluster;
 import java.io.IOException;
@@ -89,11 +88,8 @@ class RollingUpgradeTest {
 
     @Test
     void upgrading_both_nodes_one_after_the_other_under_a_qos1_stream_loses_nothing() throws Exception {
-        // Both nodes at once: each start is seconds of waiting.
-        Starting<ExtraTransport> startingB =
-                Starting.start(() -> cluster.startTransport("upgrade-b", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0)));
         try (ExtraTransport a = cluster.startTransport("upgrade-a", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
-                ExtraTransport b = startingB.get();
+                ExtraTransport b = cluster.startTransport("upgrade-b", Map.of("MQTT_MAX_CONNECTION_RATE_PER_IP", 0));
                 SteadyStream stream =
                         new SteadyStream("rolling-upgrade", 1, 100, new int[] {a.mqttPort(), b.mqttPort()})) {
             stream.subscriber(0).subscriber(1).subscriber(0).subscriber(1).startPublishing(0);
