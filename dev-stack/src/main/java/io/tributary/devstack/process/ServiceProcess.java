@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  */
 public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess> {
 
+    private static final long HEALTH_POLL_MILLIS = 100;
     private static final Pattern STATUS_UP = Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
 
     private final Path jar;
@@ -94,7 +95,9 @@ public final class ServiceProcess extends ForwardingChildProcess<ManagedProcess>
                 throw new IllegalStateException(process.name() + " was not healthy at " + healthUrl + " within "
                         + timeout.toSeconds() + " s (last answer: " + lastAnswer + ")" + process.tailForMessage());
             }
-            TimeUnit.MILLISECONDS.sleep(500);
+            // Often: a caller waits for every start (the integration tests wait for ~40), and a check costs a
+            // refused connection or one health request.
+            TimeUnit.MILLISECONDS.sleep(HEALTH_POLL_MILLIS);
         }
     }
 

@@ -12,7 +12,9 @@ import io.tributary.it.support.TributaryCluster;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -84,11 +86,14 @@ class PipeliningTest {
 
     @Test
     void mqtt311_publish_pipelined_behind_unsubscribe_is_not_delivered() throws Exception {
-        int delivered = 0;
-        for (int i = 0; i < TRIES; i++) {
-            String topic = "it/pipe/" + id("unsub");
-            byte[] payload = ("after-unsubscribe-" + i).getBytes(StandardCharsets.UTF_8);
-            try (RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2))) {
+        List<RawMqtt> connections = new ArrayList<>();
+        Map<Wire, byte[]> tries = new LinkedHashMap<>();
+        try {
+            for (int i = 0; i < TRIES; i++) {
+                String topic = "it/pipe/" + id("unsub");
+                byte[] payload = ("after-unsubscribe-" + i).getBytes(StandardCharsets.UTF_8);
+                RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2));
+                connections.add(raw);
                 Wire wire = new Wire(raw);
                 raw.send(RawMqtt.connect311(id("pipe"), 30));
                 assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK").isNotNull();
@@ -99,24 +104,41 @@ class PipeliningTest {
                 assertThat(wire.awaitSeen(Wire.UNSUBACK, 1, 10_000))
                         .as("UNSUBACK")
                         .isTrue();
-                if (wire.await(Wire.publishWithPayload(payload, false), 2_000) != null
+                tries.put(wire, payload);
+            }
+            // Every try's connection stays open and is watched for at least 2 s after its UNSUBACK, as when each
+            // try waited 2 s on its own, but the tries' windows overlap instead of adding up to 20 s.
+            int delivered = 0;
+            long deadline = System.currentTimeMillis() + 2_000;
+            for (Map.Entry<Wire, byte[]> t : tries.entrySet()) {
+                Wire wire = t.getKey();
+                long left = Math.max(50, deadline - System.currentTimeMillis());
+                if (wire.await(Wire.publishWithPayload(t.getValue(), false), left) != null
                         || !wire.seen(Wire.PUBLISH).isEmpty()) {
                     delivered++;
                 }
             }
+            assertThat(delivered)
+                    .as("publishes pipelined behind an UNSUBSCRIBE delivered to the removed subscription")
+                    .isZero();
+        } finally {
+            for (RawMqtt raw : connections) {
+                raw.close();
+            }
         }
-        assertThat(delivered)
-                .as("publishes pipelined behind an UNSUBSCRIBE delivered to the removed subscription")
-                .isZero();
     }
 
     @Test
     void mqtt5_pipelined_overlapping_subscribes_give_the_publish_behind_them_both_identifiers() throws Exception {
         int complete = 0;
-        for (int i = 0; i < TRIES; i++) {
-            String topic = "it/pipe/" + id("ids");
-            byte[] payload = ("ids-" + i).getBytes(StandardCharsets.UTF_8);
-            try (RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2))) {
+        List<RawMqtt> connections = new ArrayList<>();
+        Map<Wire, byte[]> tries = new LinkedHashMap<>();
+        try {
+            for (int i = 0; i < TRIES; i++) {
+                String topic = "it/pipe/" + id("ids");
+                byte[] payload = ("ids-" + i).getBytes(StandardCharsets.UTF_8);
+                RawMqtt raw = new RawMqtt(cluster.mqttPort(i % 2));
+                connections.add(raw);
                 Wire wire = new Wire(raw);
                 raw.send(Mqtt5Packets.connect(id("pipe5"), 30));
                 assertThat(wire.awaitType(Wire.CONNACK, 10_000)).as("CONNACK").isNotNull();
@@ -132,9 +154,20 @@ class PipeliningTest {
                 assertThat(wire.awaitSeen(Wire.SUBACK, 2, 10_000))
                         .as("both SUBACKs")
                         .isTrue();
-                assertThat(wire.await(Wire.publishWithPayload(payload, true), 1_000))
+                tries.put(wire, payload);
+            }
+            // Each connection is watched for a second copy for at least 1 s after its SUBACKs, as when each try
+            // waited 1 s on its own; the windows overlap instead of adding up.
+            long deadline = System.currentTimeMillis() + 1_000;
+            for (Map.Entry<Wire, byte[]> t : tries.entrySet()) {
+                long left = Math.max(50, deadline - System.currentTimeMillis());
+                assertThat(t.getKey().await(Wire.publishWithPayload(t.getValue(), true), left))
                         .as("one copy for overlapping subscriptions (MQTT 5 3.3.4)")
                         .isNull();
+            }
+        } finally {
+            for (RawMqtt raw : connections) {
+                raw.close();
             }
         }
         assertThat(complete).as("copies carrying identifiers 2 and 3").isEqualTo(TRIES);

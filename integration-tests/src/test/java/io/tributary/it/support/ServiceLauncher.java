@@ -23,13 +23,19 @@ final class ServiceLauncher {
         this.serviceEnv = Map.copyOf(serviceEnv);
     }
 
-    ServiceProcess.Builder service(String name, String jarProperty) {
+    /** The jar named by system property {@code jarProperty}, in the form the tests launch it. */
+    ServiceJar serviceJar(String jarProperty) {
         String jar = System.getProperty(jarProperty);
         if (jar == null || !Files.isRegularFile(Paths.get(jar))) {
             throw new IllegalStateException("service jar not found (" + jarProperty + "=" + jar
                     + "): run the build from the repository root, e.g. ./mvnw verify");
         }
-        ServiceProcess.Builder builder = ServiceProcess.builder(name, Paths.get(jar))
+        return ServiceJar.of(Paths.get(jar));
+    }
+
+    ServiceProcess.Builder service(String name, String jarProperty) {
+        ServiceJar jar = serviceJar(jarProperty);
+        ServiceProcess.Builder builder = ServiceProcess.builder(name, jar.runJar())
                 .heap("256m")
                 .jvmOption("-XX:+UseSerialGC")
                 .jvmOption("-XX:TieredStopAtLevel=1")
@@ -44,6 +50,7 @@ final class ServiceLauncher {
         // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append to
         // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
         RedisEnv.of(engines.redisUrl()).forEach(builder::env);
+        jar.jvmOptions().forEach(builder::jvmOption);
         serviceEnv.forEach(builder::env);
         return builder;
     }

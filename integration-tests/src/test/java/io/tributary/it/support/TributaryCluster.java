@@ -115,6 +115,7 @@ public final class TributaryCluster {
                         + ", Redis " + RedisEnv.redacted(engines.redisUrl()) + ")",
                 t0);
 
+        ArchiveRecording.once(launcher);
         sessionPorts = SessionPorts.free();
         session = launcher.session("session", sessionPorts)
                 // Most tests connect without credentials, as in the quick start; AuthenticationTest creates its own
