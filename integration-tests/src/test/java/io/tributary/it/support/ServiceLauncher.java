@@ -16,11 +16,15 @@ final class ServiceLauncher {
     private final Engines engines;
     /** Environment every service of this cluster gets on top of the shared settings (e.g. Kafka credentials). */
     private final Map<String, String> serviceEnv;
+    /** Environment of one kind of service only, by its jar property (e.g. each one's own Kafka user). */
+    private final Map<String, Map<String, String>> envByJar;
 
-    ServiceLauncher(Path workDir, Engines engines, Map<String, String> serviceEnv) {
+    ServiceLauncher(
+            Path workDir, Engines engines, Map<String, String> serviceEnv, Map<String, Map<String, String>> envByJar) {
         this.workDir = workDir;
         this.engines = engines;
         this.serviceEnv = Map.copyOf(serviceEnv);
+        this.envByJar = Map.copyOf(envByJar);
     }
 
     ServiceProcess.Builder service(String name, String jarProperty) {
@@ -45,6 +49,7 @@ final class ServiceLauncher {
         // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
         RedisEnv.of(engines.redisUrl()).forEach(builder::env);
         serviceEnv.forEach(builder::env);
+        envByJar.getOrDefault(jarProperty, Map.of()).forEach(builder::env);
         return builder;
     }
 
