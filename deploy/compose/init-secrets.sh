@@ -5,7 +5,8 @@
 #
 #   deploy/compose/init-secrets.sh                          # random values; prints the first admin's password once
 #   TRIBUTARY_ADMIN_PASSWORD=... deploy/compose/init-secrets.sh   # or POSTGRES_PASSWORD, TRIBUTARY_INTERNAL_TOKEN,
-#                                                                 # TRIBUTARY_ADMIN_USER, REDIS_PASSWORD: yours
+#                                                                 # TRIBUTARY_ADMIN_USER, REDIS_PASSWORD,
+#                                                                 # KAFKA_<ADMIN|TRANSPORT|ROUTING|SESSION>_PASSWORD: yours
 #                                                                 # instead of random
 #
 #   postgres.env  POSTGRES_PASSWORD (PostgreSQL and session-service). PostgreSQL takes it when its data volume is
@@ -15,6 +16,12 @@
 #   redis.env     REDIS_PASSWORD (Redis's requirepass; every service's REDIS_URL names it). Hex, as it goes into a
 #                 URL unescaped: one of yours must be URL-safe too. Redis reads it at every start, so a new one takes
 #                 effect with docker compose up -d (all services are recreated with it).
+#   kafka-admin.env      KAFKA_ADMIN_PASSWORD (the Kafka broker's own principal, PLAIN: inter-broker, controller, the
+#                        kafka-setup service; the only super user)
+#   kafka-transport.env  KAFKA_TRANSPORT_PASSWORD, kafka-routing.env KAFKA_ROUTING_PASSWORD, kafka-session.env
+#                        KAFKA_SESSION_PASSWORD: each service's SCRAM-SHA-512 user, which kafka-setup creates (again at
+#                        every up, so a new password takes effect with docker compose up -d). Hex: they go into a JAAS
+#                        line between double quotes.
 #
 # SECRETS_DIR writes elsewhere (the deploy-tests use it; docker-compose.yml reads deploy/compose/secrets/).
 set -euo pipefail
@@ -46,6 +53,10 @@ secret_file postgres.env "POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-$(random 24)}"
 secret_file internal.env "TRIBUTARY_INTERNAL_TOKEN=${TRIBUTARY_INTERNAL_TOKEN:-$(random 24)}"
 secret_file admin.env "TRIBUTARY_ADMIN_USER=${TRIBUTARY_ADMIN_USER:-admin}" "TRIBUTARY_ADMIN_PASSWORD=$admin_password"
 secret_file redis.env "REDIS_PASSWORD=${REDIS_PASSWORD:-$(random 24)}"
+secret_file kafka-admin.env "KAFKA_ADMIN_PASSWORD=${KAFKA_ADMIN_PASSWORD:-$(random 24)}"
+secret_file kafka-transport.env "KAFKA_TRANSPORT_PASSWORD=${KAFKA_TRANSPORT_PASSWORD:-$(random 24)}"
+secret_file kafka-routing.env "KAFKA_ROUTING_PASSWORD=${KAFKA_ROUTING_PASSWORD:-$(random 24)}"
+secret_file kafka-session.env "KAFKA_SESSION_PASSWORD=${KAFKA_SESSION_PASSWORD:-$(random 24)}"
 
 if [[ "$admin_written" == true && -z "${TRIBUTARY_ADMIN_PASSWORD:-}" ]]; then
   echo "init-secrets: REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (in $dir/admin.env)"

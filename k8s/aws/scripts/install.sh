@@ -5,7 +5,8 @@
 #   k8s/aws/scripts/install.sh aws-managed    MSK, RDS, ElastiCache (values-aws-managed.yaml with the endpoints of
 #                                             overlays/aws-managed/*.env; run managed-backends.sh first)
 # The PostgreSQL password lives only in the secret tributary-postgres: generated for in-cluster, taken from
-# POSTGRES_PASSWORD for aws-managed; the Redis password only in tributary-redis (generated for in-cluster).
+# POSTGRES_PASSWORD for aws-managed; the Redis password only in tributary-redis (generated for in-cluster); the
+# in-cluster Kafka's passwords only in tributary-kafka-users.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 need aws kubectl helm
 
@@ -55,6 +56,19 @@ if ! kubectl -n "$NAMESPACE" get secret tributary-redis >/dev/null 2>&1; then
   fi
 fi
 
+# The in-cluster Kafka's passwords (issue 34): its own principal (the only super user) and one SCRAM-SHA-512 user per
+# service, generated once unless KAFKA_<ADMIN|TRANSPORT|ROUTING|SESSION>_PASSWORD is set. The Job kafka-setup-<n>
+# creates the users and the ACLs of deploy/kafka/acls.conf at every install and upgrade. Hex: they go into a JAAS
+# line between double quotes.
+if [[ "$overlay" == in-cluster ]] && ! kubectl -n "$NAMESPACE" get secret tributary-kafka-users >/dev/null 2>&1; then
+  kafka_random() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+  kubectl -n "$NAMESPACE" create secret generic tributary-kafka-users \
+    --from-literal=KAFKA_ADMIN_PASSWORD="${KAFKA_ADMIN_PASSWORD:-$(kafka_random)}" \
+    --from-literal=KAFKA_TRANSPORT_PASSWORD="${KAFKA_TRANSPORT_PASSWORD:-$(kafka_random)}" \
+    --from-literal=KAFKA_ROUTING_PASSWORD="${KAFKA_ROUTING_PASSWORD:-$(kafka_random)}" \
+    --from-literal=KAFKA_SESSION_PASSWORD="${KAFKA_SESSION_PASSWORD:-$(kafka_random)}"
+fi
+
 chart="$REPO_ROOT/k8s/helm/tributary"
 values="$BUILD_DIR/values-$overlay.yaml"
 mkdir -p "$BUILD_DIR"
@@ -91,6 +105,9 @@ if ! helm -n "$NAMESPACE" status tributary >/dev/null 2>&1; then
 fi
 
 log "installing the chart ($overlay) with images tagged $IMAGE_TAG"
+# The Job kafka-setup (the in-cluster Kafka's users and ACLs) runs once; deleted here, Helm creates it again, so every
+# install and upgrade applies deploy/kafka/acls.conf and the passwords of tributary-kafka-users anew.
+kubectl -n "$NAMESPACE" delete job kafka-setup --ignore-not-found >/dev/null
 helm upgrade --install tributary "$chart" --namespace "$NAMESPACE" ${managed_values[@]+"${managed_values[@]}"} -f "$values"
 
 # A rolling update of the StatefulSet replaces one transport pod at a time, each drained (preStop, DISCONNECT 0x8B).

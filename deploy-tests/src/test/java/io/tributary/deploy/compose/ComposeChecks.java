@@ -155,7 +155,11 @@ final class ComposeChecks {
 
     private void healthchecks() {
         project.services().forEach((name, service) -> {
-            if (service.healthcheck().isEmpty()) {
+            // A one-shot step (kafka-setup) is waited for by its exit code, not its health.
+            boolean oneShot = project.services().values().stream()
+                    .anyMatch(s -> "service_completed_successfully"
+                            .equals(s.dependsOn().get(name)));
+            if (service.healthcheck().isEmpty() && !oneShot) {
                 findings.add(name + ": no healthcheck");
                 return;
             }

@@ -117,8 +117,8 @@ class ComposeClosedByDefaultTest {
                 .anyMatch(f -> f.startsWith("session: publishes its internal API port 8086 on the host"));
         String routing = replace(
                 compose(),
-                "      SESSION_SERVICE_URL: http://session:8086\n    healthcheck:\n",
-                "      SESSION_SERVICE_URL: http://session:8086\n    ports:\n      - \"127.0.0.1:8082:8082\"\n"
+                "      - deploy/compose/secrets/kafka-routing.env\n    healthcheck:\n",
+                "      - deploy/compose/secrets/kafka-routing.env\n    ports:\n      - \"127.0.0.1:8082:8082\"\n"
                         + "    healthcheck:\n");
         assertThat(findings(routing, dotEnv()))
                 .anyMatch(f -> f.startsWith("routing: publishes its management port 8082 on the host"));

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class ComposeExposure {
 
-    /** Images whose listeners have no authentication in this stack (Kafka PLAINTEXT, Redis without a password). */
+    /** The data stores: none of them is for clients on the host (Kafka's HOST listener only through the override). */
     private static final Set<String> DATA_STORES = Set.of("apache/kafka", "redis", "postgres");
 
     private final ComposeProject project;
@@ -42,6 +42,7 @@ final class ComposeExposure {
         checks.privateServicePorts();
         checks.redisAuthentication();
         checks.webSocketOrigins();
+        checks.findings.addAll(ComposeKafkaChecks.check(project));
         return checks.findings;
     }
 
@@ -55,7 +56,7 @@ final class ComposeExposure {
 
     private void secretsInTrackedFiles() {
         project.dotEnv().forEach((variable, value) -> {
-            if (SecretNames.isSecret(variable) && !value.isEmpty()) {
+            if (SecretNames.holdsSecret(variable, value)) {
                 findings.add(".env holds the secret " + variable + " (a tracked file: everybody with the repository"
                         + " knows it); generate it with " + ComposeSecrets.SCRIPT);
             }
@@ -67,7 +68,7 @@ final class ComposeExposure {
         });
         project.services().forEach((name, service) -> {
             service.explicitEnvironment().forEach((variable, value) -> {
-                if (SecretNames.isSecret(variable)) {
+                if (SecretNames.holdsSecret(variable, value)) {
                     findings.add(name + ": the secret " + variable + " is set in docker-compose.yml (from the file or"
                             + " .env); read it from an env_file " + ComposeSecrets.SCRIPT + " generates");
                 }

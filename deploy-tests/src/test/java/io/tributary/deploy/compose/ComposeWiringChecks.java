@@ -112,6 +112,10 @@ final class ComposeWiringChecks {
         } else if (repository.equals("apache/kafka")) {
             for (String listener :
                     service.environment().getOrDefault("KAFKA_LISTENERS", "").split(",")) {
+                // kafka-setup runs the image's tools only: no listener.
+                if (listener.isEmpty()) {
+                    continue;
+                }
                 ports.add(Integer.parseInt(listener.substring(listener.lastIndexOf(':') + 1)));
             }
         } else if (repository.equals("haproxy")) {

@@ -31,7 +31,10 @@ record ContainerEnv(Map<String, String> values, Map<String, Boolean> literal) {
             if (configMap != null) {
                 Map<String, String> data = manifests.configMapData(configMap);
                 if (data == null) {
-                    findings.add(where + ": envFrom ConfigMap " + configMap + " does not exist");
+                    // optional: true (the in-cluster Kafka's login, made only with that Kafka): no variables.
+                    if (!Boolean.TRUE.equals(Yamls.at(from, "configMapRef.optional"))) {
+                        findings.add(where + ": envFrom ConfigMap " + configMap + " does not exist");
+                    }
                     continue;
                 }
                 data.forEach((k, v) -> {

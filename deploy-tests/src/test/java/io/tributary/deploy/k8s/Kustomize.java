@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * Renders a kustomization offline, for the subset of kustomize the repository uses: {@code resources} (files and
  * kustomization directories), {@code namespace}, {@code configMapGenerator} and {@code secretGenerator} with
- * {@code literals} and {@code envs} and {@code behavior: create|merge}. Any other field fails the rendering, so this
+ * {@code literals}, {@code envs} and {@code files} (a file's name is its key, no {@code key=path}) and
+ * {@code behavior: create|merge}. Any other field fails the rendering, so this
  * never silently differs from kustomize. Generated names carry no hash suffix (kustomize appends one and rewrites
  * the references; the checks resolve references by the generator's name).
  */
@@ -23,7 +24,7 @@ public final class Kustomize {
 
     private static final Set<String> SUPPORTED =
             Set.of("apiVersion", "kind", "namespace", "resources", "configMapGenerator", "secretGenerator");
-    private static final Set<String> GENERATOR_FIELDS = Set.of("name", "behavior", "literals", "envs");
+    private static final Set<String> GENERATOR_FIELDS = Set.of("name", "behavior", "literals", "envs", "files");
     /** Kinds kustomize leaves without a namespace. */
     static final Set<String> CLUSTER_SCOPED = Set.of(
             "Namespace",
@@ -93,6 +94,15 @@ public final class Kustomize {
                         put(data, line, directory);
                     }
                 }
+            }
+            for (Object file : Yamls.list(generator.get("files"))) {
+                Path path = directory.resolve(String.valueOf(file)).normalize();
+                if (!path.startsWith(directory.normalize())
+                        || String.valueOf(file).contains("=")) {
+                    throw new IllegalStateException(directory + ": file " + file + " is outside the kustomization"
+                            + " (kustomize refuses it) or has a key=path form the renderer does not support");
+                }
+                data.put(path.getFileName().toString(), Repo.read(path));
             }
             for (Object literal : Yamls.list(generator.get("literals"))) {
                 put(data, String.valueOf(literal), directory);

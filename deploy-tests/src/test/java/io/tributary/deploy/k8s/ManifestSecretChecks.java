@@ -28,7 +28,7 @@ final class ManifestSecretChecks {
         }
         for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
             Yamls.strings(configMap.get("data")).forEach((key, value) -> {
-                if (SecretNames.isSecret(key) && !value.isEmpty()) {
+                if (SecretNames.holdsSecret(key, value)) {
                     findings.add(Manifests.id(configMap) + ": holds the secret " + key);
                 }
                 if (UrlPasswords.hasLiteralPassword(value)) {
@@ -44,10 +44,12 @@ final class ManifestSecretChecks {
                         findings.add(Manifests.id(workload) + " container " + container.get("name") + ": " + name
                                 + " carries a password in its URL");
                     }
-                    if (name == null || !SecretNames.isSecret(name)) {
+                    Object value = Yamls.at(node, "value");
+                    if (name == null
+                            || !SecretNames.isSecret(name)
+                            || (value != null && !SecretNames.holdsSecret(name, String.valueOf(value)))) {
                         continue;
                     }
-                    Object value = Yamls.at(node, "value");
                     if ((value != null && !String.valueOf(value).isEmpty())
                             || Yamls.at(node, "valueFrom.secretKeyRef") == null) {
                         findings.add(Manifests.id(workload) + " container " + container.get("name") + ": " + name

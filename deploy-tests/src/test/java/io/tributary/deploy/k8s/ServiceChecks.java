@@ -65,6 +65,7 @@ final class ServiceChecks {
         checks.nodeIds();
         checks.findings.addAll(ScalingChecks.check(manifests, context, checks.pods));
         checks.findings.addAll(RedisAuthChecks.check(manifests, checks.pods));
+        checks.findings.addAll(KafkaAuthChecks.check(manifests, checks.pods));
         checks.findings.addAll(ClientAddressChecks.check(manifests, checks.pods));
         checks.findings.addAll(PrivatePortChecks.check(manifests, checks.pods));
         return checks.findings;

@@ -34,19 +34,40 @@ public record ServiceSettings(
     static final Map<String, String> READ_THROUGH = Map.of("REDIS_PASSWORD", "REDIS_URL");
 
     /**
+     * The in-cluster Kafka's SCRAM password of a service, which its {@code TRIBUTARY_KAFKA_PROPERTIES_SASL_JAAS_CONFIG}
+     * names: the Kubernetes manifests shared by in-cluster and managed stores give it from an optional Secret key
+     * whether or not a JAAS line names it, as {@code REDIS_PASSWORD}.
+     */
+    static final java.util.regex.Pattern KAFKA_PASSWORD =
+            java.util.regex.Pattern.compile("KAFKA_(TRANSPORT|ROUTING|SESSION)_PASSWORD");
+
+    /**
      * Whether a deployment's {@code variable} is used: the service reads it, or the value of a variable it reads
      * names it as {@code ${variable}}, which Spring resolves at start-up ({@code REDIS_URL} naming
      * {@code REDIS_PASSWORD}, which comes from a secret).
      */
     public boolean uses(Map<String, String> environment, String variable) {
-        if (reads(variable) || reads(READ_THROUGH.getOrDefault(variable, ""))) {
+        if (takes(variable)
+                || reads(READ_THROUGH.getOrDefault(variable, ""))
+                || KAFKA_PASSWORD.matcher(variable).matches()) {
             return true;
         }
         String reference = "${" + variable + "}";
         return environment.entrySet().stream()
-                .anyMatch(e -> reads(e.getKey())
+                .anyMatch(e -> takes(e.getKey())
                         && e.getValue() != null
                         && e.getValue().contains(reference));
+    }
+
+    /**
+     * The environment form of the Kafka client pass-through every service binds (common KafkaClientProperties,
+     * {@code tributary.kafka.properties.*}): any Kafka property, so no application.yml placeholder names it.
+     */
+    public static final String KAFKA_PASS_THROUGH = "TRIBUTARY_KAFKA_PROPERTIES_";
+
+    /** Read from application.yml, or a Kafka client property of the pass-through. */
+    private boolean takes(String variable) {
+        return reads(variable) || variable.startsWith(KAFKA_PASS_THROUGH);
     }
 
     public String defaultOf(String variable) {

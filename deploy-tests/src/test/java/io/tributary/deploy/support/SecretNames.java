@@ -16,4 +16,17 @@ public final class SecretNames {
     public static boolean isSecret(String variable) {
         return SECRET.matcher(variable.toUpperCase(java.util.Locale.ROOT)).matches();
     }
+
+    /**
+     * Whether a tracked file giving {@code variable} this value writes a secret out: any non-empty value of a secret
+     * setting, except a JAAS configuration whose password only names a variable ({@code password="${NAME}"},
+     * resolved by Spring from a generated secret).
+     */
+    public static boolean holdsSecret(String variable, String value) {
+        if (!isSecret(variable) || value == null || value.isEmpty()) {
+            return false;
+        }
+        return !(variable.toUpperCase(java.util.Locale.ROOT).endsWith("JAAS_CONFIG")
+                && JaasLines.passwordVariable(value).isPresent());
+    }
 }

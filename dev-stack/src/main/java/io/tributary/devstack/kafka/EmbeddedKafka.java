@@ -179,6 +179,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("sasl.enabled.mechanisms", "PLAIN");
             props.put(prefix + "sasl.enabled.mechanisms", "PLAIN");
             props.put(prefix + "plain.sasl.jaas.config", sasl.jaasConfig());
+            props.putAll(sasl.authorizerProperties());
         }
         return props;
     }

@@ -70,6 +70,7 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
         private int port;
         private int controllerPort;
         private java.util.Map<String, String> saslUsers;
+        private boolean saslAuthorizer;
 
         private Builder(Path dataDir) {
             super("512m");
@@ -89,12 +90,18 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
             return this;
         }
 
+        /** That listener with SCRAM-SHA-512 too and ACLs enforced ({@link SaslPlainListener#authorizer()}). */
+        public Builder saslAuthorizer() {
+            this.saslAuthorizer = true;
+            return this;
+        }
+
         public KafkaBrokerProcess build() {
             Path dir = dataDir.toAbsolutePath();
             KafkaPorts chosen = KafkaPorts.choose(port, controllerPort);
             SaslPlainListener sasl = saslUsers == null
                     ? null
-                    : new SaslPlainListener(io.tributary.devstack.net.Ports.freePort(), saslUsers);
+                    : new SaslPlainListener(io.tributary.devstack.net.Ports.freePort(), saslUsers, saslAuthorizer);
             JavaMainProcess.Builder main = JavaMainProcess.builder("kafka", KafkaBrokerMain.class.getName())
                     .logFile(dir.resolveSibling("kafka.log"));
             applyJvmTo(main)
@@ -103,6 +110,9 @@ public final class KafkaBrokerProcess extends ForwardingChildProcess<JavaMainPro
                     .arg("controller-port", chosen.controller());
             if (sasl != null) {
                 main.arg("sasl-port", sasl.port()).arg("sasl-plain-users", sasl.usersOption());
+                if (sasl.authorizer()) {
+                    main.arg("sasl-authorizer", true);
+                }
             }
             return new KafkaBrokerProcess(dir, chosen, sasl, main.build());
         }

@@ -20,7 +20,7 @@ public final class EmbeddedEngines implements Engines {
     }
 
     public static EmbeddedEngines start(Path dir, Path logDir) throws Exception {
-        return start(dir, logDir, null);
+        return start(dir, logDir, null, false);
     }
 
     /**
@@ -29,15 +29,28 @@ public final class EmbeddedEngines implements Engines {
      */
     public static EmbeddedEngines startWithSaslPlain(Path dir, Path logDir, java.util.Map<String, String> users)
             throws Exception {
-        return start(dir, logDir, users);
+        return start(dir, logDir, users, false);
     }
 
-    private static EmbeddedEngines start(Path dir, Path logDir, java.util.Map<String, String> saslUsers)
+    /**
+     * As {@link #startWithSaslPlain}, and the broker enforces ACLs (StandardAuthorizer, nothing allowed without one)
+     * and takes SCRAM-SHA-512 on that listener, as the shipped deployments' Kafka; the PLAINTEXT listener
+     * ({@link #kafkaSuperUserBootstrapServers()}) is the super user that creates users and ACLs.
+     */
+    public static EmbeddedEngines startWithKafkaAcls(Path dir, Path logDir, java.util.Map<String, String> users)
             throws Exception {
+        return start(dir, logDir, users, true);
+    }
+
+    private static EmbeddedEngines start(
+            Path dir, Path logDir, java.util.Map<String, String> saslUsers, boolean authorizer) throws Exception {
         KafkaBrokerProcess.Builder builder =
                 KafkaBrokerProcess.builder(dir.resolve("kafka")).logFile(logDir.resolve("kafka.log"));
         if (saslUsers != null) {
             builder.saslPlainUsers(saslUsers);
+        }
+        if (authorizer) {
+            builder.saslAuthorizer();
         }
         KafkaBrokerProcess kafka = builder.build();
         kafka.start();
@@ -58,6 +71,11 @@ public final class EmbeddedEngines implements Engines {
     @Override
     public String kafkaBootstrapServers() {
         return kafka.saslBootstrapServers().orElse(kafka.bootstrapServers());
+    }
+
+    /** The broker's PLAINTEXT listener: with {@link #startWithKafkaAcls}, the super user's. */
+    public String kafkaSuperUserBootstrapServers() {
+        return kafka.bootstrapServers();
     }
 
     @Override

@@ -16,11 +16,15 @@ final class ServiceLauncher {
     private final Engines engines;
     /** Environment every service of this cluster gets on top of the shared settings (e.g. Kafka credentials). */
     private final Map<String, String> serviceEnv;
+    /** Environment of one kind of service only, by its jar property (e.g. each one's own Kafka user). */
+    private final Map<String, Map<String, String>> envByJar;
 
-    ServiceLauncher(Path workDir, Engines engines, Map<String, String> serviceEnv) {
+    ServiceLauncher(
+            Path workDir, Engines engines, Map<String, String> serviceEnv, Map<String, Map<String, String>> envByJar) {
         this.workDir = workDir;
         this.engines = engines;
         this.serviceEnv = Map.copyOf(serviceEnv);
+        this.envByJar = Map.copyOf(envByJar);
     }
 
     /** The jar named by system property {@code jarProperty}, in the form the tests launch it. */
@@ -52,6 +56,7 @@ final class ServiceLauncher {
         RedisEnv.of(engines.redisUrl()).forEach(builder::env);
         jar.jvmOptions().forEach(builder::jvmOption);
         serviceEnv.forEach(builder::env);
+        envByJar.getOrDefault(jarProperty, Map.of()).forEach(builder::env);
         return builder;
     }
 

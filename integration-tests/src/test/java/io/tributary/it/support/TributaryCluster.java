@@ -68,10 +68,14 @@ public final class TributaryCluster {
     private int routingManagementPort;
     private SessionPorts sessionPorts;
 
-    private TributaryCluster(Path workDir, Engines engines, java.util.Map<String, String> serviceEnv) {
+    private TributaryCluster(
+            Path workDir,
+            Engines engines,
+            java.util.Map<String, String> serviceEnv,
+            java.util.Map<String, java.util.Map<String, String>> envByJar) {
         this.workDir = workDir;
         this.engines = engines;
-        this.launcher = new ServiceLauncher(workDir, engines, serviceEnv);
+        this.launcher = new ServiceLauncher(workDir, engines, serviceEnv, envByJar);
     }
 
     public static synchronized TributaryCluster shared() throws Exception {
@@ -96,7 +100,22 @@ public final class TributaryCluster {
      */
     public static TributaryCluster start(Path dir, Engines engines, java.util.Map<String, String> serviceEnv)
             throws Exception {
-        TributaryCluster cluster = new TributaryCluster(dir, engines, serviceEnv);
+        return start(dir, engines, serviceEnv, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Engines, java.util.Map)}, and each kind of service with its own environment on top, by
+     * module ({@code transport}, {@code routing}, {@code session}): e.g. each one's Kafka user, as deployed.
+     */
+    public static TributaryCluster start(
+            Path dir,
+            Engines engines,
+            java.util.Map<String, String> serviceEnv,
+            java.util.Map<String, java.util.Map<String, String>> envByModule)
+            throws Exception {
+        java.util.Map<String, java.util.Map<String, String>> byJar = new java.util.HashMap<>();
+        envByModule.forEach((module, env) -> byJar.put("tributary.jars." + module, env));
+        TributaryCluster cluster = new TributaryCluster(dir, engines, serviceEnv, byJar);
         try {
             cluster.startServices();
         } catch (Exception | Error e) {
