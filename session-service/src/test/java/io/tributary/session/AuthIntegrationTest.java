@@ -9,13 +9,17 @@ import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.DisconnectApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
+import io.tributary.session.auth.AuthFailureStore;
+import io.tributary.session.auth.AuthMaintenance;
 import io.tributary.session.support.FeedReader;
 import io.tributary.session.support.TestEngines;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -142,6 +146,36 @@ class AuthIntegrationTest extends ServiceTestBase {
         assertThat(row.path("lastCause").asString()).isEqualTo("will_not_authorized");
         String scrape = scrape();
         assertThat(metricValue(scrape, "tributary_auth_failures_total")).isGreaterThanOrEqualTo(3);
+    }
+
+    @Autowired
+    private AuthFailureStore failureStore;
+
+    @Autowired
+    private AuthMaintenance maintenance;
+
+    @Test
+    void failed_authentications_are_kept_to_a_maximum_of_rows_the_most_recent() {
+        // Five rows older than anything the other tests write: the cap set just below the table's size removes
+        // exactly the three oldest of them.
+        Instant longAgo = Instant.parse("2000-01-01T00:00:00Z");
+        for (int i = 0; i < 5; i++) {
+            failureStore.record("capped-" + i, "10.9.9." + i, null, "bad_password", longAgo.plusSeconds(i));
+        }
+        long before = failureStore.count();
+
+        int removed = failureStore.keepNewest(before - 3);
+
+        assertThat(removed).isEqualTo(3);
+        assertThat(failureStore.count()).isEqualTo(before - 3);
+        List<String> left = jdbc.sql(
+                        "SELECT client_id FROM auth_failures WHERE client_id LIKE 'capped-%'" + " ORDER BY client_id")
+                .query(String.class)
+                .list();
+        assertThat(left).containsExactly("capped-3", "capped-4");
+        // The scheduled check with the configured cap (100,000) leaves a small table alone.
+        maintenance.trim();
+        assertThat(failureStore.count()).isEqualTo(before - 3);
     }
 
     /** A CONNECT of {@code clientId} with a user name and password, from {@code address}. */

@@ -65,6 +65,20 @@ public class AuthFailureStore {
         return jdbc.sql("SELECT count(*) FROM auth_failures").query(Long.class).single();
     }
 
+    /**
+     * Deletes all but the {@code max} most recent rows (by last failure): the rows are keyed by a client-chosen client
+     * id, so a flood from many addresses (each below the back-off's limits) must not grow the table without bound
+     * between two purges by age.
+     *
+     * @return how many rows were deleted
+     */
+    public int keepNewest(long max) {
+        return jdbc.sql("DELETE FROM auth_failures WHERE ctid IN (SELECT ctid FROM auth_failures"
+                        + " ORDER BY last_failure_at DESC OFFSET :max)")
+                .param("max", max)
+                .update();
+    }
+
     public int purgeOlderThan(Instant cutoff) {
         return jdbc.sql("DELETE FROM auth_failures WHERE last_failure_at < :cutoff")
                 .param("cutoff", Timestamps.toDb(cutoff))

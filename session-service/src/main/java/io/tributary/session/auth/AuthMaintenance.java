@@ -15,6 +15,9 @@ public class AuthMaintenance implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(AuthMaintenance.class);
 
+    /** How often the row cap is checked: a flood between two purges by age is cut back within a minute. */
+    private static final java.time.Duration CAP_CHECK_INTERVAL = java.time.Duration.ofMinutes(1);
+
     private final AuthFailureStore failures;
     private final AuthProperties properties;
     private final Clock clock;
@@ -44,6 +47,22 @@ public class AuthMaintenance implements SchedulingConfigurer {
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
         registrar.addFixedDelayTask(this::purge, properties.failurePurgeInterval());
+        registrar.addFixedDelayTask(this::trim, CAP_CHECK_INTERVAL);
+    }
+
+    /** Keeps the table at {@code failureMaxRows}, the most recent rows. */
+    public void trim() {
+        try {
+            int trimmed = failures.keepNewest(properties.failureMaxRows());
+            if (trimmed > 0) {
+                log.warn(
+                        "Failed authentications over TRIBUTARY_AUTH_FAILURE_MAX_ROWS ({} rows): the {} oldest removed",
+                        properties.failureMaxRows(),
+                        trimmed);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Cannot trim failed authentications: {}", e.toString());
+        }
     }
 
     public void purge() {

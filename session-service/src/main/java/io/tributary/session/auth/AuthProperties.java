@@ -22,6 +22,8 @@ import org.springframework.validation.annotation.Validated;
  *                             with. 10 costs roughly 50-100 ms of one core per CONNECT with a password
  * @param failureRetention     rows of {@code auth_failures} untouched for this long are purged
  * @param failurePurgeInterval how often that purge runs
+ * @param failureMaxRows       at most this many rows of {@code auth_failures} are kept, the most recent; checked every
+ *                             minute
  * @param anonymousAcl         what anonymous clients may publish and subscribe to, when anonymous access is on
  * @param failureBackOff       how many failed authentications an address may make before its CONNECTs with a
  *                             password or token are refused unchecked for a while
@@ -33,6 +35,7 @@ public record AuthProperties(
         @Min(4) @Max(31) int bcryptCost,
         @NotNull Duration failureRetention,
         @NotNull Duration failurePurgeInterval,
+        @Min(1) long failureMaxRows,
         @Valid AnonymousAcl anonymousAcl,
         @Valid @NotNull FailureBackOff failureBackOff) {
 
