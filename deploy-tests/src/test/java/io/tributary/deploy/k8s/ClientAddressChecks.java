@@ -11,7 +11,9 @@ import java.util.Map;
  * them turns the NLB's PROXY protocol v2 on, the nodes it selects expect it (TRIBUTARY_PROXY_PROTOCOL=true) and
  * apply a per-address connection rate (MQTT_MAX_CONNECTION_RATE_PER_IP above 0). One side without the other
  * either breaks every connection (a header the node does not expect) or blinds the per-address limits and the
- * block list (all clients with the NLB's address).
+ * block list (all clients with the NLB's address). The nodes take the header only from the VPC
+ * ({@code TRIBUTARY_PROXY_PROTOCOL_TRUSTED} within eksctl.yaml's {@code vpc.cidr} and covering the NLB's subnets):
+ * empty would believe any peer that reaches them, e.g. over a VPC peering or VPN straight to a pod address.
  */
 final class ClientAddressChecks {
 
@@ -19,7 +21,7 @@ final class ClientAddressChecks {
 
     private ClientAddressChecks() {}
 
-    static List<String> check(Manifests manifests, List<Pod> pods) {
+    static List<String> check(Manifests manifests, List<Pod> pods, ClusterNetwork network) {
         List<String> findings = new ArrayList<>();
         for (Map<String, Object> service : manifests.ofKind("Service")) {
             if (!"LoadBalancer".equals(Yamls.text(service, "spec.type"))) {
@@ -44,6 +46,8 @@ final class ClientAddressChecks {
                 if (!"true".equals(pod.service().effective(env, "TRIBUTARY_PROXY_PROTOCOL"))) {
                     findings.add(pod.where() + ": behind " + id
                             + " without TRIBUTARY_PROXY_PROTOCOL=true: it cannot read the NLB's PROXY header");
+                } else {
+                    trusted(pod, id, network, findings);
                 }
                 String rate = pod.service().effective(env, "MQTT_MAX_CONNECTION_RATE_PER_IP");
                 if (!(Double.parseDouble(rate) > 0)) {
@@ -54,6 +58,33 @@ final class ClientAddressChecks {
         }
         perfJobs(manifests, pods, findings);
         return findings;
+    }
+
+    private static void trusted(Pod pod, String balancer, ClusterNetwork network, List<String> findings) {
+        String trusted = pod.service().effective(pod.env().values(), "TRIBUTARY_PROXY_PROTOCOL_TRUSTED");
+        List<ClusterNetwork.Cidr> networks = java.util.Arrays.stream(
+                        trusted == null ? new String[0] : trusted.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .map(ClusterNetwork.Cidr::parse)
+                .toList();
+        if (networks.isEmpty()) {
+            findings.add(pod.where() + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED is empty: a PROXY header is believed from"
+                    + " any peer that reaches the node, not only from the VPC (" + network.vpc() + ")");
+            return;
+        }
+        for (ClusterNetwork.Cidr cidr : networks) {
+            if (!network.vpc().contains(cidr)) {
+                findings.add(pod.where() + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED trusts " + cidr + ", beyond the VPC "
+                        + network.vpc() + " of " + ClusterNetwork.EKSCTL);
+            }
+        }
+        for (ClusterNetwork.Cidr subnet : network.publicSubnets()) {
+            if (networks.stream().noneMatch(n -> n.contains(subnet))) {
+                findings.add(pod.where() + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED does not trust the NLB's subnet "
+                        + subnet + ": clients through " + balancer + " would be refused");
+            }
+        }
     }
 
     /**

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Network isolation on EKS is there and enforced (issue 34): the kustomize overlays carry the Helm chart's
- * NetworkPolicies (same policies, same rules), and the cluster definition turns on the VPC CNI's enforcement,
+ * NetworkPolicies (same policies, same rules: since issue 34 the transport and routing pods' too), and the cluster definition turns on the VPC CNI's enforcement,
  * without which every policy is accepted and ignored.
  */
 class NetworkIsolationTest {
@@ -42,13 +42,14 @@ class NetworkIsolationTest {
     }
 
     @Test
-    void theInClusterOverlayHasTheChartsPoliciesForSessionServiceAndEveryDataStore() {
-        sameAsTheChart("in-cluster", null, Set.of("session", "kafka", "postgres", "redis"));
+    void theInClusterOverlayHasTheChartsPoliciesForEveryServiceAndEveryDataStore() {
+        sameAsTheChart("in-cluster", null, Set.of("transport", "routing", "session", "kafka", "postgres", "redis"));
     }
 
     @Test
-    void theManagedOverlayHasTheChartsPolicyForSessionService() {
-        sameAsTheChart("aws-managed", CHART.resolve("values-aws-managed.yaml"), Set.of("session"));
+    void theManagedOverlayHasTheChartsPoliciesForEveryService() {
+        sameAsTheChart(
+                "aws-managed", CHART.resolve("values-aws-managed.yaml"), Set.of("transport", "routing", "session"));
     }
 
     @Test

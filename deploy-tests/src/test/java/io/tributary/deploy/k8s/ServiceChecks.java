@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * what it must), the topic settings are the same everywhere, transport node ids are stable and unique, ports are
  * declared, probes and metrics annotations are on the service's management port, shutdown gets enough time, and
  * internal URLs point at Services that reach the right pods (session-service's internal API port for
- * {@code SESSION_SERVICE_URL}). No public Service exposes a private port: {@link PrivatePortChecks}. Autoscalers, the NLB and the perf Jobs: {@link ScalingChecks}.
+ * {@code SESSION_SERVICE_URL}). No public Service exposes a private port: {@link PrivatePortChecks}; every pod's ingress is a NetworkPolicy's: {@link PodIngressChecks}. Autoscalers, the NLB and the perf Jobs: {@link ScalingChecks}.
  */
 final class ServiceChecks {
 
@@ -66,8 +66,10 @@ final class ServiceChecks {
         checks.findings.addAll(ScalingChecks.check(manifests, context, checks.pods));
         checks.findings.addAll(RedisAuthChecks.check(manifests, checks.pods));
         checks.findings.addAll(KafkaAuthChecks.check(manifests, checks.pods));
-        checks.findings.addAll(ClientAddressChecks.check(manifests, checks.pods));
+        ClusterNetwork network = ClusterNetwork.shipped();
+        checks.findings.addAll(ClientAddressChecks.check(manifests, checks.pods, network));
         checks.findings.addAll(PrivatePortChecks.check(manifests, checks.pods));
+        checks.findings.addAll(PodIngressChecks.check(manifests, checks.pods, network));
         return checks.findings;
     }
 
