@@ -16,12 +16,16 @@ import java.util.TreeSet;
  * and its health-check port admit every one of the NLB's subnets ({@link ClusterNetwork#publicSubnets()}), else its
  * connections or health checks never arrive. No {@code ipBlock} reaches beyond those subnets: the private subnets
  * hold every node and pod of the cluster, and a peer there that reaches an MQTT port can write its own PROXY header.
+ * That the NLB's peers are its own addresses needs IP targets and client IP preservation off: both are checked.
  * No rule admits anybody (no sources) or every namespace. The kubelet's probes need no rule: the VPC CNI's network
  * policy agent admits the node's own address.
  */
 final class PodIngressChecks {
 
     static final String HEALTH_CHECK_PORT = "service.beta.kubernetes.io/aws-load-balancer-healthcheck-port";
+    static final String TARGET_TYPE = "service.beta.kubernetes.io/aws-load-balancer-nlb-target-type";
+    static final String TARGET_GROUP_ATTRIBUTES =
+            "service.beta.kubernetes.io/aws-load-balancer-target-group-attributes";
 
     private PodIngressChecks() {}
 
@@ -67,8 +71,15 @@ final class PodIngressChecks {
                     balanced.add(reached);
                 }
             }
-            String health =
-                    Yamls.strings(Yamls.at(service, "metadata.annotations")).get(HEALTH_CHECK_PORT);
+            Map<String, String> annotations = Yamls.strings(Yamls.at(service, "metadata.annotations"));
+            String attributes = annotations.getOrDefault(TARGET_GROUP_ATTRIBUTES, "");
+            if (!"ip".equals(annotations.get(TARGET_TYPE))
+                    || attributes.replace(" ", "").contains("preserve_client_ip.enabled=true")) {
+                findings.add(balancer + ": the NLB must connect from its own addresses (" + TARGET_TYPE
+                        + ": ip, no preserve_client_ip.enabled=true), the only ones the NetworkPolicy admits to "
+                        + pod.where());
+            }
+            String health = annotations.get(HEALTH_CHECK_PORT);
             if (health != null && health.matches("\\d+")) {
                 balanced.add(Integer.parseInt(health));
             }

@@ -188,6 +188,22 @@ class PodIngressTest {
                         + " (Service/transport-mqtt): its health checks from there would not arrive");
     }
 
+    /** With instance targets or client IP preservation the NLB's peers are not its own addresses. */
+    @Test
+    void anNlbThatDoesNotConnectFromItsOwnAddressesIsReported() {
+        String finding = "Service/transport-mqtt: the NLB must connect from its own addresses";
+        assertThat(findingsAfter(
+                        m -> Yamls.mapAt(m.find("Service", "transport-mqtt").orElseThrow(), "metadata.annotations")
+                                .put(PodIngressChecks.TARGET_TYPE, "instance")))
+                .allSatisfy(f -> assertThat(f).anyMatch(x -> x.startsWith(finding)));
+        assertThat(findingsAfter(
+                        m -> Yamls.mapAt(m.find("Service", "transport-mqtt").orElseThrow(), "metadata.annotations")
+                                .put(
+                                        PodIngressChecks.TARGET_GROUP_ATTRIBUTES,
+                                        "deregistration_delay.timeout_seconds=60,preserve_client_ip.enabled=true")))
+                .allSatisfy(f -> assertThat(f).anyMatch(x -> x.startsWith(finding)));
+    }
+
     /** Empty source lists render no rule (a rule without sources would admit anybody): the pods then admit nobody. */
     @Test
     void emptySourceListsRenderNoRule() {
