@@ -118,9 +118,21 @@ class TenantIntegrationTest extends ServiceTestBase {
                 new SubscribeApi.SubscribeRequest(
                         "tenant-dev-1", epoch, "node-tenants", List.of(sub("$tenant/meter-co/meters/+", 1))));
         assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(200);
-        Response resumed = connect("tenant-dev-1", "meter-co-dev", "pw", null, false);
+        ConnectApi.Will delayed = new ConnectApi.Will("meters/dev-1/status", utf8("gone"), 1, false, 600, null);
+        Response resumed = connect("tenant-dev-1", "meter-co-dev", "pw", delayed, false);
         assertThat(resumed.status()).as("%s", resumed.body()).isEqualTo(200);
         assertThat(resumed.body().path("subscriptions").toString()).contains("$tenant/meter-co/meters/+");
+        // The connection drops: its will is pending for 600 s.
+        assertThat(post(
+                                SessionApi.DISCONNECT,
+                                new DisconnectApi.DisconnectRequest(
+                                        "tenant-dev-1",
+                                        resumed.body().path("epoch").asLong(),
+                                        "node-tenants",
+                                        3600,
+                                        DisconnectApi.WillOutcome.SCHEDULE))
+                        .status())
+                .isEqualTo(200);
 
         // Another namespace may not resume or take over the session: its queue and subscriptions are this tenant's.
         Response anonymous = connect("tenant-dev-1", null, null, null, false);
@@ -137,6 +149,11 @@ class TenantIntegrationTest extends ServiceTestBase {
                         .query(String.class)
                         .single())
                 .isEqualTo("meter-co");
+        // Nor cancel the session's pending will: the CONNECTs refused left it as it was.
+        assertThat(jdbc.sql("SELECT will_publish_at IS NOT NULL FROM wills WHERE client_id = 'tenant-dev-1'")
+                        .query(Boolean.class)
+                        .list())
+                .containsExactly(true);
 
         // Clients without tenants are as before: no tenant in the answer, names as sent.
         Response global = connect("global-dev-1", null, null, null, true);

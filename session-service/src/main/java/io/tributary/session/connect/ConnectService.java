@@ -13,7 +13,10 @@ import io.tributary.session.presence.Presence;
 import io.tributary.session.presence.PresenceStore;
 import io.tributary.session.store.AfterCommit;
 import io.tributary.session.store.SessionStore;
+import io.tributary.session.store.StatementPipeline;
 import io.tributary.session.tenant.quota.ConnectionQuotas;
+import io.tributary.session.will.StoredWill;
+import io.tributary.session.will.WillStore;
 import io.tributary.sessionqueue.QueueAdmin;
 import java.time.Clock;
 import java.time.Instant;
@@ -60,9 +63,11 @@ public class ConnectService {
     private final BlockListService blockList;
     private final ConnectionQuotas quotas;
     private final SessionServiceProperties.Expiry expiry;
+    private final WillStore wills;
 
     public ConnectService(
             SessionStore sessions,
+            WillStore wills,
             SessionResumption resumption,
             RecordSender sender,
             PresenceStore presence,
@@ -74,6 +79,7 @@ public class ConnectService {
             ConnectionQuotas quotas,
             SessionServiceProperties properties) {
         this.sessions = sessions;
+        this.wills = wills;
         this.resumption = resumption;
         this.sender = sender;
         this.presence = presence;
@@ -220,7 +226,8 @@ public class ConnectService {
         for (int i : byClient.values()) {
             connections.add(connection(batch.get(i).request(), batch.get(i).auth(), 0, now));
         }
-        Map<String, SessionStore.LockedForConnect> rows = lockOrCreate(connections, now);
+        Map<String, StoredWill> earlierWills = new HashMap<>();
+        Map<String, SessionStore.LockedForConnect> rows = lockOrCreate(connections, now, earlierWills);
         Map<String, SessionResumption.Connecting> connecting = new LinkedHashMap<>();
         Map<String, Presence> presences = new LinkedHashMap<>();
         for (String clientId : List.copyOf(byClient.keySet())) {
@@ -251,7 +258,8 @@ public class ConnectService {
                             a.auth(),
                             plan,
                             locked.created(),
-                            locked.row().connected()));
+                            locked.row().connected(),
+                            earlierWills.get(clientId)));
             presences.put(clientId, new Presence(a.request().nodeId(), plan.newEpoch(), now));
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -283,15 +291,19 @@ public class ConnectService {
     }
 
     /**
-     * Locks the rows (inserting the missing ones) and draws the new epochs. A row can vanish between the insert and
-     * the lock (an expiry sweep or a disconnect with expiry 0 committed in between), hence the retry for those.
+     * Locks the rows (inserting the missing ones) and draws the new epochs; in the same round trip, takes the wills
+     * earlier connections left into {@code earlierWills} ({@link WillStore#takeEarlier}). A row can vanish between
+     * the insert and the lock (an expiry sweep or a disconnect with expiry 0 committed in between), hence the retry
+     * for those.
      */
     private Map<String, SessionStore.LockedForConnect> lockOrCreate(
-            List<SessionStore.Connected> connections, Instant now) {
+            List<SessionStore.Connected> connections, Instant now, Map<String, StoredWill> earlierWills) {
         Map<String, SessionStore.LockedForConnect> rows = new HashMap<>();
         List<SessionStore.Connected> missing = connections;
         for (int attempt = 0; attempt < LOCK_ATTEMPTS && !missing.isEmpty(); attempt++) {
-            rows.putAll(sessions.lockOrCreateForConnect(missing, now));
+            StatementPipeline.Read<Map<String, StoredWill>> wills = this.wills.takeEarlier(missing);
+            rows.putAll(sessions.lockOrCreateForConnect(missing, now, wills));
+            earlierWills.putAll(wills.result());
             missing = missing.stream()
                     .filter(c -> !rows.containsKey(c.clientId()))
                     .toList();

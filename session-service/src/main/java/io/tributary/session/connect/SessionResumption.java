@@ -38,13 +38,17 @@ class SessionResumption {
 
     private static final Logger log = LoggerFactory.getLogger(SessionResumption.class);
 
-    /** One client of the batch: its request, authentication, plan, and whether its row was new or connected. */
+    /**
+     * One client of the batch: its request, authentication, plan, whether its row was new or connected, and the will
+     * its earlier connection left pending (null: none), taken with the lock ({@code WillStore.takeEarlier}).
+     */
     record Connecting(
             ConnectApi.ConnectRequest request,
             Authentication auth,
             ConnectPlan plan,
             boolean created,
-            boolean wasConnected) {}
+            boolean wasConnected,
+            StoredWill earlierWill) {}
 
     private final SubscriptionStore subscriptions;
     private final WillStore wills;
@@ -179,10 +183,13 @@ class SessionResumption {
                         inNamespace(
                                 c.request().will(), TenantNamespace.of(c.auth().tenant()))))
                 .toList();
-        Map<String, StoredWill> pending = wills.replaceAll(next);
-        pending.forEach((clientId, will) -> {
-            boolean publish =
-                    connecting.get(clientId).plan().discardSession() || WillTiming.dueAt(will.publishAt(), now);
+        wills.storeAll(next);
+        connecting.forEach((clientId, c) -> {
+            StoredWill will = c.earlierWill();
+            if (will == null) {
+                return;
+            }
+            boolean publish = c.plan().discardSession() || WillTiming.dueAt(will.publishAt(), now);
             if (publish) {
                 records.add(will.toRecord(now.toEpochMilli()));
             }

@@ -10,7 +10,9 @@ import org.springframework.stereotype.Component;
 /**
  * A transport node's batch of SUBSCRIBEs: shape checks per request, the end of the publish topic read once for all
  * (every retained PUBLISH acknowledged before the batch arrived is below it), one transaction for the subscriptions,
- * then the retained messages of all of them (exact filters in one query).
+ * and the retained messages of all of them (exact filters in one query): in that transaction once the feed records
+ * are acknowledged when the retained store has caught up by then (the usual case), else after the commit, waiting
+ * for the store.
  */
 @Component
 public class SubscribeBatches {
@@ -35,25 +37,46 @@ public class SubscribeBatches {
             List<SubscribeApi.SubscribeRequest> accepted =
                     valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
-            List<Object> results = BatchCalls.withDeadlockRetry(
-                    "SUBSCRIBE", accepted.size(), () -> subscriptions.subscribeAll(accepted));
-            List<RetainedLookup.Granted> granted = new ArrayList<>();
-            List<Integer> grantedAt = new ArrayList<>();
+            List<List<List<List<SubscribeApi.RetainedMessage>>>> early = new ArrayList<>(1);
+            List<SubscriptionService.Outcome> results =
+                    BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(), () -> {
+                        early.clear();
+                        return subscriptions.subscribeAll(accepted, done -> {
+                            List<List<List<SubscribeApi.RetainedMessage>>> found =
+                                    retained.retainedForAllIfCaughtUp(granted(accepted, done), mark);
+                            if (found != null) {
+                                early.add(found);
+                            }
+                        });
+                    });
+            List<RetainedLookup.Granted> granted = granted(accepted, results);
+            List<List<List<SubscribeApi.RetainedMessage>>> messages =
+                    early.isEmpty() ? retained.retainedForAll(granted, mark) : early.get(0);
+            int g = 0;
             for (int k = 0; k < valid.size(); k++) {
-                if (results.get(k) instanceof String stale) {
-                    outcomes[valid.get(k)] = new SubscribeApi.SubscribeOutcome(null, stale, null);
-                    continue;
+                if (results.get(k) instanceof SubscriptionService.Stale stale) {
+                    outcomes[valid.get(k)] = new SubscribeApi.SubscribeOutcome(null, stale.reason(), null);
+                } else {
+                    outcomes[valid.get(k)] = new SubscribeApi.SubscribeOutcome(
+                            new SubscribeApi.SubscribeResponse(granted.get(g).reasonCodes(), messages.get(g)),
+                            null,
+                            null);
+                    g++;
                 }
-                SubscriptionService.Subscribed done = (SubscriptionService.Subscribed) results.get(k);
-                granted.add(new RetainedLookup.Granted(accepted.get(k), done.reasonCodes(), done.created()));
-                grantedAt.add(valid.get(k));
-            }
-            List<List<List<SubscribeApi.RetainedMessage>>> messages = retained.retainedForAll(granted, mark);
-            for (int g = 0; g < granted.size(); g++) {
-                outcomes[grantedAt.get(g)] = new SubscribeApi.SubscribeOutcome(
-                        new SubscribeApi.SubscribeResponse(granted.get(g).reasonCodes(), messages.get(g)), null, null);
             }
         }
         return new SubscribeApi.SubscribeBatchResponse(List.of(outcomes));
+    }
+
+    /** The SUBSCRIBEs that were not stale, in order, with what each was granted. */
+    private static List<RetainedLookup.Granted> granted(
+            List<SubscribeApi.SubscribeRequest> requests, List<SubscriptionService.Outcome> outcomes) {
+        List<RetainedLookup.Granted> granted = new ArrayList<>();
+        for (int k = 0; k < requests.size(); k++) {
+            if (outcomes.get(k) instanceof SubscriptionService.Subscribed done) {
+                granted.add(new RetainedLookup.Granted(requests.get(k), done.reasonCodes(), done.created()));
+            }
+        }
+        return granted;
     }
 }

@@ -64,6 +64,20 @@ public class RetainedCatchUp {
                 });
     }
 
+    /**
+     * Whether this instance's retained store has written up to {@code targets} already: no wait and no Kafka call, so
+     * false also for partitions another instance consumes ({@link #await} asks the group for those).
+     */
+    public boolean reached(Map<TopicPartition, Long> targets) {
+        for (Map.Entry<TopicPartition, Long> target : targets.entrySet()) {
+            Long written = progress.writtenUpTo(target.getKey());
+            if (target.getValue() > 0 && (written == null || written < target.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return true when the retained store reached {@code targets}, false after the timeout */
     public boolean await(Map<TopicPartition, Long> targets) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

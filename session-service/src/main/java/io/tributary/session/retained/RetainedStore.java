@@ -134,9 +134,10 @@ public class RetainedStore {
 
     /**
      * The unexpired retained messages of exact topics, in one query: a batch of SUBSCRIBEs to exact filters (a fleet
-     * subscribing to its own command topics) costs one round trip, not one per filter.
+     * subscribing to its own command topics) costs one round trip, not one per filter. One statement: in the
+     * caller's transaction if it has one, else on its own (no transaction of its own, whose commit would be a second
+     * round trip).
      */
-    @Transactional(readOnly = true)
     public java.util.Map<String, StoredRetained> exact(java.util.Collection<String> topics, Instant now) {
         if (topics.isEmpty()) {
             return java.util.Map.of();

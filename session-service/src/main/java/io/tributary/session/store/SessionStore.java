@@ -79,14 +79,77 @@ public class SessionStore {
      *
      * @param connecting distinct clients and their new connections (the epochs in them are ignored)
      * @param connectedAt when they connected
+     * @param alongside other stores' statements for the same clients, sent in the same round trip after the lock (so
+     *     under it): the CONNECT's work that does not depend on what the lock found
      * @return by client id; a client whose row vanished between the insert and the lock (an expiry sweep or a
      *         disconnect with expiry 0 committed in between) is missing, and the caller asks again
      */
-    public Map<String, LockedForConnect> lockOrCreateForConnect(List<Connected> connecting, Instant connectedAt) {
+    public Map<String, LockedForConnect> lockOrCreateForConnect(
+            List<Connected> connecting, Instant connectedAt, StatementPipeline.Read<?>... alongside) {
         Set<String> created = new HashSet<>();
         Map<String, LockedForConnect> locked = new HashMap<>();
-        StatementPipeline.run(
-                jdbcTemplate,
+        int n = connecting.size();
+        String[] ids = new String[n];
+        String[] nodes = new String[n];
+        Boolean[] cleanStarts = new Boolean[n];
+        Long[] expiries = new Long[n];
+        Integer[] protocols = new Integer[n];
+        Integer[] keepAlives = new Integer[n];
+        String[] addresses = new String[n];
+        String[] usernames = new String[n];
+        String[] incarnations = new String[n];
+        Long[] credentials = new Long[n];
+        String[] tenants = new String[n];
+        for (int i = 0; i < n; i++) {
+            Connected row = connecting.get(i);
+            Connection c = row.connection();
+            ids[i] = row.clientId();
+            nodes[i] = c.nodeId();
+            cleanStarts[i] = c.cleanStart();
+            expiries[i] = c.sessionExpirySeconds();
+            protocols[i] = c.protocolVersion();
+            keepAlives[i] = c.keepAliveSeconds();
+            addresses[i] = c.remoteAddress();
+            usernames[i] = c.username();
+            incarnations[i] = c.nodeIncarnation();
+            credentials[i] = row.credentialId();
+            tenants[i] = row.tenant();
+        }
+        Object[] parameters = {
+            Timestamps.toDb(connectedAt),
+            ids,
+            nodes,
+            cleanStarts,
+            expiries,
+            protocols,
+            keepAlives,
+            addresses,
+            usernames,
+            incarnations,
+            credentials,
+            tenants,
+            ids
+        };
+        StatementPipeline.RowsReader readInserted = inserted -> {
+            while (inserted.next()) {
+                created.add(inserted.getString(1));
+            }
+        };
+        StatementPipeline.RowsReader readLocked = rows -> {
+            for (int r = 0; rows.next(); r++) {
+                String clientId = rows.getString("client_id");
+                boolean isNew = created.contains(clientId);
+                locked.put(
+                        clientId,
+                        new LockedForConnect(
+                                isNew ? placeholder(clientId) : map(rows, r),
+                                isNew,
+                                rows.getLong("new_epoch"),
+                                rows.getString("tenant_id")));
+            }
+        };
+        StatementPipeline.Read<?>[] reads = new StatementPipeline.Read<?>[alongside.length + 1];
+        reads[0] = new StatementPipeline.Read<>(
                 """
                 INSERT INTO sessions (client_id, epoch, node_id, connected, clean_start, session_expiry_seconds,
                         protocol_version, keep_alive, remote_address, username, connected_at, node_incarnation,
@@ -105,71 +168,11 @@ public class SessionStore {
                 WITH locked AS MATERIALIZED (
                     SELECT %s, tenant_id FROM sessions WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE)
                 SELECT locked.*, nextval('session_epochs') AS new_epoch FROM locked""".formatted(COLUMNS),
-                ps -> {
-                    int n = connecting.size();
-                    String[] ids = new String[n];
-                    String[] nodes = new String[n];
-                    Boolean[] cleanStarts = new Boolean[n];
-                    Long[] expiries = new Long[n];
-                    Integer[] protocols = new Integer[n];
-                    Integer[] keepAlives = new Integer[n];
-                    String[] addresses = new String[n];
-                    String[] usernames = new String[n];
-                    String[] incarnations = new String[n];
-                    Long[] credentials = new Long[n];
-                    String[] tenants = new String[n];
-                    for (int i = 0; i < n; i++) {
-                        Connected row = connecting.get(i);
-                        Connection c = row.connection();
-                        ids[i] = row.clientId();
-                        nodes[i] = c.nodeId();
-                        cleanStarts[i] = c.cleanStart();
-                        expiries[i] = c.sessionExpirySeconds();
-                        protocols[i] = c.protocolVersion();
-                        keepAlives[i] = c.keepAliveSeconds();
-                        addresses[i] = c.remoteAddress();
-                        usernames[i] = c.username();
-                        incarnations[i] = c.nodeIncarnation();
-                        credentials[i] = row.credentialId();
-                        tenants[i] = row.tenant();
-                    }
-                    ps.setObject(1, Timestamps.toDb(connectedAt));
-                    Object[][] columns = {
-                        ids,
-                        nodes,
-                        cleanStarts,
-                        expiries,
-                        protocols,
-                        keepAlives,
-                        addresses,
-                        usernames,
-                        incarnations,
-                        credentials,
-                        tenants,
-                        ids
-                    };
-                    for (int i = 0; i < columns.length; i++) {
-                        ps.setObject(i + 2, columns[i]);
-                    }
-                },
-                inserted -> {
-                    while (inserted.next()) {
-                        created.add(inserted.getString(1));
-                    }
-                },
-                rows -> {
-                    for (int n = 0; rows.next(); n++) {
-                        String clientId = rows.getString("client_id");
-                        boolean isNew = created.contains(clientId);
-                        locked.put(
-                                clientId,
-                                new LockedForConnect(
-                                        isNew ? placeholder(clientId) : map(rows, n),
-                                        isNew,
-                                        rows.getLong("new_epoch"),
-                                        rows.getString("tenant_id")));
-                    }
-                });
+                parameters,
+                new StatementPipeline.RowsReader[] {readInserted, readLocked},
+                () -> locked);
+        System.arraycopy(alongside, 0, reads, 1, alongside.length);
+        StatementPipeline.run(jdbcTemplate, reads);
         return locked;
     }
 

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -52,20 +53,26 @@ public class SubscriptionService {
         this.quotas = quotas;
     }
 
+    /** What one SUBSCRIBE of a batch came to. */
+    public sealed interface Outcome permits Subscribed, Stale {}
+
     /**
      * @param reasonCodes one per requested subscription
      * @param created     one per requested subscription: true when it did not exist before this SUBSCRIBE
      */
-    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) {}
+    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) implements Outcome {}
+
+    /** The caller's epoch does not speak for the live connection: nothing of the SUBSCRIBE was stored. */
+    public record Stale(String reason) implements Outcome {}
 
     /** One SUBSCRIBE: {@link #subscribeAll} with a batch of one; 409 when the caller's epoch is stale. */
     @Transactional
     public Subscribed subscribe(SubscribeApi.SubscribeRequest request) {
-        Object result = subscribeAll(List.of(request)).get(0);
-        if (result instanceof String stale) {
-            throw ApiException.conflict(stale);
+        Outcome outcome = subscribeAll(List.of(request), outcomes -> {}).get(0);
+        if (outcome instanceof Stale stale) {
+            throw ApiException.conflict(stale.reason());
         }
-        return (Subscribed) result;
+        return (Subscribed) outcome;
     }
 
     /**
@@ -74,17 +81,21 @@ public class SubscriptionService {
      * the subscriptions upserted in one statement per round (a (client, filter) pair repeated in the batch goes in a
      * later round, as if it had come later), the feed records of all awaited once.
      *
-     * @return per request, in order: its {@link Subscribed}, or the reason its epoch is stale (a String)
+     * @param beforeCommit given the outcomes once the feed records are acknowledged, still in the transaction and under
+     *     the row locks: work that must not wait for the commit (the retained lookup, {@code SubscribeBatches}); it
+     *     must not block
+     * @return per request, in order
      */
     @Transactional
-    public List<Object> subscribeAll(List<SubscribeApi.SubscribeRequest> requests) {
+    public List<Outcome> subscribeAll(
+            List<SubscribeApi.SubscribeRequest> requests, Consumer<List<Outcome>> beforeCommit) {
         // Tenants before sessions, as CONNECT locks them: the subscription quotas of the batch's tenants.
         SubscriptionQuotas.Locked tenants = quotas.lock(requests);
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
                 requests.stream().map(SubscribeApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
-        Object[] results = new Object[requests.size()];
+        Outcome[] results = new Outcome[requests.size()];
         Integer[][] codes = new Integer[requests.size()][];
         Boolean[][] created = new Boolean[requests.size()][];
         List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
@@ -93,7 +104,7 @@ public class SubscriptionService {
             String stale =
                     staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), request.nodeId());
             if (stale != null) {
-                results[r] = stale;
+                results[r] = new Stale(stale);
                 continue;
             }
             int n = request.subscriptions().size();
@@ -179,7 +190,9 @@ public class SubscriptionService {
                 results[r] = new Subscribed(List.of(codes[r]), List.of(created[r]));
             }
         }
-        return List.of(results);
+        List<Outcome> outcomes = List.of(results);
+        beforeCommit.accept(outcomes);
+        return outcomes;
     }
 
     /**

@@ -2,7 +2,9 @@ package io.tributary.session.will;
 
 import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.session.ConnectApi;
+import io.tributary.session.store.SessionStore;
 import io.tributary.session.store.SqlArrays;
+import io.tributary.session.store.StatementPipeline;
 import io.tributary.session.store.Timestamps;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,34 +39,55 @@ public class WillStore {
         this.json = json;
     }
 
-    /** The will a new connection leaves ({@code will} null: none), for {@link #replaceAll}. */
+    /** The will a new connection leaves ({@code will} null: none), for {@link #storeAll}. */
     public record NewConnection(
             String clientId, long epoch, String nodeId, int protocolVersion, ConnectApi.Will will) {}
 
     /**
-     * New connections of these (distinct) clients: the will of any earlier connection goes (a pending one is cancelled
-     * — the client came back — or, if already due, returned for publishing), and each new connection's will, if any,
-     * is stored. One DELETE for all, one JDBC batch of INSERTs.
+     * The wills of these connecting clients' earlier connections, deleted: a pending one is cancelled (the client came
+     * back) or, if already due, returned for publishing. Sent with {@link SessionStore#lockOrCreateForConnect}'s lock,
+     * in its round trip, so it runs under the row locks; only where the session row is in the connecting client's
+     * namespace (its tenant, or both global), as {@code ConnectService} admits it: a CONNECT refused because another
+     * namespace holds the client id leaves that session's will alone. A client whose row vanished before the lock
+     * (the caller asks again for it) keeps its will until then.
      *
      * @return by client id, the earlier connection's will where one was pending
      */
-    public Map<String, StoredWill> replaceAll(List<NewConnection> connections) {
+    public StatementPipeline.Read<Map<String, StoredWill>> takeEarlier(List<SessionStore.Connected> connecting) {
         Map<String, StoredWill> pending = new HashMap<>();
-        if (connections.isEmpty()) {
-            return pending;
+        String[] clientIds = new String[connecting.size()];
+        String[] tenants = new String[connecting.size()];
+        for (int i = 0; i < clientIds.length; i++) {
+            clientIds[i] = connecting.get(i).clientId();
+            tenants[i] = connecting.get(i).tenant();
         }
-        jdbc
-                .sql("DELETE FROM wills WHERE client_id = ANY(:clientIds) RETURNING " + COLUMNS)
-                .param(
-                        "clientIds",
-                        SqlArrays.text(connections.stream()
-                                .map(NewConnection::clientId)
-                                .toList()))
-                .query(this::map)
-                .list()
-                .stream()
-                .filter(w -> w.publishAt() != null)
-                .forEach(w -> pending.put(w.clientId(), w));
+        return new StatementPipeline.Read<>(
+                """
+                DELETE FROM wills w USING sessions s,
+                        unnest(CAST(? AS text[]), CAST(? AS text[])) AS c(client_id, tenant_id)
+                    WHERE w.client_id = c.client_id AND s.client_id = c.client_id
+                        AND s.tenant_id IS NOT DISTINCT FROM c.tenant_id
+                    RETURNING w.client_id, w.epoch, w.node_id, w.protocol_version, w.topic, w.payload, w.qos,
+                        w.retain, w.delay_seconds, w.properties::text AS properties, w.will_publish_at""",
+                new Object[] {clientIds, tenants},
+                new StatementPipeline.RowsReader[] {
+                    rows -> {
+                        for (int r = 0; rows.next(); r++) {
+                            StoredWill w = map(rows, r);
+                            if (w.publishAt() != null) {
+                                pending.put(w.clientId(), w);
+                            }
+                        }
+                    }
+                },
+                () -> pending);
+    }
+
+    /**
+     * The wills of new connections (distinct clients, {@code will} null: none), in one JDBC batch of INSERTs; after
+     * {@link #takeEarlier} removed the earlier ones.
+     */
+    public void storeAll(List<NewConnection> connections) {
         List<NewConnection> withWill =
                 connections.stream().filter(c -> c.will() != null).toList();
         if (!withWill.isEmpty()) {
@@ -85,7 +108,6 @@ public class WillStore {
                 ps.setString(10, will.properties() == null ? null : json.writeValueAsString(will.properties()));
             });
         }
-        return pending;
     }
 
     /** Will Delay Interval of the will left by the connection of {@code epoch}; empty when it left none. */
