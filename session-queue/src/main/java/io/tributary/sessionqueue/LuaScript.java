@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One of the session queue's Lua scripts ({@code src/main/resources/io/tributary/sessionqueue/*.lua}: every script
  * that touches a queue is there; every one that adds or removes entries keeps the queue's byte counter, with the
- * functions of {@code queue-bytes.lua}). Sent by digest (EVALSHA), by body only when Redis answers NOSCRIPT (it restarted
- * or flushed its script cache), so the body crosses the network about once per Redis start.
+ * functions of {@code queue-bytes.lua}). Sent by digest (EVALSHA), by body only when Redis answers NOSCRIPT (it
+ * restarted or flushed its script cache), so the body crosses the network about once per Redis start.
  */
 final class LuaScript {
 

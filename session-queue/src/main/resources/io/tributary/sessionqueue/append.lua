@@ -1,8 +1,8 @@
 -- Appends the messages of one publish partition (in offset order) to one session queue.
--- KEYS: queue stream, meta hash, hold key, hold stream, covered hash. ARGV: the partition's meta field ('p<partition>'),
--- limit (messages), policy ('oldest' | 'newest'), byte budget (queue-bytes.lua's bytes), then five per message: offset,
--- topic, payload, encoded headers, share groups ('' when none). Every entry carries its publish position
--- 's' = '<partition>:<offset>'.
+-- KEYS: queue stream, meta hash, hold key, hold stream, covered hash. ARGV: the partition's meta field
+-- ('p<partition>'), limit (messages), policy ('oldest' | 'newest'), byte budget (queue-bytes.lua's bytes), then five
+-- per message: offset, topic, payload, encoded headers, share groups ('' when none). Every entry carries its publish
+-- position 's' = '<partition>:<offset>'.
 -- While a replay holds the queue (hold key set, or its hold stream not yet moved back), entries go to the hold stream,
 -- moved behind the replayed history by release-hold.lua. A position a replay's history already put into the queue
 -- (covered hash value 'h...'), or one inside a recent replay's seam (seams.lua), is not appended: a router lagging
