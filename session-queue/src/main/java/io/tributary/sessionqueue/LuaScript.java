@@ -13,19 +13,21 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One of the session queue's Lua scripts ({@code src/main/resources/io/tributary/sessionqueue/*.lua}: every script
- * that touches a queue is there). Sent by digest (EVALSHA), by body only when Redis answers NOSCRIPT (it restarted
- * or flushed its script cache), so the body crosses the network about once per Redis start.
+ * that touches a queue is there; every one that adds or removes entries keeps the queue's byte counter, with the
+ * functions of {@code queue-bytes.lua}). Sent by digest (EVALSHA), by body only when Redis answers NOSCRIPT (it
+ * restarted or flushed its script cache), so the body crosses the network about once per Redis start.
  */
 final class LuaScript {
 
-    static final LuaScript APPEND = load("seams.lua", "append.lua");
+    static final LuaScript APPEND = load("seams.lua", "queue-bytes.lua", "append.lua");
     static final LuaScript FETCH = load("fetch.lua");
-    static final LuaScript RELEASE = load("release.lua");
+    static final LuaScript REMOVE = load("queue-bytes.lua", "remove.lua");
+    static final LuaScript RELEASE = load("queue-bytes.lua", "release.lua");
     static final LuaScript RECORD_INBOUND_QOS2 = load("record-inbound-qos2.lua");
     static final LuaScript STATS = load("stats.lua");
     static final LuaScript HOLD = load("hold.lua");
-    static final LuaScript APPEND_HISTORY = load("append-history.lua");
-    static final LuaScript RELEASE_HOLD = load("seams.lua", "release-hold.lua");
+    static final LuaScript APPEND_HISTORY = load("queue-bytes.lua", "append-history.lua");
+    static final LuaScript RELEASE_HOLD = load("seams.lua", "queue-bytes.lua", "release-hold.lua");
 
     private final byte[] body;
     private final String digest;

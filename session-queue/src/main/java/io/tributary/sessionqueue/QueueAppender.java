@@ -12,23 +12,43 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * routed again after a failure (or by the next owner of the partition) appends nothing twice — QoS 2 stays exactly
  * once. Nothing is appended when the session has no queue ({@link SessionQueueKeys#CREATED} missing: the session
  * ended or is not persistent), so a late router cannot recreate the queue of a deleted session.
+ *
+ * <p>A queue holds at most a number of messages and a number of bytes (the byte budget, the entries' fields counted
+ * in {@link SessionQueueKeys#BYTES}); the full policy applies to both the same way.
  */
 public interface QueueAppender {
 
-    /** Outcome of one append. {@code seq} is where the message is; 0 when it is not in the queue. */
-    record Appended(Status status, long seq, long dropped) {}
+    /**
+     * Outcome of one append. {@code seq} is where the message is; 0 when it is not in the queue.
+     *
+     * @param dropped         messages this append dropped (what the session's {@link SessionQueueKeys#DROPPED} grew
+     *                        by): older ones that made room, or the refused message itself (1)
+     * @param droppedForBytes how many of {@code dropped} the byte budget dropped rather than the message limit
+     */
+    record Appended(Status status, long seq, long dropped, long droppedForBytes) {
+
+        /** Drops by the message limit (the global one, or a lower one given to {@link #appendAll}). */
+        public long droppedForCount() {
+            return dropped - droppedForBytes;
+        }
+    }
 
     enum Status {
-        /** Appended at {@code seq}; {@code dropped} older messages made room. */
+        /** Appended at {@code seq}; {@code dropped} older messages made room (by the message limit or the bytes). */
         APPENDED,
         /** Appended before (replayed batch); {@code seq} is the queue's last sequence, a safe wake-up hint. */
         REPLAYED,
         /**
          * Held behind a replay ({@link QueueHold}): moved into the queue after the history; {@code seq} is the queue's
-         * last sequence (at least 1), a safe wake-up hint that keeps the message off the live path.
+         * last sequence (at least 1), a safe wake-up hint that keeps the message off the live path; {@code dropped}
+         * older messages made room, as for {@link #APPENDED}.
          */
         HELD,
-        /** Refused: the queue was full and the policy drops the newest. */
+        /**
+         * Refused ({@code dropped} 1): the queue was full, by its message limit or its byte budget
+         * ({@code droppedForBytes} 1), and the policy drops the newest; or the message alone is larger than the byte
+         * budget, whatever the policy (dropping the whole queue would not make room for it).
+         */
         REFUSED_FULL,
         /** No queue: the session is gone or not persistent. */
         NO_SESSION

@@ -17,19 +17,28 @@ public final class RedisQueueAppender implements QueueAppender {
     private final ManagedRedisConnection<byte[], byte[]> redis;
     private final int limit;
     private final byte[] limitArgument;
+    private final byte[] budgetArgument;
     private final byte[] policy;
 
     /**
      * @param limit      most messages one queue holds
-     * @param fullPolicy which message is dropped when a queue holds {@code limit} messages
+     * @param limitBytes most bytes one queue holds (its entries' fields, {@link SessionQueueKeys#BYTES}); a message
+     *                   larger than this is refused whatever the policy
+     * @param fullPolicy which message is dropped when a new one would take a queue past either limit
      */
-    public RedisQueueAppender(ManagedRedisConnection<byte[], byte[]> redis, int limit, QueueFullPolicy fullPolicy) {
+    public RedisQueueAppender(
+            ManagedRedisConnection<byte[], byte[]> redis, int limit, long limitBytes, QueueFullPolicy fullPolicy) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1: " + limit);
+        }
+        // Lua numbers are doubles: integers stay exact up to 2^53, far beyond any Redis.
+        if (limitBytes < 1 || limitBytes > (1L << 53)) {
+            throw new IllegalArgumentException("limitBytes must be from 1 to 2^53: " + limitBytes);
         }
         this.redis = redis;
         this.limit = limit;
         this.limitArgument = bytes(Integer.toString(limit));
+        this.budgetArgument = bytes(Long.toString(limitBytes));
         this.policy = bytes(fullPolicy.scriptArgument());
     }
 
@@ -46,11 +55,12 @@ public final class RedisQueueAppender implements QueueAppender {
             bytes(SessionQueueKeys.held(clientId)),
             bytes(SessionQueueKeys.covered(clientId))
         };
-        byte[][] args = new byte[3 + 5 * messages.size()][];
+        byte[][] args = new byte[4 + 5 * messages.size()][];
         args[0] = bytes(SessionQueueKeys.partitionField(partition));
         args[1] = queueLimit >= limit ? limitArgument : bytes(Integer.toString(queueLimit));
         args[2] = policy;
-        int i = 3;
+        args[3] = budgetArgument;
+        int i = 4;
         for (Message m : messages) {
             if (m.publish().partition() != partition) {
                 throw new IllegalArgumentException(
@@ -77,29 +87,25 @@ public final class RedisQueueAppender implements QueueAppender {
         List<Appended> out = new ArrayList<>(count);
         if (reply.size() == 1) {
             for (int i = 0; i < count; i++) {
-                out.add(new Appended(Status.NO_SESSION, 0, 0));
+                out.add(new Appended(Status.NO_SESSION, 0, 0, 0));
             }
             return out;
         }
         for (int i = 0; i < count; i++) {
-            out.add(outcome(reply.get(2 * i), reply.get(2 * i + 1)));
+            out.add(outcome(reply.get(4 * i), reply.get(4 * i + 1), reply.get(4 * i + 2), reply.get(4 * i + 3)));
         }
         return out;
     }
 
-    private static Appended outcome(long first, long second) {
-        if (first > 0) {
-            return new Appended(Status.APPENDED, first, second);
-        }
-        if (first == -1) {
-            return new Appended(Status.REPLAYED, second, 0);
-        }
-        if (first == -3) {
-            return new Appended(Status.HELD, second, 0);
-        }
-        if (first == -2) {
-            return new Appended(Status.REFUSED_FULL, 0, 1);
-        }
-        return new Appended(Status.NO_SESSION, 0, 0);
+    /** One message's four numbers of append.lua's reply: kind, sequence, drops, drops by the byte budget. */
+    private static Appended outcome(long kind, long seq, long dropped, long droppedForBytes) {
+        Status status = switch ((int) kind) {
+            case 1 -> Status.APPENDED;
+            case 2 -> Status.REPLAYED;
+            case 3 -> Status.HELD;
+            case 4 -> Status.REFUSED_FULL;
+            default -> throw new IllegalStateException("append.lua answered kind " + kind);
+        };
+        return new Appended(status, seq, dropped, droppedForBytes);
     }
 }

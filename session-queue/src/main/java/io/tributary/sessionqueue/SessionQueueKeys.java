@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  *       {@code 0-<seq>}: {@code seq} counts per client from 1 and never repeats while the session lives;</li>
  *   <li>{@link #meta} — a hash: {@link #SEQ} (last sequence handed out), {@link #SENT} (highest sequence ever
  *       fetched for sending: an entry at or below it may have reached the client, so it is re-sent with DUP = 1),
- *       {@link #DROPPED} (messages dropped by the queue limit), {@link #CREATED} (present while the session is
+ *       {@link #DROPPED} (messages dropped by the queue limit or the byte budget), {@link #BYTES} (the bytes the
+ *       entries hold, queue and hold stream), {@link #CREATED} (present while the session is
  *       persistent: a queue is only written while it exists), and one field {@code p<partition>} per publish partition
  *       holding the last publish offset appended (a router that routes a batch again appends nothing twice);</li>
  *   <li>{@link #released} — a set of packet ids of QoS 2 messages the client acknowledged with PUBREC: their PUBREL
@@ -37,6 +38,12 @@ public final class SessionQueueKeys {
     public static final String SENT = "sent";
     public static final String DROPPED = "dropped";
     public static final String CREATED = "created";
+    /**
+     * Bytes of the entries in the queue and hold streams (their fields' names and values), kept by every script that
+     * adds or removes entries; what the byte budget is checked against. Missing in a queue from before the budget,
+     * until its next append counts it from the entries.
+     */
+    public static final String BYTES = "bytes";
 
     /** Stream entry fields. */
     public static final String FIELD_TOPIC = "t";

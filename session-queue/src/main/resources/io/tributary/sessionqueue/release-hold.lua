@@ -21,6 +21,7 @@ if holder and (ARGV[1] == '' or holder ~= ARGV[1]) then
 end
 local moved = 0
 local dropped = 0
+local freed = 0
 if redis.call('HEXISTS', KEYS[4], 'created') == 1 then
   local entries = redis.call('XRANGE', KEYS[2], '-', '+')
   for _, entry in ipairs(entries) do
@@ -42,6 +43,7 @@ if redis.call('HEXISTS', KEYS[4], 'created') == 1 then
     end
     if covered then
       dropped = dropped + 1
+      freed = freed + tributary_entry_bytes(fields)
     else
       local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
       redis.call('XADD', KEYS[3], '0-' .. seq, unpack(fields))
@@ -58,5 +60,7 @@ if count > 0 then
   redis.call('HSET', KEYS[5], '~seams', cjson.encode(seams))
 end
 redis.call('DEL', KEYS[1], KEYS[2])
+-- The moved entries stay counted (the byte counter covers both streams, queue-bytes.lua); the seam duplicates leave.
+tributary_count_bytes(KEYS[4], -freed)
 redis.call('PEXPIRE', KEYS[5], ARGV[2])
 return {moved, dropped, tonumber(redis.call('HGET', KEYS[4], 'seq') or '0')}

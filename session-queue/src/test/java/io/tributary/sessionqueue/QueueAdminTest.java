@@ -28,7 +28,7 @@ class QueueAdminTest {
         text = TestRedis.text();
         commands = text.connection().sync();
         admin = new RedisQueueAdmin(text);
-        appender = new RedisQueueAppender(binary, 2, QueueFullPolicy.DROP_OLDEST);
+        appender = new RedisQueueAppender(binary, 2, 1L << 30, QueueFullPolicy.DROP_OLDEST);
         reader = new RedisQueueReader(binary);
     }
 

@@ -41,7 +41,7 @@ class QueueAppenderTest {
     }
 
     private static QueueAppender appender(int limit, QueueFullPolicy policy) {
-        return new RedisQueueAppender(binary, limit, policy);
+        return new RedisQueueAppender(binary, limit, 1L << 30, policy);
     }
 
     private static ConsumerRecord<byte[], byte[]> publish(int partition, long offset, String payload) {

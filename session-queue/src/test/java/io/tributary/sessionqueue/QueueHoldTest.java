@@ -41,7 +41,7 @@ class QueueHoldTest {
         binary = TestRedis.binary();
         text = TestRedis.text();
         commands = text.connection().sync();
-        appender = new RedisQueueAppender(binary, 100, QueueFullPolicy.DROP_OLDEST);
+        appender = new RedisQueueAppender(binary, 100, 1L << 30, QueueFullPolicy.DROP_OLDEST);
         hold = new RedisQueueHold(binary);
     }
 
@@ -240,7 +240,7 @@ class QueueHoldTest {
     @Test
     void a_full_queue_counts_the_held_entries() throws Exception {
         createQueue("h-full");
-        QueueAppender small = new RedisQueueAppender(binary, 2, QueueFullPolicy.DROP_NEWEST);
+        QueueAppender small = new RedisQueueAppender(binary, 2, 1L << 30, QueueFullPolicy.DROP_NEWEST);
         small.append("h-full", publish(0, 1), "").get();
         hold.hold("h-full", "r1", MINUTE).get();
         assertThat(small.append("h-full", publish(0, 2), "").get().status()).isEqualTo(Status.HELD);

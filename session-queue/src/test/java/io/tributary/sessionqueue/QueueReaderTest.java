@@ -36,7 +36,7 @@ class QueueReaderTest {
         binary = TestRedis.binary();
         text = TestRedis.text();
         reader = new RedisQueueReader(binary);
-        appender = new RedisQueueAppender(binary, 100, QueueFullPolicy.DROP_OLDEST);
+        appender = new RedisQueueAppender(binary, 100, 1L << 30, QueueFullPolicy.DROP_OLDEST);
         admin = new RedisQueueAdmin(text);
     }
 
@@ -154,7 +154,7 @@ class QueueReaderTest {
                     .hasCauseInstanceOf(RedisConnectionException.class);
             assertThatThrownBy(() -> downReader.recordInboundQos2("x", 1).get())
                     .hasCauseInstanceOf(RedisConnectionException.class);
-            assertThatThrownBy(() -> new RedisQueueAppender(down, 10, QueueFullPolicy.DROP_OLDEST)
+            assertThatThrownBy(() -> new RedisQueueAppender(down, 10, 1L << 30, QueueFullPolicy.DROP_OLDEST)
                             .append("x", publish(0, "m"), "")
                             .get())
                     .hasCauseInstanceOf(RedisConnectionException.class);

@@ -277,10 +277,9 @@ public final class DownlinkFanout {
             DeliveryPlan.QueueTarget target = r.plan.queued().get(i);
             QueueAppender.Appended appended = r.appends.get(i).result();
             switch (appended.status()) {
-                case APPENDED -> metrics.queued(appended.dropped());
+                case APPENDED, HELD -> metrics.queued(appended.droppedForCount(), appended.droppedForBytes());
                 case REPLAYED -> metrics.queueReplaySkipped();
-                case HELD -> metrics.queued(0);
-                case REFUSED_FULL -> metrics.queueDropped(1);
+                case REFUSED_FULL -> metrics.queueDropped(appended.droppedForCount(), appended.droppedForBytes());
                 case NO_SESSION -> metrics.dropped(RoutingMetrics.DROP_NO_QUEUE, 1);
             }
             if (target.nodeId() != null && appended.seq() > 0) {

@@ -92,7 +92,11 @@ public class RoutingLoopConfiguration {
             SessionQueueProperties properties,
             MeterRegistry meters) {
         return new TenantQueueLimits(
-                new RedisQueueAppender(sessionQueueRedis, properties.limit(), properties.fullPolicy()),
+                new RedisQueueAppender(
+                        sessionQueueRedis,
+                        properties.limit(),
+                        properties.limitBytes().toBytes(),
+                        properties.fullPolicy()),
                 properties.limit(),
                 meters);
     }

@@ -26,6 +26,11 @@ public class RoutingMetrics {
     public static final String DROP_NO_QUEUE = "no_session_queue";
     /** Why a queued message was dropped: its session queue was full (which one goes depends on the policy). */
     public static final String DROP_QUEUE_FULL = "session_queue_full";
+    /**
+     * Why a queued message was dropped: its session queue's bytes would have gone past TRIBUTARY_QUEUE_LIMIT_BYTES
+     * (the oldest made room, or the newest was refused, by the policy; or the message alone was larger).
+     */
+    public static final String DROP_QUEUE_BYTES = "session_queue_bytes";
 
     /** Bucket range of the latency histograms: 0.1 ms resolution at the low end, where the data path should be. */
     private static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
@@ -98,6 +103,7 @@ public class RoutingMetrics {
                 .register(registry);
         dropped(DROP_UNKNOWN_NODE);
         dropped(DROP_QUEUE_FULL);
+        dropped(DROP_QUEUE_BYTES);
         Gauge.builder("tributary.routing.index.exact.filters", index, SubscriptionIndex::exactFilterCount)
                 .description("Distinct exact filters of the owned partitions")
                 .register(registry);
@@ -156,16 +162,20 @@ public class RoutingMetrics {
         dropped(reason).increment(count);
     }
 
-    /** One message queued; {@code droppedOldest} older messages made room for it. */
-    public void queued(long droppedOldest) {
+    /** One message queued; older messages made room for it, by the message limit and by the byte budget. */
+    public void queued(long droppedForCount, long droppedForBytes) {
         queued.increment();
-        if (droppedOldest > 0) {
-            dropped(DROP_QUEUE_FULL).increment((double) droppedOldest);
-        }
+        queueDropped(droppedForCount, droppedForBytes);
     }
 
-    public void queueDropped(long count) {
-        dropped(DROP_QUEUE_FULL).increment((double) count);
+    /** Messages dropped from session queues (or refused) by the message limit and by the byte budget. */
+    public void queueDropped(long droppedForCount, long droppedForBytes) {
+        if (droppedForCount > 0) {
+            dropped(DROP_QUEUE_FULL).increment((double) droppedForCount);
+        }
+        if (droppedForBytes > 0) {
+            dropped(DROP_QUEUE_BYTES).increment((double) droppedForBytes);
+        }
     }
 
     public void queueReplaySkipped() {

@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>Messages dropped because the tenant's quota (not the global limit) was the one reached, by either full policy,
  * are counted in {@code tributary_tenant_quota_refusals_total{tenant,quota="queued_messages"}} too, beside routing's
- * {@code tributary_routing_dropped_total{reason="session_queue_full"}}, which counts every full-queue drop.
+ * {@code tributary_routing_dropped_total{reason="session_queue_full"}}, which counts every full-queue drop. Drops by
+ * the byte budget ({@code reason="session_queue_bytes"}) are not the quota's, even in a tenant's queue.
  */
 public final class TenantQueueLimits implements QueueAppender {
 
@@ -79,7 +80,8 @@ public final class TenantQueueLimits implements QueueAppender {
         return appended.thenApply(outcomes -> {
             long dropped = 0;
             for (Appended a : outcomes) {
-                dropped += a.dropped(); // the oldest that made room, or the newest refused (1)
+                // The oldest that made room, or the newest refused (1); the byte budget's drops are not the quota's.
+                dropped += a.droppedForCount();
             }
             if (dropped > 0) {
                 drops.computeIfAbsent(tenant, this::counter).increment((double) dropped);

@@ -85,8 +85,8 @@ class TenantQueueLimitsTest {
     @Test
     void a_tenants_sessions_queue_at_most_its_quota_others_the_global_limit() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        TenantQueueLimits limits =
-                new TenantQueueLimits(new RedisQueueAppender(connection, 4, QueueFullPolicy.DROP_OLDEST), 4, meters);
+        TenantQueueLimits limits = new TenantQueueLimits(
+                new RedisQueueAppender(connection, 4, 1L << 30, QueueFullPolicy.DROP_OLDEST), 4, meters);
         limits.update(List.of(
                 new LimitsApi.TenantPublishQuota("small", null, null, false, 2),
                 new LimitsApi.TenantPublishQuota("large", null, null, false, 100),
@@ -125,11 +125,22 @@ class TenantQueueLimitsTest {
     @Test
     void the_newest_refused_at_a_tenants_quota_is_counted_for_it() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        TenantQueueLimits limits =
-                new TenantQueueLimits(new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_NEWEST), 10, meters);
+        TenantQueueLimits limits = new TenantQueueLimits(
+                new RedisQueueAppender(connection, 10, 1L << 30, QueueFullPolicy.DROP_NEWEST), 10, meters);
         limits.update(List.of(new LimitsApi.TenantPublishQuota("newest", null, null, false, 3)));
         assertThat(fill(limits, "q-newest", "$tenant/newest/a")).isEqualTo(3);
         assertThat(quotaDrops(meters, "newest")).isEqualTo(3);
+    }
+
+    @Test
+    void drops_by_the_byte_budget_in_a_tenants_queue_are_not_its_quotas() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        // About 50 bytes an entry here: two fit in the budget, fewer than the tenant's quota of 5.
+        TenantQueueLimits limits = new TenantQueueLimits(
+                new RedisQueueAppender(connection, 10, 120, QueueFullPolicy.DROP_OLDEST), 10, meters);
+        limits.update(List.of(new LimitsApi.TenantPublishQuota("bytes", null, null, false, 5)));
+        assertThat(fill(limits, "q-bytes", "$tenant/bytes/a")).isEqualTo(2);
+        assertThat(quotaDrops(meters, "bytes")).isZero();
     }
 
     private static double quotaDrops(SimpleMeterRegistry meters, String tenant) {
@@ -157,7 +168,9 @@ class TenantQueueLimitsTest {
         server.start();
         try {
             TenantQueueLimits limits = new TenantQueueLimits(
-                    new RedisQueueAppender(connection, 10, QueueFullPolicy.DROP_OLDEST), 10, new SimpleMeterRegistry());
+                    new RedisQueueAppender(connection, 10, 1L << 30, QueueFullPolicy.DROP_OLDEST),
+                    10,
+                    new SimpleMeterRegistry());
             TenantQueuePoller poller = new TenantQueuePoller(
                     new TenantQueueProperties(
                             "http://127.0.0.1:" + server.getAddress().getPort() + "/",
