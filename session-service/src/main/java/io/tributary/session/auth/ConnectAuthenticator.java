@@ -84,9 +84,9 @@ public class ConnectAuthenticator {
      * {@link #authenticate} for a batch of CONNECTs: the block list and the credentials they could match are read
      * in one query each, not one per CONNECT.
      *
-     * @return per request (same order), its {@link Authentication} or the {@link ConnectRefusedException} refusing it
+     * @return per request, in order
      */
-    public List<Object> authenticateAll(List<ConnectApi.ConnectRequest> requests) {
+    public List<AuthOutcome> authenticateAll(List<ConnectApi.ConnectRequest> requests) {
         // The block list's and the credentials' reads in one round trip: on a quiet machine each round trip to an idle
         // PostgreSQL backend costs more than the statements (docs/benchmarks.md, issue 33).
         StatementPipeline.Read<List<ConnectRefusedException>> bans = blockList.checkAll(requests);
@@ -102,16 +102,16 @@ public class ConnectAuthenticator {
         return indexes.mapToObj(i -> {
                     ConnectRefusedException ban = banned.get(i);
                     try {
-                        return (Object) authenticate(
+                        return (AuthOutcome) new AuthOutcome.Admitted(authenticate(
                                 requests.get(i),
                                 () -> {
                                     if (ban != null) {
                                         throw ban;
                                     }
                                 },
-                                lookup);
+                                lookup));
                     } catch (ConnectRefusedException e) {
-                        return e;
+                        return new AuthOutcome.Refused(e);
                     }
                 })
                 .toList();

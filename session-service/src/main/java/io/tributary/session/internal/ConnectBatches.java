@@ -1,9 +1,8 @@
 package io.tributary.session.internal;
 
 import io.tributary.common.session.ConnectApi;
-import io.tributary.session.auth.Authentication;
+import io.tributary.session.auth.AuthOutcome;
 import io.tributary.session.auth.ConnectAuthenticator;
-import io.tributary.session.auth.ConnectRefusedException;
 import io.tributary.session.connect.ConnectService;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,17 +31,19 @@ public class ConnectBatches {
                 requests,
                 InternalRequests::check,
                 (i, why) -> outcomes[i] = ConnectApi.ConnectOutcome.unavailable(why));
-        List<Object> authentications =
+        List<AuthOutcome> authentications =
                 authenticator.authenticateAll(valid.stream().map(requests::get).toList());
         List<Integer> admittedAt = new ArrayList<>();
         List<ConnectService.Admitted> admitted = new ArrayList<>();
         for (int k = 0; k < valid.size(); k++) {
             int i = valid.get(k);
-            if (authentications.get(k) instanceof ConnectRefusedException refused) {
-                outcomes[i] = ConnectApi.ConnectOutcome.refused(refused.refusal());
+            if (authentications.get(k) instanceof AuthOutcome.Refused refused) {
+                outcomes[i] =
+                        ConnectApi.ConnectOutcome.refused(refused.refusal().refusal());
             } else {
                 admittedAt.add(i);
-                admitted.add(new ConnectService.Admitted(requests.get(i), (Authentication) authentications.get(k)));
+                admitted.add(new ConnectService.Admitted(
+                        requests.get(i), ((AuthOutcome.Admitted) authentications.get(k)).authentication()));
             }
         }
         if (!admitted.isEmpty()) {

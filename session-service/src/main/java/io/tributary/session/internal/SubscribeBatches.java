@@ -38,7 +38,7 @@ public class SubscribeBatches {
                     valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
             List<List<List<List<SubscribeApi.RetainedMessage>>>> early = new ArrayList<>(1);
-            List<SubscriptionService.Outcome> results =
+            List<SubscriptionService.SubscribeResult> results =
                     BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(), () -> {
                         early.clear();
                         return subscriptions.subscribeAll(accepted, done -> {
@@ -70,7 +70,7 @@ public class SubscribeBatches {
 
     /** The SUBSCRIBEs that were not stale, in order, with what each was granted. */
     private static List<RetainedLookup.Granted> granted(
-            List<SubscribeApi.SubscribeRequest> requests, List<SubscriptionService.Outcome> outcomes) {
+            List<SubscribeApi.SubscribeRequest> requests, List<SubscriptionService.SubscribeResult> outcomes) {
         List<RetainedLookup.Granted> granted = new ArrayList<>();
         for (int k = 0; k < requests.size(); k++) {
             if (outcomes.get(k) instanceof SubscriptionService.Subscribed done) {

@@ -29,13 +29,13 @@ public class UnsubscribeBatches {
         if (!valid.isEmpty()) {
             List<SubscribeApi.UnsubscribeRequest> accepted =
                     valid.stream().map(requests::get).toList();
-            List<Object> results = BatchCalls.withDeadlockRetry(
+            List<SubscriptionService.UnsubscribeResult> results = BatchCalls.withDeadlockRetry(
                     "UNSUBSCRIBE", accepted.size(), () -> subscriptions.unsubscribeAll(accepted));
             for (int k = 0; k < valid.size(); k++) {
-                outcomes[valid.get(k)] = results.get(k) instanceof String stale
-                        ? new SubscribeApi.UnsubscribeOutcome(null, stale, null)
+                outcomes[valid.get(k)] = results.get(k) instanceof SubscriptionService.Stale stale
+                        ? new SubscribeApi.UnsubscribeOutcome(null, stale.reason(), null)
                         : new SubscribeApi.UnsubscribeOutcome(
-                                (SubscribeApi.UnsubscribeResponse) results.get(k), null, null);
+                                ((SubscriptionService.Unsubscribed) results.get(k)).response(), null, null);
             }
         }
         return new SubscribeApi.UnsubscribeBatchResponse(List.of(outcomes));

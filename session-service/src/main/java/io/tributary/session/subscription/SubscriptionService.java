@@ -54,21 +54,27 @@ public class SubscriptionService {
     }
 
     /** What one SUBSCRIBE of a batch came to. */
-    public sealed interface Outcome permits Subscribed, Stale {}
+    public sealed interface SubscribeResult permits Subscribed, Stale {}
+
+    /** What one UNSUBSCRIBE of a batch came to. */
+    public sealed interface UnsubscribeResult permits Unsubscribed, Stale {}
 
     /**
      * @param reasonCodes one per requested subscription
      * @param created     one per requested subscription: true when it did not exist before this SUBSCRIBE
      */
-    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) implements Outcome {}
+    public record Subscribed(List<Integer> reasonCodes, List<Boolean> created) implements SubscribeResult {}
 
-    /** The caller's epoch does not speak for the live connection: nothing of the SUBSCRIBE was stored. */
-    public record Stale(String reason) implements Outcome {}
+    /** @param response 0x00 or 0x11 per filter */
+    public record Unsubscribed(SubscribeApi.UnsubscribeResponse response) implements UnsubscribeResult {}
+
+    /** The caller's epoch does not speak for the live connection: nothing of the request was stored. */
+    public record Stale(String reason) implements SubscribeResult, UnsubscribeResult {}
 
     /** One SUBSCRIBE: {@link #subscribeAll} with a batch of one; 409 when the caller's epoch is stale. */
     @Transactional
     public Subscribed subscribe(SubscribeApi.SubscribeRequest request) {
-        Outcome outcome = subscribeAll(List.of(request), outcomes -> {}).get(0);
+        SubscribeResult outcome = subscribeAll(List.of(request), outcomes -> {}).get(0);
         if (outcome instanceof Stale stale) {
             throw ApiException.conflict(stale.reason());
         }
@@ -87,15 +93,15 @@ public class SubscriptionService {
      * @return per request, in order
      */
     @Transactional
-    public List<Outcome> subscribeAll(
-            List<SubscribeApi.SubscribeRequest> requests, Consumer<List<Outcome>> beforeCommit) {
+    public List<SubscribeResult> subscribeAll(
+            List<SubscribeApi.SubscribeRequest> requests, Consumer<List<SubscribeResult>> beforeCommit) {
         // Tenants before sessions, as CONNECT locks them: the subscription quotas of the batch's tenants.
         SubscriptionQuotas.Locked tenants = quotas.lock(requests);
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
                 requests.stream().map(SubscribeApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
-        Outcome[] results = new Outcome[requests.size()];
+        SubscribeResult[] results = new SubscribeResult[requests.size()];
         Integer[][] codes = new Integer[requests.size()][];
         Boolean[][] created = new Boolean[requests.size()][];
         List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
@@ -190,7 +196,7 @@ public class SubscriptionService {
                 results[r] = new Subscribed(List.of(codes[r]), List.of(created[r]));
             }
         }
-        List<Outcome> outcomes = List.of(results);
+        List<SubscribeResult> outcomes = List.of(results);
         beforeCommit.accept(outcomes);
         return outcomes;
     }
@@ -219,20 +225,21 @@ public class SubscriptionService {
      * Each request is answered as if the batch's requests had come one after the other: a (client, filter) pair
      * named twice is removed by the first that names it, and is reported as not existing to the later ones.
      *
-     * @return per request, in order: its {@link SubscribeApi.UnsubscribeResponse} (0x00 or 0x11 per filter), or the
-     *         reason its epoch is stale (a String), in which case nothing of it was removed
+     * @return per request, in order; nothing of a {@link Stale} one was removed
      */
     @Transactional
-    public List<Object> unsubscribeAll(List<SubscribeApi.UnsubscribeRequest> requests) {
+    public List<UnsubscribeResult> unsubscribeAll(List<SubscribeApi.UnsubscribeRequest> requests) {
         Map<String, SessionRecord> rows = sessions.lockAll(new java.util.TreeSet<>(
                 requests.stream().map(SubscribeApi.UnsubscribeRequest::clientId).toList()));
-        Object[] results = new Object[requests.size()];
+        UnsubscribeResult[] results = new UnsubscribeResult[requests.size()];
         Set<SubscriptionStore.Removed> asked = new LinkedHashSet<>();
         for (int r = 0; r < requests.size(); r++) {
             SubscribeApi.UnsubscribeRequest request = requests.get(r);
             // UNSUBSCRIBE names no node: the epoch alone identifies the connection (epochs are unique).
-            results[r] = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), null);
-            if (results[r] == null) {
+            String stale = staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), null);
+            if (stale != null) {
+                results[r] = new Stale(stale);
+            } else {
                 request.filters().forEach(f -> asked.add(new SubscriptionStore.Removed(request.clientId(), f)));
             }
         }
@@ -255,7 +262,7 @@ public class SubscriptionService {
                     codes.add(FilterAdmission.NO_SUBSCRIPTION_EXISTED);
                 }
             }
-            results[r] = new SubscribeApi.UnsubscribeResponse(codes);
+            results[r] = new Unsubscribed(new SubscribeApi.UnsubscribeResponse(codes));
         }
         sender.sendAndAwait(records);
         return List.of(results);
