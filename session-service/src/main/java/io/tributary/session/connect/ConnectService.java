@@ -301,9 +301,9 @@ public class ConnectService {
         Map<String, SessionStore.LockedForConnect> rows = new HashMap<>();
         List<SessionStore.Connected> missing = connections;
         for (int attempt = 0; attempt < LOCK_ATTEMPTS && !missing.isEmpty(); attempt++) {
-            StatementPipeline.Read<Map<String, StoredWill>> wills = this.wills.takeEarlier(missing);
-            rows.putAll(sessions.lockOrCreateForConnect(missing, now, wills));
-            earlierWills.putAll(wills.result());
+            StatementPipeline.Read<Map<String, StoredWill>> earlier = wills.takeEarlier(missing);
+            rows.putAll(sessions.lockOrCreateForConnect(missing, now, earlier));
+            earlierWills.putAll(earlier.result());
             missing = missing.stream()
                     .filter(c -> !rows.containsKey(c.clientId()))
                     .toList();

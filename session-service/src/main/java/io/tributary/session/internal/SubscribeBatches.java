@@ -5,6 +5,7 @@ import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.stereotype.Component;
 
 /**
@@ -37,21 +38,18 @@ public class SubscribeBatches {
             List<SubscribeApi.SubscribeRequest> accepted =
                     valid.stream().map(requests::get).toList();
             RetainedLookup.Mark mark = retained.mark(accepted);
-            List<List<List<List<SubscribeApi.RetainedMessage>>>> early = new ArrayList<>(1);
+            // The retained messages looked up in the SUBSCRIBE's transaction; null: not (yet), look up after it.
+            AtomicReference<List<List<List<SubscribeApi.RetainedMessage>>>> early = new AtomicReference<>();
             List<SubscriptionService.SubscribeResult> results =
                     BatchCalls.withDeadlockRetry("SUBSCRIBE", accepted.size(), () -> {
-                        early.clear();
-                        return subscriptions.subscribeAll(accepted, done -> {
-                            List<List<List<SubscribeApi.RetainedMessage>>> found =
-                                    retained.retainedForAllIfCaughtUp(granted(accepted, done), mark);
-                            if (found != null) {
-                                early.add(found);
-                            }
-                        });
+                        early.set(null);
+                        return subscriptions.subscribeAll(
+                                accepted,
+                                done -> early.set(retained.retainedForAllIfCaughtUp(granted(accepted, done), mark)));
                     });
             List<RetainedLookup.Granted> granted = granted(accepted, results);
             List<List<List<SubscribeApi.RetainedMessage>>> messages =
-                    early.isEmpty() ? retained.retainedForAll(granted, mark) : early.get(0);
+                    early.get() == null ? retained.retainedForAll(granted, mark) : early.get();
             int g = 0;
             for (int k = 0; k < valid.size(); k++) {
                 if (results.get(k) instanceof SubscriptionService.Stale stale) {
