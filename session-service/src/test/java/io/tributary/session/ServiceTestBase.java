@@ -72,14 +72,21 @@ public abstract class ServiceTestBase {
         // The first admin of the REST API, as TRIBUTARY_ADMIN_USER / TRIBUTARY_ADMIN_PASSWORD configure it.
         registry.add("tributary.session.admin.user", () -> ADMIN_USER);
         registry.add("tributary.session.admin.password", () -> ADMIN_PASSWORD);
-        registry.add("tributary.internal.token", () -> INTERNAL_TOKEN);
+        registry.add("tributary.internal.transport-token", () -> INTERNAL_TOKEN);
+        registry.add("tributary.internal.routing-token", () -> ROUTING_TOKEN);
         // The internal API and the actuator on ports of their own, as in production; free ones here.
         registry.add("tributary.internal.port", () -> "0");
         registry.add("management.server.port", () -> "0");
     }
 
-    /** The internal API's secret in these tests; every internal call carries it. */
+    /**
+     * The transport nodes' internal token in these tests ({@code TRIBUTARY_INTERNAL_TRANSPORT_TOKEN}); every internal
+     * call of {@link #request} carries it, as the transport nodes make most of them.
+     */
     protected static final String INTERNAL_TOKEN = "test-internal-token-0123456789";
+
+    /** The routing nodes' internal token in these tests ({@code TRIBUTARY_INTERNAL_ROUTING_TOKEN}). */
+    protected static final String ROUTING_TOKEN = "test-routing-token-9876543210";
 
     protected static final String ADMIN_USER = "admin";
     protected static final String ADMIN_PASSWORD = "test-admin-password";

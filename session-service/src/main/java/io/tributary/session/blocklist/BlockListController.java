@@ -3,6 +3,8 @@ package io.tributary.session.blocklist;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
+import io.tributary.session.internalauth.InternalCallers;
+import io.tributary.session.internalauth.InternalRole;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -54,6 +56,8 @@ public class BlockListController {
         blockList.delete(id);
     }
 
+    /** Internal API (transport nodes): the IP entries of the block list. */
+    @InternalCallers(InternalRole.TRANSPORT)
     @GetMapping(path = SessionApi.BLOCKED_IPS, produces = "application/json")
     public LimitsApi.BlockedIps blockedIps(@RequestParam(required = false) String version) {
         return blockList.blockedIps(version);

@@ -7,6 +7,8 @@ import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.auth.ConnectAuthenticator;
 import io.tributary.session.connect.ConnectService;
 import io.tributary.session.connect.DisconnectService;
+import io.tributary.session.internalauth.InternalCallers;
+import io.tributary.session.internalauth.InternalRole;
 import io.tributary.session.retained.RetainedLookup;
 import io.tributary.session.subscription.SubscriptionService;
 import java.util.List;
@@ -16,8 +18,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The internal API transport nodes call ({@link SessionApi}): JSON in, JSON out. */
+/** The internal API transport nodes call ({@link SessionApi}): JSON in, JSON out. Theirs alone. */
 @RestController
+@InternalCallers(InternalRole.TRANSPORT)
 public class InternalSessionController {
 
     private final ConnectService connects;

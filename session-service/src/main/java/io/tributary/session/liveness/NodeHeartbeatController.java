@@ -3,6 +3,8 @@ package io.tributary.session.liveness;
 import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.session.internal.InternalRequests;
+import io.tributary.session.internalauth.InternalCallers;
+import io.tributary.session.internalauth.InternalRole;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -18,6 +20,7 @@ public class NodeHeartbeatController {
         this.nodes = nodes;
     }
 
+    @InternalCallers(InternalRole.TRANSPORT)
     @PostMapping(
             path = SessionApi.HEARTBEAT,
             consumes = MediaType.APPLICATION_JSON_VALUE,

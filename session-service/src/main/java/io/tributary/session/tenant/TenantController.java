@@ -3,6 +3,8 @@ package io.tributary.session.tenant;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.tributary.common.session.LimitsApi;
 import io.tributary.common.session.SessionApi;
+import io.tributary.session.internalauth.InternalCallers;
+import io.tributary.session.internalauth.InternalRole;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -56,7 +58,11 @@ public class TenantController {
         return admin.replace(id, request);
     }
 
-    /** Internal API (transport nodes): the publish quotas of every tenant that has one. */
+    /**
+     * Internal API: the publish quotas of every tenant that has one (the transport nodes enforce them, the routing
+     * nodes take the queued-message quotas from the same list).
+     */
+    @InternalCallers({InternalRole.TRANSPORT, InternalRole.ROUTING})
     @GetMapping(SessionApi.TENANT_PUBLISH_QUOTAS)
     public LimitsApi.TenantPublishQuotas tenantPublishQuotas() {
         return admin.publishQuotas();

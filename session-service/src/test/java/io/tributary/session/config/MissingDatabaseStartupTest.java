@@ -27,10 +27,11 @@ class MissingDatabaseStartupTest {
         SpringApplication app = new SpringApplication(SessionServiceApplication.class);
         assertThatThrownBy(() -> app.run(
                         "--server.port=0",
-                        // free ports for the internal API and the actuator too; a token, as every deployment has
+                        // free ports for the internal API and the actuator too; tokens, as every deployment has
                         "--tributary.internal.port=0",
                         "--management.server.port=0",
-                        "--tributary.internal.token=test-internal-token-0123456789",
+                        "--tributary.internal.transport-token=test-internal-token-0123456789",
+                        "--tributary.internal.routing-token=test-routing-token-9876543210",
                         "--spring.datasource.url=" + url,
                         "--spring.datasource.username=postgres",
                         "--tributary.session.kafka.bootstrap-servers=" + TestEngines.kafkaBootstrap(),

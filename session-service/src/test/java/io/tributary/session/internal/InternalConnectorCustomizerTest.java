@@ -10,8 +10,6 @@ import org.springframework.mock.env.MockEnvironment;
 /** The internal API's connector goes on the main web server, on a port of its own, and a shared port is refused. */
 class InternalConnectorCustomizerTest {
 
-    private static final String TOKEN = "internal-token-0123456789";
-
     private static TomcatServletWebServerFactory customized(int httpPort, int internalPort, String managementPort) {
         MockEnvironment environment = new MockEnvironment();
         if (managementPort != null) {
@@ -19,7 +17,10 @@ class InternalConnectorCustomizerTest {
         }
         TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory(httpPort);
         new InternalConnectorCustomizer(
-                        new InternalConnector(), new InternalApiProperties(TOKEN, internalPort), environment)
+                        new InternalConnector(),
+                        new InternalApiProperties(
+                                "transport-token-0123456789", "routing-token-0123456789", internalPort),
+                        environment)
                 .customize(factory);
         return factory;
     }

@@ -1,4 +1,4 @@
-package io.tributary.session.internal;
+package io.tributary.session.internalauth;
 
 import io.tributary.common.session.SessionApi;
 import jakarta.servlet.FilterChain;
@@ -6,32 +6,33 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Lets through internal API calls ({@code /internal/**}) that carry the deployment's secret in
- * {@link SessionApi#TOKEN_HEADER}, compared in constant time; anything else is answered 401 and logged with the
- * caller's address.
+ * Lets through internal API calls ({@code /internal/**}) that carry one role's token in {@link SessionApi#TOKEN_HEADER}
+ * ({@link InternalTokens}, constant time), with that role in the request attribute {@link InternalRole#ATTRIBUTE} for
+ * {@link InternalCallerInterceptor}; anything else is answered 401 and logged with the caller's address.
  */
 public class InternalTokenFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(InternalTokenFilter.class);
 
-    private final byte[] token;
+    private final InternalTokens tokens;
 
-    public InternalTokenFilter(String token) {
-        this.token = token.getBytes(StandardCharsets.UTF_8);
+    public InternalTokenFilter(InternalTokens tokens) {
+        this.tokens = tokens;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String presented = request.getHeader(SessionApi.TOKEN_HEADER);
-        if (presented != null && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8))) {
+        Optional<InternalRole> role = tokens.roleOf(presented);
+        if (role.isPresent()) {
+            request.setAttribute(InternalRole.ATTRIBUTE, role.get());
             chain.doFilter(request, response);
             return;
         }
@@ -41,11 +42,10 @@ public class InternalTokenFilter extends OncePerRequestFilter {
                 request.getRequestURI(),
                 request.getRemoteAddr(),
                 presented == null ? "no " + SessionApi.TOKEN_HEADER + " header" : "wrong " + SessionApi.TOKEN_HEADER);
-        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-        response.setContentType("application/json");
-        response.getOutputStream()
-                .write(("{\"error\":\"the internal API needs the deployment's token in " + SessionApi.TOKEN_HEADER
-                                + "\"}")
-                        .getBytes(StandardCharsets.UTF_8));
+        InternalCallerInterceptor.error(
+                response,
+                HttpServletResponse.SC_UNAUTHORIZED,
+                "the internal API needs a caller's token (the transport nodes' or the routing nodes') in "
+                        + SessionApi.TOKEN_HEADER);
     }
 }
