@@ -1,7 +1,8 @@
 package io.tributary.common.session;
 
 /**
- * The internal HTTP API that transport nodes call on session-service (JSON bodies). All calls are idempotent for a
+ * The internal HTTP API that transport nodes (and, for the tenants' quotas, routing nodes) call on session-service
+ * (JSON bodies). All calls are idempotent for a
  * given epoch; session-service answers 409 when the caller's epoch is not the client's current one (the connection
  * was taken over), 503 when it cannot reach its stores or Kafka.
  *
@@ -31,8 +32,9 @@ public final class SessionApi {
      */
     public static final String DISCONNECT_BATCH = "/internal/v1/sessions/disconnect-batch";
     /**
-     * Header carrying the deployment's internal API secret ({@code TRIBUTARY_INTERNAL_TOKEN}) on every internal call;
-     * session-service answers 401 without it.
+     * Header carrying the caller's internal API token ({@code TRIBUTARY_INTERNAL_TOKEN}: the transport nodes' or the
+     * routing nodes', one per role) on every internal call; session-service answers 401 without a token it knows and
+     * 403 when the endpoint is not for the caller's role (only {@link #TENANT_PUBLISH_QUOTAS} is the routing nodes').
      */
     public static final String TOKEN_HEADER = "X-Tributary-Internal-Token";
 

@@ -48,6 +48,7 @@ final class QuickstartStack {
     private String redisAddress;
     private String redisUrl;
     private AdminPassword adminPassword;
+    private InternalTokens internalTokens;
 
     QuickstartStack(QuickstartSettings settings, Console console) {
         this.settings = settings;
@@ -195,6 +196,8 @@ final class QuickstartStack {
             throws Exception {
         Map<String, String> environment = serviceEnvironment();
         environment.putAll(ports);
+        // The internal API's tokens: session-service both, the router and the transport node their own.
+        environment.putAll(internalTokens().environmentOf(name));
         ServiceProcess service = register(ServiceProcess.builder(name, jar)
                 .heap(settings.serviceHeap())
                 .garbageCollector(LOW_PAUSE_GC)
@@ -222,12 +225,12 @@ final class QuickstartStack {
         }
     }
 
-    private final String internalToken = System.getenv().getOrDefault("TRIBUTARY_INTERNAL_TOKEN", randomToken());
-
-    private static String randomToken() {
-        byte[] bytes = new byte[24];
-        new java.security.SecureRandom().nextBytes(bytes);
-        return java.util.HexFormat.of().formatHex(bytes);
+    /** One per calling role ({@link InternalTokens}), read or generated on first use. */
+    synchronized InternalTokens internalTokens() {
+        if (internalTokens == null) {
+            internalTokens = InternalTokens.of(System.getenv(), settings.dataDir());
+        }
+        return internalTokens;
     }
 
     private java.net.URI healthUrl(int managementPort) {
@@ -254,8 +257,6 @@ final class QuickstartStack {
         env.put("TRIBUTARY_NODE_ID", "node-1");
         // session-service's internal API port, not its REST port, which answers 404 to /internal/**.
         env.put("SESSION_SERVICE_URL", "http://" + settings.localAddress() + ":" + settings.sessionInternalPort());
-        // The internal API's secret: given, or a new random one per start (every service starts with it).
-        env.put("TRIBUTARY_INTERNAL_TOKEN", internalToken);
         // The quick start lets clients in without credentials (session-service logs a loud warning), unless the
         // caller says otherwise; the services' own default, for production, is to refuse them.
         env.put("TRIBUTARY_AUTH_ANONYMOUS", String.valueOf(settings.anonymous()));

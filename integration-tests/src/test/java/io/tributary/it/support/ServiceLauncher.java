@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Builds the service processes of a {@link TributaryCluster}: every one with the cluster's shared settings (Kafka,
- * Redis, the internal token), session-services and transport nodes with their own on top.
+ * Redis) and its role's internal token, session-services and transport nodes with their own on top.
  */
 final class ServiceLauncher {
 
@@ -45,8 +45,6 @@ final class ServiceLauncher {
                 .jvmOption("-XX:TieredStopAtLevel=1")
                 .logFile(log(name))
                 .env("KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers())
-                // The internal API's secret, the same for every service of the cluster.
-                .env("TRIBUTARY_INTERNAL_TOKEN", TributaryCluster.INTERNAL_TOKEN)
                 .env("TRIBUTARY_PUBLISH_PARTITIONS", 4)
                 // C1 only (above): there is little JIT to wait for, and ~40 service starts per run would each
                 // pay for it; WarmUpTest turns it on for its own node.
@@ -54,10 +52,27 @@ final class ServiceLauncher {
         // Every service reaches Redis: session-service for presence and queue lifecycles, routing to append to
         // session queues, transport nodes to read them. Authenticated, as in the shipped deployments.
         RedisEnv.of(engines.redisUrl()).forEach(builder::env);
+        internalTokens(jarProperty).forEach(builder::env);
         jar.jvmOptions().forEach(builder::jvmOption);
         serviceEnv.forEach(builder::env);
         envByJar.getOrDefault(jarProperty, Map.of()).forEach(builder::env);
         return builder;
+    }
+
+    /**
+     * The internal API's tokens, one per calling role as in the shipped deployments: session-service knows both, a
+     * transport node and a router present only their own.
+     */
+    static Map<String, String> internalTokens(String jarProperty) {
+        return switch (jarProperty) {
+            case "tributary.jars.session" ->
+                Map.of(
+                        "TRIBUTARY_INTERNAL_TRANSPORT_TOKEN", TributaryCluster.INTERNAL_TOKEN,
+                        "TRIBUTARY_INTERNAL_ROUTING_TOKEN", TributaryCluster.ROUTING_TOKEN);
+            case "tributary.jars.transport" -> Map.of("TRIBUTARY_INTERNAL_TOKEN", TributaryCluster.INTERNAL_TOKEN);
+            case "tributary.jars.routing" -> Map.of("TRIBUTARY_INTERNAL_TOKEN", TributaryCluster.ROUTING_TOKEN);
+            default -> throw new IllegalArgumentException("no internal role for " + jarProperty);
+        };
     }
 
     /** A session-service on {@code ports}, on the cluster's PostgreSQL, with the cluster's liveness and first admin. */

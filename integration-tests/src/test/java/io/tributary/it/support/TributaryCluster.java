@@ -195,8 +195,14 @@ public final class TributaryCluster {
                 t0);
     }
 
-    /** The cluster's internal API secret: tests that call session-service's internal API send it. */
+    /**
+     * The transport nodes' internal token of the cluster: tests that call session-service's internal API as a transport
+     * node send it.
+     */
     public static final String INTERNAL_TOKEN = "it-internal-" + java.util.UUID.randomUUID();
+
+    /** The routing nodes' internal token of the cluster (another role: the tenants' quotas only). */
+    public static final String ROUTING_TOKEN = "it-routing-" + java.util.UUID.randomUUID();
 
     private static void progress(String what, long t0) {
         System.out.printf("[it-cluster] %s after %.1f s%n", what, (System.nanoTime() - t0) / 1e9);

@@ -13,7 +13,9 @@ import org.springframework.validation.annotation.Validated;
  * limit ({@code TRIBUTARY_QUEUE_LIMIT}).
  *
  * @param sessionServiceUrl session-service base URL; empty: tenant queue quotas are not applied
- * @param internalToken     the internal API's shared secret (required with a URL)
+ * @param internalToken     the routing nodes' internal API token, session-service's
+ *                          {@code TRIBUTARY_INTERNAL_ROUTING_TOKEN} (required with a URL); session-service lets it
+ *                          fetch the tenants' quotas and nothing else
  * @param refresh           how often the list is fetched: a changed quota holds that much later at most
  */
 @Validated

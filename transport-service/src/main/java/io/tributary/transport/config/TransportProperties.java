@@ -140,7 +140,8 @@ public record TransportProperties(
      *                          not behind one load-balanced address: calls go round robin and fail over
      * @param heartbeatInterval how often the node tells session-service it is alive; must stay well below
      *                          session-service's node timeout, or a live node is declared dead
-     * @param internalToken     the deployment's internal API secret (the same on every service); session-service
+     * @param internalToken     the transport nodes' internal API token (session-service's
+     *                          {@code TRIBUTARY_INTERNAL_TRANSPORT_TOKEN}; the routing nodes have another); session-service
      *                          refuses internal calls without it, so the node does not start without one
      * @param maxInFlight       batch calls of each kind (CONNECT, disconnect) under way at once
      * @param maxBatch          requests per batch call at most
