@@ -40,10 +40,18 @@ if ! kubectl -n "$NAMESPACE" get secret tributary-admin >/dev/null 2>&1; then
   log "REST API admin: ${TRIBUTARY_ADMIN_USER:-admin} / $admin_password (secret tributary-admin)"
 fi
 
-# The internal API's shared secret (session-service and every transport node), generated once.
-if ! kubectl -n "$NAMESPACE" get secret tributary-internal >/dev/null 2>&1; then
+# The internal API's tokens, one per calling role (session-service reads both, a transport node only
+# TRIBUTARY_INTERNAL_TRANSPORT_TOKEN, a router only TRIBUTARY_INTERNAL_ROUTING_TOKEN), generated once unless set. A
+# secret from before them holds the one shared TRIBUTARY_INTERNAL_TOKEN, which session-service no longer takes: it is
+# replaced (the pods roll with the chart upgrade below; until then old and new pods refuse each other's calls).
+routing_token="$(kubectl -n "$NAMESPACE" get secret tributary-internal \
+  -o jsonpath='{.data.TRIBUTARY_INTERNAL_ROUTING_TOKEN}' 2>/dev/null || true)"
+if [[ -z "$routing_token" ]]; then
+  kubectl -n "$NAMESPACE" delete secret tributary-internal --ignore-not-found >/dev/null
+  internal_random() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
   kubectl -n "$NAMESPACE" create secret generic tributary-internal \
-    --from-literal=TRIBUTARY_INTERNAL_TOKEN="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+    --from-literal=TRIBUTARY_INTERNAL_TRANSPORT_TOKEN="${TRIBUTARY_INTERNAL_TRANSPORT_TOKEN:-$(internal_random)}" \
+    --from-literal=TRIBUTARY_INTERNAL_ROUTING_TOKEN="${TRIBUTARY_INTERNAL_ROUTING_TOKEN:-$(internal_random)}"
 fi
 
 # The Redis password: the in-cluster Redis's requirepass, generated once unless REDIS_PASSWORD is set; every service

@@ -55,11 +55,12 @@ class ComposeClosedByDefaultTest {
     void aSecretSetInTheComposeFileIsReported() {
         String opened = replace(
                 compose(),
-                "      SESSION_SERVICE_URL: http://session:8086\n",
-                "      SESSION_SERVICE_URL: http://session:8086\n      TRIBUTARY_INTERNAL_TOKEN: local-token\n");
+                "      TRIBUTARY_INTERNAL_TOKEN: $${TRIBUTARY_INTERNAL_ROUTING_TOKEN}\n",
+                "      TRIBUTARY_INTERNAL_TOKEN: local-token\n");
         assertThat(findings(opened, dotEnv()))
                 .anyMatch(
-                        f -> f.startsWith("routing: the secret TRIBUTARY_INTERNAL_TOKEN is set in docker-compose.yml"));
+                        f -> f.startsWith("routing: the secret TRIBUTARY_INTERNAL_TOKEN is set in docker-compose.yml"))
+                .contains("routing: TRIBUTARY_INTERNAL_TOKEN does not come from a secret");
     }
 
     /** The Redis of docker-compose.yml as before issue 34: no password, a bare ping, URLs without credentials. */
@@ -172,7 +173,9 @@ class ComposeClosedByDefaultTest {
                 dotEnv(),
                 Map.of(
                         "deploy/compose/secrets/postgres.env", Map.of("POSTGRES_PASSWORD", "x"),
-                        "deploy/compose/secrets/internal.env", Map.of("TRIBUTARY_INTERNAL_TOKEN", "x"),
+                        "deploy/compose/secrets/internal-transport.env",
+                                Map.of("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN", "x"),
+                        "deploy/compose/secrets/internal-routing.env", Map.of("TRIBUTARY_INTERNAL_ROUTING_TOKEN", "y"),
                         "deploy/compose/secrets/admin.env",
                                 Map.of("TRIBUTARY_ADMIN_USER", "admin", "TRIBUTARY_ADMIN_PASSWORD", "x"),
                         "deploy/compose/secrets/redis.env", Map.of("REDIS_PASSWORD", "x")));

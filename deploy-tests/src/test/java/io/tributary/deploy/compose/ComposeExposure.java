@@ -3,6 +3,7 @@ package io.tributary.deploy.compose;
 import io.tributary.deploy.compose.ComposeProject.ComposeService;
 import io.tributary.deploy.compose.ComposeProject.Port;
 import io.tributary.deploy.services.ServiceCatalog;
+import io.tributary.deploy.support.InternalTokenRules;
 import io.tributary.deploy.support.SecretNames;
 import io.tributary.deploy.support.UrlPasswords;
 import io.tributary.deploy.support.WebSocketOrigins;
@@ -43,7 +44,34 @@ final class ComposeExposure {
         checks.redisAuthentication();
         checks.webSocketOrigins();
         checks.findings.addAll(ComposeKafkaChecks.check(project));
+        checks.internalTokens();
         return checks.findings;
+    }
+
+    /**
+     * One internal token per calling role ({@link InternalTokenRules}): a variable's source is the generated env file
+     * entry it comes from (only env files can give a secret here without a finding above).
+     */
+    private void internalTokens() {
+        ServiceCatalog catalog = ServiceCatalog.load();
+        List<InternalTokenRules.Holder> holders = new ArrayList<>();
+        project.services().forEach((name, service) -> {
+            if (service.image() == null) {
+                return;
+            }
+            catalog.byImage(service.image())
+                    .ifPresent(settings -> holders.add(new InternalTokenRules.Holder(
+                            name,
+                            settings.module(),
+                            InternalTokenRules.resolve(
+                                    service.environment(),
+                                    variable -> service.environment().containsKey(variable)
+                                                    && !service.explicitEnvironment()
+                                                            .containsKey(variable)
+                                            ? service.environment().get(variable)
+                                            : null))));
+        });
+        findings.addAll(InternalTokenRules.check(holders));
     }
 
     /** MQTT over WebSocket only from the web pages listed (the admin console), never from any page. */

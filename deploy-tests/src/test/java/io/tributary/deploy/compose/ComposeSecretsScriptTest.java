@@ -30,7 +30,8 @@ class ComposeSecretsScriptTest {
         builder.environment().put("SECRETS_DIR", dir.toString());
         builder.environment().remove("POSTGRES_PASSWORD");
         builder.environment().remove("TRIBUTARY_ADMIN_PASSWORD");
-        builder.environment().remove("TRIBUTARY_INTERNAL_TOKEN");
+        builder.environment().remove("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN");
+        builder.environment().remove("TRIBUTARY_INTERNAL_ROUTING_TOKEN");
         builder.environment().remove("REDIS_PASSWORD");
         builder.environment().putAll(environment);
         Process process = builder.start();
@@ -61,7 +62,13 @@ class ComposeSecretsScriptTest {
                     .isEqualTo("rw-------");
         }
         assertThat(entries("postgres.env").get("POSTGRES_PASSWORD")).matches("[0-9a-f]{48}");
-        assertThat(entries("internal.env").get("TRIBUTARY_INTERNAL_TOKEN")).matches("[0-9a-f]{48}");
+        // One token per calling role, each in a file of its own (a transport node reads only its role's file).
+        String transport = entries("internal-transport.env").get("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN");
+        assertThat(transport).matches("[0-9a-f]{48}");
+        assertThat(entries("internal-routing.env").get("TRIBUTARY_INTERNAL_ROUTING_TOKEN"))
+                .matches("[0-9a-f]{48}")
+                .isNotEqualTo(transport);
+        assertThat(dir.resolve("internal.env")).doesNotExist();
         // Hex: it goes into the services' REDIS_URL unescaped.
         assertThat(entries("redis.env").get("REDIS_PASSWORD")).matches("[0-9a-f]{48}");
         String admin = entries("admin.env").get("TRIBUTARY_ADMIN_PASSWORD");
@@ -74,10 +81,22 @@ class ComposeSecretsScriptTest {
     void aSecondRunKeepsTheSecretsAndAGivenValueIsUsed() throws Exception {
         run(Map.of("TRIBUTARY_ADMIN_PASSWORD", "chosen-by-the-operator"));
         assertThat(entries("admin.env")).containsEntry("TRIBUTARY_ADMIN_PASSWORD", "chosen-by-the-operator");
-        String token = entries("internal.env").get("TRIBUTARY_INTERNAL_TOKEN");
+        String token = entries("internal-transport.env").get("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN");
         String output = run(Map.of());
-        assertThat(entries("internal.env")).containsEntry("TRIBUTARY_INTERNAL_TOKEN", token);
+        assertThat(entries("internal-transport.env")).containsEntry("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN", token);
         assertThat(entries("admin.env")).containsEntry("TRIBUTARY_ADMIN_PASSWORD", "chosen-by-the-operator");
         assertThat(output).doesNotContain("chosen-by-the-operator");
+    }
+
+    /** The former shared token's file is read by nobody now: the script says so, and writes each role's file. */
+    @Test
+    void aFormerSharedTokenFileIsReportedAndAGivenRoleTokenIsUsed() throws Exception {
+        Files.writeString(dir.resolve("internal.env"), "TRIBUTARY_INTERNAL_TOKEN=former-shared-token\n");
+        String output = run(Map.of("TRIBUTARY_INTERNAL_ROUTING_TOKEN", "routing-token-of-the-operator"));
+        assertThat(output).contains("internal.env (the former shared TRIBUTARY_INTERNAL_TOKEN) is no longer read");
+        assertThat(entries("internal-routing.env"))
+                .containsExactly(Map.entry("TRIBUTARY_INTERNAL_ROUTING_TOKEN", "routing-token-of-the-operator"));
+        assertThat(entries("internal-transport.env").get("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN"))
+                .matches("[0-9a-f]{48}");
     }
 }

@@ -48,7 +48,7 @@ record ContainerEnv(Map<String, String> values, Map<String, Boolean> literal) {
                     continue;
                 }
                 keys.forEach(k -> {
-                    values.put(k, "secret " + secret);
+                    values.put(k, "secret " + secret + "/" + k);
                     literal.put(k, false);
                 });
             }
@@ -98,6 +98,19 @@ record ContainerEnv(Map<String, String> values, Map<String, Boolean> literal) {
                 .find("Secret", name)
                 .map(s -> Yamls.map(s.get("data")).keySet())
                 .orElse(scriptSecrets.get(name));
+    }
+
+    /**
+     * Where each secret variable comes from ({@code secret NAME/KEY}), a literal {@code ${NAME}} (Spring resolves it)
+     * taking NAME's: {@link io.tributary.deploy.support.InternalTokenRules#resolve}.
+     */
+    Map<String, String> secretSources() {
+        return io.tributary.deploy.support.InternalTokenRules.resolve(values, variable -> {
+            String value = values.get(variable);
+            return !Boolean.TRUE.equals(literal.get(variable)) && value != null && value.startsWith("secret ")
+                    ? value
+                    : null;
+        });
     }
 
     /** The literal value of a variable, or null when it is absent or comes from elsewhere. */

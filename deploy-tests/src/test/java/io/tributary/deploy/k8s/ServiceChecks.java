@@ -66,6 +66,10 @@ final class ServiceChecks {
         checks.findings.addAll(ScalingChecks.check(manifests, context, checks.pods));
         checks.findings.addAll(RedisAuthChecks.check(manifests, checks.pods));
         checks.findings.addAll(KafkaAuthChecks.check(manifests, checks.pods));
+        checks.findings.addAll(io.tributary.deploy.support.InternalTokenRules.check(checks.pods.stream()
+                .map(p -> new io.tributary.deploy.support.InternalTokenRules.Holder(
+                        p.where(), p.service().module(), p.env().secretSources()))
+                .toList()));
         ClusterNetwork network = ClusterNetwork.shipped();
         checks.findings.addAll(ClientAddressChecks.check(manifests, checks.pods, network));
         checks.findings.addAll(PrivatePortChecks.check(manifests, checks.pods));

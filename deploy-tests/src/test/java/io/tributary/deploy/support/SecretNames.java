@@ -17,13 +17,21 @@ public final class SecretNames {
         return SECRET.matcher(variable.toUpperCase(java.util.Locale.ROOT)).matches();
     }
 
+    /** A value that only names another variable, which Spring puts in at start-up: {@code ${NAME}}. */
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{[A-Z0-9_]+}");
+
     /**
      * Whether a tracked file giving {@code variable} this value writes a secret out: any non-empty value of a secret
-     * setting, except a JAAS configuration whose password only names a variable ({@code password="${NAME}"},
-     * resolved by Spring from a generated secret).
+     * setting, except one that only names a variable ({@code ${NAME}}: a transport node's
+     * {@code TRIBUTARY_INTERNAL_TOKEN} naming its generated {@code TRIBUTARY_INTERNAL_TRANSPORT_TOKEN}) and a JAAS
+     * configuration whose password only names a variable ({@code password="${NAME}"}), both resolved by Spring from a
+     * generated secret. Where NAME comes from is checked by the rules of each secret (InternalTokenRules, ...).
      */
     public static boolean holdsSecret(String variable, String value) {
-        if (!isSecret(variable) || value == null || value.isEmpty()) {
+        if (!isSecret(variable)
+                || value == null
+                || value.isEmpty()
+                || REFERENCE.matcher(value).matches()) {
             return false;
         }
         return !(variable.toUpperCase(java.util.Locale.ROOT).endsWith("JAAS_CONFIG")
