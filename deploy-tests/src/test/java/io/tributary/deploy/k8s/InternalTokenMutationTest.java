@@ -155,8 +155,8 @@ class InternalTokenMutationTest {
                     }))
                     .contains(
                             "Deployment/routing container routing: TRIBUTARY_INTERNAL_TOKEN does not come from a secret")
-                    .contains("Deployment/routing: TRIBUTARY_INTERNAL_TOKEN is not read from a Secret (secretKeyRef)"
-                            .replace("Deployment/routing:", "Deployment/routing container routing:"));
+                    .contains("Deployment/routing container routing: TRIBUTARY_INTERNAL_TOKEN is not read from a Secret"
+                            + " (secretKeyRef)");
         }
     }
 }

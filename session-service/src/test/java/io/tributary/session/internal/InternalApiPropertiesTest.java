@@ -7,19 +7,24 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.mock.env.MockEnvironment;
 
 /**
  * session-service's internal tokens as the environment gives them, through the real application.yml: one per
  * calling role, both required, at least 16 characters and different, so a start without them fails with a message
  * naming the variable; the former shared {@code TRIBUTARY_INTERNAL_TOKEN} alone no longer starts it.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class InternalApiPropertiesTest {
 
     private static final String TRANSPORT = "transport-token-0123456789";
@@ -103,5 +108,18 @@ class InternalApiPropertiesTest {
                         .rootCause()
                         .hasMessageContaining("TRIBUTARY_INTERNAL_TRANSPORT_TOKEN")
                         .hasMessageContaining("no longer reads the one shared TRIBUTARY_INTERNAL_TOKEN"));
+    }
+
+    /** Left in a deployment after the upgrade, the former shared token is said to be unused, once, at start. */
+    @Test
+    void theFormerSharedTokenLeftSetBesideTheNewOnesIsWarnedAbout(CapturedOutput output) {
+        InternalApiProperties properties = new InternalApiProperties(TRANSPORT, ROUTING, 0);
+        String warning = "TRIBUTARY_INTERNAL_TOKEN (tributary.internal.token) is set, but session-service no longer"
+                + " reads it";
+        new InternalApiConfiguration().internalTokens(properties, new MockEnvironment());
+        assertThat(output.getAll()).doesNotContain(warning);
+        new InternalApiConfiguration()
+                .internalTokens(properties, new MockEnvironment().withProperty("tributary.internal.token", TRANSPORT));
+        assertThat(output.getAll()).contains(warning).doesNotContain(TRANSPORT);
     }
 }
