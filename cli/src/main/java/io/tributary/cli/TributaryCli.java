@@ -108,6 +108,7 @@ public final class TributaryCli implements Callable<Integer> {
     static CommandLine commandLine(Config config, InputStream stdin) {
         CommandLine commandLine = new CommandLine(new TributaryCli(config, stdin));
         commandLine.getCommandSpec().usageMessage().footer(FOOTER);
+        commandLine.setOverwrittenOptionsAllowed(true); // an option given twice: the last one counts, as before
         commandLine.setParameterExceptionHandler(Failures::usage);
         commandLine.setExecutionExceptionHandler(Failures::execution);
         return commandLine;
