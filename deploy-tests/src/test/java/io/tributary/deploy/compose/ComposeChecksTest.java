@@ -1,5 +1,7 @@
 package io.tributary.deploy.compose;
 
+import static io.tributary.deploy.compose.ComposeEdits.compose;
+import static io.tributary.deploy.compose.ComposeEdits.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.deploy.services.ServiceCatalog;
@@ -24,10 +26,6 @@ class ComposeChecksTest {
                 Repo.kafkaVersion());
     }
 
-    private static String compose() {
-        return Repo.read("docker-compose.yml");
-    }
-
     private static String dotEnv() {
         return Repo.read(".env");
     }
@@ -37,13 +35,6 @@ class ComposeChecksTest {
     }
 
     /** The real file with one occurrence of a text replaced; fails if the text is not there. */
-    private static String replace(String text, String from, String to) {
-        assertThat(text)
-                .as("the file still contains the line this test changes")
-                .contains(from);
-        return text.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to));
-    }
-
     @Test
     void theComposeStackMatchesTheServices() {
         assertThat(findings(compose(), dotEnv(), haproxy())).isEmpty();
@@ -74,7 +65,7 @@ class ComposeChecksTest {
                 .anyMatch(f -> f.startsWith("transport-1: MQTT_KEEPALIVE_MAX is not read by transport-service"));
     }
 
-    /** {@link #replace} in the service {@code service} and after it (routing has SESSION_SERVICE_URL too). */
+    /** {@link ComposeEdits#replace} in the service {@code service} and after it (routing has SESSION_SERVICE_URL too). */
     private static String replaceFrom(String text, String service, String from, String to) {
         int at = text.indexOf("\n  " + service + ":\n");
         assertThat(at).as("the file still has service %s", service).isNotNegative();

@@ -1,5 +1,7 @@
 package io.tributary.deploy.compose;
 
+import static io.tributary.deploy.compose.ComposeEdits.compose;
+import static io.tributary.deploy.compose.ComposeEdits.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.deploy.compose.ComposeProject.Port;
@@ -8,8 +10,6 @@ import io.tributary.deploy.support.WebSocketOrigins;
 import io.tributary.deploy.support.Yamls;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,19 +25,8 @@ class ComposeClosedByDefaultTest {
         return ComposeExposure.check(ComposeProject.parse(compose, dotEnv), Repo.read(".gitignore"));
     }
 
-    private static String compose() {
-        return Repo.read("docker-compose.yml");
-    }
-
     private static String dotEnv() {
         return Repo.read(".env");
-    }
-
-    private static String replace(String text, String from, String to) {
-        assertThat(text)
-                .as("the file still contains the text this test changes")
-                .contains(from);
-        return text.replaceFirst(Pattern.quote(from), Matcher.quoteReplacement(to));
     }
 
     @Test

@@ -1,11 +1,10 @@
 package io.tributary.deploy.compose;
 
+import static io.tributary.deploy.compose.ComposeEdits.compose;
+import static io.tributary.deploy.compose.ComposeEdits.findings;
+import static io.tributary.deploy.compose.ComposeEdits.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.deploy.support.Repo;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,21 +14,6 @@ import org.junit.jupiter.api.Test;
  * SCRAM password written out, a service that does not wait for kafka-setup.
  */
 class ComposeKafkaSecurityTest {
-
-    private static List<String> findings(String compose) {
-        return ComposeExposure.check(ComposeProject.parse(compose, Repo.read(".env")), Repo.read(".gitignore"));
-    }
-
-    private static String compose() {
-        return Repo.read("docker-compose.yml");
-    }
-
-    private static String replace(String text, String from, String to) {
-        assertThat(text)
-                .as("the file still contains the text this test changes")
-                .contains(from);
-        return text.replaceFirst(Pattern.quote(from), Matcher.quoteReplacement(to));
-    }
 
     @Test
     void theShippedKafkaAuthenticatesEveryServiceAndEnforcesAcls() {
