@@ -61,7 +61,7 @@ public final class ClientConnection {
     private boolean takenOver;
     private boolean fenced;
     /** Replays of this connection still joining live traffic (see replay/ReplaySeam); null until the first. */
-    private List<Object> replays;
+    private List<LiveSeam> replays;
     /** The session outlives the connection: its QoS 1/2 messages come from its session queue. */
     private final boolean queueBacked;
     /** The client's publishes: acknowledgements in order, QoS 2 ids awaiting PUBREL, Receive Maximum, aliases. */
@@ -303,15 +303,14 @@ public final class ClientConnection {
 
     /**
      * The replays of this connection whose seam with live traffic still applies, or null when it never asked for
-     * one: a null test is all a live delivery costs a connection that does not replay. Event loop only; the
-     * elements are {@code replay.ReplaySeam}, kept opaque so that this class does not depend on that package.
+     * one: a null test is all a live delivery costs a connection that does not replay. Event loop only.
      */
-    public List<Object> replays() {
+    public List<LiveSeam> replays() {
         return replays;
     }
 
     /** The replays list, created on first use. Event loop only. */
-    public List<Object> replaysCreated() {
+    public List<LiveSeam> replaysCreated() {
         if (replays == null) {
             replays = new ArrayList<>(1);
         }

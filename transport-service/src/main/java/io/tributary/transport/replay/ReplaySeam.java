@@ -1,6 +1,7 @@
 package io.tributary.transport.replay;
 
 import io.tributary.common.topic.TopicFilters;
+import io.tributary.transport.connection.LiveSeam;
 import io.tributary.transport.connection.OutboundMessage;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -24,19 +25,12 @@ import java.util.Set;
  * </ul>
  * Nothing is therefore missing at the seam and nothing comes twice.
  */
-final class ReplaySeam {
+final class ReplaySeam implements LiveSeam {
 
     enum State {
         READING,
         DELIVERING,
         DONE
-    }
-
-    /** What to do with a live delivery. */
-    enum Verdict {
-        PASS,
-        HOLD,
-        DROP
     }
 
     /** A live delivery held until the history is delivered. */
@@ -60,12 +54,13 @@ final class ReplaySeam {
         return state;
     }
 
-    int held() {
+    @Override
+    public int held() {
         return live.size();
     }
 
-    /** What becomes of a live delivery on {@code topic} at publish {@code partition} / {@code offset} (-1: unknown). */
-    Verdict onLive(String topic, int partition, long offset) {
+    @Override
+    public Verdict onLive(String topic, int partition, long offset) {
         if (!matches(topic)) {
             return Verdict.PASS;
         }
@@ -76,7 +71,8 @@ final class ReplaySeam {
         };
     }
 
-    void hold(OutboundMessage message, int partition, long offset) {
+    @Override
+    public void hold(OutboundMessage message, int partition, long offset) {
         live.addLast(new Held(message, partition, offset));
     }
 
@@ -90,8 +86,8 @@ final class ReplaySeam {
         return before - live.size();
     }
 
-    /** The next message to send, without taking it; null when none (and, once the history is read, done). */
-    OutboundMessage peek() {
+    @Override
+    public OutboundMessage peek() {
         if (state != State.DELIVERING) {
             return null;
         }
@@ -105,14 +101,20 @@ final class ReplaySeam {
         return null;
     }
 
-    void take() {
+    @Override
+    public void take() {
         if (history.pollFirst() == null) {
             live.pollFirst();
         }
     }
 
-    /** The subscription to {@code filter} ended or was replaced: its seam no longer applies. */
-    boolean forget(String filter) {
+    @Override
+    public boolean done() {
+        return state == State.DONE;
+    }
+
+    @Override
+    public boolean forget(String filter) {
         if (state != State.DONE) {
             return false;
         }

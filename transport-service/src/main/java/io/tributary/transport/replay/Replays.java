@@ -6,6 +6,7 @@ import io.tributary.common.kafka.KafkaClients;
 import io.tributary.sessionqueue.QueueHold;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.Disconnector;
+import io.tributary.transport.connection.LiveSeam;
 import io.tributary.transport.connection.OutboundMessage;
 import io.tributary.transport.connection.SubscriptionOptions;
 import io.tributary.transport.delivery.LiveGate;
@@ -134,8 +135,8 @@ public final class Replays implements LiveGate {
      * @param granted the subscriptions the SUBSCRIBE made, with their options (none shared)
      */
     public void start(ClientConnection connection, Map<String, SubscriptionOptions> granted, ReplayRequest request) {
-        List<Object> seams = connection.replaysCreated();
-        seams.removeIf(s -> granted.keySet().stream().anyMatch(((ReplaySeam) s)::forget));
+        List<LiveSeam> seams = connection.replaysCreated();
+        seams.removeIf(s -> granted.keySet().stream().anyMatch(s::forget));
         ReplaySeam seam = new ReplaySeam(new LinkedHashSet<>(granted.keySet()));
         seams.add(seam);
         long now = System.currentTimeMillis();
@@ -242,7 +243,7 @@ public final class Replays implements LiveGate {
 
     private void failed(ClientConnection connection, ReplaySeam seam, Exception e) {
         metrics.replay("failed");
-        List<Object> seams = connection.replays();
+        List<LiveSeam> seams = connection.replays();
         if (seams != null) {
             seams.remove(seam);
         }
@@ -259,12 +260,12 @@ public final class Replays implements LiveGate {
 
     /** Whether a replay of this connection has not delivered all of its history and held messages yet. */
     private static boolean replaying(ClientConnection connection) {
-        List<Object> seams = connection.replays();
+        List<LiveSeam> seams = connection.replays();
         if (seams == null) {
             return false;
         }
-        for (Object s : seams) {
-            if (((ReplaySeam) s).state() != ReplaySeam.State.DONE) {
+        for (LiveSeam seam : seams) {
+            if (!seam.done()) {
                 return true;
             }
         }
@@ -273,8 +274,7 @@ public final class Replays implements LiveGate {
 
     @Override
     public boolean intercept(ClientConnection connection, OutboundMessage message, int partition, long offset) {
-        for (Object s : connection.replays()) {
-            ReplaySeam seam = (ReplaySeam) s;
+        for (LiveSeam seam : connection.replays()) {
             switch (seam.onLive(message.topic(), partition, offset)) {
                 case PASS -> {
                     continue;
@@ -302,12 +302,11 @@ public final class Replays implements LiveGate {
 
     /** Sends what the replays of {@code connection} have ready, as far as it has room. Event loop. */
     public void pump(ClientConnection connection) {
-        List<Object> seams = connection.replays();
+        List<LiveSeam> seams = connection.replays();
         if (seams == null || !connection.channel().isActive()) {
             return;
         }
-        for (Object s : seams) {
-            ReplaySeam seam = (ReplaySeam) s;
+        for (LiveSeam seam : seams) {
             int budget = SENT_PER_TASK;
             OutboundMessage next;
             while ((next = seam.peek()) != null) {
@@ -331,9 +330,9 @@ public final class Replays implements LiveGate {
 
     /** The subscription to {@code filter} ended: a finished replay's seam no longer drops its late copies. */
     public static void forget(ClientConnection connection, String filter) {
-        List<Object> seams = connection.replays();
+        List<LiveSeam> seams = connection.replays();
         if (seams != null) {
-            seams.removeIf(s -> ((ReplaySeam) s).forget(filter));
+            seams.removeIf(s -> s.forget(filter));
             if (seams.isEmpty()) {
                 connection.clearReplays();
             }
