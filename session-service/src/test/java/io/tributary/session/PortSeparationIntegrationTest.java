@@ -78,6 +78,21 @@ class PortSeparationIntegrationTest extends ServiceTestBase {
                     .as("REST port " + path)
                     .isEqualTo(404);
         }
+        // The batch endpoints are served before Spring MVC (InternalBatchEndpoints), and no closer to the REST port.
+        String batch = "{\"requests\":[" + connectBody("ports-b") + "]}";
+        for (String path : List.of(
+                SessionApi.CONNECT_BATCH,
+                "/%69nternal/v1/sessions/connect-batch",
+                "/api/../internal/v1/sessions/connect-batch",
+                "/internal;x=y/v1/sessions/connect-batch",
+                "//internal/v1/sessions/connect-batch")) {
+            assertThat(status(port, "POST", path, batch, token, INTERNAL_TOKEN))
+                    .as("REST port " + path)
+                    .isEqualTo(404);
+            assertThat(status(managementPort, "POST", path, batch, token, INTERNAL_TOKEN))
+                    .as("management port " + path)
+                    .isEqualTo(404);
+        }
         assertThat(status(managementPort, "POST", SessionApi.CONNECT, connectBody("ports-b"), token, INTERNAL_TOKEN))
                 .isEqualTo(404);
         assertThat(jdbc.sql("SELECT count(*) FROM sessions WHERE client_id = 'ports-b'")

@@ -294,7 +294,7 @@ class ControlPlaneTest {
         }
     }
 
-    /** {@code http_server_requests} count of the CONNECT batch endpoint of one session-service instance. */
+    /** Calls of the CONNECT batch endpoint one session-service instance served ({@code tributary.session.internal.calls}). */
     private static double connectBatches(String baseUrl) throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient()
                 .send(
@@ -305,8 +305,8 @@ class ControlPlaneTest {
                         HttpResponse.BodyHandlers.ofString());
         return scrape.body()
                 .lines()
-                .filter(l -> l.startsWith("http_server_requests_seconds_count")
-                        && l.contains("/internal/v1/sessions/connect-batch"))
+                .filter(l -> l.startsWith("tributary_session_internal_calls_seconds_count")
+                        && l.contains("call=\"connect-batch\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                 .sum();
     }

@@ -35,7 +35,7 @@ final class ConnectorPathValve extends ValveBase {
     }
 
     /** The decoded, normalized path below the context path (empty unless {@code server.servlet.context-path}). */
-    private static String applicationPath(Request request) {
+    static String applicationPath(Request request) {
         String path = request.getDecodedRequestURI();
         String context = request.getContextPath();
         return path != null && context != null && !context.isEmpty() && path.startsWith(context)

@@ -1,10 +1,12 @@
 package io.tributary.session.internal;
 
+import io.tributary.session.internalauth.InternalCallerGate;
 import io.tributary.session.internalauth.InternalCallerInterceptor;
 import io.tributary.session.internalauth.InternalTokenFilter;
 import io.tributary.session.internalauth.InternalTokens;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +17,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * The internal API on its own connector ({@link InternalConnector}), with {@link InternalTokenFilter} (which role
  * calls, from its token) and {@link InternalCallerInterceptor} (whether that role may call the endpoint) in front of
- * it, and only there.
+ * it, and only there; the batch endpoints ({@link InternalBatchEndpoints}) make the same two checks themselves
+ * ({@link InternalCallerGate}), served before the filters.
  */
 @Configuration(proxyBeanMethods = false)
 public class InternalApiConfiguration {
@@ -29,8 +32,11 @@ public class InternalApiConfiguration {
 
     @Bean
     InternalConnectorCustomizer internalConnectorCustomizer(
-            InternalConnector connector, InternalApiProperties properties, Environment environment) {
-        return new InternalConnectorCustomizer(connector, properties, environment);
+            InternalConnector connector,
+            InternalApiProperties properties,
+            Environment environment,
+            ObjectProvider<InternalBatchEndpoints> batchEndpoints) {
+        return new InternalConnectorCustomizer(connector, properties, environment, batchEndpoints);
     }
 
     @Bean
@@ -44,9 +50,14 @@ public class InternalApiConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<InternalTokenFilter> internalTokenFilter(InternalTokens tokens) {
+    InternalCallerGate internalCallerGate(InternalTokens tokens) {
+        return new InternalCallerGate(tokens);
+    }
+
+    @Bean
+    FilterRegistrationBean<InternalTokenFilter> internalTokenFilter(InternalCallerGate gate) {
         FilterRegistrationBean<InternalTokenFilter> registration =
-                new FilterRegistrationBean<>(new InternalTokenFilter(tokens));
+                new FilterRegistrationBean<>(new InternalTokenFilter(gate));
         registration.addUrlPatterns("/internal/*");
         registration.setName("internalTokenFilter");
         return registration;

@@ -1,12 +1,14 @@
 package io.tributary.session.internal;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
- * Adds the {@link InternalConnector} and its {@link ConnectorPathValve} to the main web server. Runs last, so the
+ * Adds the {@link InternalConnector}, its {@link ConnectorPathValve} and its {@link InternalBatchValve} (in that
+ * order) to the main web server. Runs last, so the
  * connector customizers Spring Boot registers from {@code server.*} are there to be applied to it too. Not applied
  * to the management server (Spring Boot's child context on {@code MANAGEMENT_PORT}), which takes none of the main
  * context's customizers but its own.
@@ -16,9 +18,14 @@ final class InternalConnectorCustomizer implements WebServerFactoryCustomizer<To
     private final InternalConnector connector;
     private final InternalApiProperties properties;
     private final Environment environment;
+    private final ObjectProvider<InternalBatchEndpoints> batchEndpoints;
 
     InternalConnectorCustomizer(
-            InternalConnector connector, InternalApiProperties properties, Environment environment) {
+            InternalConnector connector,
+            InternalApiProperties properties,
+            Environment environment,
+            ObjectProvider<InternalBatchEndpoints> batchEndpoints) {
+        this.batchEndpoints = batchEndpoints;
         this.connector = connector;
         this.properties = properties;
         this.environment = environment;
@@ -40,7 +47,7 @@ final class InternalConnectorCustomizer implements WebServerFactoryCustomizer<To
         }
         connector.configure(factory, port);
         factory.addAdditionalConnectors(connector.connector());
-        factory.addContextValves(new ConnectorPathValve(connector));
+        factory.addContextValves(new ConnectorPathValve(connector), new InternalBatchValve(connector, batchEndpoints));
     }
 
     @Override

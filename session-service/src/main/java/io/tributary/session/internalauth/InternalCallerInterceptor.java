@@ -3,7 +3,6 @@ package io.tributary.session.internalauth;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
@@ -33,25 +32,10 @@ public class InternalCallerInterceptor implements HandlerInterceptor {
         if (!(attribute instanceof InternalRole role)) {
             // Not through the token filter (it guards every /internal/ path of the internal connector): nobody.
             log.warn("Internal API call {} {} refused: no caller role", request.getMethod(), request.getRequestURI());
-            error(response, HttpServletResponse.SC_FORBIDDEN, "no caller role");
+            InternalCallerGate.error(response, HttpServletResponse.SC_FORBIDDEN, "no caller role");
             return false;
         }
-        List<InternalRole> allowed = allowed(handler);
-        if (allowed.contains(role)) {
-            return true;
-        }
-        log.warn(
-                "Internal API call {} {} by the {} role refused: {}",
-                request.getMethod(),
-                request.getRequestURI(),
-                role.label(),
-                allowed.isEmpty() ? "no role may call it" : "only " + labels(allowed) + " may call it");
-        error(
-                response,
-                HttpServletResponse.SC_FORBIDDEN,
-                "the " + role.label() + " role may not call " + request.getMethod() + " " + request.getRequestURI()
-                        + (allowed.isEmpty() ? "" : " (only " + labels(allowed) + ")"));
-        return false;
+        return InternalCallerGate.permits(request, response, role, allowed(handler));
     }
 
     /** The roles an endpoint admits: its method's {@link InternalCallers}, else its controller's, else none. */
@@ -64,17 +48,5 @@ public class InternalCallerInterceptor implements HandlerInterceptor {
             callers = AnnotatedElementUtils.findMergedAnnotation(method.getBeanType(), InternalCallers.class);
         }
         return callers == null ? List.of() : Arrays.asList(callers.value());
-    }
-
-    private static String labels(List<InternalRole> roles) {
-        return String.join(", ", roles.stream().map(InternalRole::label).toList());
-    }
-
-    static void error(HttpServletResponse response, int status, String message) throws IOException {
-        response.setStatus(status);
-        response.setContentType("application/json");
-        response.getOutputStream()
-                .write(("{\"error\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}")
-                        .getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -8,6 +8,7 @@ import io.tributary.common.session.LivenessApi;
 import io.tributary.common.session.SessionApi;
 import io.tributary.common.session.SubscribeApi;
 import io.tributary.session.ServiceTestBase;
+import io.tributary.session.internal.InternalBatchEndpoints;
 import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,9 @@ class InternalRolesIntegrationTest extends ServiceTestBase {
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     private RequestMappingHandlerMapping mappings;
+
+    @Autowired
+    private InternalBatchEndpoints batchEndpoints;
 
     private Response call(String token, String method, String path, Object body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header(SessionApi.TOKEN_HEADER, token);
@@ -182,6 +186,12 @@ class InternalRolesIntegrationTest extends ServiceTestBase {
                 }
             }
         });
+        // The batch endpoints, served before Spring MVC (InternalBatchEndpoints), say theirs themselves.
+        batchEndpoints
+                .callers()
+                .forEach((call, roles) -> assertThat(served.put(call, roles))
+                        .as("%s is served twice", call)
+                        .isNull());
         assertThat(served).containsExactlyInAnyOrderEntriesOf(EXPECTED);
         assertThat(new TreeSet<>(served.keySet())).hasSize(EXPECTED.size());
     }
