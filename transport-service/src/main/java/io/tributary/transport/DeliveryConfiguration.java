@@ -8,6 +8,7 @@ import io.tributary.transport.config.TransportProperties;
 import io.tributary.transport.connection.ConnectionRegistry;
 import io.tributary.transport.connection.Disconnector;
 import io.tributary.transport.delivery.DownlinkConsumer;
+import io.tributary.transport.delivery.NodeOutboundBudget;
 import io.tributary.transport.delivery.OutboundDelivery;
 import io.tributary.transport.index.LocalSubscriptions;
 import io.tributary.transport.limits.tenant.TenantDeliveryQuotas;
@@ -30,7 +31,8 @@ class DeliveryConfiguration {
             TransportMetrics metrics,
             Disconnector disconnector,
             RedisQueueReader sessionQueueStore,
-            TenantDeliveryQuotas tenantDeliveryQuotas) {
+            TenantDeliveryQuotas tenantDeliveryQuotas,
+            ConnectionRegistry connections) {
         TransportProperties.Mqtt mqtt = properties.mqtt();
         OutboundDelivery delivery = new OutboundDelivery(
                 metrics,
@@ -42,6 +44,11 @@ class DeliveryConfiguration {
                         mqtt.slowConsumerPolicy()),
                 sessionQueueStore);
         delivery.deliveryQuotas(tenantDeliveryQuotas);
+        delivery.nodeBudget(new NodeOutboundBudget(
+                NodeOutboundBudget.bytesFor(
+                        mqtt.maxOutboundBytesPerNode().toBytes(),
+                        Runtime.getRuntime().maxMemory()),
+                connections::outboundBytesHeld));
         return delivery;
     }
 

@@ -31,10 +31,7 @@ public class TransportConfiguration {
     TransportMetrics transportMetrics(MeterRegistry registry, ConnectionRegistry connections) {
         TransportMetrics metrics = new TransportMetrics(registry);
         metrics.gaugeConnections(connections::size);
-        // Read off the event loops: a slightly stale sum is fine for a gauge.
-        metrics.gaugeOutboundHeldBytes(() -> connections.all().stream()
-                .mapToLong(c -> c.outbound().bytesHeld())
-                .sum());
+        metrics.gaugeOutboundHeldBytes(connections::outboundBytesHeld);
         metrics.gaugeNettyMemory(io.netty.buffer.ByteBufAllocator.DEFAULT);
         return metrics;
     }

@@ -72,6 +72,9 @@ public record TransportProperties(
      * @param maxOutboundBytesPerConnection bytes of outbound QoS 1/2 messages held per connection (in flight and
      *                             queued); with the socket's high water mark this bounds what a subscriber that stops
      *                             reading costs
+     * @param maxOutboundBytesPerNode bytes of outbound QoS 1/2 messages held for all the node's connections together;
+     *                             once reached, a message that would wait for its subscriber gets the slow-consumer
+     *                             policy and session queues hand over nothing more. 0: a quarter of the heap
      * @param slowConsumerPolicy   what happens to a QoS 1/2 message beyond the queue or byte limit: dropped, or
      *                             dropped and the subscriber disconnected
      */
@@ -87,7 +90,17 @@ public record TransportProperties(
             @Min(0) @Max(65535) int topicAliasMaximum,
             @Min(0) int ioThreads,
             @NotNull DataSize maxOutboundBytesPerConnection,
-            @NotNull SlowConsumerPolicy slowConsumerPolicy) {}
+            @NotNull DataSize maxOutboundBytesPerNode,
+            @NotNull SlowConsumerPolicy slowConsumerPolicy) {
+
+        public Mqtt {
+            if (maxOutboundBytesPerNode != null && maxOutboundBytesPerNode.isNegative()) {
+                throw new IllegalArgumentException(
+                        "MQTT_MAX_OUTBOUND_BYTES_PER_NODE (tributary.mqtt.max-outbound-bytes-per-node) must be 0 (a"
+                                + " quarter of the heap) or more: " + maxOutboundBytesPerNode);
+            }
+        }
+    }
 
     /**
      * @param topics    layout of the topics, shared with the other services

@@ -63,4 +63,16 @@ public final class ConnectionRegistry {
     public Collection<ClientConnection> all() {
         return byClientId.values();
     }
+
+    /**
+     * Bytes of outbound QoS 1/2 messages every connection holds (in flight and waiting), summed. Read off the
+     * connections' event loops, so each figure may be slightly stale: fine for a gauge and the node's budget.
+     */
+    public long outboundBytesHeld() {
+        long held = 0;
+        for (ClientConnection connection : byClientId.values()) {
+            held += connection.outbound().bytesHeld();
+        }
+        return held;
+    }
 }

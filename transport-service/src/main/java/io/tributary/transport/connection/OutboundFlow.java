@@ -24,8 +24,8 @@ import java.util.Map;
  * What to send, when to drop, and the handshakes themselves are {@code delivery.OutboundDelivery}'s.
  *
  * <p>Event-loop confined: every method runs on the connection's event loop, the only reader and writer, so nothing
- * here is locked. The one exception is the node's held-bytes gauge, which reads {@link #bytesHeld} from elsewhere
- * and accepts a stale value.
+ * here is locked. The one exception is the node's held-bytes sum (its gauge and its outbound budget), which reads
+ * {@link #bytesHeld} from elsewhere and accepts a stale value.
  */
 public final class OutboundFlow {
 

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * is writable (below Netty's high water mark), otherwise QoS 0 is dropped and QoS 1/2 waits in the queue; the
  * QoS 1/2 messages held for a subscriber (in flight + queued) never exceed {@code maxQueued} queued messages nor
  * {@code maxBytes} bytes. Beyond them the {@link SlowConsumerPolicy} applies. A subscriber that does not read
- * therefore costs at most the high water mark plus {@code maxBytes}, however fast others publish.
+ * therefore costs at most the high water mark plus {@code maxBytes}, however fast others publish; all of them
+ * together hold no more than the node's budget ({@link NodeOutboundBudget}) waiting.
  *
  * <p>Messages of a persistent session's queue come in through {@link #sendQueued}, with the packet id their
  * sequence gives them, only as far as {@link #freeSlots} allows; their acknowledgements remove them from the queue
@@ -46,6 +47,9 @@ public final class OutboundDelivery implements QueueDelivery {
      */
     public record Limits(int maxInflight, int maxQueued, long maxBytes, SlowConsumerPolicy policy) {}
 
+    /** {@code tributary.deliveries.dropped} reason of a message refused because the node's budget was reached. */
+    public static final String NODE_BUDGET_REASON = "node_outbound_bytes";
+
     private final TransportMetrics metrics;
     private final Disconnector disconnector;
     private final Limits limits;
@@ -60,6 +64,7 @@ public final class OutboundDelivery implements QueueDelivery {
     private Consumer<ClientConnection> replayRoom = connection -> {};
     private LiveGate liveGate = (connection, message, partition, offset) -> false;
     private TenantDeliveryQuotas deliveryQuotas = TenantDeliveryQuotas.NONE;
+    private NodeOutboundBudget nodeBudget = NodeOutboundBudget.UNLIMITED;
 
     /**
      * Installs the gate for connections that replay, and what is told when such a connection may take more (an
@@ -94,6 +99,11 @@ public final class OutboundDelivery implements QueueDelivery {
         });
     }
 
+    /** The node's budget of bytes held for all its subscribers together. */
+    public void nodeBudget(NodeOutboundBudget budget) {
+        this.nodeBudget = budget;
+    }
+
     /** Told whenever a connection of a persistent session may take more from its queue. */
     @Override
     public void onSlotFreed(Consumer<ClientConnection> listener) {
@@ -102,12 +112,15 @@ public final class OutboundDelivery implements QueueDelivery {
 
     /**
      * How many messages the session queue may hand over now: free in-flight slots, after the messages already waiting
-     * in memory; none while the socket is not writable, the bytes held reach the limit or the tenant is over its
-     * delivery quota (the messages stay in the queue; the quota's tick releases the connection).
+     * in memory; none while the socket is not writable, the bytes held reach the limit (the connection's or the
+     * node's) or the tenant is over its delivery quota (the messages stay in the queue; the quota's tick releases the
+     * connection, an acknowledgement or the socket's draining asks again).
      */
     @Override
     public int freeSlots(ClientConnection connection) {
-        if (!connection.channel().isWritable() || connection.outbound().bytesHeld() >= limits.maxBytes()) {
+        if (!connection.channel().isWritable()
+                || connection.outbound().bytesHeld() >= limits.maxBytes()
+                || nodeBudget.exceeded()) {
             return 0;
         }
         int free = connection.outbound().freeSlots(limits.maxInflight());
@@ -247,6 +260,11 @@ public final class OutboundDelivery implements QueueDelivery {
             overLimit(connection, "queue_full");
             return false;
         }
+        // Held only to wait: not once the node's subscribers hold its budget together.
+        if (!sendNow && nodeBudget.exceeded()) {
+            overLimit(connection, NODE_BUDGET_REASON);
+            return false;
+        }
         if (sendNow) {
             if (deliveryQuotas.tryDeliver(connection, message.payload().length)) {
                 return send(connection, message, flush);
@@ -276,8 +294,11 @@ public final class OutboundDelivery implements QueueDelivery {
                     connection.channel(),
                     Disconnect.QUOTA_EXCEEDED,
                     null,
-                    "slow consumer: more than " + limits.maxQueued() + " messages or " + limits.maxBytes()
-                            + " bytes waiting for it");
+                    NODE_BUDGET_REASON.equals(reason)
+                            ? "slow consumer: the node's subscribers hold its outbound budget of "
+                                    + nodeBudget.maxBytes() + " bytes and this one's messages wait"
+                            : "slow consumer: more than " + limits.maxQueued() + " messages or " + limits.maxBytes()
+                                    + " bytes waiting for it");
         }
     }
 

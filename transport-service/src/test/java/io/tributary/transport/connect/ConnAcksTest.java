@@ -87,6 +87,7 @@ class ConnAcksTest {
             1,
             1,
             DataSize.ofMegabytes(1),
+            DataSize.ofMegabytes(64),
             SlowConsumerPolicy.DROP);
 
     private static ClientConnection connection(MqttVersion version, long requested, ConnectApi.ConnectResponse r) {

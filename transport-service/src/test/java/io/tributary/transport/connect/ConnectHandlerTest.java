@@ -101,6 +101,7 @@ class ConnectHandlerTest {
                         10,
                         1,
                         DataSize.ofMegabytes(1),
+                        DataSize.ofMegabytes(64),
                         SlowConsumerPolicy.DROP),
                 new TransportProperties.Kafka(
                         "127.0.0.1:1",

@@ -175,4 +175,92 @@ class OutboundBoundsTest {
         assertThat(pending.refCnt()).isEqualTo(1);
         pending.release();
     }
+
+    /** Both subscribers' held bytes, as the node sums them; the clock is the test's, so the sum is taken each call. */
+    private static NodeOutboundBudget budget(long maxBytes, ClientConnection... connections) {
+        long[] now = {0};
+        return new NodeOutboundBudget(
+                maxBytes,
+                () -> java.util.Arrays.stream(connections)
+                        .mapToLong(c -> c.outbound().bytesHeld())
+                        .sum(),
+                () -> now[0] += NodeOutboundBudget.REFRESH_MILLIS * 1_000_000);
+    }
+
+    @Test
+    void stalled_subscribers_each_under_their_own_bound_hold_no_more_than_the_nodes_budget_together() {
+        long size = message(1).wireSize();
+        // Each may hold 10 messages; the node only 3 for all of them.
+        OutboundDelivery delivery = delivery(10 * size, SlowConsumerPolicy.DROP);
+        EmbeddedChannel slowChannel = channel(delivery, metrics);
+        EmbeddedChannel otherSlowChannel = channel(delivery, metrics);
+        EmbeddedChannel readerChannel = channel(delivery, metrics);
+        ClientConnection slow = ClientConnection.of(slowChannel);
+        ClientConnection otherSlow = ClientConnection.of(otherSlowChannel);
+        ClientConnection reader = ClientConnection.of(readerChannel);
+        delivery.nodeBudget(budget(3 * size, slow, otherSlow, reader));
+        ByteBuf pending = clog(slowChannel);
+        ByteBuf otherPending = clog(otherSlowChannel);
+
+        delivery.deliver(slow, message(1));
+        delivery.deliver(slow, message(1));
+        delivery.deliver(otherSlow, message(1));
+        assertThat(dropped(OutboundDelivery.NODE_BUDGET_REASON)).isZero();
+        delivery.deliver(otherSlow, message(1)); // the node holds 3 messages: this one would wait
+        delivery.deliver(slow, message(1));
+        assertThat(dropped(OutboundDelivery.NODE_BUDGET_REASON)).isEqualTo(2.0);
+        assertThat(slow.outbound().bytesHeld() + otherSlow.outbound().bytesHeld())
+                .isEqualTo(3 * size);
+        assertThat(delivery.freeSlots(reader))
+                .as("no session queue hands over more while the node is at its budget")
+                .isZero();
+
+        // A subscriber that reads still gets its message at once: it does not have to wait.
+        delivery.deliver(reader, message(1));
+        MqttPublishMessage delivered = readerChannel.readOutbound();
+        assertThat(delivered).isNotNull();
+        delivered.release();
+        assertThat(slowChannel.isActive()).isTrue();
+
+        // The first slow subscriber drains: the node is under its budget again.
+        slowChannel.flush();
+        slowChannel.runPendingTasks();
+        assertThat(slowChannel.<ByteBuf>readOutbound()).isSameAs(pending);
+        pending.release(2);
+        MqttPublishMessage m;
+        while ((m = slowChannel.readOutbound()) != null) {
+            delivery.onPubAck(slow, m.variableHeader().packetId());
+            m.release();
+        }
+        delivery.onPubAck(reader, delivered.variableHeader().packetId());
+        assertThat(delivery.freeSlots(reader)).isPositive();
+        delivery.deliver(otherSlow, message(1));
+        assertThat(dropped(OutboundDelivery.NODE_BUDGET_REASON)).isEqualTo(2.0);
+        assertThat(otherSlow.outbound().waitingCount()).isEqualTo(2);
+        otherSlowChannel.close();
+        otherPending.release();
+    }
+
+    @Test
+    void with_the_disconnect_policy_the_node_budget_closes_the_subscriber_whose_message_would_wait() {
+        long size = message(1).wireSize();
+        OutboundDelivery delivery = delivery(10 * size, SlowConsumerPolicy.DISCONNECT);
+        EmbeddedChannel first = channel(delivery, metrics);
+        EmbeddedChannel second = channel(delivery, metrics);
+        ClientConnection a = ClientConnection.of(first);
+        ClientConnection b = ClientConnection.of(second);
+        delivery.nodeBudget(budget(size, a, b));
+        ByteBuf pendingA = clog(first);
+        ByteBuf pendingB = clog(second);
+        delivery.deliver(a, message(1)); // waits: the node holds 1 message, its budget
+        delivery.deliver(b, message(1));
+        assertThat(second.isActive())
+                .as("closed: its message would have waited")
+                .isFalse();
+        assertThat(first.isActive()).isTrue();
+        assertThat(dropped(OutboundDelivery.NODE_BUDGET_REASON)).isEqualTo(1.0);
+        first.close();
+        pendingA.release();
+        pendingB.release();
+    }
 }
