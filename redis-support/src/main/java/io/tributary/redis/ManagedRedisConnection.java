@@ -7,9 +7,9 @@ import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.resource.ClientResources;
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.retry.Backoff;
 import java.net.SocketAddress;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,11 +60,7 @@ public final class ManagedRedisConnection<K, V> implements AutoCloseable {
         this.client = client;
         this.codec = codec;
         this.retry = Backoff.fixed(settings.connectRetry());
-        this.connector = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "redis-connect-" + settings.clientName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.connector = DaemonThreads.scheduler("redis-connect-" + settings.clientName());
         client.addListener(new RedisConnectionStateListener() {
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {

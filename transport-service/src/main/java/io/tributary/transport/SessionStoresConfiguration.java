@@ -2,6 +2,7 @@ package io.tributary.transport;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.kafka.tracing.HopTracing;
 import io.tributary.redis.ManagedRedisConnection;
 import io.tributary.redis.RedisClientFactory;
@@ -22,7 +23,6 @@ import io.tributary.transport.sessionclient.SessionServiceClient;
 import io.tributary.transport.sessionqueue.SessionQueueReader;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,12 +33,7 @@ class SessionStoresConfiguration {
 
     @Bean(destroyMethod = "shutdown")
     ExecutorService sessionClientExecutor() {
-        AtomicInteger n = new AtomicInteger();
-        return Executors.newFixedThreadPool(4, r -> {
-            Thread t = new Thread(r, "session-client-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        return Executors.newFixedThreadPool(4, DaemonThreads.numbered("session-client-"));
     }
 
     @Bean(destroyMethod = "close")

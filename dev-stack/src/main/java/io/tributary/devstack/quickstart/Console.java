@@ -1,8 +1,8 @@
 package io.tributary.devstack.quickstart;
 
+import io.tributary.common.concurrent.DaemonThreads;
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +16,7 @@ final class Console {
     private static final long TICK_SECONDS = 10;
 
     private final PrintStream out = System.out;
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "quickstart-progress");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService ticker = DaemonThreads.scheduler("quickstart-progress");
 
     /** A startup step that may take a while. */
     interface Step {

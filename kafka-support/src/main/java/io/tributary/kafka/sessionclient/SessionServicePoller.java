@@ -1,8 +1,8 @@
 package io.tributary.kafka.sessionclient;
 
+import io.tributary.common.concurrent.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -47,11 +47,7 @@ public abstract class SessionServicePoller<T> implements SmartLifecycle {
 
     @Override
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
+        timer = DaemonThreads.scheduler(threadName);
         timer.scheduleWithFixedDelay(this::poll, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
     }
 

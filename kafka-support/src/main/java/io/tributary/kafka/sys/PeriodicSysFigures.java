@@ -1,10 +1,10 @@
 package io.tributary.kafka.sys;
 
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -58,13 +58,7 @@ public final class PeriodicSysFigures implements AutoCloseable {
         this.figures = figures;
         this.records = records;
         this.sender = sender;
-        this.timer = interval.isZero()
-                ? null
-                : Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "tributary-sys");
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.timer = interval.isZero() ? null : DaemonThreads.scheduler("tributary-sys");
     }
 
     /** Whether figures are published at all (the interval is not zero). */

@@ -1,8 +1,8 @@
 package io.tributary.transport.connection;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.tributary.common.concurrent.DaemonThreads;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -32,11 +32,7 @@ public final class KeepAliveWatch implements AutoCloseable {
     }
 
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "keep-alive-watch");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = DaemonThreads.scheduler("keep-alive-watch");
         timer.scheduleWithFixedDelay(this::sweep, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.transport.liveness;
 
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.session.LivenessApi;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.ConnectionRegistry;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,11 +82,7 @@ public final class NodeHeartbeat implements SmartLifecycle, NodeRegistration {
 
     @Override
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "node-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = DaemonThreads.scheduler("node-heartbeat");
         // The first beat before the listener opens (a later lifecycle phase), so clients are normally accepted from
         // the start; if session-service is not up yet the listener opens anyway and CONNECTs wait for a later beat.
         try {

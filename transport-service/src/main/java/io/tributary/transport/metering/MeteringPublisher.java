@@ -1,5 +1,6 @@
 package io.tributary.transport.metering;
 
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.kafka.TopicNames;
 import io.tributary.common.metering.MeteringRecords;
 import io.tributary.common.metering.UsageDelta;
@@ -7,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -46,11 +46,7 @@ public final class MeteringPublisher implements AutoCloseable {
         this.interval = interval;
         this.clockMillis = clockMillis;
         this.intervalStart = clockMillis.getAsLong();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tributary-metering");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = DaemonThreads.scheduler("tributary-metering");
     }
 
     public void start() {

@@ -2,6 +2,7 @@ package io.tributary.transport.replay;
 
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.kafka.KafkaClients;
 import io.tributary.sessionqueue.QueueHold;
 import io.tributary.transport.connection.ClientConnection;
@@ -76,12 +77,7 @@ public final class Replays implements LiveGate {
         this.disconnector = disconnector;
         this.metrics = metrics;
         this.reader = new HistoryReader(kafkaClients, "tributary-replay-" + nodeId);
-        AtomicInteger n = new AtomicInteger();
-        this.threads = Executors.newFixedThreadPool(limits.maxConcurrent(), r -> {
-            Thread t = new Thread(r, "replay-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.threads = Executors.newFixedThreadPool(limits.maxConcurrent(), DaemonThreads.numbered("replay-"));
         delivery.onReplay(this, this::pump);
     }
 

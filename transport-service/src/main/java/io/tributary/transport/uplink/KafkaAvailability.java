@@ -1,6 +1,6 @@
 package io.tributary.transport.uplink;
 
-import java.util.concurrent.Executors;
+import io.tributary.common.concurrent.DaemonThreads;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -24,11 +24,7 @@ public final class KafkaAvailability implements AutoCloseable {
 
     public KafkaAvailability(Admin admin) {
         this.admin = admin;
-        this.prober = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "kafka-availability-probe");
-            t.setDaemon(true);
-            return t;
-        });
+        this.prober = DaemonThreads.scheduler("kafka-availability-probe");
         prober.scheduleWithFixedDelay(this::probe, PROBE_INTERVAL_MS, PROBE_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 

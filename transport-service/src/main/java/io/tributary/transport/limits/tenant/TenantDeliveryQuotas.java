@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoop;
+import io.tributary.common.concurrent.DaemonThreads;
 import io.tributary.common.session.LimitsApi;
 import io.tributary.transport.connection.ClientConnection;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -235,11 +235,7 @@ public final class TenantDeliveryQuotas implements AutoCloseable {
         if (ticker != null || closed) {
             return;
         }
-        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tenant-delivery-quota-tick");
-            t.setDaemon(true);
-            return t;
-        });
+        ticker = DaemonThreads.scheduler("tenant-delivery-quota-tick");
         ticker.scheduleWithFixedDelay(
                 () -> {
                     try {

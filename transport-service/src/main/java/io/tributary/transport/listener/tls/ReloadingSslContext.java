@@ -1,6 +1,7 @@
 package io.tributary.transport.listener.tls;
 
 import io.netty.handler.ssl.SslContext;
+import io.tributary.common.concurrent.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,7 +9,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -45,11 +45,7 @@ public final class ReloadingSslContext implements AutoCloseable {
                 current.certificate().getSubjectX500Principal().getName(),
                 current.certificate().getNotAfter(),
                 loader.provider());
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tls-reload");
-            t.setDaemon(true);
-            return t;
-        });
+        this.poller = DaemonThreads.scheduler("tls-reload");
         long ms = Math.max(1, interval.toMillis());
         poller.scheduleWithFixedDelay(this::checkSafely, ms, ms, TimeUnit.MILLISECONDS);
     }
