@@ -200,6 +200,53 @@ class HelmChartTest {
         assertThat(findings(manifests)).isEmpty();
     }
 
+    @Test
+    void thePlainListenerTurnedOffLeavesOnlyTlsOnThePodsTheLoadBalancerAndThePolicy() {
+        Manifests manifests = HelmChart.deployment(
+                CHART,
+                null,
+                Map.of(
+                        "transport.tls.enabled",
+                        "true",
+                        "transport.plainMqtt.enabled",
+                        "false",
+                        "transport.wsPort",
+                        "0"));
+        Map<String, Object> transport =
+                manifests.find("StatefulSet", "transport").orElseThrow();
+        Map<String, Object> container = Manifests.containers(transport).get(0);
+        assertThat(Yamls.list(container.get("ports")))
+                .extracting(p -> Yamls.text(p, "name"))
+                .containsExactly("mqtt-tls", "management");
+        ContainerEnv env = ContainerEnv.of(container, manifests, CONTEXT.scriptSecrets(), "", new ArrayList<>());
+        assertThat(env.values()).containsEntry("MQTT_PLAIN_ENABLED", "false");
+        assertThat(Yamls.listAt(manifests.find("Service", "transport-mqtt").orElseThrow(), "spec.ports"))
+                .extracting(p -> Yamls.text(p, "targetPort"))
+                .containsExactly("mqtt-tls");
+        assertThat(Yamls.listAt(manifests.find("Service", "transport-headless").orElseThrow(), "spec.ports"))
+                .extracting(p -> Yamls.text(p, "targetPort"))
+                .containsExactly("mqtt-tls");
+        // Every check passes with the plain port gone (a policy on a port the pods do not have would be reported) but
+        // the perf Jobs', which speak plain MQTT and so cannot reach a deployment that serves TLS only.
+        assertThat(findings(manifests))
+                .containsExactlyInAnyOrder(
+                        "Job/perf-subscribers: TARGET transport-mqtt:1883 does not lead to the transport's MQTT port",
+                        "Job/perf-publishers: TARGET transport-mqtt:1883 does not lead to the transport's MQTT port");
+        // The default keeps it on, told to the node explicitly.
+        Map<String, Object> byDefault = Manifests.containers(HelmChart.deployment(CHART, null, Map.of())
+                        .find("StatefulSet", "transport")
+                        .orElseThrow())
+                .get(0);
+        assertThat(Manifests.containerPort(byDefault, "mqtt")).isEqualTo(1883);
+    }
+
+    @Test
+    void noListenerAtAllFailsTheRenderingWithTheValuesToSet() {
+        assertThatThrownBy(() -> HelmChart.render(
+                        CHART, null, Map.of("transport.plainMqtt.enabled", "false", "transport.wsPort", "0")))
+                .hasMessageContaining("transport.plainMqtt.enabled=false needs another MQTT listener");
+    }
+
     private Path chartCopy() throws IOException {
         Path copy = temp.resolve("tributary");
         try (Stream<Path> files = Files.walk(CHART)) {

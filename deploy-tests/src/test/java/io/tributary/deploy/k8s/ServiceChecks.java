@@ -106,7 +106,11 @@ final class ServiceChecks {
         }
         service.internalApiPort(literals).ifPresent(port -> expectPort(pod, "internal", port));
         if (service.reads("MQTT_PORT")) {
-            expectPort(pod, "mqtt", Integer.parseInt(service.effective(literals, "MQTT_PORT")));
+            // MQTT_PLAIN_ENABLED=false: no plain listener, so no port of it to declare.
+            if (!service.reads("MQTT_PLAIN_ENABLED")
+                    || !"false".equals(service.effective(literals, "MQTT_PLAIN_ENABLED"))) {
+                expectPort(pod, "mqtt", Integer.parseInt(service.effective(literals, "MQTT_PORT")));
+            }
             String ws = service.reads("MQTT_WS_PORT") ? service.effective(literals, "MQTT_WS_PORT") : "0";
             if (!ws.isBlank() && Integer.parseInt(ws) > 0) {
                 expectPort(pod, "mqtt-ws", Integer.parseInt(ws));

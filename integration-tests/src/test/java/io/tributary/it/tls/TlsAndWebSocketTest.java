@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A transport node with every listener on — TLS with required client certificates, WebSocket, secure WebSocket —
- * next to the shared cluster, driven by independent clients (HiveMQ over TLS, Eclipse Paho over WebSocket and
+ * A transport node with every listener on but plain MQTT, which is turned off — TLS with required client
+ * certificates, WebSocket, secure WebSocket — next to the shared cluster, driven by independent clients (HiveMQ over TLS, Eclipse Paho over WebSocket and
  * secure WebSocket, Paho over plain TCP on a shared node). The CA, the server and the client certificates are made
  * at runtime.
  */
@@ -87,7 +87,9 @@ class TlsAndWebSocketTest {
                         "MQTT_WS_PORT",
                         wsPort,
                         "MQTT_WSS_PORT",
-                        wssPort));
+                        wssPort,
+                        "MQTT_PLAIN_ENABLED",
+                        "false"));
     }
 
     @AfterAll
@@ -215,6 +217,13 @@ class TlsAndWebSocketTest {
                     new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
             return in.readLine();
         }
+    }
+
+    /** With {@code MQTT_PLAIN_ENABLED=false} nothing listens on the node's MQTT port: no CONNECT in clear reaches it. */
+    @Test
+    void the_plain_listener_can_be_turned_off() {
+        assertThatThrownBy(() -> new Socket("127.0.0.1", node.mqttPort()).close())
+                .isInstanceOf(java.net.ConnectException.class);
     }
 
     @Test

@@ -42,7 +42,9 @@ public record TransportProperties(
             return true;
         }
         java.util.List<Integer> ports = new java.util.ArrayList<>();
-        ports.add(mqtt.port());
+        if (mqtt.plainEnabled()) {
+            ports.add(mqtt.port());
+        }
         if (tls.enabled()) {
             ports.add(tls.port());
         }
@@ -58,6 +60,22 @@ public record TransportProperties(
     }
 
     /**
+     * A node with the plain listener off must open another, or no client could ever reach it; failing the start says
+     * so, where a node with no listener would only look healthy.
+     */
+    @AssertTrue(
+            message = "MQTT_PLAIN_ENABLED=false (tributary.transport.mqtt.plain-enabled) leaves the node no listener:"
+                    + " turn on MQTT over TLS (MQTT_TLS_CERT and MQTT_TLS_KEY) or a WebSocket listener")
+    public boolean isSomeListenerOpen() {
+        if (mqtt == null || tls == null || websocket == null || mqtt.plainEnabled()) {
+            return true;
+        }
+        return tls.enabled() || websocket.enabled() || websocket.secureEnabled(tls);
+    }
+
+    /**
+     * @param plainEnabled         whether the plain MQTT listener ({@code port}) opens; off, clients reach the node
+     *                             only through MQTT over TLS or WebSocket, and one of them must be on
      * @param maxPacketSize        largest packet accepted from a client, in bytes (CONNACK Maximum Packet Size)
      * @param connectTimeout       a connection that has not sent CONNECT by then is closed
      * @param maxKeepAliveSeconds  MQTT 5 server keep alive: a larger client keep alive is lowered to this
@@ -81,6 +99,7 @@ public record TransportProperties(
     public record Mqtt(
             @NotBlank String host,
             @Min(0) @Max(65535) int port,
+            boolean plainEnabled,
             @Min(64) @Max(268_435_455) int maxPacketSize,
             @NotNull Duration connectTimeout,
             @Min(1) @Max(65535) int maxKeepAliveSeconds,

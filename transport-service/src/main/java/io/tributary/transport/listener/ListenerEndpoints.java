@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Which listeners a node opens, from its settings: plain MQTT always; MQTT over TLS and secure WebSocket when a
+ * Which listeners a node opens, from its settings: plain MQTT unless it is turned off; MQTT over TLS and secure WebSocket when a
  * certificate is configured and their port is not 0; plain WebSocket when its port is not 0. With the PROXY protocol
  * on, each of them reads a PROXY header first ({@link ProxyProtocolInitializer}) and builds its pipeline after it.
  * Both WebSocket listeners take upgrades from the web pages the origin policy allows.
@@ -43,11 +43,13 @@ public record ListenerEndpoints(List<MqttListener.Endpoint> endpoints, Reloading
         TransportProperties.Tls tlsSettings = properties.tls();
         TransportProperties.WebSocket ws = properties.websocket();
         List<MqttListener.Endpoint> endpoints = new ArrayList<>();
-        endpoints.add(new MqttListener.Endpoint(
-                MqttListener.PLAIN,
-                properties.mqtt().port(),
-                behind(proxy, refusals, mqtt, mqtt::addMqttHandlers),
-                "MQTT_PORT"));
+        if (properties.mqtt().plainEnabled()) {
+            endpoints.add(new MqttListener.Endpoint(
+                    MqttListener.PLAIN,
+                    properties.mqtt().port(),
+                    behind(proxy, refusals, mqtt, mqtt::addMqttHandlers),
+                    "MQTT_PORT"));
+        }
         ReloadingSslContext tls = null;
         if (tlsSettings.enabled() || ws.secureEnabled(tlsSettings)) {
             tls = new ReloadingSslContext(new TlsContextLoader(tlsSettings), tlsSettings.reloadInterval());

@@ -79,6 +79,56 @@ class TransportPropertiesTest {
                 .containsExactly("path");
     }
 
+    private static TransportProperties node(boolean plain, TransportProperties.Tls tls, Integer wsPort) {
+        return new TransportProperties(
+                "node-1",
+                new TransportProperties.Mqtt(
+                        "127.0.0.1",
+                        8883,
+                        plain,
+                        1 << 20,
+                        Duration.ofSeconds(10),
+                        60,
+                        10,
+                        10,
+                        10,
+                        10,
+                        1,
+                        DataSize.ofMegabytes(1),
+                        DataSize.ofMegabytes(64),
+                        io.tributary.transport.delivery.SlowConsumerPolicy.DROP),
+                kafka(DataSize.ofMegabytes(16)),
+                TransportProperties.Session.of(
+                        java.net.URI.create("http://session:8080"),
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(1),
+                        "internal-token-0123456789"),
+                new TransportProperties.Redis("redis://redis:6379", Duration.ofSeconds(2)),
+                tls,
+                new TransportProperties.WebSocket(wsPort, null, "/mqtt"));
+    }
+
+    private static java.util.List<String> messages(TransportProperties properties) {
+        return Validation.buildDefaultValidatorFactory().getValidator().validate(properties).stream()
+                .map(ConstraintViolation::getMessage)
+                .toList();
+    }
+
+    @Test
+    void the_plain_listener_may_be_off_only_when_another_listener_is_on() {
+        var none = TransportProperties.Tls.ClientAuthMode.NONE;
+        String noListener = "MQTT_PLAIN_ENABLED=false (tributary.transport.mqtt.plain-enabled) leaves the node no"
+                + " listener: turn on MQTT over TLS (MQTT_TLS_CERT and MQTT_TLS_KEY) or a WebSocket listener";
+        assertThat(messages(node(true, TransportProperties.Tls.off(), null))).isEmpty();
+        assertThat(messages(node(false, TransportProperties.Tls.off(), null))).containsExactly(noListener);
+        // Off, its port is free for another listener: the plain port here is TLS's 8883, no clash.
+        assertThat(messages(node(false, tls("/c.pem", "/k.pem", none, null), null)))
+                .isEmpty();
+        assertThat(messages(node(true, tls("/c.pem", "/k.pem", none, null), null)))
+                .containsExactly("the MQTT, TLS, WebSocket and secure WebSocket listeners need distinct ports");
+        assertThat(messages(node(false, TransportProperties.Tls.off(), 8083))).isEmpty();
+    }
+
     @Test
     void secretsAreNeverPrinted() {
         TransportProperties.Session session = TransportProperties.Session.of(

@@ -78,6 +78,7 @@ class ConnAcksTest {
     private static final TransportProperties.Mqtt MQTT = new TransportProperties.Mqtt(
             "127.0.0.1",
             0,
+            true,
             1 << 20,
             Duration.ofSeconds(5),
             600,

@@ -92,6 +92,7 @@ class ConnectHandlerTest {
                 new TransportProperties.Mqtt(
                         "127.0.0.1",
                         0,
+                        true,
                         1024,
                         Duration.ofSeconds(10),
                         60,
