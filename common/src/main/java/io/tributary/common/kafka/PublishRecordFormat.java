@@ -1,5 +1,6 @@
 package io.tributary.common.kafka;
 
+import io.tributary.common.sys.SysTopics;
 import io.tributary.common.tenant.TenantTopics;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -85,5 +86,23 @@ public final class PublishRecordFormat {
             }
         }
         return record;
+    }
+
+    /**
+     * One {@code $SYS} statistic ({@link SysTopics}) as a retained QoS 0 publish record, MQTT 3.1.1 style (no
+     * properties), from no client.
+     */
+    public static ProducerRecord<byte[], byte[]> sysStatistic(
+            String topic, String value, String nodeId, long nowMillis) {
+        return toRecord(
+                topic,
+                value.getBytes(StandardCharsets.UTF_8),
+                0,
+                true,
+                SysTopics.CLIENT_ID,
+                4,
+                nodeId,
+                null,
+                nowMillis);
     }
 }

@@ -1,12 +1,9 @@
 package io.tributary.common.sys;
 
-import io.tributary.common.kafka.PublishRecordFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Properties;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The {@code $SYS} topics the broker publishes its statistics on, like other brokers (Mosquitto's
@@ -79,12 +76,6 @@ public final class SysTopics {
     /** Mosquitto's format for uptimes. */
     public static String uptime(long seconds) {
         return seconds + " seconds";
-    }
-
-    /** One statistic as a retained QoS 0 publish record, MQTT 3.1.1 style (no properties). */
-    public static ProducerRecord<byte[], byte[]> record(String topic, String value, String nodeId, long nowMillis) {
-        return PublishRecordFormat.toRecord(
-                topic, value.getBytes(StandardCharsets.UTF_8), 0, true, CLIENT_ID, 4, nodeId, null, nowMillis);
     }
 
     private static String readVersion() {

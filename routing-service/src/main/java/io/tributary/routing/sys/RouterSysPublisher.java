@@ -1,5 +1,6 @@
 package io.tributary.routing.sys;
 
+import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RetainedRecordFormat;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.kafka.sys.HopLatencyStatistics;
@@ -49,7 +50,7 @@ public final class RouterSysPublisher implements AutoCloseable {
                 "this router",
                 interval,
                 this::statistics,
-                (topic, payload, now) -> SysTopics.record(topic, payload, this.routerId, now),
+                (topic, payload, now) -> PublishRecordFormat.sysStatistic(topic, payload, this.routerId, now),
                 (record, outcome) -> producer.send(record, (metadata, failure) -> outcome.accept(failure)));
     }
 
@@ -87,8 +88,8 @@ public final class RouterSysPublisher implements AutoCloseable {
         long deadline = System.nanoTime() + CLEAR_TIMEOUT.toNanos();
         try {
             for (String topic : statistics().keySet()) {
-                for (var record :
-                        RetainedRecordFormat.withCopies(List.of(SysTopics.record(topic, "", routerId, now)))) {
+                for (var record : RetainedRecordFormat.withCopies(
+                        List.of(PublishRecordFormat.sysStatistic(topic, "", routerId, now)))) {
                     if (System.nanoTime() - deadline >= 0) {
                         throw new TimeoutException("Kafka did not take the records within " + CLEAR_TIMEOUT);
                     }

@@ -22,6 +22,14 @@ class RoutingArchitectureTest {
             slices().matching("io.tributary.routing.(*)..").should().beFreeOfCycles();
 
     /**
+     * The same at every depth: each package is a slice of its own, so a feature's sub-package and the feature
+     * itself (limits and limits.tenant, auth and auth.jwt) cannot lean on each other either (issue 35).
+     */
+    @ArchTest
+    static final ArchRule PACKAGES_ARE_FREE_OF_CYCLES_AT_ANY_DEPTH =
+            slices().matching("io.tributary.routing.(**)").should().beFreeOfCycles();
+
+    /**
      * Every Redis connection comes from redis-support's RedisClientFactory, so the services agree on timeouts, on
      * what happens while Redis is down and on how a connection is (re)made (issue 19).
      */

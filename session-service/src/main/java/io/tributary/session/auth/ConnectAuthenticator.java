@@ -7,6 +7,7 @@ import io.tributary.common.session.ConnectApi;
 import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.common.session.WarmUpNamespace;
 import io.tributary.session.auth.jwt.JwtVerifier;
+import io.tributary.session.auth.jwt.TokenRefusedException;
 import io.tributary.session.auth.jwt.VerifiedToken;
 import io.tributary.session.store.StatementPipeline;
 import java.time.Clock;
@@ -16,8 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
@@ -38,16 +37,13 @@ import org.springframework.stereotype.Service;
 @Service
 public class ConnectAuthenticator {
 
-    private static final Logger log = LoggerFactory.getLogger(ConnectAuthenticator.class);
-
     private final CredentialStore credentials;
     private final BlockListCheck blockList;
-    private final AuthFailureStore failures;
     private final PasswordHasher hasher;
     private final AuthProperties properties;
-    private final Clock clock;
     private final AuthCounters counters;
     private final ConnectBackOff backOff;
+    private final ConnectRefusalLog refusals;
     private final JdbcTemplate jdbc;
     /** Empty when JWT authentication is off. */
     private final Optional<JwtVerifier> jwt;
@@ -68,11 +64,10 @@ public class ConnectAuthenticator {
         this.backOff = backOff;
         this.blockList = blockList;
         this.credentials = credentials;
-        this.failures = failures;
         this.hasher = hasher;
         this.properties = properties;
-        this.clock = clock;
         this.counters = new AuthCounters(registry, jwt.isPresent());
+        this.refusals = new ConnectRefusalLog(failures, clock, counters);
     }
 
     /** @throws ConnectRefusedException when the CONNECT must be refused (already logged, counted and recorded) */
@@ -181,7 +176,7 @@ public class ConnectAuthenticator {
             return result;
         } catch (ConnectRefusedException e) {
             backOff.refused(request, e);
-            recordFailure(request, e);
+            refusals.record(request, e);
             throw e;
         }
     }
@@ -211,12 +206,21 @@ public class ConnectAuthenticator {
         return Optional.of(authorized(request, credential, provenUsername));
     }
 
+    /** The token verified; a token JwtVerifier does not accept refuses the CONNECT as a bad user name or password. */
+    private static VerifiedToken verified(ConnectApi.ConnectRequest request, JwtVerifier verifier) {
+        try {
+            return verifier.verify(request.password(), request.username(), request.clientId());
+        } catch (TokenRefusedException e) {
+            throw new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, e.metricCause(), e.getMessage());
+        }
+    }
+
     /**
      * A valid token, then its authorization: the credential naming its subject (and fitting the client id) may block
      * it and supplies the ACL when the token carries none; with neither, the client is not authorized.
      */
     private Authentication byToken(ConnectApi.ConnectRequest request, JwtVerifier verifier, CredentialLookup lookup) {
-        VerifiedToken token = verifier.verify(request.password(), request.username(), request.clientId());
+        VerifiedToken token = verified(request, verifier);
         CredentialCandidates candidates = lookup.of(token.subject(), request.clientId(), null);
         Optional<Credential> match = CredentialFit.byToken(candidates, token.subject(), request.clientId());
         if (match.isEmpty() && CredentialFit.refusesToken(candidates, token.subject(), request.clientId())) {
@@ -366,35 +370,5 @@ public class ConnectAuthenticator {
                     "will topic '" + request.will().topic() + "' is not allowed by the publish ACL");
         }
         return new Authentication(credentialId, version, acl, expiresAt, tenant);
-    }
-
-    private void recordFailure(ConnectApi.ConnectRequest request, ConnectRefusedException e) {
-        String ip = ClientAddresses.ip(request.remoteAddress());
-        log.warn(
-                "CONNECT refused: client '{}', user name '{}', from {}: {} ({})",
-                printable(request.clientId()),
-                printable(request.username()),
-                ip,
-                e.getMessage(),
-                e.metricCause());
-        counters.failure(e.metricCause()).increment();
-        if (ConnectBackOff.CAUSE.equals(e.metricCause())) {
-            // Its failures are recorded already; a flood of refusals costs no database write each.
-            return;
-        }
-        try {
-            failures.record(request.clientId(), ip, request.username(), e.metricCause(), clock.instant());
-        } catch (RuntimeException dbFailure) {
-            // The refusal stands without its bookkeeping; the log line and the counter still tell.
-            log.warn(
-                    "Could not record the failed CONNECT of '{}': {}",
-                    printable(request.clientId()),
-                    dbFailure.toString());
-        }
-    }
-
-    /** Client ids and user names come from the network: no control characters into the log. */
-    private static String printable(String s) {
-        return s == null ? null : s.replaceAll("\\p{Cntrl}", "?");
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.session.sys;
 
-import io.tributary.common.sys.SysTopics;
+import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.session.kafka.RecordSender;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +55,7 @@ public class ClusterSysPublisher implements SchedulingConfigurer {
             long now = System.currentTimeMillis();
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (Map.Entry<String, String> stat : stats.read().entrySet()) {
-                records.add(SysTopics.record(stat.getKey(), stat.getValue(), NODE_ID, now));
+                records.add(PublishRecordFormat.sysStatistic(stat.getKey(), stat.getValue(), NODE_ID, now));
             }
             sender.sendAndAwait(records);
             if (failing) {

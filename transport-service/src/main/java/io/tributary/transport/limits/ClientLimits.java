@@ -5,7 +5,6 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.netty.util.AttributeKey;
 import io.tributary.common.topic.TopicFilters;
 import io.tributary.transport.connection.ClientConnection;
-import io.tributary.transport.limits.tenant.TenantPublishQuotas;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,6 +21,19 @@ public final class ClientLimits {
     /** Why a PUBLISH is refused: the metric reason, the MQTT 5 PUBACK / PUBREC code and the cause. */
     public record Refusal(String reason, byte code, String cause) {}
 
+    /**
+     * A quota checked after the client's own limits (the tenant's, limits.tenant's TenantPublishQuotas): an interface
+     * here so that limits does not depend on the package that implements it.
+     */
+    @FunctionalInterface
+    public interface PublishQuota {
+        /** No quota beyond the client's own limits. */
+        PublishQuota NONE = (connection, payloadBytes, retain) -> null;
+
+        /** Null when the PUBLISH fits, else the refusal (counted and logged by the quota). Never waits. */
+        Refusal check(ClientConnection connection, int payloadBytes, boolean retain);
+    }
+
     private static final AttributeKey<RateLimiter> PUBLISH_RATE = AttributeKey.valueOf("tributary.publishRate");
     private static final AttributeKey<int[]> PENDING_SUBSCRIPTIONS =
             AttributeKey.valueOf("tributary.pendingSubscriptions");
@@ -33,15 +45,15 @@ public final class ClientLimits {
     private final LimitsProperties limits;
     private final LimitRefusals refusals;
     private final LongSupplier nanoTime;
-    private final TenantPublishQuotas tenantQuotas;
+    private final PublishQuota tenantQuotas;
 
     public ClientLimits(LimitsProperties limits, LimitRefusals refusals, LongSupplier nanoTime) {
-        this(limits, refusals, nanoTime, TenantPublishQuotas.NONE);
+        this(limits, refusals, nanoTime, PublishQuota.NONE);
     }
 
     /** @param tenantQuotas the publish quotas of the clients' tenants, checked after the client's own limits */
     public ClientLimits(
-            LimitsProperties limits, LimitRefusals refusals, LongSupplier nanoTime, TenantPublishQuotas tenantQuotas) {
+            LimitsProperties limits, LimitRefusals refusals, LongSupplier nanoTime, PublishQuota tenantQuotas) {
         this.limits = limits;
         this.refusals = refusals;
         this.nanoTime = nanoTime;
@@ -52,7 +64,7 @@ public final class ClientLimits {
      * Null when the PUBLISH may go on, else why not: too many topic levels (0x90), payload too large or the
      * client over its publish rate (0x97 quota exceeded; MQTT 5 has no "message rate too high" for PUBACK, 0x96
      * exists only in DISCONNECT). The rate is checked last of the client's own limits, so a PUBLISH refused for
-     * another reason takes no token; then its tenant's publish quotas ({@link TenantPublishQuotas}, 0x97 too, counted
+     * another reason takes no token; then its tenant's publish quotas ({@link PublishQuota}, 0x97 too, counted
      * and logged there, with its retained-message quota when {@code retain}), so a PUBLISH the client's own limits
      * refuse takes nothing from its tenant's.
      */

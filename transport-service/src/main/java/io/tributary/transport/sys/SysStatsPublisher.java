@@ -1,5 +1,6 @@
 package io.tributary.transport.sys;
 
+import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.sys.SysTopics;
 import io.tributary.kafka.sys.HopLatencyStatistics;
 import io.tributary.kafka.sys.PeriodicSysFigures;
@@ -45,7 +46,7 @@ public final class SysStatsPublisher implements AutoCloseable {
                 "this node",
                 interval,
                 this::statistics,
-                (topic, payload, now) -> SysTopics.record(topic, payload, nodeId, now),
+                (topic, payload, now) -> PublishRecordFormat.sysStatistic(topic, payload, nodeId, now),
                 (record, outcome) -> producer.send(record, outcome::accept));
     }
 

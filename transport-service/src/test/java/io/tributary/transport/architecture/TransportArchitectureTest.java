@@ -28,6 +28,14 @@ class TransportArchitectureTest {
             slices().matching("io.tributary.transport.(*)..").should().beFreeOfCycles();
 
     /**
+     * The same at every depth: each package is a slice of its own, so a feature's sub-package and the feature
+     * itself (limits and limits.tenant, auth and auth.jwt) cannot lean on each other either (issue 35).
+     */
+    @ArchTest
+    static final ArchRule PACKAGES_ARE_FREE_OF_CYCLES_AT_ANY_DEPTH =
+            slices().matching("io.tributary.transport.(**)").should().beFreeOfCycles();
+
+    /**
      * The root package holds the application and its composition root (TransportConfiguration), which depend on
      * every feature; the slices above do not include it, so a feature depending on it would hide a cycle.
      */

@@ -16,9 +16,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import io.tributary.common.acl.AclPlaceholders;
-import io.tributary.common.session.ConnectApi.RefusalReason;
 import io.tributary.common.topic.SharedFilters;
-import io.tributary.session.auth.ConnectRefusedException;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Clock;
@@ -81,7 +79,7 @@ public final class JwtVerifier {
      * @param username the CONNECT user name, or null (MQTT 5 allows a password without one): when set it must be the
      *                 token's subject
      * @param clientId the CONNECT client id: must equal the token's client id claim when the token has one
-     * @throws ConnectRefusedException when the token is not accepted
+     * @throws TokenRefusedException when the token is not accepted
      */
     public VerifiedToken verify(byte[] password, String username, String clientId) {
         SignedJWT jwt = parse(password);
@@ -252,7 +250,7 @@ public final class JwtVerifier {
         }
     }
 
-    private static ConnectRefusedException refused(String cause, String message) {
-        return new ConnectRefusedException(RefusalReason.BAD_USERNAME_OR_PASSWORD, cause, message);
+    private static TokenRefusedException refused(String cause, String message) {
+        return new TokenRefusedException(cause, message);
     }
 }

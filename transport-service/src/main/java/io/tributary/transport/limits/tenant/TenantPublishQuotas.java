@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * episode of each connection: the first refused PUBLISH after an accepted one (or the connection's first) writes one
  * line naming the client and the tenant, the rest of the episode only counts.
  */
-public final class TenantPublishQuotas {
+public final class TenantPublishQuotas implements ClientLimits.PublishQuota {
 
     private static final Logger log = LoggerFactory.getLogger(TenantPublishQuotas.class);
 
@@ -92,6 +92,7 @@ public final class TenantPublishQuotas {
      * retained one), else the refusal (0x97), counted and logged here. Never waits: the tokens are this node's leased
      * slice.
      */
+    @Override
     public ClientLimits.Refusal check(ClientConnection connection, int payloadBytes, boolean retain) {
         String tenant = connection.namespace().tenant();
         if (tenant == null) {
