@@ -13,6 +13,9 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAck;
 import com.hivemq.client.mqtt.mqtt5.message.publish.puback.Mqtt5PubAckReasonCode;
 import io.tributary.it.support.LogsOnFailure;
+import io.tributary.it.support.Mqtt5Packets;
+import io.tributary.it.support.Mqtt5Packets.Property;
+import io.tributary.it.support.RawMqtt;
 import io.tributary.it.support.TributaryCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +90,53 @@ class MessagePropertiesTest {
             assertThat(in.receive(1, TimeUnit.SECONDS)).isEmpty();
         } finally {
             publisher.disconnect();
+            subscriber.disconnect();
+        }
+    }
+
+    /**
+     * MQTT 5 section 3.3.2.3.5 [MQTT-3.3.2-14]: a Response Topic with a wildcard is a protocol error. Forwarded, it
+     * made the subscribers' own clients (HiveMQ's among them) close their connections on it; refused, the
+     * publisher alone is closed with 0x82 and nothing reaches the subscriber. The same for a will's.
+     */
+    @Test
+    void a_response_topic_with_a_wildcard_closes_the_publisher_only() throws Exception {
+        String topic = "it/rt/" + id("t");
+        Mqtt5BlockingClient subscriber = hive5(cluster.mqttPort(0), id("sub"));
+        subscriber.connect();
+        try (Mqtt5BlockingClient.Mqtt5Publishes in = subscriber.publishes(MqttGlobalPublishFilter.ALL);
+                RawMqtt publisher = new RawMqtt(cluster.mqttPort(1));
+                RawMqtt willer = new RawMqtt(cluster.mqttPort(1))) {
+            subscriber
+                    .subscribeWith()
+                    .topicFilter(topic)
+                    .qos(MqttQos.AT_LEAST_ONCE)
+                    .send();
+            publisher.send(Mqtt5Packets.connect(id("raw-rt"), 60));
+            assertThat(Mqtt5Packets.reasonCode(publisher.readPacket(10_000))).isZero();
+            publisher.send(Mqtt5Packets.publish(
+                    topic, 1, 1, "req".getBytes(StandardCharsets.UTF_8), Property.responseTopic("replies/+")));
+            byte[] disconnect = publisher.readPacket(10_000);
+            assertThat(Mqtt5Packets.type(disconnect))
+                    .as("DISCONNECT, no PUBACK")
+                    .isEqualTo(14);
+            assertThat(Mqtt5Packets.reasonCode(disconnect)).isEqualTo(0x82);
+
+            willer.send(Mqtt5Packets.connectWithWill(
+                    id("raw-rt-will"),
+                    60,
+                    topic,
+                    "gone".getBytes(StandardCharsets.UTF_8),
+                    Property.responseTopic("replies/#")));
+            byte[] connack = willer.readPacket(10_000);
+            assertThat(Mqtt5Packets.type(connack)).isEqualTo(2);
+            assertThat(Mqtt5Packets.reasonCode(connack))
+                    .as("CONNACK protocol error")
+                    .isEqualTo(0x82);
+
+            assertThat(in.receive(2, TimeUnit.SECONDS)).as("nothing forwarded").isEmpty();
+            assertThat(subscriber.getState().isConnected()).isTrue();
+        } finally {
             subscriber.disconnect();
         }
     }

@@ -33,6 +33,14 @@ public final class Mqtt5Packets {
             return new Property(out.toByteArray());
         }
 
+        /** Response Topic (0x08), a UTF-8 string, written as given (wildcards included). */
+        public static Property responseTopic(String topic) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(0x08);
+            RawMqtt.writeString(out, topic);
+            return new Property(out.toByteArray());
+        }
+
         public static Property sessionExpiryInterval(int seconds) {
             return new Property(int32Property(0x11, seconds));
         }
@@ -127,6 +135,25 @@ public final class Mqtt5Packets {
         writeProperties(body, new Property(int32Property(0x11, sessionExpirySeconds)));
         RawMqtt.writeString(body, clientId);
         writeProperties(body, new Property(int32Property(0x18, willDelaySeconds)));
+        RawMqtt.writeString(body, willTopic);
+        body.write(willPayload.length >> 8);
+        body.write(willPayload.length & 0xFF);
+        body.writeBytes(willPayload);
+        return RawMqtt.packet(0x10, body.toByteArray());
+    }
+
+    /** CONNECT, MQTT 5, clean start, with a QoS 0 will carrying {@code willProperties}. */
+    public static byte[] connectWithWill(
+            String clientId, int keepAliveSeconds, String willTopic, byte[] willPayload, Property... willProperties) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        RawMqtt.writeString(body, "MQTT");
+        body.write(5);
+        body.write(0x02 | 0x04);
+        body.write(keepAliveSeconds >> 8);
+        body.write(keepAliveSeconds & 0xFF);
+        writeProperties(body);
+        RawMqtt.writeString(body, clientId);
+        writeProperties(body, willProperties);
         RawMqtt.writeString(body, willTopic);
         body.write(willPayload.length >> 8);
         body.write(willPayload.length & 0xFF);

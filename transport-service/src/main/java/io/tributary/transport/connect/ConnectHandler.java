@@ -16,6 +16,7 @@ import io.tributary.common.session.DisconnectApi;
 import io.tributary.transport.backpressure.ReadGate;
 import io.tributary.transport.connection.ClientCapabilities;
 import io.tributary.transport.connection.ClientConnection;
+import io.tributary.transport.connection.MessagePropertyCheck;
 import io.tributary.transport.sessionclient.RequestBatcher;
 import io.tributary.transport.sessionclient.SessionServiceClient;
 import java.util.List;
@@ -118,7 +119,7 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
                 v5 ? props.getProperty(MqttProperties.AUTHENTICATION_METHOD) : null;
         ConnectVerdict verdict = ConnectRules.check(new ConnectFacts(
                 v5,
-                v5 ? ClientCapabilities.protocolProblem(props) : null,
+                v5 ? propertiesProblem(props, header.isWillFlag() ? payload.willProperties() : null) : null,
                 authenticationMethod == null ? null : authenticationMethod.value(),
                 sentClientId,
                 header.isCleanSession(),
@@ -153,6 +154,16 @@ public final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Session-service answered the CONNECT, on the event loop. */
+    /**
+     * What is wrong with an MQTT 5 CONNECT's properties or its will's ({@code willProperties} null: no will); a will's
+     * is refused as a protocol error (0x82) also where a PUBLISH would be malformed (0x81), as the CONNECT's are.
+     */
+    private static String propertiesProblem(MqttProperties props, MqttProperties willProperties) {
+        String problem = ClientCapabilities.protocolProblem(props);
+        MessagePropertyCheck.Problem will = problem == null ? MessagePropertyCheck.problem(willProperties) : null;
+        return will == null ? problem : "a will with " + will.text();
+    }
+
     private void onSessionAnswer(
             ChannelHandlerContext ctx, ConnectAttempt attempt, ConnectApi.ConnectResponse response, Throwable failure) {
         if (failure != null) {

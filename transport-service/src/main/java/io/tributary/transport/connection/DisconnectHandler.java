@@ -8,6 +8,8 @@ import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodeAndPropertiesVariableHeader;
 import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * DISCONNECT from the client, and AUTH (no enhanced authentication method is offered, so any AUTH is a protocol
@@ -17,6 +19,7 @@ import io.netty.handler.codec.mqtt.MqttReasonCodes.Disconnect;
 @ChannelHandler.Sharable
 public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
 
+    private static final Logger log = LoggerFactory.getLogger(DisconnectHandler.class);
     private static final int DISCONNECT_WITH_WILL = Disconnect.DISCONNECT_WITH_WILL_MESSAGE.byteValue();
 
     private final Disconnector disconnector;
@@ -47,6 +50,9 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
         int reason = 0;
         if (connection.isMqtt5() && m.variableHeader() instanceof MqttReasonCodeAndPropertiesVariableHeader v) {
             reason = v.reasonCode() & 0xFF;
+            if (reason >= 0x80) {
+                logClientError(ctx, connection, reason, v.properties());
+            }
             MqttProperties.MqttProperty<?> expiry = v.properties().getProperty(MqttProperties.SESSION_EXPIRY_INTERVAL);
             if (expiry != null) {
                 long requested = Integer.toUnsignedLong((Integer) expiry.value());
@@ -66,5 +72,20 @@ public final class DisconnectHandler extends ChannelInboundHandlerAdapter {
             connection.clearWill();
         }
         ctx.close();
+    }
+
+    /**
+     * A client closing with an error reason says the server sent something it could not take (0x81 malformed, 0x82
+     * protocol error, ...): worth one line naming the client, the code and its reason string, if any.
+     */
+    private static void logClientError(
+            ChannelHandlerContext ctx, ClientConnection connection, int reason, MqttProperties properties) {
+        MqttProperties.MqttProperty<?> text = properties.getProperty(MqttProperties.REASON_STRING);
+        log.warn(
+                "Client '{}' from {} disconnected with reason 0x{}{}",
+                connection.clientId(),
+                ClientAddress.of(ctx.channel()),
+                String.format(java.util.Locale.ROOT, "%02X", reason),
+                text == null ? "" : ": " + String.valueOf(text.value()).replaceAll("\\p{Cntrl}", "?"));
     }
 }

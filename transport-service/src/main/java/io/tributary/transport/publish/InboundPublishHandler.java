@@ -13,6 +13,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.tributary.sessionqueue.InboundQos2Store;
 import io.tributary.transport.connection.ClientConnection;
 import io.tributary.transport.connection.InboundFlow;
+import io.tributary.transport.connection.MessagePropertyCheck;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.mapping.MappingRules;
 import io.tributary.transport.metrics.TransportMetrics;
@@ -130,6 +131,7 @@ public final class InboundPublishHandler extends ChannelInboundHandlerAdapter {
                 topicName,
                 alias,
                 v5 && properties.getProperty(MqttProperties.SUBSCRIPTION_IDENTIFIER) != null,
+                v5 ? MessagePropertyCheck.problem(properties) : null,
                 v5 && isUtf8Declared(properties),
                 v5 ? flow.resolveTopic(topicName, alias) : null,
                 flow.exceedsReceiveMaximum(qos, packetId, receiveMaximum),

@@ -48,6 +48,18 @@ public final class InboundPublishRules {
                             "PUBLISH from a client with a Subscription Identifier"),
                     0);
         }
+        if (f.mqtt5() && f.propertiesProblem() != null) {
+            // Not forwarded, so no subscriber's client closes on it (MessagePropertyCheck).
+            boolean malformed = f.propertiesProblem().malformed();
+            return new Admission(
+                    new Disconnect(
+                            malformed
+                                    ? MqttReasonCodes.Disconnect.MALFORMED_PACKET
+                                    : MqttReasonCodes.Disconnect.PROTOCOL_ERROR,
+                            malformed ? "malformed_packet" : "protocol_error",
+                            "PUBLISH with " + f.propertiesProblem().text()),
+                    0);
+        }
         String topic = f.topicName();
         if (f.mqtt5()) {
             if (f.resolution().failed()) {

@@ -270,4 +270,29 @@ class ConnectHandlerTest {
                         .value())
                 .isEqualTo("CONNECT with Receive Maximum 0");
     }
+
+    /** MQTT 5 section 3.1.3.2 / 3.3.2.3.5 [MQTT-3.3.2-14]: a will's Response Topic is a topic name too. */
+    @Test
+    void a_will_whose_response_topic_has_a_wildcard_is_a_protocol_error() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectHandler(context));
+        MqttProperties will = new MqttProperties();
+        will.add(new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, "replies/#"));
+        channel.writeInbound(MqttMessageBuilders.connect()
+                .protocolVersion(MqttVersion.MQTT_5)
+                .clientId("c-will")
+                .willFlag(true)
+                .willTopic("status/c-will")
+                .willMessage("gone".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .willProperties(will)
+                .build());
+        MqttConnAckMessage ack = awaitConnAck(channel);
+        assertThat(ack.variableHeader().connectReturnCode())
+                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR);
+        assertThat(ack.variableHeader()
+                        .properties()
+                        .getProperty(MqttProperties.REASON_STRING)
+                        .value())
+                .isEqualTo("CONNECT with a will with a Response Topic that is not a valid topic name (wildcard '#' in"
+                        + " a topic name)");
+    }
 }

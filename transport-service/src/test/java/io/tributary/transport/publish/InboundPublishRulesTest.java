@@ -2,10 +2,12 @@ package io.tributary.transport.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.mqtt.MqttProperties;
 import io.netty.handler.codec.mqtt.MqttReasonCodes;
 import io.tributary.common.acl.TopicPermissions;
 import io.tributary.common.session.ConnectApi;
 import io.tributary.transport.alias.InboundTopicAliases;
+import io.tributary.transport.connection.MessagePropertyCheck;
 import io.tributary.transport.limits.ClientLimits;
 import io.tributary.transport.publish.PublishVerdict.Accept;
 import io.tributary.transport.publish.PublishVerdict.Disconnect;
@@ -30,6 +32,7 @@ class InboundPublishRulesTest {
         String topicName = "a/b";
         Integer alias;
         boolean subscriptionIdentifier;
+        MqttProperties properties;
         boolean utf8Declared;
         InboundTopicAliases aliases = new InboundTopicAliases(10);
         boolean receiveMaximumExceeded;
@@ -44,6 +47,7 @@ class InboundPublishRulesTest {
                     topicName,
                     alias,
                     subscriptionIdentifier,
+                    MessagePropertyCheck.problem(properties),
                     utf8Declared,
                     mqtt5 ? aliases.resolve(topicName, alias) : null,
                     receiveMaximumExceeded,
@@ -51,6 +55,20 @@ class InboundPublishRulesTest {
                     permissions,
                     resentQos2);
         }
+    }
+
+    private static MqttProperties properties(MqttProperties.MqttProperty<?>... properties) {
+        MqttProperties out = new MqttProperties();
+        for (MqttProperties.MqttProperty<?> p : properties) {
+            out.add(p);
+        }
+        return out;
+    }
+
+    private static Disconnect disconnected(MqttProperties.MqttProperty<?>... properties) {
+        Facts f = new Facts();
+        f.properties = properties(properties);
+        return (Disconnect) admitted(f);
     }
 
     private static PublishVerdict admitted(Facts f) {
@@ -75,6 +93,44 @@ class InboundPublishRulesTest {
                         Disconnect.class,
                         d -> assertThat(d.reason()).isEqualTo(MqttReasonCodes.Disconnect.PROTOCOL_ERROR));
         assertThat(a.aliasToDefine()).isZero();
+    }
+
+    /** MQTT 5 section 3.3.2.3.5 [MQTT-3.3.2-14]: the Response Topic is a topic name, never a filter. */
+    @Test
+    void a_response_topic_with_a_wildcard_or_empty_is_a_protocol_error() {
+        for (String bad : List.of("reply/+", "reply/#", "#", "")) {
+            Disconnect d = disconnected(new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, bad));
+            assertThat(d.reason()).as(bad).isEqualTo(MqttReasonCodes.Disconnect.PROTOCOL_ERROR);
+            assertThat(d.problem()).contains("Response Topic");
+        }
+        Facts valid = new Facts();
+        valid.properties = properties(new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, "reply/m-1"));
+        assertThat(admitted(valid)).isEqualTo(new Accept("a/b"));
+    }
+
+    /** MQTT 5 section 1.5.4 [MQTT-1.5.4-2]: U+0000 in a UTF-8 string makes the packet malformed. */
+    @Test
+    void u0000_in_a_string_property_is_a_malformed_packet() {
+        for (MqttProperties.MqttProperty<?> bad : List.<MqttProperties.MqttProperty<?>>of(
+                new MqttProperties.StringProperty(MqttProperties.CONTENT_TYPE, "text/\0plain"),
+                new MqttProperties.StringProperty(MqttProperties.RESPONSE_TOPIC, "reply/\0"),
+                new MqttProperties.UserProperty("k\0", "v"),
+                new MqttProperties.UserProperty("k", "\0"))) {
+            assertThat(disconnected(bad).reason())
+                    .as(bad.toString())
+                    .isEqualTo(MqttReasonCodes.Disconnect.MALFORMED_PACKET);
+        }
+    }
+
+    /** MQTT 5 section 3.3.2.3.2 defines the Payload Format Indicator 0 and 1 only. */
+    @Test
+    void a_payload_format_indicator_other_than_0_or_1_is_a_protocol_error() {
+        assertThat(disconnected(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, 2))
+                        .reason())
+                .isEqualTo(MqttReasonCodes.Disconnect.PROTOCOL_ERROR);
+        Facts zero = new Facts();
+        zero.properties = properties(new MqttProperties.IntegerProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR, 0));
+        assertThat(admitted(zero)).isEqualTo(new Accept("a/b"));
     }
 
     @Test
