@@ -28,12 +28,29 @@ final class ArchiveRecording {
 
     private ArchiveRecording() {}
 
-    /** Records the archives missing for the three service jars, once per test JVM. */
+    /**
+     * Records the archives missing for the three service jars, once per test JVM. Test JVMs side by side take turns
+     * (a file lock): the first records, the next finds the archives written and records nothing.
+     */
     static synchronized void once(ServiceLauncher launcher) throws InterruptedException {
         if (done) {
             return;
         }
         done = true;
+        Path lockFile = ServiceJar.root().resolve("recording.lock");
+        try {
+            java.nio.file.Files.createDirectories(lockFile.getParent());
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                            lockFile, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+                    java.nio.channels.FileLock lock = channel.lock()) {
+                record(launcher);
+            }
+        } catch (java.io.IOException e) {
+            System.out.println("[it-cds] no recording: " + e);
+        }
+    }
+
+    private static void record(ServiceLauncher launcher) throws InterruptedException {
         long t0 = System.nanoTime();
         // The node's session-service is never called before the context is refreshed: any closed port will do.
         Map<String, Supplier<ServiceProcess.Builder>> services = Map.of(

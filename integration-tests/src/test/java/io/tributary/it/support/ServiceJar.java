@@ -41,6 +41,11 @@ final class ServiceJar {
         this.archive = archive;
     }
 
+    /** Where the extracted jars and their archives are kept ({@code target/cds}). */
+    static Path root() {
+        return ROOT;
+    }
+
     /** The launch form of {@code fatJar}, extracted at most once per test JVM. */
     static ServiceJar of(Path fatJar) {
         return JARS.computeIfAbsent(fatJar.toAbsolutePath(), ServiceJar::prepare);

@@ -80,7 +80,11 @@ public final class TributaryCluster {
 
     public static synchronized TributaryCluster shared() throws Exception {
         if (shared == null) {
-            Path dir = Paths.get("target", "it-cluster-" + System.currentTimeMillis())
+            // The pid too: test JVMs run side by side (the module's tributary.it.forks), each with its own cluster.
+            Path dir = Paths.get(
+                            "target",
+                            "it-cluster-" + System.currentTimeMillis() + "-"
+                                    + ProcessHandle.current().pid())
                     .toAbsolutePath();
             Files.createDirectories(dir.resolve("logs"));
             shared = start(dir, EmbeddedEngines.start(dir, dir.resolve("logs")));
