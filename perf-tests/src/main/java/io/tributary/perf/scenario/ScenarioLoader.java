@@ -1,6 +1,5 @@
 package io.tributary.perf.scenario;
 
-import io.tributary.perf.measure.Payload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,7 +157,7 @@ public final class ScenarioLoader {
         ClientSettings client = client(g, defaultName, defaultTargets, defaultProtocol);
         TextTemplate topic = template(g, "topic", null);
         int topicsPerPublisher = (int) g.integer("topics-per-publisher", 1, 1, 1_000_000);
-        int payloadSize = (int) g.integer("payload-size", 64, Payload.MIN_SIZE, 16 * 1024 * 1024);
+        int payloadSize = (int) g.integer("payload-size", 64, PublisherGroup.MIN_PAYLOAD_SIZE, 16 * 1024 * 1024);
         double rate = g.decimal("rate", 1, 0, 1_000_000);
         PublishPhase phase = phase(g);
         int maxInflight = (int) g.integer("max-inflight", 64, 1, 65_535);
