@@ -30,6 +30,18 @@ public final class CompareRun {
 
     public static List<Row> rows(RunResult a, RunResult b) {
         List<Row> rows = new ArrayList<>();
+        addConnectionRows(rows, a, b);
+        if (a.offeredRate() > 0) {
+            addMessageRows(rows, a, b);
+        }
+        if (!a.broker().processes().isEmpty() && !b.broker().processes().isEmpty()) {
+            addBrokerRows(rows, a, b);
+        }
+        add(rows, "load generator CPU avg (%)", "-", a, b, RunResult::generatorCpuAverage);
+        return rows;
+    }
+
+    private static void addConnectionRows(List<Row> rows, RunResult a, RunResult b) {
         add(rows, "connections ready", "higher", a, b, r -> r.connections().established());
         add(
                 rows,
@@ -52,81 +64,71 @@ public final class CompareRun {
                 a,
                 b,
                 r -> measured(r.connect(), r.connect().p99()));
-        if (a.offeredRate() > 0) {
-            add(rows, "throughput in (msg/s)", "higher", a, b, r -> r.messages().throughputIn());
-            add(
-                    rows,
-                    "throughput out (msg/s)",
-                    "higher",
-                    a,
-                    b,
-                    r -> r.messages().throughputOut());
-            add(
-                    rows,
-                    "lost messages",
-                    "lower",
-                    a,
-                    b,
-                    r -> r.messages().lossKnown() ? r.messages().lost() : Double.NaN);
-            add(rows, "duplicated messages", "lower", a, b, r -> r.messages().duplicates());
-            add(
-                    rows,
-                    "e2e latency p50 (ms)",
-                    "lower",
-                    a,
-                    b,
-                    r -> measured(r.endToEnd(), r.endToEnd().p50()));
-            add(
-                    rows,
-                    "e2e latency p99 (ms)",
-                    "lower",
-                    a,
-                    b,
-                    r -> measured(r.endToEnd(), r.endToEnd().p99()));
-            add(
-                    rows,
-                    "e2e latency p99.9 (ms)",
-                    "lower",
-                    a,
-                    b,
-                    r -> measured(r.endToEnd(), r.endToEnd().p999()));
-            add(
-                    rows,
-                    "e2e latency max (ms)",
-                    "lower",
-                    a,
-                    b,
-                    r -> measured(r.endToEnd(), r.endToEnd().max()));
-            add(
-                    rows,
-                    "stalled seconds (e2e max > " + num(a.stallThresholdMillis()) + " ms)",
-                    "lower",
-                    a,
-                    b,
-                    r -> r.latencyBySendSecond().isEmpty()
-                            ? Double.NaN
-                            : StallReport.stalls(r.latencyBySendSecond(), a.stallThresholdMillis())
-                                    .size());
-        }
-        if (!a.broker().processes().isEmpty() && !b.broker().processes().isEmpty()) {
-            add(
-                    rows,
-                    "broker CPU avg (% of a core)",
-                    "lower",
-                    a,
-                    b,
-                    r -> r.broker().cpuAverage());
-            add(rows, "broker RSS loaded (MiB)", "lower", a, b, r -> r.broker().rssLoaded() / 1048576.0);
-            add(
-                    rows,
-                    "broker RSS per connection (bytes)",
-                    "lower",
-                    a,
-                    b,
-                    r -> r.broker().connectionsAtLoaded() > 0 ? r.broker().bytesPerConnection() : Double.NaN);
-        }
-        add(rows, "load generator CPU avg (%)", "-", a, b, RunResult::generatorCpuAverage);
-        return rows;
+    }
+
+    /** Only when A offered a message rate: a connect-only scenario has no throughput, loss or latency to compare. */
+    private static void addMessageRows(List<Row> rows, RunResult a, RunResult b) {
+        add(rows, "throughput in (msg/s)", "higher", a, b, r -> r.messages().throughputIn());
+        add(rows, "throughput out (msg/s)", "higher", a, b, r -> r.messages().throughputOut());
+        add(
+                rows,
+                "lost messages",
+                "lower",
+                a,
+                b,
+                r -> r.messages().lossKnown() ? r.messages().lost() : Double.NaN);
+        add(rows, "duplicated messages", "lower", a, b, r -> r.messages().duplicates());
+        add(
+                rows,
+                "e2e latency p50 (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.endToEnd(), r.endToEnd().p50()));
+        add(
+                rows,
+                "e2e latency p99 (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.endToEnd(), r.endToEnd().p99()));
+        add(
+                rows,
+                "e2e latency p99.9 (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.endToEnd(), r.endToEnd().p999()));
+        add(
+                rows,
+                "e2e latency max (ms)",
+                "lower",
+                a,
+                b,
+                r -> measured(r.endToEnd(), r.endToEnd().max()));
+        add(
+                rows,
+                "stalled seconds (e2e max > " + num(a.stallThresholdMillis()) + " ms)",
+                "lower",
+                a,
+                b,
+                r -> r.latencyBySendSecond().isEmpty()
+                        ? Double.NaN
+                        : StallReport.stalls(r.latencyBySendSecond(), a.stallThresholdMillis())
+                                .size());
+    }
+
+    /** Only when both sides sampled broker processes; one side's figures alone compare with nothing. */
+    private static void addBrokerRows(List<Row> rows, RunResult a, RunResult b) {
+        add(rows, "broker CPU avg (% of a core)", "lower", a, b, r -> r.broker().cpuAverage());
+        add(rows, "broker RSS loaded (MiB)", "lower", a, b, r -> r.broker().rssLoaded() / 1048576.0);
+        add(
+                rows,
+                "broker RSS per connection (bytes)",
+                "lower",
+                a,
+                b,
+                r -> r.broker().connectionsAtLoaded() > 0 ? r.broker().bytesPerConnection() : Double.NaN);
     }
 
     public static void print(String labelA, String labelB, List<Row> rows, PrintStream out) {

@@ -10,16 +10,13 @@ import io.tributary.perf.measure.ProcessSampler;
 import io.tributary.perf.progress.RunConsole;
 import io.tributary.perf.report.LatencyLogs;
 import io.tributary.perf.report.RunResult;
-import io.tributary.perf.scenario.Endpoint;
 import io.tributary.perf.scenario.Scenario;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,75 +87,28 @@ public final class LoadRun {
     }
 
     private RunResult runBounded() throws InterruptedException {
-        Role role = options.role();
-        List<GroupPlan> subscriberPlans =
-                role.runsSubscribers() ? GroupPlan.subscribers(scenario, options.runId()) : List.of();
-        List<GroupPlan> publisherPlans =
-                role.runsPublishers() ? GroupPlan.publishers(scenario, options.runId()) : List.of();
-        if (role.runsSubscribers()) {
-            // Connect-only groups belong to no side; the subscribers process holds them (or "all").
-            subscriberPlans = new ArrayList<>(subscriberPlans);
-            subscriberPlans.addAll(GroupPlan.connections(scenario, options.runId()));
-        }
-        int planned = subscriberPlans.stream().mapToInt(GroupPlan::count).sum()
-                + publisherPlans.stream().mapToInt(GroupPlan::count).sum();
-        if (planned > options.maxConnections()) {
-            throw new IllegalArgumentException("the scenario opens " + planned + " connections in this process, more"
-                    + " than --max-connections " + options.maxConnections());
-        }
-        String limitWarning = FileLimits.warning(planned, FileLimits.current());
+        RunPlan plan = RunPlan.of(scenario, options);
+        String limitWarning = FileLimits.warning(plan.planned(), FileLimits.current());
         if (limitWarning != null) {
             warn(limitWarning);
         }
-        double rampSeconds = subscriberPlans.stream()
-                        .mapToDouble(g -> g.count() / g.rampPerSecond())
-                        .sum()
-                + publisherPlans.stream()
-                        .mapToDouble(g -> g.count() / g.rampPerSecond())
-                        .sum();
-        Duration budget = Duration.ofMillis((long) (rampSeconds * 1000))
-                .plus(READY_GRACE.multipliedBy(2))
-                .plus(SETTLE_AFTER_CONNECT)
-                .plus(scenario.warmUp())
-                .plus(scenario.duration())
-                .plus(scenario.drain())
-                .plus(CLOSE_GRACE)
-                .plus(role == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
+        Duration budget = budget(plan);
         hardDeadlineNanos = System.nanoTime() + budget.toNanos();
 
         List<Long> brokerPids = BrokerProcesses.resolve(options.brokerPids(), options.brokerPatterns(), this::warn);
         ProcessSampler broker = new ProcessSampler(brokerPids);
         broker.labels().values().forEach(l -> console.line("sampling broker process " + l));
         ProcessSampler self = new ProcessSampler(List.of(ProcessHandle.current().pid()));
-        int sourceAddresses = scenario.sourceAddresses() > 0
-                ? scenario.sourceAddresses()
-                : Math.max(1, (int) Math.ceil(planned / 25_000.0));
-        Set<Endpoint> endpoints = new LinkedHashSet<>();
-        scenario.publishers().forEach(g -> endpoints.addAll(g.client().targets()));
-        scenario.subscribers().forEach(g -> endpoints.addAll(g.client().targets()));
-        scenario.connections().forEach(c -> endpoints.addAll(c.targets()));
-        boolean tls = endpoints.stream().anyMatch(Endpoint::tls);
-        if (options.warmUpConnections() > 0) {
-            warmUpConnections(subscriberPlans, publisherPlans, sourceAddresses, tls, endpoints);
-        } else {
-            // Connect latency is measured from the first connect: the generator's own cold start must not be in it.
-            GeneratorWarmUp.connections(
-                    SELF_WARM_UP_CONNECTIONS, subscriberPlans, publisherPlans, scenario.ioThreads(), console);
-        }
-        hardDeadlineNanos = System.nanoTime() + budget.toNanos();
-        if (scenario.warmUp().isZero() && !scenario.publishers().isEmpty()) {
-            // Measured from the first message: the generator's JIT must not be what the first second shows.
-            GeneratorWarmUp.messages(SELF_WARM_UP_MESSAGES, console);
-        }
+        warmUp(plan, budget);
         Instant started = Instant.now();
         console.printf(
                 "run %s: scenario %s, role %s, target %s, %d connections (%d source addresses), budget %ds%n",
                 options.runId(),
                 scenario.name(),
-                role.label(),
-                endpoints,
-                planned,
-                sourceAddresses,
+                options.role().label(),
+                plan.endpoints(),
+                plan.planned(),
+                plan.sourceAddresses(),
                 budget.toSeconds());
 
         RunFacts facts = new RunFacts();
@@ -166,98 +116,156 @@ public final class LoadRun {
         ProcessSampler.Usage baseline = broker.sample();
         facts.rssBaseline = baseline.rssBytes();
         facts.rssBaselineByPid = baseline.rssByPid();
-        try (Connector connector = new Connector(
-                        scenario.ioThreads(),
-                        sourceAddresses,
-                        scenario.tls(),
-                        tls,
-                        metrics,
-                        gate,
-                        options.allowRemote(),
-                        options.proxyProtocol());
-                RunSampler sampler = new RunSampler(
-                        metrics,
-                        broker,
-                        self,
-                        schedule,
-                        console,
-                        latencyLogs,
-                        "perf run " + options.runId() + ": scenario " + scenario.name() + ", role " + role.label()
-                                + (options.label() != null ? ", target " + options.label() : ""))) {
-            connector.prepare(List.copyOf(endpoints));
+        try (Connector connector = connector(plan);
+                RunSampler sampler = sampler(broker, self)) {
+            connector.prepare(List.copyOf(plan.endpoints()));
             facts.epoll = connector.usesEpoll();
             schedule.enter("connecting");
             sampler.start();
-            ClientEvents events = events();
-            long rampStart = System.nanoTime();
-            int opened = 0;
-            for (GroupPlan g : subscriberPlans) {
-                opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
-            }
-            awaitSettled(opened);
-            for (GroupPlan g : publisherPlans) {
-                opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
-            }
-            awaitSettled(opened);
-            facts.rampSeconds = lastReadyNanos.get() == 0 ? 0 : (lastReadyNanos.get() - rampStart) / 1e9;
-            facts.established = metrics.ready.get();
+            connectAll(plan, connector, facts);
             sleepBounded(SETTLE_AFTER_CONNECT);
             ProcessSampler.Usage loaded = broker.sample();
             facts.rssLoaded = loaded.rssBytes();
             facts.rssLoadedByPid = loaded.rssByPid();
             facts.connectionsAtLoaded = metrics.connected.get();
-
-            if (!publisherPlans.isEmpty()) {
-                long measureStart;
-                if (publishStart.holdsUntilMeasured()) {
-                    measureStart = System.nanoTime() + MEASURED_START_LEAD.toNanos();
-                    openMeasuredWindow(measureStart);
-                    publishStart.release(measureStart);
-                } else {
-                    schedule.enter("warm-up");
-                    sleepBounded(scenario.warmUp());
-                    measureStart = System.nanoTime();
-                    openMeasuredWindow(measureStart);
-                }
-                schedule.enter("measure");
-                sleepBounded(Duration.ofNanos(measureStart + scenario.duration().toNanos() - System.nanoTime()));
-                gate.set(PublishGate.State.CLOSED);
-                facts.measuredSeconds = (System.nanoTime() - measureStart) / 1e9;
-                schedule.enter("drain");
-                drain(sampler);
-            } else if (role == Role.SUBSCRIBERS && !scenario.publishers().isEmpty()) {
-                schedule.enter("receiving");
-                awaitPublishersDone(sampler);
-                facts.measuredSeconds = sampler.measuredReceiveSpan();
-            } else {
-                schedule.enter("hold");
-                long holdStart = System.nanoTime();
-                sleepBounded(scenario.duration());
-                facts.measuredSeconds = (System.nanoTime() - holdStart) / 1e9;
-            }
-            gate.set(PublishGate.State.CLOSED);
-            schedule.enter("closing");
-            clients.forEach(c -> c.disconnect(scenario.endSessions()));
-            long closeDeadline = System.nanoTime() + CLOSE_GRACE.toNanos();
-            while (metrics.connected.get() > 0 && System.nanoTime() < closeDeadline) {
-                Thread.sleep(50);
-            }
-            facts.peakConnected = sampler.peakConnected();
-            facts.cpuByPid = sampler.loadedCpuByPid();
-            sampler.close();
-            facts.samples = sampler.samples();
-            facts.elapsedSeconds = sampler.elapsedSeconds();
+            runLoadPhase(plan, sampler, facts);
+            closeAll(sampler, facts);
         }
         if (pastDeadline()) {
             warn("the run hit its time budget of " + budget.toSeconds() + " s and was cut short");
         }
-        facts.planned = planned;
+        facts.planned = plan.planned();
         facts.started = started;
         facts.brokerLabels = List.copyOf(broker.labels().values());
         facts.brokerLabelsByPid = broker.labels();
         facts.failureReasons = failureReasons;
         facts.warnings = warnings;
         return ResultAssembler.assemble(scenario, options, metrics, clients, facts);
+    }
+
+    /** Warms up before anything is measured; the deadline starts again after the warm-up connections. */
+    private void warmUp(RunPlan plan, Duration budget) throws InterruptedException {
+        if (options.warmUpConnections() > 0) {
+            warmUpConnections(plan);
+        } else {
+            // Connect latency is measured from the first connect: the generator's own cold start must not be in it.
+            GeneratorWarmUp.connections(
+                    SELF_WARM_UP_CONNECTIONS,
+                    plan.subscriberPlans(),
+                    plan.publisherPlans(),
+                    scenario.ioThreads(),
+                    console);
+        }
+        hardDeadlineNanos = System.nanoTime() + budget.toNanos();
+        if (scenario.warmUp().isZero() && !scenario.publishers().isEmpty()) {
+            // Measured from the first message: the generator's JIT must not be what the first second shows.
+            GeneratorWarmUp.messages(SELF_WARM_UP_MESSAGES, console);
+        }
+    }
+
+    /** The whole run's time budget: every phase at its planned length, plus the grace periods of the waits. */
+    private Duration budget(RunPlan plan) {
+        return Duration.ofMillis((long) (plan.rampSeconds() * 1000))
+                .plus(READY_GRACE.multipliedBy(2))
+                .plus(SETTLE_AFTER_CONNECT)
+                .plus(scenario.warmUp())
+                .plus(scenario.duration())
+                .plus(scenario.drain())
+                .plus(CLOSE_GRACE)
+                .plus(options.role() == Role.SUBSCRIBERS ? waitForPublishersSlack() : Duration.ZERO);
+    }
+
+    private Connector connector(RunPlan plan) {
+        return new Connector(
+                scenario.ioThreads(),
+                plan.sourceAddresses(),
+                scenario.tls(),
+                plan.tls(),
+                metrics,
+                gate,
+                options.allowRemote(),
+                options.proxyProtocol());
+    }
+
+    private RunSampler sampler(ProcessSampler broker, ProcessSampler self) {
+        return new RunSampler(
+                metrics,
+                broker,
+                self,
+                schedule,
+                console,
+                latencyLogs,
+                "perf run " + options.runId() + ": scenario " + scenario.name() + ", role "
+                        + options.role().label()
+                        + (options.label() != null ? ", target " + options.label() : ""));
+    }
+
+    /** Opens the subscriber side first and waits for it to settle, so no publish goes out before it can arrive. */
+    private void connectAll(RunPlan plan, Connector connector, RunFacts facts) throws InterruptedException {
+        ClientEvents events = events();
+        long rampStart = System.nanoTime();
+        int opened = 0;
+        for (GroupPlan g : plan.subscriberPlans()) {
+            opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
+        }
+        awaitSettled(opened);
+        for (GroupPlan g : plan.publisherPlans()) {
+            opened += ConnectionRamp.open(g, connector, events, clients, this::pastDeadline);
+        }
+        awaitSettled(opened);
+        facts.rampSeconds = lastReadyNanos.get() == 0 ? 0 : (lastReadyNanos.get() - rampStart) / 1e9;
+        facts.established = metrics.ready.get();
+    }
+
+    /**
+     * Between connect and close: publishers warm up, measure and drain; a subscribers-only process receives until
+     * the publishers are done; a process with nothing to publish or await holds its connections for the duration.
+     */
+    private void runLoadPhase(RunPlan plan, RunSampler sampler, RunFacts facts) throws InterruptedException {
+        if (!plan.publisherPlans().isEmpty()) {
+            long measureStart;
+            if (publishStart.holdsUntilMeasured()) {
+                measureStart = System.nanoTime() + MEASURED_START_LEAD.toNanos();
+                openMeasuredWindow(measureStart);
+                publishStart.release(measureStart);
+            } else {
+                schedule.enter("warm-up");
+                sleepBounded(scenario.warmUp());
+                measureStart = System.nanoTime();
+                openMeasuredWindow(measureStart);
+            }
+            schedule.enter("measure");
+            sleepBounded(Duration.ofNanos(measureStart + scenario.duration().toNanos() - System.nanoTime()));
+            gate.set(PublishGate.State.CLOSED);
+            facts.measuredSeconds = (System.nanoTime() - measureStart) / 1e9;
+            schedule.enter("drain");
+            drain(sampler);
+        } else if (options.role() == Role.SUBSCRIBERS && !scenario.publishers().isEmpty()) {
+            schedule.enter("receiving");
+            awaitPublishersDone(sampler);
+            facts.measuredSeconds = sampler.measuredReceiveSpan();
+        } else {
+            schedule.enter("hold");
+            long holdStart = System.nanoTime();
+            sleepBounded(scenario.duration());
+            facts.measuredSeconds = (System.nanoTime() - holdStart) / 1e9;
+        }
+    }
+
+    /** Disconnects every client, waits at most CLOSE_GRACE for them to go, and stops the sampler. */
+    private void closeAll(RunSampler sampler, RunFacts facts) throws InterruptedException {
+        gate.set(PublishGate.State.CLOSED);
+        schedule.enter("closing");
+        clients.forEach(c -> c.disconnect(scenario.endSessions()));
+        long closeDeadline = System.nanoTime() + CLOSE_GRACE.toNanos();
+        while (metrics.connected.get() > 0 && System.nanoTime() < closeDeadline) {
+            Thread.sleep(50);
+        }
+        facts.peakConnected = sampler.peakConnected();
+        facts.cpuByPid = sampler.loadedCpuByPid();
+        sampler.close();
+        facts.samples = sampler.samples();
+        facts.elapsedSeconds = sampler.elapsedSeconds();
     }
 
     private ClientEvents events() {
@@ -285,15 +293,9 @@ public final class LoadRun {
      * Opens and closes the unmeasured warm-up connections ({@link ConnectionWarmUp}), then gives the broker a moment
      * to finish their disconnects so they do not compete with the measured ramp.
      */
-    private void warmUpConnections(
-            List<GroupPlan> subscriberPlans,
-            List<GroupPlan> publisherPlans,
-            int sourceAddresses,
-            boolean tls,
-            Set<Endpoint> endpoints)
-            throws InterruptedException {
-        List<GroupPlan> groups = new ArrayList<>(subscriberPlans);
-        groups.addAll(publisherPlans);
+    private void warmUpConnections(RunPlan plan) throws InterruptedException {
+        List<GroupPlan> groups = new ArrayList<>(plan.subscriberPlans());
+        groups.addAll(plan.publisherPlans());
         if (groups.isEmpty()) {
             return;
         }
@@ -302,12 +304,12 @@ public final class LoadRun {
                 groups.get(0),
                 options.runId(),
                 scenario.ioThreads(),
-                sourceAddresses,
+                plan.sourceAddresses(),
                 scenario.tls(),
-                tls,
+                plan.tls(),
                 options.allowRemote(),
                 options.proxyProtocol(),
-                List.copyOf(endpoints),
+                List.copyOf(plan.endpoints()),
                 console);
         if (outcome.failed() > 0 || outcome.ready() < outcome.opened()) {
             warn("warm-up: " + outcome.failed() + " of " + outcome.opened() + " connections failed and "

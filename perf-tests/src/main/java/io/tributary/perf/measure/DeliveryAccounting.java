@@ -44,6 +44,59 @@ public final class DeliveryAccounting {
     public static Delivery compute(
             Scenario scenario, String runId, Ledger ledger, boolean hasPublisherSide, boolean hasSubscriberSide) {
         String[] filters = subscriberFilters(scenario, runId);
+        SentSide sentSide = sentSide(scenario, runId, ledger, filters);
+        Map<Integer, long[]> sentById = sentSide.sentById();
+        Map<Integer, String[]> topicsById = sentSide.topicsById();
+
+        Map<Long, long[]> streams = streams(ledger);
+        long received = 0;
+        long duplicates = 0;
+        long matched = 0;
+        long unexpected = 0;
+        long streamsWithLoss = 0;
+        for (Map.Entry<Long, long[]> e : streams.entrySet()) {
+            int publisherId = (int) (e.getKey() >>> 32);
+            int subscriberId = (int) (long) e.getKey();
+            long unique = e.getValue()[0];
+            received += unique;
+            duplicates += e.getValue()[1];
+            long streamExpected = 0;
+            long[] slots = sentById.get(publisherId);
+            if (slots != null && subscriberId >= 0 && subscriberId < filters.length) {
+                streamExpected = streamExpected(slots, topicsById.get(publisherId), filters[subscriberId]);
+            }
+            matched += Math.min(streamExpected, unique);
+            unexpected += Math.max(0, unique - streamExpected);
+            if (unique < streamExpected) {
+                streamsWithLoss++;
+            }
+        }
+        boolean complete = hasPublisherSide && hasSubscriberSide;
+        long lost = complete ? sentSide.expected() - matched : 0;
+        if (complete && lost > 0) {
+            // Streams that expected messages but never received one are not in the ledger; count them as well.
+            streamsWithLoss += missingStreams(sentById, topicsById, filters, streams);
+        }
+        return new Delivery(
+                sentSide.sent(),
+                sentSide.expected(),
+                received,
+                lost,
+                duplicates,
+                complete ? unexpected : 0,
+                streams.size(),
+                streamsWithLoss,
+                complete);
+    }
+
+    /**
+     * What the publishers of the ledger sent, per publisher id and slot with each slot's topic (ids the scenario does
+     * not have are left out), in total, and how many deliveries that total calls for given the subscribers' filters.
+     */
+    private record SentSide(
+            Map<Integer, long[]> sentById, Map<Integer, String[]> topicsById, long sent, long expected) {}
+
+    private static SentSide sentSide(Scenario scenario, String runId, Ledger ledger, String[] filters) {
         Map<String, Integer> exactCounts = new HashMap<>();
         List<String> wildcardFilters = new ArrayList<>();
         for (String f : filters) {
@@ -77,56 +130,32 @@ public final class DeliveryAccounting {
                 expected += slotSent * matching;
             }
         }
+        return new SentSide(sentById, topicsById, sent, expected);
+    }
 
+    /**
+     * The ledger's streams as (publisher id, subscriber id) packed in one long, to {unique, duplicates}; a stream
+     * listed more than once (by several parts of a merged result) is added up.
+     */
+    private static Map<Long, long[]> streams(Ledger ledger) {
         Map<Long, long[]> streams = new HashMap<>();
         long[] raw = ledger.streams();
         for (int i = 0; i < raw.length; i += 4) {
             long key = (raw[i] << 32) | (raw[i + 1] & 0xFFFF_FFFFL);
             streams.merge(key, new long[] {raw[i + 2], raw[i + 3]}, DeliveryAccounting::addInto);
         }
-        long received = 0;
-        long duplicates = 0;
-        long matched = 0;
-        long unexpected = 0;
-        long streamsWithLoss = 0;
-        for (Map.Entry<Long, long[]> e : streams.entrySet()) {
-            int publisherId = (int) (e.getKey() >>> 32);
-            int subscriberId = (int) (long) e.getKey();
-            long unique = e.getValue()[0];
-            received += unique;
-            duplicates += e.getValue()[1];
-            long streamExpected = 0;
-            long[] slots = sentById.get(publisherId);
-            String[] topics = topicsById.get(publisherId);
-            if (slots != null && subscriberId >= 0 && subscriberId < filters.length) {
-                for (int k = 0; k < slots.length && k < topics.length; k++) {
-                    if (slots[k] > 0 && TopicFilterMatcher.matches(filters[subscriberId], topics[k])) {
-                        streamExpected += slots[k];
-                    }
-                }
-            }
-            matched += Math.min(streamExpected, unique);
-            unexpected += Math.max(0, unique - streamExpected);
-            if (unique < streamExpected) {
-                streamsWithLoss++;
+        return streams;
+    }
+
+    /** What one publisher sent on the topics one subscriber's filter matches. */
+    private static long streamExpected(long[] slots, String[] topics, String filter) {
+        long streamExpected = 0;
+        for (int k = 0; k < slots.length && k < topics.length; k++) {
+            if (slots[k] > 0 && TopicFilterMatcher.matches(filter, topics[k])) {
+                streamExpected += slots[k];
             }
         }
-        boolean complete = hasPublisherSide && hasSubscriberSide;
-        long lost = complete ? expected - matched : 0;
-        if (complete && lost > 0) {
-            // Streams that expected messages but never received one are not in the ledger; count them as well.
-            streamsWithLoss += missingStreams(sentById, topicsById, filters, streams);
-        }
-        return new Delivery(
-                sent,
-                expected,
-                received,
-                lost,
-                duplicates,
-                complete ? unexpected : 0,
-                streams.size(),
-                streamsWithLoss,
-                complete);
+        return streamExpected;
     }
 
     private static long missingStreams(

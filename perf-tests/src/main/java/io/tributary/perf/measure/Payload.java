@@ -1,6 +1,7 @@
 package io.tributary.perf.measure;
 
 import io.netty.buffer.ByteBuf;
+import io.tributary.perf.scenario.PublisherGroup;
 
 /**
  * The 16 bytes at the start of every generated payload, big-endian, padded with filler to the payload size:
@@ -13,7 +14,7 @@ import io.netty.buffer.ByteBuf;
  */
 public final class Payload {
 
-    public static final int MIN_SIZE = 16;
+    public static final int MIN_SIZE = PublisherGroup.MIN_PAYLOAD_SIZE;
     private static final int MEASURED_BIT = 0x8000_0000;
     private static final byte FILLER = (byte) 'x';
 

@@ -33,7 +33,26 @@ public final class HtmlReport {
                 .append("</h1><p>")
                 .append(Html.escape(r.description()))
                 .append("</p>");
-        html.append(table(List.of(
+        html.append(runTable(r));
+        appendWarnings(html, r);
+        appendSummary(html, r);
+        html.append(latencyTable(r));
+        html.append("<h2>Charts</h2>");
+        appendLatencyCharts(html, r);
+        appendConnectionCharts(html, r);
+        if (!r.broker().processes().isEmpty()) {
+            appendBrokerSection(html, r);
+        }
+        appendConnectionFailures(html, r);
+        html.append("<h2>Scenario</h2><pre>")
+                .append(Html.escape(r.scenarioText()))
+                .append("</pre>");
+        return html.append("</body></html>").toString();
+    }
+
+    /** The facts of the run: where, who, when, on what machine. */
+    private static String runTable(RunResult r) {
+        return table(List.of(
                 row("target", String.join(", ", r.targets())),
                 row("role", r.role()),
                 row("run id", r.runId()),
@@ -48,7 +67,10 @@ public final class HtmlReport {
                 row(
                         "load average (1 min) start / end",
                         fmt(r.machine().loadAverageStart()) + " / "
-                                + fmt(r.machine().loadAverageEnd())))));
+                                + fmt(r.machine().loadAverageEnd()))));
+    }
+
+    private static void appendWarnings(StringBuilder html, RunResult r) {
         if (!r.warnings().isEmpty()) {
             html.append("<h2>Warnings</h2><ul>");
             r.warnings()
@@ -57,6 +79,10 @@ public final class HtmlReport {
                             .append("</li>"));
             html.append("</ul>");
         }
+    }
+
+    /** The same rows as the text summary, so the page and the console never disagree. */
+    private static void appendSummary(StringBuilder html, RunResult r) {
         html.append("<h2>Summary</h2><table><tr><th>measure</th><th>value</th></tr>");
         for (String[] line : TextSummary.rows(r)) {
             html.append("<tr><td>")
@@ -66,8 +92,10 @@ public final class HtmlReport {
                     .append("</td></tr>");
         }
         html.append("</table>");
-        html.append(latencyTable(r));
-        html.append("<h2>Charts</h2>");
+    }
+
+    /** Throughput, then the latency charts; the by-send-second chart and the stalls only when they were recorded. */
+    private static void appendLatencyCharts(StringBuilder html, RunResult r) {
         List<TimeSample> t = r.timeline();
         html.append(SvgChart.lines(
                 "Throughput (PUBLISH packets per second)",
@@ -109,6 +137,10 @@ public final class HtmlReport {
                             StallReport.thresholdLine(r, "#7f7f7f"))));
             html.append("<h2>Stalls</h2>").append(StallReport.html(r));
         }
+    }
+
+    private static void appendConnectionCharts(StringBuilder html, RunResult r) {
+        List<TimeSample> t = r.timeline();
         html.append(SvgChart.bars(
                 "Connect latency percentiles (TCP + TLS + CONNECT/CONNACK)",
                 "ms",
@@ -122,34 +154,40 @@ public final class HtmlReport {
                 List.of(
                         series("open", "#9467bd", t, TimeSample::connected),
                         series("new per second", "#8c564b", t, TimeSample::connectRate))));
-        if (!r.broker().processes().isEmpty()) {
-            html.append(SvgChart.lines(
-                    "Broker resident memory (" + r.broker().processes().size() + " processes)",
-                    "seconds",
-                    "MiB",
-                    List.of(series("RSS", "#d62728", t, s -> s.brokerRssBytes() / 1048576.0))));
-            html.append(SvgChart.lines(
-                    "CPU (100% = one core)",
-                    "seconds",
-                    "%",
-                    List.of(
-                            series("broker", "#d62728", t, TimeSample::brokerCpu),
-                            series("load generator", "#7f7f7f", t, TimeSample::generatorCpu))));
-            html.append("<h2>Broker processes</h2><table><tr><th>process</th><th>CPU avg (loaded)</th>"
-                    + "<th>RSS before</th><th>RSS loaded</th></tr>");
-            for (RunResult.ProcessFigures p : r.broker().perProcess()) {
-                html.append("<tr><td>")
-                        .append(Html.escape(p.process()))
-                        .append("</td><td>")
-                        .append(fmt(p.cpuAverage()))
-                        .append(" %</td><td>")
-                        .append(TextSummary.mib(p.rssBaseline()))
-                        .append("</td><td>")
-                        .append(TextSummary.mib(p.rssLoaded()))
-                        .append("</td></tr>");
-            }
-            html.append("</table>");
+    }
+
+    /** Only for runs that sampled broker processes: their memory and CPU over time, and a table per process. */
+    private static void appendBrokerSection(StringBuilder html, RunResult r) {
+        List<TimeSample> t = r.timeline();
+        html.append(SvgChart.lines(
+                "Broker resident memory (" + r.broker().processes().size() + " processes)",
+                "seconds",
+                "MiB",
+                List.of(series("RSS", "#d62728", t, s -> s.brokerRssBytes() / 1048576.0))));
+        html.append(SvgChart.lines(
+                "CPU (100% = one core)",
+                "seconds",
+                "%",
+                List.of(
+                        series("broker", "#d62728", t, TimeSample::brokerCpu),
+                        series("load generator", "#7f7f7f", t, TimeSample::generatorCpu))));
+        html.append("<h2>Broker processes</h2><table><tr><th>process</th><th>CPU avg (loaded)</th>"
+                + "<th>RSS before</th><th>RSS loaded</th></tr>");
+        for (RunResult.ProcessFigures p : r.broker().perProcess()) {
+            html.append("<tr><td>")
+                    .append(Html.escape(p.process()))
+                    .append("</td><td>")
+                    .append(fmt(p.cpuAverage()))
+                    .append(" %</td><td>")
+                    .append(TextSummary.mib(p.rssBaseline()))
+                    .append("</td><td>")
+                    .append(TextSummary.mib(p.rssLoaded()))
+                    .append("</td></tr>");
         }
+        html.append("</table>");
+    }
+
+    private static void appendConnectionFailures(StringBuilder html, RunResult r) {
         Map<String, Long> reasons = r.connections().failureReasons();
         if (!reasons.isEmpty()) {
             html.append("<h2>Connection failures</h2><table><tr><th>reason</th><th>count</th></tr>");
@@ -160,10 +198,6 @@ public final class HtmlReport {
                     .append("</td></tr>"));
             html.append("</table>");
         }
-        html.append("<h2>Scenario</h2><pre>")
-                .append(Html.escape(r.scenarioText()))
-                .append("</pre>");
-        return html.append("</body></html>").toString();
     }
 
     private static String latencyTable(RunResult r) {

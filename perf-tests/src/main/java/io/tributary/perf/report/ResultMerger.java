@@ -27,21 +27,7 @@ public final class ResultMerger {
             throw new IllegalArgumentException("nothing to merge");
         }
         RunResult first = parts.get(0);
-        List<String> warnings = new ArrayList<>();
-        for (RunResult p : parts) {
-            if (!p.scenario().equals(first.scenario())) {
-                throw new IllegalArgumentException(
-                        "cannot merge results of different scenarios: " + first.scenario() + " and " + p.scenario());
-            }
-            if (!p.runId().equals(first.runId())) {
-                warnings.add("run ids differ (" + first.runId() + ", " + p.runId() + "): topics or filters using"
-                        + " {run} will not match; give both processes the same --run-id");
-            }
-            if (p.scale() != first.scale()) {
-                throw new IllegalArgumentException("cannot merge results run with different --scale");
-            }
-            p.warnings().forEach(w -> warnings.add(p.role() + ": " + w));
-        }
+        List<String> warnings = checkMergeable(parts);
         Scenario scenario = ScenarioLoader.parse("merged result", first.scenario(), first.scenarioText())
                 .scaled(first.scale());
         Ledger ledger = Ledger.EMPTY;
@@ -60,54 +46,7 @@ public final class ResultMerger {
         }
         DeliveryAccounting.Delivery delivery =
                 DeliveryAccounting.compute(scenario, first.runId(), ledger, publisherSide, subscriberSide);
-        double measured = parts.stream()
-                .filter(RunResult::hasPublisherSide)
-                .mapToDouble(RunResult::measuredSeconds)
-                .max()
-                .orElse(parts.stream()
-                        .mapToDouble(RunResult::measuredSeconds)
-                        .max()
-                        .orElse(0));
-        RunResult.Messages messages = new RunResult.Messages(
-                sum(parts, r -> r.messages().published()),
-                sum(parts, r -> r.messages().publishedMeasured()),
-                sum(parts, r -> r.messages().acked()),
-                sum(parts, r -> r.messages().skippedWindowFull()),
-                sum(parts, r -> r.messages().skippedNotWritable()),
-                sum(parts, r -> r.messages().receivedTotal()),
-                delivery.expected(),
-                delivery.received(),
-                delivery.lost(),
-                delivery.duplicates(),
-                delivery.unexpected(),
-                sum(parts, r -> r.messages().unparsable()),
-                delivery.streams(),
-                delivery.streamsWithLoss(),
-                delivery.complete(),
-                measured > 0 ? delivery.sent() / measured : 0,
-                measured > 0 ? delivery.received() / measured : 0);
-        long established = sum(parts, r -> r.connections().established());
-        double rampSeconds = parts.stream()
-                .mapToDouble(r -> r.connections().rampSeconds())
-                .max()
-                .orElse(0);
-        Map<String, Long> reasons = new LinkedHashMap<>();
-        parts.forEach(p -> p.connections().failureReasons().forEach((k, v) -> reasons.merge(k, v, Long::sum)));
-        RunResult.Connections connections = new RunResult.Connections(
-                sum(parts, r -> r.connections().planned()),
-                sum(parts, r -> r.connections().attempted()),
-                established,
-                sum(parts, r -> r.connections().peakConnected()),
-                sum(parts, r -> r.connections().failed()),
-                sum(parts, r -> r.connections().lost()),
-                rampSeconds,
-                rampSeconds > 0 ? established / rampSeconds : 0,
-                reasons);
-        RunResult.Broker broker = parts.stream()
-                .map(RunResult::broker)
-                .filter(b -> !b.processes().isEmpty())
-                .findFirst()
-                .orElse(RunResult.Broker.NONE);
+        double measured = measuredSeconds(parts);
         LinkedHashSet<String> targets = new LinkedHashSet<>();
         parts.forEach(p -> targets.addAll(p.targets()));
         String roles = String.join("+", parts.stream().map(RunResult::role).toList());
@@ -127,12 +66,12 @@ public final class ResultMerger {
                 measured,
                 first.offeredRate(),
                 first.machine(),
-                connections,
-                messages,
+                connections(parts),
+                messages(parts, delivery, measured),
                 HistogramCodec.percentiles(e2e),
                 HistogramCodec.percentiles(ack),
                 HistogramCodec.percentiles(connect),
-                broker,
+                broker(parts),
                 parts.stream().mapToDouble(RunResult::generatorCpuAverage).sum(),
                 warnings,
                 timeline(parts),
@@ -144,6 +83,95 @@ public final class ResultMerger {
                 publisherSide,
                 subscriberSide,
                 first.scenarioText());
+    }
+
+    /**
+     * Refuses parts of different scenarios or scales; returns the warnings of the merged result: differing run ids,
+     * then each part's own warnings prefixed with its role.
+     */
+    private static List<String> checkMergeable(List<RunResult> parts) {
+        RunResult first = parts.get(0);
+        List<String> warnings = new ArrayList<>();
+        for (RunResult p : parts) {
+            if (!p.scenario().equals(first.scenario())) {
+                throw new IllegalArgumentException(
+                        "cannot merge results of different scenarios: " + first.scenario() + " and " + p.scenario());
+            }
+            if (!p.runId().equals(first.runId())) {
+                warnings.add("run ids differ (" + first.runId() + ", " + p.runId() + "): topics or filters using"
+                        + " {run} will not match; give both processes the same --run-id");
+            }
+            if (p.scale() != first.scale()) {
+                throw new IllegalArgumentException("cannot merge results run with different --scale");
+            }
+            p.warnings().forEach(w -> warnings.add(p.role() + ": " + w));
+        }
+        return warnings;
+    }
+
+    /** The publishers' measured window is the run's; without a publisher side, the longest of any part. */
+    private static double measuredSeconds(List<RunResult> parts) {
+        return parts.stream()
+                .filter(RunResult::hasPublisherSide)
+                .mapToDouble(RunResult::measuredSeconds)
+                .max()
+                .orElse(parts.stream()
+                        .mapToDouble(RunResult::measuredSeconds)
+                        .max()
+                        .orElse(0));
+    }
+
+    /** Counters are summed; what was delivered comes from the joined ledgers, not from any one part. */
+    private static RunResult.Messages messages(
+            List<RunResult> parts, DeliveryAccounting.Delivery delivery, double measured) {
+        return new RunResult.Messages(
+                sum(parts, r -> r.messages().published()),
+                sum(parts, r -> r.messages().publishedMeasured()),
+                sum(parts, r -> r.messages().acked()),
+                sum(parts, r -> r.messages().skippedWindowFull()),
+                sum(parts, r -> r.messages().skippedNotWritable()),
+                sum(parts, r -> r.messages().receivedTotal()),
+                delivery.expected(),
+                delivery.received(),
+                delivery.lost(),
+                delivery.duplicates(),
+                delivery.unexpected(),
+                sum(parts, r -> r.messages().unparsable()),
+                delivery.streams(),
+                delivery.streamsWithLoss(),
+                delivery.complete(),
+                measured > 0 ? delivery.sent() / measured : 0,
+                measured > 0 ? delivery.received() / measured : 0);
+    }
+
+    /** Counts are summed; the ramp took as long as the slowest part's, and the failure reasons are added up. */
+    private static RunResult.Connections connections(List<RunResult> parts) {
+        long established = sum(parts, r -> r.connections().established());
+        double rampSeconds = parts.stream()
+                .mapToDouble(r -> r.connections().rampSeconds())
+                .max()
+                .orElse(0);
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        parts.forEach(p -> p.connections().failureReasons().forEach((k, v) -> reasons.merge(k, v, Long::sum)));
+        return new RunResult.Connections(
+                sum(parts, r -> r.connections().planned()),
+                sum(parts, r -> r.connections().attempted()),
+                established,
+                sum(parts, r -> r.connections().peakConnected()),
+                sum(parts, r -> r.connections().failed()),
+                sum(parts, r -> r.connections().lost()),
+                rampSeconds,
+                rampSeconds > 0 ? established / rampSeconds : 0,
+                reasons);
+    }
+
+    /** The broker figures of the first part that sampled any broker process; the others are not added. */
+    private static RunResult.Broker broker(List<RunResult> parts) {
+        return parts.stream()
+                .map(RunResult::broker)
+                .filter(b -> !b.processes().isEmpty())
+                .findFirst()
+                .orElse(RunResult.Broker.NONE);
     }
 
     /** Samples of all parts summed per wall-clock second; latency from whichever part received in that second. */

@@ -25,64 +25,11 @@ public final class TextSummary {
                 "connect latency p50 / p99 / max",
                 ms(r.connect().p50()) + " / " + ms(r.connect().p99()) + " / "
                         + ms(r.connect().max())));
-        RunResult.Messages m = r.messages();
         if (r.offeredRate() > 0) {
-            rows.add(row("offered publish rate", String.format(Locale.ROOT, "%.0f msg/s", r.offeredRate())));
-            rows.add(row(
-                    "throughput in / out (measured)",
-                    String.format(Locale.ROOT, "%.0f / %.0f msg/s", m.throughputIn(), m.throughputOut())));
-            rows.add(row(
-                    "sent (measured) / expected / received",
-                    m.publishedMeasured() + " / " + m.expected() + " / " + m.received()));
-            rows.add(row(
-                    "lost / duplicated / unexpected",
-                    m.lossKnown()
-                            ? m.lost() + " / " + m.duplicates() + " / " + m.unexpected()
-                            : "needs both sides: run 'merge' (duplicates so far: " + m.duplicates() + ")"));
-            if (m.lossKnown() && m.expected() > 0) {
-                rows.add(row("loss ratio", String.format(Locale.ROOT, "%.4f %%", 100.0 * m.lost() / m.expected())));
-            }
-            if (m.skippedWindowFull() + m.skippedNotWritable() > 0) {
-                rows.add(row(
-                        "publishes skipped (window full / socket full)",
-                        m.skippedWindowFull() + " / " + m.skippedNotWritable()));
-            }
-            rows.add(row(
-                    "end-to-end latency p50 / p90 / p99 / p99.9 / max",
-                    ms(r.endToEnd().p50()) + " / "
-                            + ms(r.endToEnd().p90()) + " / " + ms(r.endToEnd().p99()) + " / "
-                            + ms(r.endToEnd().p999())
-                            + " / " + ms(r.endToEnd().max())));
-            StallReport.worst(r.latencyBySendSecond())
-                    .ifPresent(w -> rows.add(row(
-                            "highest e2e latency of a second (by send time)",
-                            ms(w.maxMillis()) + " in second " + w.second() + " (" + w.messages() + " messages)")));
-            if (!r.latencyBySendSecond().isEmpty()) {
-                rows.add(row(
-                        "stalls (seconds with an e2e max > " + HtmlReport.fmt(r.stallThresholdMillis()) + " ms)",
-                        StallReport.count(r)));
-            }
-            if (r.publishAck().count() > 0) {
-                rows.add(row(
-                        "publish → ack latency p50 / p99",
-                        ms(r.publishAck().p50()) + " / " + ms(r.publishAck().p99())));
-            }
+            addMessageRows(rows, r);
         }
-        RunResult.Broker b = r.broker();
-        if (!b.processes().isEmpty()) {
-            rows.add(row(
-                    "broker CPU avg / peak (100% = 1 core)",
-                    String.format(Locale.ROOT, "%.0f %% / %.0f %%", b.cpuAverage(), b.cpuPeak())));
-            rows.add(row(
-                    "broker RSS before / loaded / peak",
-                    mib(b.rssBaseline()) + " / " + mib(b.rssLoaded()) + " / " + mib(b.rssPeak())));
-            rows.add(row(
-                    "broker RSS per connection",
-                    String.format(
-                            Locale.ROOT,
-                            "%.0f bytes (%d connections)",
-                            b.bytesPerConnection(),
-                            b.connectionsAtLoaded())));
+        if (!r.broker().processes().isEmpty()) {
+            addBrokerRows(rows, r.broker());
         }
         rows.add(row("load generator CPU avg", String.format(Locale.ROOT, "%.0f %%", r.generatorCpuAverage())));
         rows.add(row(
@@ -94,6 +41,65 @@ public final class TextSummary {
                         r.machine().loadAverageEnd(),
                         r.machine().cores())));
         return rows;
+    }
+
+    /** Only for a run that offered messages: throughput, delivery, latency and stalls. */
+    private static void addMessageRows(List<String[]> rows, RunResult r) {
+        RunResult.Messages m = r.messages();
+        rows.add(row("offered publish rate", String.format(Locale.ROOT, "%.0f msg/s", r.offeredRate())));
+        rows.add(row(
+                "throughput in / out (measured)",
+                String.format(Locale.ROOT, "%.0f / %.0f msg/s", m.throughputIn(), m.throughputOut())));
+        rows.add(row(
+                "sent (measured) / expected / received",
+                m.publishedMeasured() + " / " + m.expected() + " / " + m.received()));
+        rows.add(row(
+                "lost / duplicated / unexpected",
+                m.lossKnown()
+                        ? m.lost() + " / " + m.duplicates() + " / " + m.unexpected()
+                        : "needs both sides: run 'merge' (duplicates so far: " + m.duplicates() + ")"));
+        if (m.lossKnown() && m.expected() > 0) {
+            rows.add(row("loss ratio", String.format(Locale.ROOT, "%.4f %%", 100.0 * m.lost() / m.expected())));
+        }
+        if (m.skippedWindowFull() + m.skippedNotWritable() > 0) {
+            rows.add(row(
+                    "publishes skipped (window full / socket full)",
+                    m.skippedWindowFull() + " / " + m.skippedNotWritable()));
+        }
+        rows.add(row(
+                "end-to-end latency p50 / p90 / p99 / p99.9 / max",
+                ms(r.endToEnd().p50()) + " / "
+                        + ms(r.endToEnd().p90()) + " / " + ms(r.endToEnd().p99()) + " / "
+                        + ms(r.endToEnd().p999())
+                        + " / " + ms(r.endToEnd().max())));
+        StallReport.worst(r.latencyBySendSecond())
+                .ifPresent(w -> rows.add(row(
+                        "highest e2e latency of a second (by send time)",
+                        ms(w.maxMillis()) + " in second " + w.second() + " (" + w.messages() + " messages)")));
+        if (!r.latencyBySendSecond().isEmpty()) {
+            rows.add(row(
+                    "stalls (seconds with an e2e max > " + HtmlReport.fmt(r.stallThresholdMillis()) + " ms)",
+                    StallReport.count(r)));
+        }
+        if (r.publishAck().count() > 0) {
+            rows.add(row(
+                    "publish → ack latency p50 / p99",
+                    ms(r.publishAck().p50()) + " / " + ms(r.publishAck().p99())));
+        }
+    }
+
+    /** Only for a run that sampled broker processes. */
+    private static void addBrokerRows(List<String[]> rows, RunResult.Broker b) {
+        rows.add(row(
+                "broker CPU avg / peak (100% = 1 core)",
+                String.format(Locale.ROOT, "%.0f %% / %.0f %%", b.cpuAverage(), b.cpuPeak())));
+        rows.add(row(
+                "broker RSS before / loaded / peak",
+                mib(b.rssBaseline()) + " / " + mib(b.rssLoaded()) + " / " + mib(b.rssPeak())));
+        rows.add(row(
+                "broker RSS per connection",
+                String.format(
+                        Locale.ROOT, "%.0f bytes (%d connections)", b.bytesPerConnection(), b.connectionsAtLoaded())));
     }
 
     public static void print(RunResult r, PrintStream out) {

@@ -24,6 +24,13 @@ public record PublisherGroup(
         int firstId,
         int firstSubscriberId) {
 
+    /**
+     * The smallest payload-size a scenario may ask for: the 16-byte stamp every generated payload starts with
+     * (measure.Payload, which takes its size from here, so scenario does not depend on measure).
+     */
+    public static final int MIN_PAYLOAD_SIZE = 16;
+
+
     public PublisherGroup withClient(ClientSettings newClient) {
         return new PublisherGroup(
                 newClient,

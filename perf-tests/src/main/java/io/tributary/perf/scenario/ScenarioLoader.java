@@ -1,6 +1,5 @@
 package io.tributary.perf.scenario;
 
-import io.tributary.perf.measure.Payload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,71 +106,12 @@ public final class ScenarioLoader {
         MqttProtocol defaultProtocol = protocol(top, MqttProtocol.V3_1_1);
         TlsOptions tls = tls(top, problems);
 
-        List<PublisherGroup> publishers = new ArrayList<>();
         List<?> publisherNodes = top.nodes("publishers");
-        for (int i = 0; i < publisherNodes.size(); i++) {
-            YamlFields g = YamlFields.of("publishers[" + i + "]", publisherNodes.get(i), problems);
-            g.rejectUnknown(PUBLISHER_KEYS);
-            ClientSettings client = client(g, "pub" + i, defaultTargets, defaultProtocol);
-            TextTemplate topic = template(g, "topic", null);
-            int topicsPerPublisher = (int) g.integer("topics-per-publisher", 1, 1, 1_000_000);
-            int payloadSize = (int) g.integer("payload-size", 64, Payload.MIN_SIZE, 16 * 1024 * 1024);
-            double rate = g.decimal("rate", 1, 0, 1_000_000);
-            PublishPhase phase = phase(g);
-            int maxInflight = (int) g.integer("max-inflight", 64, 1, 65_535);
-            boolean retain = g.bool("retain", false);
-            TextTemplate filter = g.has("filter") ? filter(g) : null;
-            if (topic != null && topicsPerPublisher > 1 && !topic.variables().contains(TextTemplate.Variable.K)) {
-                g.problem(
-                        "topic",
-                        "topics-per-publisher is " + topicsPerPublisher
-                                + " but the topic does not use {k}, so every slot would be the same topic");
-            }
-            if (topic != null) {
-                String sample = topic.render(new TextTemplate.Values(0, 0, 0, "group", "run"));
-                String why = TopicFilterMatcher.topicProblem(sample);
-                if (why != null) {
-                    g.problem("topic", why + " (rendered '" + sample + "')");
-                }
-            }
-            if (client != null && topic != null && (filter != null || !g.has("filter"))) {
-                publishers.add(new PublisherGroup(
-                        client,
-                        topic,
-                        topicsPerPublisher,
-                        payloadSize,
-                        rate,
-                        phase,
-                        maxInflight,
-                        retain,
-                        filter,
-                        0,
-                        -1));
-            }
-        }
-
-        List<SubscriberGroup> subscribers = new ArrayList<>();
+        List<PublisherGroup> publishers = publishers(publisherNodes, problems, defaultTargets, defaultProtocol);
         List<?> subscriberNodes = top.nodes("subscribers");
-        for (int i = 0; i < subscriberNodes.size(); i++) {
-            YamlFields g = YamlFields.of("subscribers[" + i + "]", subscriberNodes.get(i), problems);
-            g.rejectUnknown(SUBSCRIBER_KEYS);
-            ClientSettings client = client(g, "sub" + i, defaultTargets, defaultProtocol);
-            TextTemplate filter = filter(g);
-            if (client != null && filter != null) {
-                subscribers.add(new SubscriberGroup(client, filter, 0));
-            }
-        }
-
-        List<ClientSettings> connections = new ArrayList<>();
+        List<SubscriberGroup> subscribers = subscribers(subscriberNodes, problems, defaultTargets, defaultProtocol);
         List<?> connectionNodes = top.nodes("connections");
-        for (int i = 0; i < connectionNodes.size(); i++) {
-            YamlFields g = YamlFields.of("connections[" + i + "]", connectionNodes.get(i), problems);
-            g.rejectUnknown(CLIENT_KEYS);
-            ClientSettings client = client(g, "conn" + i, defaultTargets, defaultProtocol);
-            if (client != null) {
-                connections.add(client);
-            }
-        }
+        List<ClientSettings> connections = connections(connectionNodes, problems, defaultTargets, defaultProtocol);
 
         if (publisherNodes.isEmpty() && subscriberNodes.isEmpty() && connectionNodes.isEmpty()) {
             problems.add("the scenario has no publishers, subscribers or connections");
@@ -194,6 +134,84 @@ public final class ScenarioLoader {
                 subscribers,
                 connections,
                 text));
+    }
+
+    /** The valid groups under {@code publishers}; the problems of the others go to {@code problems}. */
+    private static List<PublisherGroup> publishers(
+            List<?> nodes, List<String> problems, List<Endpoint> defaultTargets, MqttProtocol defaultProtocol) {
+        List<PublisherGroup> publishers = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            YamlFields g = YamlFields.of("publishers[" + i + "]", nodes.get(i), problems);
+            g.rejectUnknown(PUBLISHER_KEYS);
+            PublisherGroup group = publisher(g, "pub" + i, defaultTargets, defaultProtocol);
+            if (group != null) {
+                publishers.add(group);
+            }
+        }
+        return publishers;
+    }
+
+    /** One publisher group, or null when it has problems (already recorded in {@code g}). */
+    private static PublisherGroup publisher(
+            YamlFields g, String defaultName, List<Endpoint> defaultTargets, MqttProtocol defaultProtocol) {
+        ClientSettings client = client(g, defaultName, defaultTargets, defaultProtocol);
+        TextTemplate topic = template(g, "topic", null);
+        int topicsPerPublisher = (int) g.integer("topics-per-publisher", 1, 1, 1_000_000);
+        int payloadSize = (int) g.integer("payload-size", 64, PublisherGroup.MIN_PAYLOAD_SIZE, 16 * 1024 * 1024);
+        double rate = g.decimal("rate", 1, 0, 1_000_000);
+        PublishPhase phase = phase(g);
+        int maxInflight = (int) g.integer("max-inflight", 64, 1, 65_535);
+        boolean retain = g.bool("retain", false);
+        TextTemplate filter = g.has("filter") ? filter(g) : null;
+        if (topic != null && topicsPerPublisher > 1 && !topic.variables().contains(TextTemplate.Variable.K)) {
+            g.problem(
+                    "topic",
+                    "topics-per-publisher is " + topicsPerPublisher
+                            + " but the topic does not use {k}, so every slot would be the same topic");
+        }
+        if (topic != null) {
+            String sample = topic.render(new TextTemplate.Values(0, 0, 0, "group", "run"));
+            String why = TopicFilterMatcher.topicProblem(sample);
+            if (why != null) {
+                g.problem("topic", why + " (rendered '" + sample + "')");
+            }
+        }
+        if (client == null || topic == null || (filter == null && g.has("filter"))) {
+            return null;
+        }
+        return new PublisherGroup(
+                client, topic, topicsPerPublisher, payloadSize, rate, phase, maxInflight, retain, filter, 0, -1);
+    }
+
+    /** The valid groups under {@code subscribers}; the problems of the others go to {@code problems}. */
+    private static List<SubscriberGroup> subscribers(
+            List<?> nodes, List<String> problems, List<Endpoint> defaultTargets, MqttProtocol defaultProtocol) {
+        List<SubscriberGroup> subscribers = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            YamlFields g = YamlFields.of("subscribers[" + i + "]", nodes.get(i), problems);
+            g.rejectUnknown(SUBSCRIBER_KEYS);
+            ClientSettings client = client(g, "sub" + i, defaultTargets, defaultProtocol);
+            TextTemplate filter = filter(g);
+            if (client != null && filter != null) {
+                subscribers.add(new SubscriberGroup(client, filter, 0));
+            }
+        }
+        return subscribers;
+    }
+
+    /** The valid connect-only groups under {@code connections}; the problems of the others go to {@code problems}. */
+    private static List<ClientSettings> connections(
+            List<?> nodes, List<String> problems, List<Endpoint> defaultTargets, MqttProtocol defaultProtocol) {
+        List<ClientSettings> connections = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            YamlFields g = YamlFields.of("connections[" + i + "]", nodes.get(i), problems);
+            g.rejectUnknown(CLIENT_KEYS);
+            ClientSettings client = client(g, "conn" + i, defaultTargets, defaultProtocol);
+            if (client != null) {
+                connections.add(client);
+            }
+        }
+        return connections;
     }
 
     private static ClientSettings client(

@@ -88,48 +88,7 @@ public class SessionStore {
             List<Connected> connecting, Instant connectedAt, StatementPipeline.Read<?>... alongside) {
         Set<String> created = new HashSet<>();
         Map<String, LockedForConnect> locked = new HashMap<>();
-        int n = connecting.size();
-        String[] ids = new String[n];
-        String[] nodes = new String[n];
-        Boolean[] cleanStarts = new Boolean[n];
-        Long[] expiries = new Long[n];
-        Integer[] protocols = new Integer[n];
-        Integer[] keepAlives = new Integer[n];
-        String[] addresses = new String[n];
-        String[] usernames = new String[n];
-        String[] incarnations = new String[n];
-        Long[] credentials = new Long[n];
-        String[] tenants = new String[n];
-        for (int i = 0; i < n; i++) {
-            Connected row = connecting.get(i);
-            Connection c = row.connection();
-            ids[i] = row.clientId();
-            nodes[i] = c.nodeId();
-            cleanStarts[i] = c.cleanStart();
-            expiries[i] = c.sessionExpirySeconds();
-            protocols[i] = c.protocolVersion();
-            keepAlives[i] = c.keepAliveSeconds();
-            addresses[i] = c.remoteAddress();
-            usernames[i] = c.username();
-            incarnations[i] = c.nodeIncarnation();
-            credentials[i] = row.credentialId();
-            tenants[i] = row.tenant();
-        }
-        Object[] parameters = {
-            Timestamps.toDb(connectedAt),
-            ids,
-            nodes,
-            cleanStarts,
-            expiries,
-            protocols,
-            keepAlives,
-            addresses,
-            usernames,
-            incarnations,
-            credentials,
-            tenants,
-            ids
-        };
+        Object[] parameters = connectParameters(connecting, connectedAt);
         StatementPipeline.RowsReader readInserted = inserted -> {
             while (inserted.next()) {
                 created.add(inserted.getString(1));
@@ -174,6 +133,55 @@ public class SessionStore {
         System.arraycopy(alongside, 0, reads, 1, alongside.length);
         StatementPipeline.run(jdbcTemplate, reads);
         return locked;
+    }
+
+    /**
+     * The parameters of {@link #lockOrCreateForConnect}'s statements, in their order: the connect time, one array
+     * per column of the new rows (for {@code unnest}, one element per client), then the client ids again for the lock.
+     */
+    private static Object[] connectParameters(List<Connected> connecting, Instant connectedAt) {
+        int n = connecting.size();
+        String[] ids = new String[n];
+        String[] nodes = new String[n];
+        Boolean[] cleanStarts = new Boolean[n];
+        Long[] expiries = new Long[n];
+        Integer[] protocols = new Integer[n];
+        Integer[] keepAlives = new Integer[n];
+        String[] addresses = new String[n];
+        String[] usernames = new String[n];
+        String[] incarnations = new String[n];
+        Long[] credentials = new Long[n];
+        String[] tenants = new String[n];
+        for (int i = 0; i < n; i++) {
+            Connected row = connecting.get(i);
+            Connection c = row.connection();
+            ids[i] = row.clientId();
+            nodes[i] = c.nodeId();
+            cleanStarts[i] = c.cleanStart();
+            expiries[i] = c.sessionExpirySeconds();
+            protocols[i] = c.protocolVersion();
+            keepAlives[i] = c.keepAliveSeconds();
+            addresses[i] = c.remoteAddress();
+            usernames[i] = c.username();
+            incarnations[i] = c.nodeIncarnation();
+            credentials[i] = row.credentialId();
+            tenants[i] = row.tenant();
+        }
+        return new Object[] {
+            Timestamps.toDb(connectedAt),
+            ids,
+            nodes,
+            cleanStarts,
+            expiries,
+            protocols,
+            keepAlives,
+            addresses,
+            usernames,
+            incarnations,
+            credentials,
+            tenants,
+            ids
+        };
     }
 
     /** The row of a client without a session, as a CONNECT finds it: epoch 0, below every drawn epoch; offline. */

@@ -101,44 +101,94 @@ public class SubscriptionService {
                 requests.stream().map(SubscribeApi.SubscribeRequest::clientId).toList()));
         Instant now = clock.instant();
         int partitions = topics.publishPartitions();
-        SubscribeResult[] results = new SubscribeResult[requests.size()];
-        Integer[][] codes = new Integer[requests.size()][];
-        Boolean[][] created = new Boolean[requests.size()][];
-        List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
+        Batch batch = new Batch(requests, rows);
+        List<SubscriptionQuotas.Candidate> valid = admit(batch);
+        Set<SubscriptionQuotas.Candidate> overQuota = quotas.refused(tenants, requests, valid);
+        List<List<int[]>> rounds = rounds(batch, valid, overQuota);
+        List<RecordSender.Sent> sent = new ArrayList<>(rounds.size());
+        for (List<int[]> round : rounds) {
+            sent.add(storeRound(batch, round, now, partitions));
+        }
+        sent.forEach(RecordSender.Sent::await);
+        SubscribeResult[] results = batch.results;
         for (int r = 0; r < requests.size(); r++) {
-            SubscribeApi.SubscribeRequest request = requests.get(r);
-            String stale =
-                    staleness(rows.get(request.clientId()), request.clientId(), request.epoch(), request.nodeId());
+            if (results[r] == null) {
+                results[r] = new Subscribed(List.of(batch.codes[r]), List.of(batch.created[r]));
+            }
+        }
+        List<SubscribeResult> outcomes = List.of(results);
+        beforeCommit.accept(outcomes);
+        return outcomes;
+    }
+
+    /**
+     * One {@link #subscribeAll} batch as it is worked through: the requests and their locked session rows; per
+     * request, its result when it is already known (stale), else a reason code and a created flag per subscription,
+     * filled in step by step.
+     */
+    private static final class Batch {
+        final List<SubscribeApi.SubscribeRequest> requests;
+        final Map<String, SessionRecord> rows;
+        final SubscribeResult[] results;
+        final Integer[][] codes;
+        final Boolean[][] created;
+
+        Batch(List<SubscribeApi.SubscribeRequest> requests, Map<String, SessionRecord> rows) {
+            this.requests = requests;
+            this.rows = rows;
+            this.results = new SubscribeResult[requests.size()];
+            this.codes = new Integer[requests.size()][];
+            this.created = new Boolean[requests.size()][];
+        }
+    }
+
+    /**
+     * Marks the stale requests, rejects the filters {@link FilterAdmission} refuses and grants the others their QoS;
+     * returns the granted ones, still subject to the quotas.
+     */
+    private static List<SubscriptionQuotas.Candidate> admit(Batch batch) {
+        List<SubscriptionQuotas.Candidate> valid = new ArrayList<>();
+        for (int r = 0; r < batch.requests.size(); r++) {
+            SubscribeApi.SubscribeRequest request = batch.requests.get(r);
+            String stale = staleness(
+                    batch.rows.get(request.clientId()), request.clientId(), request.epoch(), request.nodeId());
             if (stale != null) {
-                results[r] = new Stale(stale);
+                batch.results[r] = new Stale(stale);
                 continue;
             }
             int n = request.subscriptions().size();
-            codes[r] = new Integer[n];
-            created[r] = new Boolean[n];
+            batch.codes[r] = new Integer[n];
+            batch.created[r] = new Boolean[n];
             for (int i = 0; i < n; i++) {
                 SubscribeApi.Subscription s = request.subscriptions().get(i);
                 int rejection = FilterAdmission.rejection(s.filter());
                 if (rejection >= 0) {
-                    codes[r][i] = rejection;
-                    created[r][i] = false;
+                    batch.codes[r][i] = rejection;
+                    batch.created[r][i] = false;
                     continue;
                 }
-                codes[r][i] = FilterAdmission.grantedQos(s.qos());
+                batch.codes[r][i] = FilterAdmission.grantedQos(s.qos());
                 valid.add(new SubscriptionQuotas.Candidate(r, i));
             }
         }
-        Set<SubscriptionQuotas.Candidate> overQuota = quotas.refused(tenants, requests, valid);
-        // Flattened accepted subscriptions, assigned to rounds by (client, filter) occurrence.
+        return valid;
+    }
+
+    /**
+     * Refuses the candidates over quota; the others, flattened to {request, subscription} pairs, go to rounds by
+     * (client, filter) occurrence: the n-th time a pair appears in the batch, it goes in round n.
+     */
+    private static List<List<int[]>> rounds(
+            Batch batch, List<SubscriptionQuotas.Candidate> valid, Set<SubscriptionQuotas.Candidate> overQuota) {
         List<List<int[]>> rounds = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         for (SubscriptionQuotas.Candidate c : valid) {
             if (overQuota.contains(c)) {
-                codes[c.request()][c.index()] = FilterAdmission.QUOTA_EXCEEDED;
-                created[c.request()][c.index()] = false;
+                batch.codes[c.request()][c.index()] = FilterAdmission.QUOTA_EXCEEDED;
+                batch.created[c.request()][c.index()] = false;
                 continue;
             }
-            SubscribeApi.SubscribeRequest request = requests.get(c.request());
+            SubscribeApi.SubscribeRequest request = batch.requests.get(c.request());
             String filter = request.subscriptions().get(c.index()).filter();
             int round = seen.merge(request.clientId() + '\u0000' + filter, 1, Integer::sum) - 1;
             if (round == rounds.size()) {
@@ -146,59 +196,61 @@ public class SubscriptionService {
             }
             rounds.get(round).add(new int[] {c.request(), c.index()});
         }
-        List<RecordSender.Sent> sent = new ArrayList<>(rounds.size());
-        for (List<int[]> round : rounds) {
-            List<SubscriptionStore.Upsert> upserts = new ArrayList<>(round.size());
-            for (int[] at : round) {
-                SubscribeApi.SubscribeRequest request = requests.get(at[0]);
-                SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
-                upserts.add(new SubscriptionStore.Upsert(
-                        request.clientId(),
-                        new SubscribeApi.Subscription(
-                                s.filter(),
-                                codes[at[0]][at[1]],
-                                s.noLocal(),
-                                s.retainAsPublished(),
-                                s.retainHandling(),
-                                s.subscriptionId())));
-            }
-            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(round.size());
-            for (int[] at : round) {
-                SubscribeApi.SubscribeRequest request = requests.get(at[0]);
-                SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
-                records.add(SubscriptionRecords.upsert(
-                        new SubscriptionRecord(
-                                request.clientId(),
-                                s.filter(),
-                                request.nodeId(),
-                                codes[at[0]][at[1]],
-                                s.noLocal(),
-                                s.retainAsPublished(),
-                                s.retainHandling(),
-                                request.epoch(),
-                                rows.get(request.clientId()).sessionExpirySeconds() > 0),
-                        partitions));
-            }
-            // Sent before the upsert and awaited before commit, all under the row locks: Kafka acknowledges while
-            // PostgreSQL upserts (the ack was the largest part of a quiet SUBSCRIBE, docs/benchmarks.md). An upsert
-            // that fails now leaves feed records of subscriptions not stored, as a commit failing after the ack
-            // always could; a deadlock's retry sends the same records again.
-            sent.add(sender.send(records));
-            List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
-            for (int k = 0; k < round.size(); k++) {
-                int[] at = round.get(k);
-                created[at[0]][at[1]] = inserted.get(k);
-            }
+        return rounds;
+    }
+
+    /**
+     * Sends the feed records of one round and upserts its subscriptions in one statement; returns the send, to be
+     * awaited with the others before commit.
+     */
+    private RecordSender.Sent storeRound(Batch batch, List<int[]> round, Instant now, int partitions) {
+        List<SubscriptionStore.Upsert> upserts = new ArrayList<>(round.size());
+        for (int[] at : round) {
+            SubscribeApi.SubscribeRequest request = batch.requests.get(at[0]);
+            SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
+            upserts.add(new SubscriptionStore.Upsert(
+                    request.clientId(),
+                    new SubscribeApi.Subscription(
+                            s.filter(),
+                            batch.codes[at[0]][at[1]],
+                            s.noLocal(),
+                            s.retainAsPublished(),
+                            s.retainHandling(),
+                            s.subscriptionId())));
         }
-        sent.forEach(RecordSender.Sent::await);
-        for (int r = 0; r < requests.size(); r++) {
-            if (results[r] == null) {
-                results[r] = new Subscribed(List.of(codes[r]), List.of(created[r]));
-            }
+        List<ProducerRecord<byte[], byte[]>> records = feedRecords(batch, round, partitions);
+        // Sent before the upsert and awaited before commit, all under the row locks: Kafka acknowledges while
+        // PostgreSQL upserts (the ack was the largest part of a quiet SUBSCRIBE, docs/benchmarks.md). An upsert
+        // that fails now leaves feed records of subscriptions not stored, as a commit failing after the ack
+        // always could; a deadlock's retry sends the same records again.
+        RecordSender.Sent sent = sender.send(records);
+        List<Boolean> inserted = subscriptions.upsertAll(upserts, now);
+        for (int k = 0; k < round.size(); k++) {
+            int[] at = round.get(k);
+            batch.created[at[0]][at[1]] = inserted.get(k);
         }
-        List<SubscribeResult> outcomes = List.of(results);
-        beforeCommit.accept(outcomes);
-        return outcomes;
+        return sent;
+    }
+
+    private static List<ProducerRecord<byte[], byte[]>> feedRecords(Batch batch, List<int[]> round, int partitions) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(round.size());
+        for (int[] at : round) {
+            SubscribeApi.SubscribeRequest request = batch.requests.get(at[0]);
+            SubscribeApi.Subscription s = request.subscriptions().get(at[1]);
+            records.add(SubscriptionRecords.upsert(
+                    new SubscriptionRecord(
+                            request.clientId(),
+                            s.filter(),
+                            request.nodeId(),
+                            batch.codes[at[0]][at[1]],
+                            s.noLocal(),
+                            s.retainAsPublished(),
+                            s.retainHandling(),
+                            request.epoch(),
+                            batch.rows.get(request.clientId()).sessionExpirySeconds() > 0),
+                    partitions));
+        }
+        return records;
     }
 
     /**
