@@ -123,4 +123,5 @@ for workload in statefulset/transport deployment/session deployment/routing; do
   kubectl -n "$NAMESPACE" rollout status "$workload" --timeout=20m
 done
 host="$(kubectl -n "$NAMESPACE" get service transport-mqtt -o jsonpath='{.status.loadBalancer.ingress[0].hostname}')"
-log "MQTT: ${host:-<NLB still provisioning: kubectl -n $NAMESPACE get service transport-mqtt>}:1883"
+# The ports (MQTT over TLS only, 8883, by default) and the certificate's CA for devices: the release's notes.
+log "MQTT: ${host:-<NLB still provisioning: kubectl -n $NAMESPACE get service transport-mqtt>}; ports and TLS CA: helm -n $NAMESPACE get notes tributary"

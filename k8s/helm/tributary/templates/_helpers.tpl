@@ -104,3 +104,52 @@ prometheus.io/path: /actuator/prometheus
   value: {{ $value | toString | quote }}
 {{- end }}
 {{- end }}
+
+{{/*
+An object of the cluster as JSON ("{}" when there is none, and always under helm template, which has no cluster):
+lookup in one place, so that deploy-tests can stand in for the cluster. dict "root" . "kind" "Secret" "name" ...
+*/}}
+{{- define "tributary.existing" -}}
+{{- toJson (lookup "v1" .kind .root.Release.Namespace .name | default dict) -}}
+{{- end }}
+
+{{/* One byte (0..255) as a string, through base64: Go templates have no other way to write one. */}}
+{{- define "tributary.byte" -}}
+{{- $alphabet := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" -}}
+{{- $high := div . 4 | int -}}
+{{- $low := mul (mod . 4) 16 | int -}}
+{{- printf "%s%s==" (substr $high (add1 $high | int) $alphabet) (substr $low (add1 $low | int) $alphabet) | b64dec -}}
+{{- end }}
+
+{{/*
+The PKCS#1 RSA key of genSignedCert (BEGIN RSA PRIVATE KEY) as the unencrypted PKCS#8 key (BEGIN PRIVATE KEY) the
+transport nodes read (MQTT_TLS_KEY refuses PKCS#1): PrivateKeyInfo {version 0, rsaEncryption, the PKCS#1 key}.
+*/}}
+{{- define "tributary.pkcs8" -}}
+{{- $der := . | replace "-----BEGIN RSA PRIVATE KEY-----" "" | replace "-----END RSA PRIVATE KEY-----" "" | nospace | b64dec -}}
+{{- $n := len $der -}}
+{{- if or (lt $n 256) (gt $n 65000) }}{{ fail "unexpected RSA key size from genSignedCert" }}{{ end -}}
+{{- $outer := add $n 22 -}}
+{{- $info := printf "\x30\x82%s%s\x02\x01\x00\x30\x0d\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01\x05\x00\x04\x82%s%s%s"
+      (include "tributary.byte" (div $outer 256)) (include "tributary.byte" (mod $outer 256))
+      (include "tributary.byte" (div $n 256)) (include "tributary.byte" (mod $n 256)) $der -}}
+-----BEGIN PRIVATE KEY-----
+{{ regexFindAll ".{1,64}" (b64enc $info) -1 | join "\n" }}
+-----END PRIVATE KEY-----
+{{ end }}
+
+{{/* The names the generated MQTT certificate carries: the transport Services, transport.tls.dnsNames, the NLB's. */}}
+{{- define "tributary.tlsNames" -}}
+{{- $ns := .Release.Namespace -}}
+{{- $names := list -}}
+{{- range $service := list "transport-mqtt" "transport-headless" }}
+{{- $names = concat $names (list $service (printf "%s.%s" $service $ns) (printf "%s.%s.svc" $service $ns) (printf "%s.%s.svc.cluster.local" $service $ns)) -}}
+{{- end }}
+{{- $names = concat $names (list (printf "*.transport-headless.%s.svc" $ns) (printf "*.transport-headless.%s.svc.cluster.local" $ns)) -}}
+{{- $names = concat $names (.Values.transport.tls.dnsNames | default (list)) -}}
+{{- $nlb := include "tributary.existing" (dict "root" . "kind" "Service" "name" "transport-mqtt") | fromJson -}}
+{{- range (dig "status" "loadBalancer" "ingress" (list) $nlb) }}
+{{- with .hostname }}{{ $names = append $names . }}{{ end -}}
+{{- end }}
+{{- $names | uniq | toJson -}}
+{{- end }}

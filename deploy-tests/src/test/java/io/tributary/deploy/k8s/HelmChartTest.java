@@ -68,11 +68,13 @@ class HelmChartTest {
                         "Deployment/routing",
                         "Deployment/session",
                         "Service/transport-mqtt",
+                        "Secret/tributary-tls",
                         "NetworkPolicy/session",
                         "NetworkPolicy/kafka",
                         "NetworkPolicy/postgres",
                         "NetworkPolicy/redis");
-        assertThat(findings(manifests)).isEmpty();
+        // MQTT over TLS only (ChartTlsTest): the perf Jobs, which speak plain MQTT, are the only findings.
+        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
     }
 
     @Test
@@ -86,7 +88,7 @@ class HelmChartTest {
                 .startsWith("b-1.replace-me.kafka.");
         assertThat(manifests.configMapData("tributary-session-stores"))
                 .containsEntry("REDIS_URL", "rediss://replace-me.cache.amazonaws.com:6379");
-        assertThat(findings(manifests)).isEmpty();
+        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
     }
 
     @Test
@@ -95,12 +97,16 @@ class HelmChartTest {
                 .hasMessageContaining("postgres.url is required when dataStores.enabled is false");
     }
 
-    /** The chart is the kustomize deployment as templates: same objects, same containers, resources and drain. */
+    /**
+     * The chart is the kustomize deployment as templates: same objects, same containers, resources and drain, with
+     * the overlays' listeners (plain MQTT and WebSocket, no TLS), which the chart no longer has by default.
+     */
     @Test
     void theChartRendersTheSameObjectsAsTheKustomizeOverlays() {
         for (String overlay : List.of("in-cluster", "aws-managed")) {
             Manifests kustomize = DeployContext.deployment(overlay);
-            Manifests chart = HelmChart.deployment(CHART, overlay.equals("aws-managed") ? MANAGED : null, Map.of());
+            Manifests chart =
+                    HelmChart.plainDeployment(CHART, overlay.equals("aws-managed") ? MANAGED : null, Map.of());
             // NetworkPolicies included (their rules: NetworkIsolationTest).
             assertThat(ids(chart)).as(overlay).isEqualTo(ids(kustomize));
             for (Map<String, Object> workload : kustomize.workloads()) {
@@ -165,7 +171,7 @@ class HelmChartTest {
                 }
             }
         }
-        assertThat(findings(manifests)).isEmpty();
+        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
     }
 
     @Test
@@ -197,7 +203,9 @@ class HelmChartTest {
                 .containsEntry("MQTT_TLS_KEY", "/etc/tributary/tls/tls.key");
         assertThat(Yamls.listAt(manifests.find("Service", "transport-mqtt").orElseThrow(), "spec.ports"))
                 .anyMatch(p -> "mqtt-tls".equals(Yamls.text(p, "targetPort")));
-        assertThat(findings(manifests)).isEmpty();
+        // cert-manager's Secret: the chart generates none.
+        assertThat(manifests.ofKind("Secret")).isEmpty();
+        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
     }
 
     @Test
@@ -228,22 +236,36 @@ class HelmChartTest {
                 .containsExactly("mqtt-tls");
         // Every check passes with the plain port gone (a policy on a port the pods do not have would be reported) but
         // the perf Jobs', which speak plain MQTT and so cannot reach a deployment that serves TLS only.
-        assertThat(findings(manifests))
-                .containsExactlyInAnyOrder(
-                        "Job/perf-subscribers: TARGET transport-mqtt:1883 does not lead to the transport's MQTT port",
-                        "Job/perf-publishers: TARGET transport-mqtt:1883 does not lead to the transport's MQTT port");
-        // The default keeps it on, told to the node explicitly.
+        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
+        // The default since issue 34 (ChartTlsTest); turned on, the plain port is back, told to the node explicitly.
         Map<String, Object> byDefault = Manifests.containers(HelmChart.deployment(CHART, null, Map.of())
                         .find("StatefulSet", "transport")
                         .orElseThrow())
                 .get(0);
-        assertThat(Manifests.containerPort(byDefault, "mqtt")).isEqualTo(1883);
+        assertThat(Manifests.containerPort(byDefault, "mqtt")).isNull();
+        Map<String, Object> plain = Manifests.containers(
+                        HelmChart.deployment(CHART, null, Map.of("transport.plainMqtt.enabled", "true"))
+                                .find("StatefulSet", "transport")
+                                .orElseThrow())
+                .get(0);
+        assertThat(Manifests.containerPort(plain, "mqtt")).isEqualTo(1883);
+        assertThat(Yamls.list(plain.get("env")))
+                .anyMatch(e ->
+                        "MQTT_PLAIN_ENABLED".equals(Yamls.text(e, "name")) && "true".equals(Yamls.text(e, "value")));
     }
 
     @Test
     void noListenerAtAllFailsTheRenderingWithTheValuesToSet() {
         assertThatThrownBy(() -> HelmChart.render(
-                        CHART, null, Map.of("transport.plainMqtt.enabled", "false", "transport.wsPort", "0")))
+                        CHART,
+                        null,
+                        Map.of(
+                                "transport.plainMqtt.enabled",
+                                "false",
+                                "transport.wsPort",
+                                "0",
+                                "transport.tls.enabled",
+                                "false")))
                 .hasMessageContaining("transport.plainMqtt.enabled=false needs another MQTT listener");
     }
 

@@ -8,6 +8,8 @@ import com.google.gson.JsonPrimitive;
 import io.kubernetes.client.openapi.JSON;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,6 +56,20 @@ public final class KubeSchema {
             return findings;
         }
         JsonElement json = toJson(object);
+        if ("v1/Secret".equals(type) && object.get("data") instanceof Map<?, ?> data) {
+            // V1Secret binds data to byte[] through okio, which deploy-tests leave out with okhttp: the values are
+            // checked here (base64, as the API server requires) and the rest of the object by the model.
+            data.forEach((key, value) -> {
+                try {
+                    Base64.getDecoder().decode(String.valueOf(value));
+                } catch (IllegalArgumentException e) {
+                    findings.add(name + ": data." + key + " is not base64");
+                }
+            });
+            Map<Object, Object> withoutData = new LinkedHashMap<>(object);
+            withoutData.remove("data");
+            json = toJson(withoutData);
+        }
         try {
             Class<?> modelClass = Class.forName("io.kubernetes.client.openapi.models." + model);
             modelClass.getMethod("validateJsonElement", JsonElement.class).invoke(null, json);

@@ -31,7 +31,7 @@ class NetworkIsolationTest {
 
     private static void sameAsTheChart(String overlay, Path values, Set<String> expected) {
         Manifests kustomize = DeployContext.deployment(overlay);
-        Manifests chart = HelmChart.deployment(CHART, values, Map.of());
+        Manifests chart = HelmChart.plainDeployment(CHART, values, Map.of());
         assertThat(policies(chart)).as("the chart, for " + overlay).isEqualTo(expected);
         assertThat(policies(kustomize)).as(overlay).isEqualTo(expected);
         for (String name : expected) {

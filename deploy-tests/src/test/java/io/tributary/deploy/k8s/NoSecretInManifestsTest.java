@@ -4,13 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.deploy.support.Repo;
 import io.tributary.deploy.support.Yamls;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Neither the kustomize overlays nor the Helm chart (as rendered) publish a secret (issue 34). */
+/**
+ * Neither the kustomize overlays nor the Helm chart (as rendered) publish a secret (issue 34): the chart's only Secret
+ * data is the TLS certificate and key it generates at render time (transport.tls.generate), never a tracked one.
+ */
 class NoSecretInManifestsTest {
 
     private static final Path CHART = Repo.path(HelmChart.CHART_DIR);
@@ -22,11 +29,45 @@ class NoSecretInManifestsTest {
                     .as(overlay)
                     .isEmpty();
         }
-        assertThat(ManifestSecretChecks.check(HelmChart.deployment(CHART, null, Map.of())))
-                .isEmpty();
-        assertThat(ManifestSecretChecks.check(
-                        HelmChart.deployment(CHART, CHART.resolve("values-aws-managed.yaml"), Map.of())))
-                .isEmpty();
+        // The chart's generated TLS Secret (ChartTlsTest) is made anew by every rendering: no tracked file holds it.
+        for (Path values : new Path[] {null, CHART.resolve("values-aws-managed.yaml")}) {
+            Manifests chart = HelmChart.deployment(CHART, values, Map.of());
+            assertThat(chart.ofKind("Secret")).isNotEmpty();
+            assertThat(ManifestSecretChecks.check(chart, HelmChart.deployment(CHART, values, Map.of())))
+                    .as(String.valueOf(values))
+                    .isEmpty();
+        }
+        // One rendering alone (as for kustomize, which generates nothing) counts any Secret data as written.
+        Manifests generated = HelmChart.deployment(CHART, null, Map.of());
+        assertThat(ManifestSecretChecks.check(generated))
+                .containsExactlyInAnyOrder(
+                        "Secret/tributary-tls: a tracked manifest holds secret data [tls.crt, tls.key, ca.crt]",
+                        "Secret/tributary-tls-ca: a tracked manifest holds secret data [tls.crt, tls.key]");
+    }
+
+    /** A key written in a chart file is the same in every rendering, so it is reported; generated ones are not. */
+    @Test
+    void aKeyWrittenInTheChartIsReported(@TempDir Path temp) throws IOException {
+        Path chart = temp.resolve("tributary");
+        try (Stream<Path> files = Files.walk(CHART)) {
+            for (Path file : files.toList()) {
+                Path target = chart.resolve(CHART.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Path template = chart.resolve("templates/tls-secret.yaml");
+        String text = Files.readString(template);
+        String generatedKey = "  tls.key: {{ $serverKey }}";
+        assertThat(text).contains(generatedKey);
+        Files.writeString(
+                template, text.replace(generatedKey, "  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCmZpeGVkCg=="));
+        Manifests once = HelmChart.deployment(chart, null, Map.of());
+        assertThat(ManifestSecretChecks.check(once, HelmChart.deployment(chart, null, Map.of())))
+                .containsExactly("Secret/tributary-tls: a tracked manifest holds secret data [tls.key]");
     }
 
     @Test

@@ -36,15 +36,15 @@ class PodIngressTest {
         return List.of(
                 DeployContext.deployment("in-cluster"),
                 DeployContext.deployment("aws-managed"),
-                HelmChart.deployment(CHART, null, Map.of()),
-                HelmChart.deployment(CHART, CHART.resolve("values-aws-managed.yaml"), Map.of()));
+                HelmChart.plainDeployment(CHART, null, Map.of()),
+                HelmChart.plainDeployment(CHART, CHART.resolve("values-aws-managed.yaml"), Map.of()));
     }
 
     /** The kustomize deployment and the chart's, each changed the same way. */
     private static List<List<String>> findingsAfter(Consumer<Manifests> change) {
         List<List<String>> all = new ArrayList<>();
         for (Manifests manifests :
-                List.of(DeployContext.deployment("in-cluster"), HelmChart.deployment(CHART, null, Map.of()))) {
+                List.of(DeployContext.deployment("in-cluster"), HelmChart.plainDeployment(CHART, null, Map.of()))) {
             change.accept(manifests);
             all.add(findings(manifests));
         }
@@ -115,7 +115,7 @@ class PodIngressTest {
 
     @Test
     void withTlsTheNlbIsAdmittedOnTheTlsPortToo() {
-        Manifests manifests = HelmChart.deployment(
+        Manifests manifests = HelmChart.plainDeployment(
                 CHART, null, Map.of("transport.tls.enabled", "true", "transport.tls.secretName", "transport-tls"));
         assertThat(Yamls.list(rule(manifests, "transport", 0).get("ports")).stream()
                         .map(p -> Yamls.text(p, "port")))
@@ -128,7 +128,7 @@ class PodIngressTest {
         for (String policy : List.of("transport", "routing")) {
             String pod = policy.equals("transport") ? TRANSPORT : ROUTING;
             for (Manifests manifests :
-                    List.of(DeployContext.deployment("in-cluster"), HelmChart.deployment(CHART, null, Map.of()))) {
+                    List.of(DeployContext.deployment("in-cluster"), HelmChart.plainDeployment(CHART, null, Map.of()))) {
                 assertThat(findings(without(manifests, policy)))
                         .contains(pod + ": no NetworkPolicy selects its pods: every pod of the cluster reaches its"
                                 + " ports, the management port (unauthenticated actuator) included");
@@ -178,7 +178,7 @@ class PodIngressTest {
 
     @Test
     void anNlbSubnetTheChartDoesNotAdmitIsReported() {
-        assertThat(findings(HelmChart.deployment(
+        assertThat(findings(HelmChart.plainDeployment(
                         CHART,
                         null,
                         Map.of(
@@ -207,7 +207,7 @@ class PodIngressTest {
     /** Empty source lists render no rule (a rule without sources would admit anybody): the pods then admit nobody. */
     @Test
     void emptySourceListsRenderNoRule() {
-        Manifests manifests = HelmChart.deployment(
+        Manifests manifests = HelmChart.plainDeployment(
                 CHART,
                 null,
                 Map.of(
@@ -229,7 +229,7 @@ class PodIngressTest {
     void proxyHeadersBelievedFromAnyPeerOrBeyondTheVpcAreReported() {
         String empty = TRANSPORT + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED is empty: a PROXY header is believed from any"
                 + " peer that reaches the node, not only from the VPC (192.168.0.0/16)";
-        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.proxyProtocol.trusted", ""))))
+        assertThat(findings(HelmChart.plainDeployment(CHART, null, Map.of("transport.proxyProtocol.trusted", ""))))
                 .contains(empty);
         assertThat(findingsAfter(m -> Yamls.list(Manifests.containers(
                                         m.find("StatefulSet", "transport").orElseThrow())
@@ -237,7 +237,8 @@ class PodIngressTest {
                                 .get("env"))
                         .removeIf(e -> "TRIBUTARY_PROXY_PROTOCOL_TRUSTED".equals(Yamls.text(e, "name")))))
                 .allSatisfy(f -> assertThat(f).contains(empty));
-        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.proxyProtocol.trusted", "10.0.0.0/8"))))
+        assertThat(findings(HelmChart.plainDeployment(
+                        CHART, null, Map.of("transport.proxyProtocol.trusted", "10.0.0.0/8"))))
                 .contains(TRANSPORT + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED trusts 10.0.0.0/8, beyond the VPC"
                         + " 192.168.0.0/16 of k8s/aws/cluster/eksctl.yaml")
                 .contains(TRANSPORT + ": TRIBUTARY_PROXY_PROTOCOL_TRUSTED does not trust the NLB's subnet"

@@ -51,7 +51,7 @@ class PrivatePortsTest {
     @Test
     void theShippedServicesCarryNoPrivatePortAndTheInternalApiHasAServiceOfItsOwn() {
         for (Manifests manifests :
-                List.of(DeployContext.deployment("in-cluster"), HelmChart.deployment(CHART, null, Map.of()))) {
+                List.of(DeployContext.deployment("in-cluster"), HelmChart.plainDeployment(CHART, null, Map.of()))) {
             assertThat(findings(manifests)).isEmpty();
             assertThat(servicePorts(manifests, "session")).containsExactly("http");
             assertThat(servicePorts(manifests, "session-internal")).containsExactly("internal");
@@ -93,7 +93,7 @@ class PrivatePortsTest {
     /** The internal port admits the transport and routing pods only; the admin and metrics sources their ports. */
     @Test
     void theSessionPolicyGivesEachPortItsOwnSources() {
-        Manifests manifests = HelmChart.deployment(
+        Manifests manifests = HelmChart.plainDeployment(
                 CHART, null, Map.of("networkPolicy.adminFrom[0].namespaceSelector.matchLabels.name", "ingress-nginx"));
         List<Object> rules =
                 Yamls.listAt(manifests.find("NetworkPolicy", "session").orElseThrow(), "spec.ingress");
@@ -120,7 +120,7 @@ class PrivatePortsTest {
                         .contains("monitoring"));
         // Without admin sources there is no rule for the admin port at all: a rule without sources admits everybody.
         List<Object> closed = Yamls.listAt(
-                HelmChart.deployment(CHART, null, Map.of())
+                HelmChart.plainDeployment(CHART, null, Map.of())
                         .find("NetworkPolicy", "session")
                         .orElseThrow(),
                 "spec.ingress");
