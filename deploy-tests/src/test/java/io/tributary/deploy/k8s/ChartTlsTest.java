@@ -35,7 +35,6 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ChartTlsTest {
 
-    private static final DeployContext CONTEXT = DeployContext.load();
     private static final Path CHART = Repo.path(HelmChart.CHART_DIR);
     private static final List<String> SERVICE_NAMES = List.of(
             "transport-mqtt",
@@ -51,15 +50,6 @@ class ChartTlsTest {
 
     @TempDir
     Path temp;
-
-    private static List<String> findings(Manifests manifests) {
-        List<String> findings = new ArrayList<>(ManifestChecks.check(manifests, CONTEXT));
-        findings.addAll(ServiceChecks.check(manifests, CONTEXT));
-        manifests.all().stream()
-                .filter(o -> !"Certificate".equals(Manifests.kind(o)))
-                .forEach(o -> findings.addAll(KubeSchema.validate(o)));
-        return findings;
-    }
 
     private static Map<String, Object> container(Manifests manifests) {
         return Manifests.containers(manifests.find("StatefulSet", "transport").orElseThrow())
@@ -188,8 +178,10 @@ class ChartTlsTest {
             assertThat(portNames(Yamls.at(rule, "ports"), "port")).doesNotContain("mqtt", "mqtt-ws", "1883");
         }
         // Every check passes but the perf Jobs', which speak plain MQTT (perf runs need plainMqtt.enabled=true).
-        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
-        assertThat(findings(HelmChart.deployment(CHART, null, Map.of("transport.plainMqtt.enabled", "true"))))
+        assertThat(HelmChartTest.findings(manifests))
+                .containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
+        assertThat(HelmChartTest.findings(
+                        HelmChart.deployment(CHART, null, Map.of("transport.plainMqtt.enabled", "true"))))
                 .isEmpty();
     }
 
@@ -228,7 +220,8 @@ class ChartTlsTest {
         List<String> names = new ArrayList<>(SERVICE_NAMES);
         names.addAll(List.of("mqtt.example.com", "a.example.com"));
         checkedServerCertificate(data(manifests, "tributary-tls"), names);
-        assertThat(findings(manifests)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
+        assertThat(HelmChartTest.findings(manifests))
+                .containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
     }
 
     private Path cluster(Map<String, Object> objects) throws IOException {
@@ -307,7 +300,7 @@ class ChartTlsTest {
                         Manifests.podSpec(own.find("StatefulSet", "transport").orElseThrow())
                                 .get("volumes")))
                 .anyMatch(v -> "my-mqtt-cert".equals(Yamls.text(v, "secret.secretName")));
-        assertThat(findings(own)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
+        assertThat(HelmChartTest.findings(own)).containsExactlyInAnyOrderElementsOf(HelmChart.PERF_WITHOUT_PLAIN_MQTT);
 
         Manifests certManager = HelmChart.deployment(
                 CHART,

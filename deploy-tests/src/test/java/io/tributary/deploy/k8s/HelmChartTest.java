@@ -33,7 +33,7 @@ class HelmChartTest {
     Path temp;
 
     /** Every finding of the checks ManifestTest runs on the kustomize output; cert-manager's kind has no schema. */
-    private static List<String> findings(Manifests manifests) {
+    static List<String> findings(Manifests manifests) {
         List<String> findings = new ArrayList<>(ManifestChecks.check(manifests, CONTEXT));
         findings.addAll(ServiceChecks.check(manifests, CONTEXT));
         manifests.all().stream()

@@ -30,7 +30,6 @@ public record PublisherGroup(
      */
     public static final int MIN_PAYLOAD_SIZE = 16;
 
-
     public PublisherGroup withClient(ClientSettings newClient) {
         return new PublisherGroup(
                 newClient,

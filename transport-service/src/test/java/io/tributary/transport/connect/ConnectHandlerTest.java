@@ -261,14 +261,7 @@ class ConnectHandlerTest {
                 .clientId("c0")
                 .properties(props)
                 .build());
-        MqttConnAckMessage ack = awaitConnAck(channel);
-        assertThat(ack.variableHeader().connectReturnCode())
-                .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR);
-        assertThat(ack.variableHeader()
-                        .properties()
-                        .getProperty(MqttProperties.REASON_STRING)
-                        .value())
-                .isEqualTo("CONNECT with Receive Maximum 0");
+        assertProtocolError(channel, "CONNECT with Receive Maximum 0");
     }
 
     /** MQTT 5 section 3.1.3.2 / 3.3.2.3.5 [MQTT-3.3.2-14]: a will's Response Topic is a topic name too. */
@@ -285,6 +278,14 @@ class ConnectHandlerTest {
                 .willMessage("gone".getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .willProperties(will)
                 .build());
+        assertProtocolError(
+                channel,
+                "CONNECT with a will with a Response Topic that is not a valid topic name (wildcard '#' in a topic"
+                        + " name)");
+    }
+
+    /** CONNACK 0x82 Protocol Error with {@code reason} as its Reason String. */
+    private static void assertProtocolError(EmbeddedChannel channel, String reason) throws InterruptedException {
         MqttConnAckMessage ack = awaitConnAck(channel);
         assertThat(ack.variableHeader().connectReturnCode())
                 .isEqualTo(MqttConnectReturnCode.CONNECTION_REFUSED_PROTOCOL_ERROR);
@@ -292,7 +293,6 @@ class ConnectHandlerTest {
                         .properties()
                         .getProperty(MqttProperties.REASON_STRING)
                         .value())
-                .isEqualTo("CONNECT with a will with a Response Topic that is not a valid topic name (wildcard '#' in"
-                        + " a topic name)");
+                .isEqualTo(reason);
     }
 }
