@@ -24,7 +24,7 @@ import org.springframework.validation.annotation.Validated;
  * @param fullPolicy     which message is dropped when a new one would take a queue past either limit
  */
 @Validated
-@ConfigurationProperties("tributary.session-queue")
+@ConfigurationProperties("tributary.routing.session-queue")
 public record SessionQueueProperties(
         @NotBlank String redisUrl,
         @NotNull @DurationMin(millis = 100) Duration commandTimeout,

@@ -23,10 +23,10 @@ class SessionQueuePropertiesTest {
             .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
             .withUserConfiguration(PropertiesOnly.class)
             .withPropertyValues(
-                    "tributary.session-queue.redis-url=redis://localhost:6379",
-                    "tributary.session-queue.command-timeout=2s",
-                    "tributary.session-queue.limit=10000",
-                    "tributary.session-queue.full-policy=drop-oldest");
+                    "tributary.routing.session-queue.redis-url=redis://localhost:6379",
+                    "tributary.routing.session-queue.command-timeout=2s",
+                    "tributary.routing.session-queue.limit=10000",
+                    "tributary.routing.session-queue.full-policy=drop-oldest");
 
     @Test
     void the_redis_password_in_the_url_is_never_printed() {
@@ -45,15 +45,15 @@ class SessionQueuePropertiesTest {
 
     @Test
     void the_byte_budget_binds_as_a_data_size() {
-        runner.withPropertyValues("tributary.session-queue.limit-bytes=16MB")
+        runner.withPropertyValues("tributary.routing.session-queue.limit-bytes=16MB")
                 .run(context -> assertThat(
                                 context.getBean(SessionQueueProperties.class).limitBytes())
                         .isEqualTo(DataSize.ofMegabytes(16)));
-        runner.withPropertyValues("tributary.session-queue.limit-bytes=64KB")
+        runner.withPropertyValues("tributary.routing.session-queue.limit-bytes=64KB")
                 .run(context -> assertThat(
                                 context.getBean(SessionQueueProperties.class).limitBytes())
                         .isEqualTo(DataSize.ofKilobytes(64)));
-        runner.withPropertyValues("tributary.session-queue.limit-bytes=1GB")
+        runner.withPropertyValues("tributary.routing.session-queue.limit-bytes=1GB")
                 .run(context -> assertThat(context).hasNotFailed());
     }
 
@@ -61,7 +61,7 @@ class SessionQueuePropertiesTest {
     void a_byte_budget_missing_out_of_range_or_not_a_size_stops_the_start() {
         runner.run(context -> assertThat(context).as("no budget").hasFailed());
         for (String wrong : new String[] {"16", "63KB", "2GB", "0", "-1MB", "lots"}) {
-            runner.withPropertyValues("tributary.session-queue.limit-bytes=" + wrong)
+            runner.withPropertyValues("tributary.routing.session-queue.limit-bytes=" + wrong)
                     .run(context -> assertThat(context).as(wrong).hasFailed());
         }
     }

@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * What the admin console's overview reads. Bound from {@code tributary.console.*}.
+ * What the admin console's overview reads. Bound from {@code tributary.session.console.*}.
  *
  * @param routingGroup  consumer group of the routing-service instances ({@code TRIBUTARY_ROUTING_GROUP}, the same
  *                      variable routing-service reads), whose members and lag the overview shows
@@ -15,6 +15,6 @@ import org.springframework.validation.annotation.Validated;
  *                      Kafka one read per period
  */
 @Validated
-@ConfigurationProperties("tributary.console")
+@ConfigurationProperties("tributary.session.console")
 public record ConsoleProperties(
         @NotBlank String routingGroup, @NotNull Duration overviewCache) {}

@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Exactly-once QoS 2 into Kafka. Bound from {@code tributary.qos2.*} ({@code TRIBUTARY_QOS2_EXACTLY_ONCE},
+ * Exactly-once QoS 2 into Kafka. Bound from {@code tributary.transport.qos2.*} ({@code TRIBUTARY_QOS2_EXACTLY_ONCE},
  * {@code TRIBUTARY_QOS2_TRANSACTION_TIMEOUT}).
  *
  * @param exactlyOnce        write each QoS 2 PUBLISH of a persistent session, its mapped copies and its
@@ -19,11 +19,11 @@ import org.springframework.validation.annotation.Validated;
  *                           aborts it at once
  */
 @Validated
-@ConfigurationProperties("tributary.qos2")
+@ConfigurationProperties("tributary.transport.qos2")
 public record Qos2Properties(boolean exactlyOnce, @NotNull Duration transactionTimeout) {
 
     /** Kafka refuses a transaction timeout above the broker's transaction.max.timeout.ms (15 minutes by default). */
-    @AssertTrue(message = "tributary.qos2.transaction-timeout must be between 1 s and 15 min")
+    @AssertTrue(message = "tributary.transport.qos2.transaction-timeout must be between 1 s and 15 min")
     public boolean isTransactionTimeoutInRange() {
         return transactionTimeout == null
                 || (transactionTimeout.compareTo(Duration.ofSeconds(1)) >= 0

@@ -10,7 +10,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Replay of the publish topic's history to an MQTT 5 subscriber that asks for it in its SUBSCRIBE (user property
- * {@code replay-from} or {@code replay-last}). Bound from {@code tributary.replay.*}; application.yml maps
+ * {@code replay-from} or {@code replay-last}). Bound from {@code tributary.transport.replay.*}; application.yml maps
  * {@code TRIBUTARY_REPLAY_*} onto it. A request past a limit is refused with SUBACK reason code 0x97.
  *
  * @param enabled       off: a SUBSCRIBE asking for a replay gets 0x83 for its filters
@@ -24,7 +24,7 @@ import org.springframework.validation.annotation.Validated;
  *                      (0x83): the history it asked for could not be delivered whole
  */
 @Validated
-@ConfigurationProperties("tributary.replay")
+@ConfigurationProperties("tributary.transport.replay")
 public record ReplayProperties(
         boolean enabled,
         @NotNull Duration maxAge,
@@ -36,12 +36,12 @@ public record ReplayProperties(
         return new ReplayProperties(true, Duration.ofHours(24), 1000, 4, Duration.ofSeconds(30));
     }
 
-    @AssertTrue(message = "tributary.replay.max-age must be positive")
+    @AssertTrue(message = "tributary.transport.replay.max-age must be positive")
     public boolean isMaxAgePositive() {
         return maxAge == null || (!maxAge.isNegative() && !maxAge.isZero());
     }
 
-    @AssertTrue(message = "tributary.replay.timeout must be at least 1s")
+    @AssertTrue(message = "tributary.transport.replay.timeout must be at least 1s")
     public boolean isTimeoutLongEnough() {
         return timeout == null || timeout.compareTo(Duration.ofSeconds(1)) >= 0;
     }

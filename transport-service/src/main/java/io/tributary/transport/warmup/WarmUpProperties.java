@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The node's warm-up before it reports ready ({@link WarmUp}). Bound from {@code tributary.warm-up.*}
+ * The node's warm-up before it reports ready ({@link WarmUp}). Bound from {@code tributary.transport.warm-up.*}
  * ({@code TRIBUTARY_WARM_UP_*}).
  *
  * @param enabled     run it at all; off, the node is ready as soon as it is registered and Kafka answers
@@ -20,7 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param timeout     the longest the warm-up may hold readiness back; what is left then is abandoned (logged)
  */
 @Validated
-@ConfigurationProperties("tributary.warm-up")
+@ConfigurationProperties("tributary.transport.warm-up")
 public record WarmUpProperties(
         boolean enabled,
         @Min(1) @Max(1_000_000) int connections,
