@@ -83,7 +83,7 @@ public class ConnectAuthenticator {
      */
     public List<AuthOutcome> authenticateAll(List<ConnectApi.ConnectRequest> requests) {
         // The block list's and the credentials' reads in one round trip: on a quiet machine each round trip to an idle
-        // PostgreSQL backend costs more than the statements (docs/benchmarks.md, issue 33).
+        // PostgreSQL backend costs more than the statements (docs/benchmarks-history.md, issue 33).
         StatementPipeline.Read<List<ConnectRefusedException>> bans = blockList.checkAll(requests);
         StatementPipeline.Read<CredentialCandidates> candidates = credentialsRead(requests);
         StatementPipeline.run(jdbc, bans, candidates);

@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The calls a transport node makes for batches of its clients' packets: CONNECTs, SUBSCRIBEs, UNSUBSCRIBEs and ended
  * connections, the internal hop of every CONNACK and SUBACK. They are served straight from the internal connector
- * ({@link InternalBatchValve}), not through Spring MVC, because a CONNECT storm's profile (docs/benchmarks.md,
+ * ({@link InternalBatchValve}), not through Spring MVC, because a CONNECT storm's profile (docs/benchmarks-history.md,
  * eleventh round) found 71 % of such a call's samples in the per-call framework (servlet filters, the dispatcher,
  * argument and return-value handling) and most of the JIT's work of the storms after a start in compiling that
  * code, called once per batch. What a call goes through is the same as before: the caller's role from its token

@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>No request waits for Redis: writes are sent and their answers only checked for failures (issue 33: awaiting
  * them cost a quiet CONNECT several milliseconds, and a storm's request threads waited ~130 ms each on the Lettuce
- * event loop of a saturated machine, docs/benchmarks.md). Arrival order therefore does not matter, also across
+ * event loop of a saturated machine, docs/benchmarks-history.md). Arrival order therefore does not matter, also across
  * session-service instances: a connection's write is ignored once the hash holds its epoch or a newer one, and the
  * end of a connection leaves a short-lived tombstone holding its epoch (no node), so a write of that connection
  * that arrives after its end is ignored too instead of making an offline client look connected.

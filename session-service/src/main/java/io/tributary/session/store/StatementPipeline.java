@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.PreparedStatementSetter;
  *
  * <p>Used on the CONNECT path: in a reconnect storm the machine's cores are busy, and each round trip costs a few
  * milliseconds of waiting for the database backend and then for this thread to be scheduled again, far more than
- * the statements' own work (wall-clock profile of a batch of CONNECTs, docs/benchmarks.md).
+ * the statements' own work (wall-clock profile of a batch of CONNECTs, docs/benchmarks-history.md).
  */
 public final class StatementPipeline {
 

@@ -220,7 +220,7 @@ public class SubscriptionService {
         }
         List<ProducerRecord<byte[], byte[]>> records = feedRecords(batch, round, partitions);
         // Sent before the upsert and awaited before commit, all under the row locks: Kafka acknowledges while
-        // PostgreSQL upserts (the ack was the largest part of a quiet SUBSCRIBE, docs/benchmarks.md). An upsert
+        // PostgreSQL upserts (the ack was the largest part of a quiet SUBSCRIBE, docs/benchmarks-history.md). An upsert
         // that fails now leaves feed records of subscriptions not stored, as a commit failing after the ack
         // always could; a deadlock's retry sends the same records again.
         RecordSender.Sent sent = sender.send(records);

@@ -50,7 +50,8 @@ import javax.net.ssl.SSLParameters;
  * <p>Why not the JDK's {@code HttpClient}: each call crossed four or more threads (the caller, the client's executor,
  * its selector thread for the timer and the read, the executor again), and on an idle two-core machine every crossing
  * is a wake-up. Calling the quick start's internal API once every 0.7 s, the JDK client's p50 was 10.3–11.5 ms
- * against session-service's own 4–6 ms, this client's 6.3–7.5 ms against 3–3.4 ms (docs/benchmarks.md, ninth round);
+ * against session-service's own 4–6 ms, this client's 6.3–7.5 ms against 3–3.4 ms (docs/benchmarks-history.md, ninth
+ * round);
  * the storm profile had the JDK client at 34 % of the transport's samples.
  *
  * <p>Futures complete on the event loop: callers move off it before doing any work ({@link SessionServiceHttp}).
