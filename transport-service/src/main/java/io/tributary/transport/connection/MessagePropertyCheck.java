@@ -50,6 +50,37 @@ public final class MessagePropertyCheck {
         return null;
     }
 
+    /**
+     * {@code properties} without those {@link #problem} objects to, for a message about to be delivered: a record
+     * from another Kafka producer (a Kafka-to-MQTT rule's source topic, any client of the publish topic) was never
+     * checked as an MQTT PUBLISH, and one bad header must not make the subscriber's client close its connection.
+     * The same object when nothing is wrong, as is almost always the case.
+     */
+    public static MqttProperties deliverable(MqttProperties properties) {
+        if (problem(properties) == null) {
+            return properties;
+        }
+        MqttProperties out = new MqttProperties();
+        for (MqttProperties.MqttProperty<?> p : properties.listAll()) {
+            if (p.propertyId() != MqttProperties.USER_PROPERTY && fine(p)) {
+                out.add(p);
+            }
+        }
+        // User properties one by one, in their order (MQTT 5 section 3.3.2.3.7 keeps it).
+        for (MqttProperties.MqttProperty<?> p : properties.getProperties(MqttProperties.USER_PROPERTY)) {
+            if (fine(p)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private static boolean fine(MqttProperties.MqttProperty<?> p) {
+        MqttProperties one = new MqttProperties();
+        one.add(p);
+        return problem(one) == null;
+    }
+
     private static boolean hasNull(MqttProperties.MqttProperty<?> p) {
         return p != null && ((String) p.value()).indexOf('\u0000') >= 0;
     }

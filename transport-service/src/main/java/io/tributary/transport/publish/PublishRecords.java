@@ -6,6 +6,7 @@ import io.tributary.common.kafka.PublishProperties;
 import io.tributary.common.kafka.PublishRecordFormat;
 import io.tributary.common.kafka.RecordHeaders;
 import io.tributary.common.session.ConnectApi;
+import io.tributary.transport.connection.MessagePropertyCheck;
 import io.tributary.transport.connection.WillMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -148,7 +149,7 @@ public final class PublishRecords {
                 out.add(new MqttProperties.UserProperty(pair.key, pair.value));
             }
         }
-        return out;
+        return MessagePropertyCheck.deliverable(out);
     }
 
     /** QoS carried in a record's headers (0 when absent). */

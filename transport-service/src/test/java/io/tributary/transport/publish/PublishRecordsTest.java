@@ -56,6 +56,29 @@ class PublishRecordsTest {
         assertThat(users).containsExactly("z=1", "a=2", "z=3");
     }
 
+    /**
+     * A record from another Kafka producer was never checked as a PUBLISH: what an MQTT 5 client would take for a
+     * protocol error is left out of the delivery, the rest delivered as it came.
+     */
+    @Test
+    void headers_of_another_producer_that_no_client_would_take_are_left_out_of_the_delivery() {
+        org.apache.kafka.common.header.internals.RecordHeaders headers =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add(RecordHeaders.PAYLOAD_FORMAT, "7".getBytes(StandardCharsets.UTF_8));
+        headers.add(RecordHeaders.RESPONSE_TOPIC, "replies/#".getBytes(StandardCharsets.UTF_8));
+        headers.add(RecordHeaders.USER_PROPERTY_PREFIX + "z", "1".getBytes(StandardCharsets.UTF_8));
+        headers.add(RecordHeaders.USER_PROPERTY_PREFIX + "bad", "a\0b".getBytes(StandardCharsets.UTF_8));
+        headers.add(RecordHeaders.USER_PROPERTY_PREFIX + "a", "2".getBytes(StandardCharsets.UTF_8));
+
+        MqttProperties out = PublishRecords.deliveryProperties(headers, 1000L);
+        assertThat(out.getProperty(MqttProperties.PAYLOAD_FORMAT_INDICATOR)).isNull();
+        assertThat(out.getProperty(MqttProperties.RESPONSE_TOPIC)).isNull();
+        assertThat(out.getProperties(MqttProperties.USER_PROPERTY).stream()
+                        .map(p -> ((MqttProperties.UserProperty) p).value().key)
+                        .toList())
+                .containsExactly("z", "a");
+    }
+
     @Test
     void message_expiry_counts_down_and_expired_messages_are_not_delivered() {
         MqttProperties in = new MqttProperties();
