@@ -85,22 +85,27 @@ final class HelmChart {
         return output.substring(notes);
     }
 
+    /** Copies the chart directory {@code chart} to {@code into} (which must not exist yet), file by file. */
+    static void copy(Path chart, Path into) throws IOException {
+        try (Stream<Path> files = Files.walk(chart)) {
+            for (Path file : files.toList()) {
+                Path target = into.resolve(chart.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+
     /** A copy of the chart whose cluster lookups answer from the value {@value #CLUSTER_VALUE}. */
     static Path withoutCluster(Path chart) {
         try {
             Path copy = Files.createTempDirectory(
                             Files.createDirectories(Repo.path("deploy-tests/target/helm-charts")), "chart")
                     .resolve("tributary");
-            try (Stream<Path> files = Files.walk(chart)) {
-                for (Path file : files.toList()) {
-                    Path target = copy.resolve(chart.relativize(file).toString());
-                    if (Files.isDirectory(file)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(file, target);
-                    }
-                }
-            }
+            copy(chart, copy);
             Path helpers = copy.resolve("templates/_helpers.tpl");
             String text = Files.readString(helpers);
             if (!text.contains(LOOKUP)) {

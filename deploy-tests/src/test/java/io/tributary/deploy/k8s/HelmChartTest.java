@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -271,16 +270,7 @@ class HelmChartTest {
 
     private Path chartCopy() throws IOException {
         Path copy = temp.resolve("tributary");
-        try (Stream<Path> files = Files.walk(CHART)) {
-            for (Path file : files.toList()) {
-                Path target = copy.resolve(CHART.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
+        HelmChart.copy(CHART, copy);
         return copy;
     }
 

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,16 +48,7 @@ class NoSecretInManifestsTest {
     @Test
     void aKeyWrittenInTheChartIsReported(@TempDir Path temp) throws IOException {
         Path chart = temp.resolve("tributary");
-        try (Stream<Path> files = Files.walk(CHART)) {
-            for (Path file : files.toList()) {
-                Path target = chart.resolve(CHART.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
+        HelmChart.copy(CHART, chart);
         Path template = chart.resolve("templates/tls-secret.yaml");
         String text = Files.readString(template);
         String generatedKey = "  tls.key: {{ $serverKey }}";
